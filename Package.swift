@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings every StateSync target shares: Swift 6 language mode (strict
+/// concurrency) and the upcoming features the project has adopted.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "statesync",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StateSyncCore", targets: ["StateSyncCore"]),
+        .library(name: "WebSocket", targets: ["WebSocket"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: Core: state, JSON, store. No networking.
+        .target(
+            name: "StateSyncCore",
+            dependencies: [
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncCoreTests",
+            dependencies: ["StateSyncCore"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: WebSocket: our own RFC 6455 + RFC 7692 on SwiftNIO.
+        .target(
+            name: "WebSocket",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WebSocketTests",
+            dependencies: [
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+)
