@@ -6,9 +6,9 @@ public import NIOCore
 /// Feed a message's frames in order with ``inflate(_:into:isFinal:limit:)``;
 /// the last call appends the `0x00 0x00 0xFF 0xFF` tail the sender removed.
 /// Output is produced in chunks of at most 16 KiB and the limit is checked
-/// after every chunk, so a small message that would inflate to gigabytes
-/// (a "deflate bomb") stops with 1009 once it passes the limit, having
-/// allocated little more than the limit. Without context takeover the
+/// before each chunk is kept, so a small message that would inflate to
+/// gigabytes (a "deflate bomb") stops with 1009 once it would pass the
+/// limit, never holding more than the limit plus one chunk. Without context takeover the
 /// inflater resets after each message.
 ///
 /// A non-`Sendable` class wrapping a zlib stream: one per connection.
@@ -61,15 +61,17 @@ public final class PerMessageDeflateDecompressor {
         }
     }
 
+    /// Inflates `input` through a fixed-size scratch chunk, so zlib never
+    /// writes more than one chunk past what the limit check has seen.
     private func run(_ input: ByteBuffer, into output: inout ByteBuffer, limit: Int) throws(WebSocketProtocolError) {
         var input = input
+        var chunk = ByteBufferAllocator().buffer(capacity: Self.chunkSize)
         var outputPending = false
         while input.readableBytes > 0 || outputPending {
-            let room = max(1, min(Self.chunkSize, limit - output.readableBytes + 1))
-            output.reserveCapacity(minimumWritableBytes: room)
-            let before = (input.readableBytes, output.readableBytes)
+            chunk.clear()
+            let inputBefore = input.readableBytes
             do {
-                try zlib.inflate(from: &input, to: &output)
+                try zlib.inflate(from: &input, to: &chunk)
                 outputPending = false
             } catch let error as CompressNIOError where error == .bufferOverflow {
                 outputPending = true
@@ -79,10 +81,12 @@ public final class PerMessageDeflateDecompressor {
             } catch {
                 throw .invalidCompressedData("\(error)")
             }
-            if output.readableBytes > limit {
-                throw .messageTooLarge(length: output.readableBytes, limit: limit)
+            let produced = chunk.readableBytes
+            guard output.readableBytes + produced <= limit else {
+                throw .messageTooLarge(length: output.readableBytes + produced, limit: limit)
             }
-            if !outputPending, before == (input.readableBytes, output.readableBytes) {
+            output.writeBuffer(&chunk)
+            if !outputPending, inputBefore == input.readableBytes, produced == 0 {
                 // The sender ended the DEFLATE stream (a block with BFINAL set), so zlib
                 // takes no more input: drop what follows and start the next message afresh.
                 do { try zlib.reset() } catch { throw .invalidCompressedData("zlib reset failed: \(error)") }
