@@ -99,7 +99,8 @@ public struct WebSocketConnectionStateMachine {
     ///
     /// - Parameters:
     ///   - buffer: received bytes; one whole frame is consumed per call.
-    ///   - now: the current time, which counts as activity for the idle timer.
+    ///   - now: the current time; unread bytes in `buffer` count as activity
+    ///     for the idle and ping timers, even when they are not a whole frame yet.
     /// - Returns: `nil` when the buffer holds no whole frame (wait for more
     ///   bytes), otherwise the action to perform. Once the connection is
     ///   ``WebSocketConnectionState/closed`` the bytes are discarded and `nil` returned.
@@ -107,6 +108,9 @@ public struct WebSocketConnectionStateMachine {
         guard state != .closed else {
             buffer.moveReaderIndex(to: buffer.writerIndex)
             return nil
+        }
+        if buffer.readableBytes > 0 {
+            lastReceived = now
         }
         do {
             guard
@@ -116,7 +120,6 @@ public struct WebSocketConnectionStateMachine {
                     maxMessageSize: configuration.maxMessageSize
                 )
             else { return nil }
-            lastReceived = now
             return try handle(frame, now: now)
         } catch {
             return fail(error)

@@ -58,3 +58,12 @@ import WebSocket
         #expect(machine.state == .closing)
     }
 }
+
+extension WebSocketConnectionStateMachineTimerTests {
+    @Test func partialFramesCountAsActivity() {
+        var machine = machine()
+        var buffer = ByteBuffer(bytes: clientFrame(opcode: 0x2, payload: Array(repeating: 1, count: 50)).prefix(20))
+        #expect(machine.read(from: &buffer, now: start + .seconds(80)) == nil)
+        #expect(machine.nextDeadline == start + .seconds(110))
+    }
+}
