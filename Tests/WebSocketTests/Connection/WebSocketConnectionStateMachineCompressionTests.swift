@@ -30,13 +30,10 @@ import WebSocket
         #expect(actions == [.doNothing, .deliver(.text("Hello"))])
     }
 
-    @Test func rsv1WithoutNegotiationIsAProtocolError() {
+    @Test func rsv1WithoutNegotiationIsAProtocolError() throws {
         var client = WebSocketConnectionStateMachine(role: .client, now: start)
         let actions = readAll(&client, [0xc1, 0x07, 0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00])
-        guard case .close(let close) = actions.first else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.first?.closeAction)
         #expect(close.error == .reservedBitsSet(0x40))
     }
 
@@ -69,10 +66,7 @@ import WebSocket
         let wire = try client.send(.binary(ByteBuffer(repeating: 7, count: 100_000)))
         #expect(wire.readableBytes < 4096)
         let actions = readAll(&server, wire.bytes)
-        guard case .close(let close) = actions.last else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.last?.closeAction)
         #expect(close.error?.closeCode == .messageTooBig)
         #expect(close.frame?.getInteger(at: 2, as: UInt16.self) == 1009)
     }
@@ -84,10 +78,7 @@ import WebSocket
         var frame = ByteBuffer(bytes: [0xc1, UInt8(payload.readableBytes)])
         frame.writeBuffer(&payload)
         let actions = readAll(&client, frame.bytes)
-        guard case .close(let close) = actions.last else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.last?.closeAction)
         #expect(close.error == .invalidUTF8(offset: 11))
     }
 

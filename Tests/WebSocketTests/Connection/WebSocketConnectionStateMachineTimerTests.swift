@@ -27,10 +27,7 @@ import WebSocket
         _ = machine.timerFired(now: start + .seconds(60))
         #expect(machine.nextDeadline == start + .seconds(90))
         let action = machine.timerFired(now: start + .seconds(90))
-        guard case .close(let close) = action else {
-            Issue.record("expected an idle close, got \(action)")
-            return
-        }
+        let close = try #require(action.closeAction)
         #expect(!close.closeConnection)
         #expect(close.frame?.bytes == [0x88, 14, 0x03, 0xE9] + utf8("idle timeout"))
         #expect(machine.nextDeadline == start + .seconds(95))
