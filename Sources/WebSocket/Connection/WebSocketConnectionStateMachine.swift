@@ -1,17 +1,5 @@
 public import NIOCore
 
-/// Where a connection is in its life (RFC 6455 §7).
-public enum WebSocketConnectionState: Hashable, Sendable {
-    /// Messages flow both ways.
-    case open
-    /// This endpoint sent a close frame and waits for the peer's; it still
-    /// receives messages but sends nothing more.
-    case closing
-    /// The close handshake is done (or the connection failed); only closing
-    /// TCP remains. Nothing is sent or received any more.
-    case closed
-}
-
 /// The logic of one WebSocket connection, with no channel: frame parsing,
 /// reassembly, UTF-8 and size checks, permessage-deflate, ping/pong, the
 /// close handshake, keepalive and idle decisions. A channel handler feeds it
