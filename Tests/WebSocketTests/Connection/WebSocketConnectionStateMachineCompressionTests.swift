@@ -91,3 +91,22 @@ import WebSocket
         }
     }
 }
+
+extension WebSocketConnectionStateMachineCompressionTests {
+    @Test func noContextTakeoverReleasesZlibStateBetweenMessages() throws {
+        var (client, server) = pair(PerMessageDeflateParameters(serverNoContextTakeover: true, clientNoContextTakeover: true))
+        let text = String(repeating: "release me ", count: 40)
+        let toServer = try client.send(.text(text))
+        #expect(!client.holdsCompressionState)
+        #expect(readAll(&server, toServer.bytes) == [.deliver(.text(text))])
+        #expect(!server.holdsCompressionState)
+    }
+
+    @Test func contextTakeoverKeepsZlibState() throws {
+        var (client, server) = pair(PerMessageDeflateParameters())
+        let toServer = try client.send(.text(String(repeating: "keep me ", count: 40)))
+        #expect(client.holdsCompressionState)
+        _ = readAll(&server, toServer.bytes)
+        #expect(server.holdsCompressionState)
+    }
+}
