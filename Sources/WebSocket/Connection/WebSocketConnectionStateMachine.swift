@@ -15,7 +15,7 @@ public import NIOCore
 ///    whose `closeConnection` is `true`.
 /// 3. Outbound: ``send(_:fragmentSize:)`` (or ``send(_:)-(WebSocketPreparedMessage)``
 ///    for a broadcast, ``sendPing(_:)``) returns bytes to write;
-///    ``close(_:)`` starts the close handshake.
+///    ``close(_:now:)`` starts the close handshake.
 /// 4. Timers: after every call, (re)arm one timer at ``nextDeadline`` (none
 ///    when it is `nil`); when it fires call ``timerFired(now:)`` and perform
 ///    the action. This covers keepalive pings, the idle timeout and the close timeout.
@@ -51,7 +51,7 @@ public struct WebSocketConnectionStateMachine {
     public internal(set) var sentCloseStatus: WebSocketCloseStatus?
 
     private var failureStatus: WebSocketCloseStatus?
-    var decoder: FrameDecoder
+    let decoder: FrameDecoder
     var encoder: FrameEncoder
     private var assembler: MessageAssembler
     private var decompressor: PerMessageDeflateDecompressor?
