@@ -102,16 +102,15 @@ for size in sizes {
 
     var output = ByteBuffer()
     output.reserveCapacity(streamBytes + 16)
-    let encodeServerTime = best({
-        output.clear()
-        for _ in 0..<count { serverEncoder.encode(WebSocketFrame(opcode: .binary, payload: payload), into: &output) }
-        return output.readableBytes
-    }, sink: &sink)
-    let encodeClientTime = best({
-        output.clear()
-        for _ in 0..<count { clientEncoder.encode(WebSocketFrame(opcode: .binary, payload: payload), into: &output) }
-        return output.readableBytes
-    }, sink: &sink)
+    func timeEncoding(with encoder: inout FrameEncoder) -> Double {
+        best({
+            output.clear()
+            for _ in 0..<count { encoder.encode(WebSocketFrame(opcode: .binary, payload: payload), into: &output) }
+            return output.readableBytes
+        }, sink: &sink)
+    }
+    let encodeServerTime = timeEncoding(with: &serverEncoder)
+    let encodeClientTime = timeEncoding(with: &clientEncoder)
 
     let memcpyRate = megabytesPerSecond(streamBytes, memcpyTime)
     let parseRate = megabytesPerSecond(payloadBytes, parseTime)
