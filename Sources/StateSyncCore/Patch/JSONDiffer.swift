@@ -65,8 +65,14 @@ struct JSONDiffer {
         let oldValues = old.valueArray
         let newValues = new.valueArray
         if JSONValue.sameBuffer(oldKeys, newKeys) {
-            for index in oldKeys.indices {
+            var index = 0
+            while index < oldKeys.count {
+                index += JSONValue.identicalRun(
+                    oldValues, from: index, newValues, from: index, forwards: true, limit: oldKeys.count - index
+                )
+                guard index < oldKeys.count else { break }
                 descend(oldKeys[index], oldValues[index], newValues[index])
+                index += 1
             }
             return
         }
