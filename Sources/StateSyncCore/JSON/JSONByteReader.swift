@@ -1,6 +1,6 @@
 /// The recursive-descent parser behind ``JSONParser``: reads one JSON
 /// document from a UTF-8 buffer, byte by byte, with no intermediate tokens.
-struct JSONByteReader {
+struct JSONByteReader: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
@@ -8,6 +8,10 @@ struct JSONByteReader {
     var scratch: [UInt8] = []
     /// Whether the last string parsed had a non-ASCII character.
     var lastStringWasNonASCII = false
+    /// Members of the containers being parsed, innermost last.
+    private var values = JSONParseStack<JSONValue>()
+    /// Keys of the objects being parsed, innermost last.
+    private var keys = JSONParseStack<String>()
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -80,14 +84,15 @@ struct JSONByteReader {
             index += 1
             return .array([])
         }
-        var values: [JSONValue] = []
+        let start = values.count
         while true {
-            values.append(try parseValue(depth: depth))
+            let value = try parseValue(depth: depth)
+            values.push(value)
             skipWhitespace()
             guard index < bytes.count else { throw .unexpectedEnd(at: index, expected: "',' or ']'") }
             let byte = bytes[index]
             index += 1
-            if byte == UInt8(ascii: "]") { return .array(values) }
+            if byte == UInt8(ascii: "]") { return .array(values.popArray(from: start)) }
             guard byte == UInt8(ascii: ",") else {
                 throw .unexpectedByte(byte, at: index - 1, expected: "',' or ']'")
             }
@@ -106,8 +111,8 @@ struct JSONByteReader {
             index += 1
             return .object(JSONObject())
         }
-        var keys: [String] = []
-        var values: [JSONValue] = []
+        let firstKey = keys.count
+        let firstValue = values.count
         var sorted = true
         var nonASCIIKeys = false
         while true {
@@ -117,8 +122,8 @@ struct JSONByteReader {
             }
             let key = try parseString()
             nonASCIIKeys = nonASCIIKeys || lastStringWasNonASCII
-            if sorted, let last = keys.last {
-                let order = UTF8Bytes.compare(last, key)
+            if sorted && keys.count > firstKey {
+                let order = UTF8Bytes.compare(keys.element(at: keys.count - 1), key)
                 if order == 0 { throw .duplicateKey(key, objectAt: start) }
                 sorted = order < 0
             }
@@ -127,8 +132,9 @@ struct JSONByteReader {
             guard bytes[index] == UInt8(ascii: ":") else { throw .unexpectedByte(bytes[index], at: index, expected: "':'") }
             index += 1
             skipWhitespace()
-            keys.append(key)
-            values.append(try parseValue(depth: depth))
+            keys.push(key)
+            let value = try parseValue(depth: depth)
+            values.push(value)
             skipWhitespace()
             guard index < bytes.count else { throw .unexpectedEnd(at: index, expected: "',' or '}'") }
             let byte = bytes[index]
@@ -141,18 +147,20 @@ struct JSONByteReader {
             skipWhitespace()
             if index < bytes.count && bytes[index] == UInt8(ascii: "}") { throw .trailingComma(at: comma) }
         }
+        let objectKeys = keys.popArray(from: firstKey)
+        let objectValues = values.popArray(from: firstValue)
         if nonASCIIKeys {
             // Swift treats canonically equivalent keys ("é" and "e\u{301}")
             // as one key; JSONObject must never hold both.
-            var seen = Set<String>(minimumCapacity: keys.count)
-            for key in keys where !seen.insert(key).inserted {
+            var seen = Set<String>(minimumCapacity: objectKeys.count)
+            for key in objectKeys where !seen.insert(key).inserted {
                 throw .duplicateKey(key, objectAt: start)
             }
         }
         if sorted {
-            return .object(JSONObject(uncheckedSortedKeys: keys, values: values))
+            return .object(JSONObject(uncheckedSortedKeys: objectKeys, values: objectValues))
         }
-        return .object(try Self.sortedObject(keys: keys, values: values, objectAt: start))
+        return .object(try Self.sortedObject(keys: objectKeys, values: objectValues, objectAt: start))
     }
 
     /// Sorts the members of an object whose keys arrived out of order,
