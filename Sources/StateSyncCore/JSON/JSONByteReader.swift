@@ -88,17 +88,9 @@ struct JSONByteReader: ~Copyable {
         while true {
             let value = try parseValue(depth: depth)
             values.push(value)
-            skipWhitespace()
-            guard index < bytes.count else { throw .unexpectedEnd(at: index, expected: "',' or ']'") }
-            let byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "]") { return .array(values.popArray(from: start)) }
-            guard byte == UInt8(ascii: ",") else {
-                throw .unexpectedByte(byte, at: index - 1, expected: "',' or ']'")
+            if try endOfMember(closing: UInt8(ascii: "]"), expected: "',' or ']'") {
+                return .array(values.popArray(from: start))
             }
-            let comma = index - 1
-            skipWhitespace()
-            if index < bytes.count && bytes[index] == UInt8(ascii: "]") { throw .trailingComma(at: comma) }
         }
     }
 
@@ -135,17 +127,7 @@ struct JSONByteReader: ~Copyable {
             keys.push(key)
             let value = try parseValue(depth: depth)
             values.push(value)
-            skipWhitespace()
-            guard index < bytes.count else { throw .unexpectedEnd(at: index, expected: "',' or '}'") }
-            let byte = bytes[index]
-            index += 1
-            if byte == UInt8(ascii: "}") { break }
-            guard byte == UInt8(ascii: ",") else {
-                throw .unexpectedByte(byte, at: index - 1, expected: "',' or '}'")
-            }
-            let comma = index - 1
-            skipWhitespace()
-            if index < bytes.count && bytes[index] == UInt8(ascii: "}") { throw .trailingComma(at: comma) }
+            if try endOfMember(closing: UInt8(ascii: "}"), expected: "',' or '}'") { break }
         }
         let objectKeys = keys.popArray(from: firstKey)
         let objectValues = values.popArray(from: firstValue)
@@ -161,6 +143,22 @@ struct JSONByteReader: ~Copyable {
             return .object(JSONObject(uncheckedSortedKeys: objectKeys, values: objectValues))
         }
         return .object(try Self.sortedObject(keys: objectKeys, values: objectValues, objectAt: start))
+    }
+
+    /// After a member: consumes the `,` before the next one (rejecting a
+    /// trailing comma) or the container's `closing` byte, and returns
+    /// whether the container ended.
+    private mutating func endOfMember(closing: UInt8, expected: String) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw .unexpectedEnd(at: index, expected: expected) }
+        let byte = bytes[index]
+        index += 1
+        if byte == closing { return true }
+        guard byte == UInt8(ascii: ",") else { throw .unexpectedByte(byte, at: index - 1, expected: expected) }
+        let comma = index - 1
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == closing { throw .trailingComma(at: comma) }
+        return false
     }
 
     /// Sorts the members of an object whose keys arrived out of order,

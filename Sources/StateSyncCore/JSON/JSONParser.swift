@@ -3,7 +3,9 @@
 /// Rejects, with the byte offset of the problem: invalid UTF-8, unescaped
 /// control characters in strings, unpaired surrogate escapes (`\ud800`),
 /// invalid escapes, leading zeros, `NaN`/`Infinity`, numbers too large for a
-/// double, trailing commas, duplicate object keys, and anything after the
+/// double, trailing commas, duplicate object keys (also keys that differ
+/// only in Unicode normalization, which Swift's `String` treats as one
+/// key), and anything after the
 /// value. Nesting and input size are bounded by ``Limits``, so hostile input
 /// fails with an error instead of exhausting the stack or memory.
 ///

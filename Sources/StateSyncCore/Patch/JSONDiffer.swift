@@ -8,8 +8,8 @@
 ///    follows the change, not the document.
 /// 2. Values of different kinds, or different scalars: one `replace`.
 /// 3. Objects: a merge walk over both key lists (both are sorted): `remove`
-///    for keys only in the old object, `add` for keys only in the new one,
-///    recursion for keys in both. When both objects share their key storage
+///    for keys only in the old object, recursion for keys in both, then
+///    `add` for keys only in the new one. When both objects share their key storage
 ///    (only values changed) the walk compares values only.
 /// 4. Arrays: see ``diffArrays(_:_:)``.
 ///
@@ -76,6 +76,10 @@ struct JSONDiffer {
             }
             return
         }
+        // Adds go after the removes: a key removed and a canonically
+        // equivalent, differently spelled key added (one key to Swift's
+        // String) must be removed first.
+        var added: [Int] = []
         var oldIndex = 0
         var newIndex = 0
         while oldIndex < oldKeys.count || newIndex < newKeys.count {
@@ -91,13 +95,16 @@ struct JSONDiffer {
                 emitRemove(oldKeys[oldIndex])
                 oldIndex += 1
             } else if order > 0 {
-                emitAdd(newKeys[newIndex], newValues[newIndex])
+                added.append(newIndex)
                 newIndex += 1
             } else {
                 descend(oldKeys[oldIndex], oldValues[oldIndex], newValues[newIndex])
                 oldIndex += 1
                 newIndex += 1
             }
+        }
+        for index in added {
+            emitAdd(newKeys[index], newValues[index])
         }
     }
 }

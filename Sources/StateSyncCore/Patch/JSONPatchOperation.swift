@@ -108,9 +108,7 @@ extension JSONPatchOperation: Codable {
         do {
             self = try JSONPatchOperation(jsonValue: json)
         } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error)
-            )
+            throw DecodingError.dataCorrupted(error, at: decoder)
         }
     }
 

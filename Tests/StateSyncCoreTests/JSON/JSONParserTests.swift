@@ -71,6 +71,7 @@ import StateSyncCore
         (#"{"op":"add","path":"/a","op":"remove"}"#, "duplicate key \"op\" in the object starting at byte 0"),
         (#"{"b":1,"a":2,"b":3}"#, "duplicate key \"b\" in the object starting at byte 0"),
         ("\u{FEFF}1", "unexpected byte 0xEF at byte 0: expected a value"),
+        (#"{"\u00e9":1,"e\u0301":2}"#, "duplicate key \"e\u{301}\" in the object starting at byte 0"),
     ])
     func rejectsInvalidJSON(text: String, message: String) {
         #expect { try JSONValue(parsing: text) } throws: { error in
@@ -128,5 +129,32 @@ import StateSyncCore
         #expect(try JSONParser().parse(text.utf8) == expected)
         let bytes = Array(text.utf8)
         #expect(try bytes.withUnsafeBytes { try JSONParser().parse($0) } == expected)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct JSONParserDepthTests {
+    /// Documents nested to the default limit, alternating arrays and objects.
+    private static func nested(depth: Int) -> String {
+        var text = ""
+        for level in 0..<depth { text += level % 2 == 0 ? "[" : #"{"k":"# }
+        text += "1"
+        for level in (0..<depth).reversed() { text += level % 2 == 0 ? "]" : "}" }
+        return text
+    }
+
+    @Test func maximumDepthWorksOnATaskThreadAndEverythingRecursiveCopesWithIt() async throws {
+        let text = Self.nested(depth: 512)
+        let value = try await Task.detached { try JSONValue(parsing: text) }.value
+        let roundTrip = try await Task.detached { () -> Bool in
+            let serialized = JSONSerializer().string(for: value)
+            let pretty = JSONSerializer(style: .pretty).string(for: value)
+            let reparsed = try JSONValue(parsing: serialized)
+            let encoded = try JSONValueEncoder().encode(value)
+            let decoded = try JSONValueDecoder().decode(JSONValue.self, from: encoded)
+            return reparsed == value && decoded.hashValue == value.hashValue && serialized == text && pretty.count > text.count
+                && JSONPatch.diff(from: value, to: reparsed).isEmpty
+        }.value
+        #expect(roundTrip)
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: Self.nested(depth: 513)) }
     }
 }

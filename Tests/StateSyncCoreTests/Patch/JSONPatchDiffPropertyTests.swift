@@ -6,10 +6,7 @@ import StateSyncCore
     func applyingTheDiffOfUnrelatedDocumentsGivesTheTarget(seed: Int) throws {
         var random = RandomJSON(seed: UInt64(seed))
         for _ in 0..<500 {
-            let old = random.value(depth: 4)
-            let new = random.value(depth: 4)
-            let patch = JSONPatch.diff(from: old, to: new)
-            #expect(try patch.applied(to: old) == new, "\(old) -> \(new): \(patch)")
+            try Self.expectDiffApplies(from: random.value(depth: 4), to: random.value(depth: 4))
         }
     }
 
@@ -18,12 +15,7 @@ import StateSyncCore
         var random = RandomJSON(seed: UInt64(100 + seed))
         for _ in 0..<500 {
             let old = random.value(depth: 5)
-            let new = random.mutate(old, edits: 1 + random.below(4))
-            let patch = JSONPatch.diff(from: old, to: new)
-            #expect(try patch.applied(to: old) == new, "\(old) -> \(new): \(patch)")
-            // Round trip through the wire form too.
-            let reparsed = try JSONPatch(jsonValue: JSONValue(parsing: patch.description))
-            #expect(try reparsed.applied(to: old) == new)
+            try Self.expectDiffApplies(from: old, to: random.mutate(old, edits: 1 + random.below(4)))
         }
     }
 
@@ -54,6 +46,15 @@ import StateSyncCore
             #expect(try patch.applied(to: old) == new)
             #expect(patch.operations.count <= 2, "\(patch)")
         }
+    }
+
+    /// Checks that the diff turns `old` into `new`, also after a round trip
+    /// through the patch's wire form.
+    private static func expectDiffApplies(from old: JSONValue, to new: JSONValue) throws {
+        let patch = JSONPatch.diff(from: old, to: new)
+        #expect(try patch.applied(to: old) == new, "\(old) -> \(new): \(patch)")
+        let reparsed = try JSONPatch(jsonValue: JSONValue(parsing: patch.description))
+        #expect(try reparsed.applied(to: old) == new)
     }
 
     /// A few pointers into `value`, some of them to places that do not

@@ -26,9 +26,17 @@ import StateSyncCore
         try expectDiff(
             ["keep": 1, "change": 1, "drop": 1, "nested": ["x": 1]],
             ["keep": 1, "change": 2, "add": 1, "nested": ["x": 2]],
-            is: #"[{"op":"add","path":"/add","value":1},{"op":"replace","path":"/change","value":2},"#
-                + #"{"op":"remove","path":"/drop"},{"op":"replace","path":"/nested/x","value":2}]"#
+            is: #"[{"op":"replace","path":"/change","value":2},{"op":"remove","path":"/drop"},"#
+                + #"{"op":"replace","path":"/nested/x","value":2},{"op":"add","path":"/add","value":1}]"#
         )
+    }
+
+    @Test func aKeyRespelledInAnotherUnicodeFormIsRemovedThenAdded() throws {
+        let old: JSONValue = .object(JSONObject([("\u{E9}", 1), ("f", 2)]))
+        let new: JSONValue = .object(JSONObject([("e\u{301}", 1), ("f", 2)]))
+        let patch = JSONPatch.diff(from: old, to: new)
+        #expect(patch.operations.map(\.name) == ["remove", "add"])
+        #expect(try patch.applied(to: old) == new)
     }
 
     @Test func differentKindsAreReplacedWhole() throws {
