@@ -4,7 +4,7 @@ import StateSyncCore
 // JSONSerialization, JSONDecoder and JSONEncoder, measured in the same run,
 // and the cost of diffing a one-field change as the state grows.
 //
-//     swift run -c release json-benchmarks [parse] [serialize] [diff]
+//     swift run -c release json-benchmarks [parse] [serialize] [diff] [codable]
 //
 // With no arguments every section runs. Each figure is the best of 5 rounds.
 
@@ -22,4 +22,7 @@ if requested.isEmpty || requested.contains("serialize") {
 }
 if requested.isEmpty || requested.contains("diff") {
     try DiffBenchmark.run(documents)
+}
+if requested.isEmpty || requested.contains("codable") {
+    try CodableBenchmark.run(documents)
 }

@@ -84,6 +84,11 @@ final class JSONValueEncoderImpl: Encoder {
     /// Encodes `value` found at `key` below this encoder's path (or at this
     /// path when `key` is `nil`). Returns `nil` when it encoded nothing.
     func wrap<T: Encodable>(_ value: T, at key: (any CodingKey)?) throws -> EncodedNode? {
+        // Common leaves first, without a nested encoder (arrays and
+        // dictionaries of them reach here through the generic methods).
+        if let string = value as? String { return .value(.string(string)) }
+        if let int = value as? Int { return .value(.integer(Int64(int))) }
+        if let bool = value as? Bool { return .value(.bool(bool)) }
         if let json = value as? JSONValue { return .value(json) }
         if let date = value as? Date, let json = options.dateCodingStrategy.encode(date) { return .value(json) }
         if let data = value as? Data { return .value(.string(data.base64EncodedString())) }
@@ -91,7 +96,9 @@ final class JSONValueEncoderImpl: Encoder {
         let path = key.map { codingPath + [$0] } ?? codingPath
         let encoder = JSONValueEncoderImpl(options: options, codingPath: path)
         try value.encode(to: encoder)
-        return encoder.result
+        // The value has finished encoding: fold its containers now, so the
+        // tree holds plain values rather than references.
+        return encoder.result.map { .value($0.resolved()) }
     }
 
     /// A double as JSON, or an error naming the path when it is not finite.

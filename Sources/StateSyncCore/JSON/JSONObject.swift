@@ -42,7 +42,7 @@ public struct JSONObject: Sendable {
     /// JSONObject([("b", 2), ("a", 1), ("b", 3)])   // {"a":1,"b":3}
     /// ```
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
-        let entries = Array(pairs)
+        var entries = Array(pairs)
         guard entries.allSatisfy({ $0.0.utf8.allSatisfy { $0 < 0x80 } }) else {
             // Canonically equivalent non-ASCII keys are one key to Swift but
             // need not sort next to each other: insert one by one instead.
@@ -50,17 +50,28 @@ public struct JSONObject: Sendable {
             for (key, value) in entries { self[key] = value }
             return
         }
-        // Ties keep input order (by position), so the last of equal keys
-        // is the one kept below.
-        let order = entries.indices.sorted { left, right in
-            let comparison = UTF8Bytes.compare(entries[left].0, entries[right].0)
-            return comparison < 0 || (comparison == 0 && left < right)
+        // A stable sort keeps equal keys in input order, so the last of
+        // them is the one kept below. Objects built by the encoder are
+        // small: an insertion sort beats the general sort there.
+        if entries.count <= 16 {
+            for index in entries.indices.dropFirst() {
+                var position = index
+                while position > 0 && UTF8Bytes.compare(entries[position - 1].0, entries[position].0) > 0 {
+                    entries.swapAt(position - 1, position)
+                    position -= 1
+                }
+            }
+        } else {
+            entries = entries.indices.sorted { left, right in
+                let comparison = UTF8Bytes.compare(entries[left].0, entries[right].0)
+                return comparison < 0 || (comparison == 0 && left < right)
+            }.map { entries[$0] }
         }
         var keys: [String] = []
         var values: [JSONValue] = []
         keys.reserveCapacity(entries.count)
         values.reserveCapacity(entries.count)
-        for (key, value) in order.lazy.map({ entries[$0] }) {
+        for (key, value) in entries {
             if let last = keys.last, last == key {
                 values[values.count - 1] = value
             } else {

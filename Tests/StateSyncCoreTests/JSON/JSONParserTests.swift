@@ -158,3 +158,31 @@ import StateSyncCore
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: Self.nested(depth: 513)) }
     }
 }
+
+@Suite struct JSONParserRobustnessTests {
+    /// Random damage to valid documents: the parser must either reject the
+    /// bytes with an offset inside the input or return a value that
+    /// survives a serialize-and-parse round trip. It must never crash.
+    @Test(arguments: 0..<3)
+    func damagedInputIsRejectedOrRoundTrips(seed: Int) throws {
+        var random = RandomJSON(seed: UInt64(300 + seed))
+        let interesting: [UInt8] = Array(#"{}[]",:\"0123456789-+.eEtrufalsn "#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xED, 0xF4, 0xFF]
+        for _ in 0..<1000 {
+            var bytes = JSONSerializer().serialize(random.value(depth: 4))
+            for _ in 0..<(1 + random.below(3)) {
+                let position = random.below(bytes.count + 1)
+                switch random.below(3) {
+                case 0 where position < bytes.count: bytes[position] = interesting[random.below(interesting.count)]
+                case 1: bytes.insert(interesting[random.below(interesting.count)], at: position)
+                default: bytes.removeSubrange(position...)
+                }
+            }
+            do {
+                let value = try JSONParser().parse(bytes)
+                #expect(try JSONParser().parse(JSONSerializer().serialize(value)) == value)
+            } catch {
+                #expect(error.byteOffset <= bytes.count, "\(error)")
+            }
+        }
+    }
+}
