@@ -13,8 +13,9 @@
 ///    (only values changed) the walk compares values only.
 /// 4. Arrays: see ``diffArrays(_:_:)``.
 ///
-/// Emits `add`, `remove` and `replace`; never `move`, `copy` or `test`.
-struct JSONDiffer {
+/// Emits `add`, `remove`, `replace`, and `move` for reordered array items;
+/// never `copy` or `test`.
+package struct JSONDiffer {
     /// The operations so far, in application order.
     private(set) var operations: [JSONPatchOperation] = []
 
@@ -52,6 +53,10 @@ struct JSONDiffer {
 
     mutating func emitAdd(_ token: String, _ value: JSONValue) {
         operations.append(.add(path: JSONPointer(tokens: path + [token]), value: value))
+    }
+
+    mutating func emitMove(from: Int, to: Int) {
+        operations.append(.move(from: JSONPointer(tokens: path + [String(from)]), path: JSONPointer(tokens: path + [String(to)])))
     }
 
     mutating func emitRemove(_ token: String) {

@@ -10,16 +10,16 @@ extension JSONPatch {
     /// - Objects: by key (`remove`, `add`, or recursion for shared keys).
     /// - Arrays: the common prefix and suffix are trimmed (recursing into
     ///   pairs of objects with the same `"id"`). If what is left on both
-    ///   sides is objects with unique string or integer `"id"`s, in the same
-    ///   relative order, they are matched by id: one `add` per new item, one
-    ///   `remove` per item gone, ops inside changed items (so inserting at
-    ///   the front of 1,000 todos is one `add` at `/0`). Otherwise the rest
-    ///   is paired by position (recursing; items whose ids differ are
-    ///   replaced whole), then the surplus added or removed. Reordered items
-    ///   therefore give replaces, not moves.
+    ///   sides is objects with unique string or integer `"id"`s, they are
+    ///   matched by id: one `add` per new item, one `remove` per item gone,
+    ///   ops inside changed items (so inserting at the front of 1,000 todos
+    ///   is one `add` at `/0`), and a `move` per kept item that changed
+    ///   place (when at most 1,000 items are left on a side). Otherwise the
+    ///   rest is paired by position (recursing; items whose ids differ are
+    ///   replaced whole), then the surplus added or removed.
     ///
-    /// Only `add`, `remove` and `replace` are emitted. Numbers compare by
-    /// value, so `1` → `1.0` gives no operation.
+    /// Emits `add`, `remove`, `replace` and `move`; never `copy` or `test`.
+    /// Numbers compare by value, so `1` → `1.0` gives no operation.
     ///
     /// ```swift
     /// let old: JSONValue = ["counters": ["hits": 3]]

@@ -76,10 +76,57 @@ import StateSyncCore
             + #"{"op":"replace","path":"/2/v","value":"C"},{"op":"add","path":"/3","value":{"id":6,"v":"f"}}]"#)
     }
 
-    @Test func reorderedItemsFallBackToPositionsAndStillApply() throws {
+    @Test func reorderedItemsAreMoved() throws {
         let old: JSONValue = [["id": 1], ["id": 2], ["id": 3]]
         let new: JSONValue = [["id": 3], ["id": 2], ["id": 1]]
-        try expectDiff(old, new, is: #"[{"op":"replace","path":"/0","value":{"id":3}},{"op":"replace","path":"/2","value":{"id":1}}]"#)
+        try expectDiff(old, new, is: #"[{"from":"/1","op":"move","path":"/0"},{"from":"/2","op":"move","path":"/0"}]"#)
+    }
+
+    @Test func movingTheFirstItemToTheEndIsOneMove() throws {
+        let old: JSONValue = [["id": "a"], ["id": "b"], ["id": "c"], ["id": "d"]]
+        let new: JSONValue = [["id": "b"], ["id": "c"], ["id": "d"], ["id": "a", "x": 1]]
+        try expectDiff(old, new, is: #"[{"from":"/0","op":"move","path":"/3"},{"op":"add","path":"/3/x","value":1}]"#)
+    }
+
+    @Test func movingOneTodoAmongAThousandIsOneMoveWithItsChange() throws {
+        let old = Self.todos(1000)
+        var values = old.arrayValue!
+        var moved = values.remove(at: 900)
+        moved["done"] = true
+        values.insert(moved, at: 100)
+        try expectDiff(old, .array(values), is: #"[{"from":"/900","op":"move","path":"/100"},{"op":"replace","path":"/100/done","value":true}]"#)
+    }
+
+    @Test func reorderingCombinesWithRemovalsAndInsertions() throws {
+        let old: JSONValue = [["id": "a"], ["id": "b"], ["id": "c"], ["id": "d"]]
+        let new: JSONValue = [["id": "d"], ["id": "x"], ["id": "b"], ["id": "a"]]
+        try expectDiff(old, new, is: #"[{"op":"remove","path":"/2"},{"from":"/1","op":"move","path":"/0"},"#
+            + #"{"from":"/2","op":"move","path":"/0"},{"op":"add","path":"/1","value":{"id":"x"}}]"#)
+    }
+
+    @Test(arguments: [
+        ([Int](), 0),
+        ([5], 1),
+        ([3, 2, 1], 1),
+        ([1, 2, 3], 3),
+        ([800, 0, 1, 2, 3], 4),
+        ([3, 1, 4, 0, 5, 9, 2, 6], 4),
+        ([0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15], 6),
+    ])
+    func longestIncreasingSubsequenceHasTheRightLength(values: [Int], length: Int) {
+        let kept = JSONDiffer.longestIncreasingSubsequence(values)
+        #expect(kept.count == length)
+        let inOrder = values.filter(kept.contains)
+        #expect(inOrder == inOrder.sorted())
+    }
+
+    @Test func manyReorderedItemsFallBackToPositions() throws {
+        let count = 2 * 1_000 + 2
+        let old = JSONValue.array((0..<count).map { ["id": .integer(Int64($0))] })
+        let new = JSONValue.array((0..<count).reversed().map { ["id": .integer(Int64($0))] })
+        let patch = JSONPatch.diff(from: old, to: new)
+        #expect(patch.operations.allSatisfy { $0.name == "replace" })
+        #expect(try patch.applied(to: old) == new)
     }
 
     @Test func plainArraysTrimCommonPrefixAndSuffix() throws {
