@@ -5,7 +5,7 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let codingPath: [any CodingKey]
 
     private func put(_ value: JSONValue, _ key: Key) {
-        object.members.append((key.stringValue, .value(value)))
+        object.append(key.stringValue, value)
     }
 
     mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
@@ -26,7 +26,7 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let node = try encoder.wrap(value, at: key) ?? .object(EncodedObject())
-        object.members.append((key.stringValue, node))
+        object.append(key.stringValue, node)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -34,7 +34,7 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = EncodedObject()
-        object.members.append((key.stringValue, .object(nested)))
+        object.append(key.stringValue, .object(nested))
         return KeyedEncodingContainer(
             JSONKeyedEncodingContainer<NestedKey>(encoder: encoder, object: nested, codingPath: codingPath + [key])
         )
@@ -42,7 +42,7 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = EncodedArray()
-        object.members.append((key.stringValue, .array(nested)))
+        object.append(key.stringValue, .array(nested))
         return JSONUnkeyedEncodingContainer(encoder: encoder, array: nested, codingPath: codingPath + [key])
     }
 
@@ -56,7 +56,7 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     private func superEncoder(at key: any CodingKey) -> any Encoder {
         let child = JSONValueEncoderImpl(options: encoder.options, codingPath: codingPath + [key])
-        object.members.append((key.stringValue, .deferred(child)))
+        object.append(key.stringValue, .deferred(child))
         return child
     }
 }

@@ -17,7 +17,7 @@ enum EncodedNode {
         case .array(let array):
             .array(array.items.map { $0.resolved() })
         case .object(let object):
-            .object(JSONObject(object.members.map { ($0.key, $0.node.resolved()) }))
+            .object(object.resolved())
         case .deferred(let encoder):
             // An encoder that was never used stands for an empty object, as
             // with Foundation's JSONEncoder.
@@ -32,8 +32,38 @@ final class EncodedArray {
 }
 
 /// The members of a keyed container being encoded, in encoding order.
+/// Finished values go straight into `values`; nested containers and super
+/// encoders, filled in later, wait in `pending` (their slot in `values`
+/// holds `null` until then).
 final class EncodedObject {
-    var members: [(key: String, node: EncodedNode)] = []
+    private var keys: [String] = []
+    private var values: [JSONValue] = []
+    private var pending: [(index: Int, node: EncodedNode)] = []
+
+    func append(_ key: String, _ value: JSONValue) {
+        keys.append(key)
+        values.append(value)
+    }
+
+    func append(_ key: String, _ node: EncodedNode) {
+        if case .value(let value) = node {
+            append(key, value)
+            return
+        }
+        pending.append((keys.count, node))
+        append(key, .null)
+    }
+
+    /// The finished object. Called once, when encoding is over: the arrays
+    /// are handed over (not copied) to the object.
+    func resolved() -> JSONObject {
+        for (index, node) in pending { values[index] = node.resolved() }
+        var finishedKeys: [String] = []
+        var finishedValues: [JSONValue] = []
+        swap(&finishedKeys, &keys)
+        swap(&finishedValues, &values)
+        return JSONObject(unsortedKeys: finishedKeys, values: finishedValues)
+    }
 }
 
 /// The `Encoder` behind ``JSONValueEncoder``: one per encoded value that is

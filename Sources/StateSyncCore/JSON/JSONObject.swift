@@ -42,43 +42,62 @@ public struct JSONObject: Sendable {
     /// JSONObject([("b", 2), ("a", 1), ("b", 3)])   // {"a":1,"b":3}
     /// ```
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
-        var entries = Array(pairs)
-        guard entries.allSatisfy({ $0.0.utf8.allSatisfy { $0 < 0x80 } }) else {
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        keys.reserveCapacity(pairs.underestimatedCount)
+        values.reserveCapacity(pairs.underestimatedCount)
+        for (key, value) in pairs {
+            keys.append(key)
+            values.append(value)
+        }
+        self.init(unsortedKeys: keys, values: values)
+    }
+
+    /// Builds an object from parallel arrays of keys and values in any
+    /// order; a repeated key keeps its last value.
+    package init(unsortedKeys keys: consuming [String], values: consuming [JSONValue]) {
+        guard keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else {
             // Canonically equivalent non-ASCII keys are one key to Swift but
             // need not sort next to each other: insert one by one instead.
             storage = [:]
-            for (key, value) in entries { self[key] = value }
+            for (key, value) in zip(keys, values) { self[key] = value }
             return
         }
         // A stable sort keeps equal keys in input order, so the last of
         // them is the one kept below. Objects built by the encoder are
         // small: an insertion sort beats the general sort there.
-        if entries.count <= 16 {
-            for index in entries.indices.dropFirst() {
+        if keys.count <= 16 {
+            for index in keys.indices.dropFirst() {
                 var position = index
-                while position > 0 && UTF8Bytes.compare(entries[position - 1].0, entries[position].0) > 0 {
-                    entries.swapAt(position - 1, position)
+                while position > 0 && UTF8Bytes.compare(keys[position - 1], keys[position]) > 0 {
+                    keys.swapAt(position - 1, position)
+                    values.swapAt(position - 1, position)
                     position -= 1
                 }
             }
         } else {
-            entries = entries.indices.sorted { left, right in
-                let comparison = UTF8Bytes.compare(entries[left].0, entries[right].0)
+            let order = keys.indices.sorted { left, right in
+                let comparison = UTF8Bytes.compare(keys[left], keys[right])
                 return comparison < 0 || (comparison == 0 && left < right)
-            }.map { entries[$0] }
+            }
+            keys = order.map { keys[$0] }
+            values = order.map { values[$0] }
         }
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        keys.reserveCapacity(entries.count)
-        values.reserveCapacity(entries.count)
-        for (key, value) in entries {
-            if let last = keys.last, last == key {
-                values[values.count - 1] = value
+        // Drop all but the last of equal (adjacent) keys.
+        var kept = 0
+        for index in keys.indices {
+            if kept > 0 && keys[kept - 1] == keys[index] {
+                values[kept - 1] = values[index]
             } else {
-                keys.append(key)
-                values.append(value)
+                if kept != index {
+                    keys[kept] = keys[index]
+                    values[kept] = values[index]
+                }
+                kept += 1
             }
         }
+        keys.removeLast(keys.count - kept)
+        values.removeLast(values.count - kept)
         storage = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
     }
 
