@@ -54,7 +54,11 @@ public struct JSONPatch: Sendable, Hashable {
         case let .replace(path, value):
             try document.replace(at: path, with: value)
         case let .move(from, path):
-            if from == path { return }
+            if from == path {
+                // A no-op, but only when there is something to move.
+                guard document[from] != nil else { throw .pathDoesNotExist(from) }
+                return
+            }
             if from.isPrefix(of: path) { throw .moveIntoItself(from: from, path: path) }
             let value = try document.remove(at: from)
             try document.add(value, at: path)

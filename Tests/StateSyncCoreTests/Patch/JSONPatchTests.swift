@@ -72,6 +72,8 @@ import StateSyncCore
         (#"[{"op":"copy","from":"/zz","path":"/b"}]"#, "operation 0 (copy /b): path does not exist: /zz"),
         (#"[{"op":"test","path":"/zz","value":1}]"#, "operation 0 (test /zz): path does not exist: /zz"),
         (#"[{"op":"remove","path":""}]"#, #"operation 0 (remove ""): cannot remove the whole document"#),
+        (#"[{"op":"move","from":"/zz","path":"/zz"}]"#, "operation 0 (move /zz): path does not exist: /zz"),
+        (#"[{"op":"move","from":"/zz","path":"/b"}]"#, "operation 0 (move /b): path does not exist: /zz"),
     ])
     func applyErrorsSayWhatWentWrong(patch: String, message: String) throws {
         var document: JSONValue = ["a": 1]
