@@ -69,3 +69,27 @@ import StateSyncCore
         #expect(JSONObject().isIdentical(to: JSONObject()))
     }
 }
+
+@Suite struct JSONObjectModelTests {
+    /// Random inserts, updates and removals agree with a `Dictionary` and
+    /// keep the keys sorted by UTF-8 bytes.
+    @Test func behavesLikeADictionaryWithSortedKeys() {
+        var random = RandomJSON(seed: 11)
+        var object = JSONObject()
+        var model: [String: JSONValue] = [:]
+        for _ in 0..<5000 {
+            let key = "k\(random.below(200))" + (random.chance(10) ? "é" : "")
+            if random.chance(30) {
+                #expect(object.removeValue(forKey: key) == model.removeValue(forKey: key))
+            } else {
+                let value = random.scalar()
+                object[key] = value
+                model[key] = value
+            }
+        }
+        #expect(object.count == model.count)
+        #expect(Array(object.keys) == model.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        for (key, value) in object { #expect(model[key] == value) }
+        #expect(object == JSONObject(model.map { ($0.key, $0.value) }))
+    }
+}
