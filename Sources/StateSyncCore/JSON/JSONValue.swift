@@ -9,6 +9,11 @@
 /// Objects are ``JSONObject``s, whose keys are kept in one deterministic order
 /// (see its documentation), so equal values always serialize to equal bytes.
 ///
+/// Equality, hashing, serialization, the diff and coding are recursive:
+/// values from ``JSONParser`` are at most its `maxDepth` (512) levels deep;
+/// a value built by hand tens of thousands of levels deep could exhaust the
+/// stack.
+///
 /// ```swift
 /// let todo: JSONValue = ["id": "t1", "title": "Milk", "done": false]
 /// todo["title"]        // .string("Milk")
