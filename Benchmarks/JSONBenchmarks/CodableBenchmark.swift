@@ -23,10 +23,10 @@ enum CodableBenchmark {
     }
 
     static func run(_ documents: [(name: String, value: JSONValue)]) throws {
-        print("")
-        print("## Codable bridge on a typed board (µs per call)")
-        print("| document | JSONValueEncoder | JSONEncoder (to text) | ratio | JSONValueDecoder | JSONDecoder (from text) | ratio |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        Timing.printTableHead(
+            "Codable bridge on a typed board (µs per call)",
+            columns: ["document", "JSONValueEncoder", "JSONEncoder (to text)", "ratio", "JSONValueDecoder", "JSONDecoder (from text)", "ratio"]
+        )
         for document in documents {
             var json = document.value
             json["presence"] = nil

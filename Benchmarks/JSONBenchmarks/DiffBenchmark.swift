@@ -5,10 +5,10 @@ import StateSyncCore
 /// reducer would, so the two share every untouched subtree.
 enum DiffBenchmark {
     static func run(_ documents: [(name: String, value: JSONValue)]) throws {
-        print("")
-        print("## Diff of a one-field change (ns per JSONPatch.diff)")
-        print("| document | todos | counter change | focused diff at /counters/hits | todo toggled in the middle |")
-        print("|---|---:|---:|---:|---:|")
+        Timing.printTableHead(
+            "Diff of a one-field change (ns per JSONPatch.diff)",
+            columns: ["document", "todos", "counter change", "focused diff at /counters/hits", "todo toggled in the middle"]
+        )
         var counterTimes: [Double] = []
         var toggleTimes: [Double] = []
         let hits = try JSONPointer(parsing: "/counters/hits")
@@ -45,10 +45,10 @@ enum DiffBenchmark {
     /// skipped by raw comparison, so the cost grows with n but stays small
     /// per member.
     private static func runWideObjects() throws {
-        print("")
-        print("## Diff of one changed member in an object of n members (ns per diff)")
-        print("| n | ns | ns per member |")
-        print("|---:|---:|---:|")
+        Timing.printTableHead(
+            "Diff of one changed member in an object of n members (ns per diff)",
+            columns: ["n", "ns", "ns per member"]
+        )
         for count in [10, 1_000, 100_000] {
             var object = JSONObject()
             for index in 0..<count { object["member\(index)"] = .integer(Int64(index)) }

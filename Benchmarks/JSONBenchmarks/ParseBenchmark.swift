@@ -4,10 +4,10 @@ import StateSyncCore
 /// Parse throughput: our parser against Foundation's on the same bytes.
 enum ParseBenchmark {
     static func run(_ documents: [(name: String, value: JSONValue)]) throws {
-        print("")
-        print("## Parse (MB/s of compact JSON text)")
-        print("| document | bytes | StateSync JSONParser | JSONSerialization | JSONDecoder → JSONValue | ours / JSONSerialization | ours / JSONDecoder |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        Timing.printTableHead(
+            "Parse (MB/s of compact JSON text)",
+            columns: ["document", "bytes", "StateSync JSONParser", "JSONSerialization", "JSONDecoder → JSONValue", "ours / JSONSerialization", "ours / JSONDecoder"]
+        )
         for document in documents {
             let bytes = JSONSerializer().serialize(document.value)
             let data = Data(bytes)

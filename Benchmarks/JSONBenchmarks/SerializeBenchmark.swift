@@ -5,10 +5,10 @@ import StateSyncCore
 /// sorted keys (the deterministic output StateSync needs).
 enum SerializeBenchmark {
     static func run(_ documents: [(name: String, value: JSONValue)]) throws {
-        print("")
-        print("## Serialize (MB/s of compact JSON text produced)")
-        print("| document | StateSync JSONSerializer | JSONSerialization | JSONEncoder(JSONValue) | ours / JSONSerialization | ours / JSONEncoder |")
-        print("|---|---:|---:|---:|---:|---:|")
+        Timing.printTableHead(
+            "Serialize (MB/s of compact JSON text produced)",
+            columns: ["document", "StateSync JSONSerializer", "JSONSerialization", "JSONEncoder(JSONValue)", "ours / JSONSerialization", "ours / JSONEncoder"]
+        )
         for document in documents {
             let text = JSONSerializer().serialize(document.value)
             let foundationObject = try JSONSerialization.jsonObject(with: Data(text))

@@ -26,6 +26,15 @@ enum Timing {
         Double(bytes) / 1_048_576 / (nanoseconds / 1e9)
     }
 
+    /// Prints a Markdown section heading and the head of its table: the
+    /// first column left-aligned, the others (figures) right-aligned.
+    static func printTableHead(_ title: String, columns: [String]) {
+        print("")
+        print("## \(title)")
+        print("| " + columns.joined(separator: " | ") + " |")
+        print("|---|" + String(repeating: "---:|", count: columns.count - 1))
+    }
+
     static func format(_ value: Double, digits: Int = 1) -> String {
         String(format: "%.\(digits)f", value)
     }
