@@ -39,6 +39,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Benchmarks (release builds only): `swift run -c release json-benchmarks`
+        .executableTarget(
+            name: "json-benchmarks",
+            dependencies: ["StateSyncCore"],
+            path: "Benchmarks/JSONBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: WebSocket: our own RFC 6455 + RFC 7692 on SwiftNIO.
         .target(
             name: "WebSocket",

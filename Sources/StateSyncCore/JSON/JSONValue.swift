@@ -9,6 +9,11 @@
 /// Objects are ``JSONObject``s, whose keys are kept in one deterministic order
 /// (see its documentation), so equal values always serialize to equal bytes.
 ///
+/// Equality, hashing, serialization, the diff and coding are recursive:
+/// values from ``JSONParser`` are at most its `maxDepth` (512) levels deep;
+/// a value built by hand tens of thousands of levels deep could exhaust the
+/// stack.
+///
 /// ```swift
 /// let todo: JSONValue = ["id": "t1", "title": "Milk", "done": false]
 /// todo["title"]        // .string("Milk")
@@ -20,7 +25,12 @@ public enum JSONValue: Sendable {
     case bool(Bool)
     /// An integer that fits in 64 bits, kept exact.
     case integer(Int64)
-    /// Any other number. Never NaN or infinite: JSON has no spelling for those.
+    /// Any other number. Meant to be finite: JSON has no spelling for NaN
+    /// or infinity. The parser, ``JSONValueEncoder`` (which throws for
+    /// them) and float literals never make a non-finite double; one built
+    /// by hand is serialized as `null`, as JavaScript's `JSON.stringify`
+    /// does. An integral double stays a double (`2.0` serializes as `2.0`)
+    /// but equals the integer of the same value.
     case double(Double)
     /// A string of Unicode scalars.
     case string(String)
