@@ -1,0 +1,60 @@
+public import OrderedCollections
+
+/// A dictionary is keyed by its keys (O(1) lookup).
+extension Dictionary: KeyedCollection where Key: Sendable, Value: Equatable {
+    /// The value for `key`.
+    public func element(withKey key: Key) -> Value? { self[key] }
+
+    /// Runs `body` on the value for `key` in place.
+    public mutating func updateElement<Result, Failure: Error>(
+        withKey key: Key, _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard let index = index(forKey: key) else { return nil }
+        return try body(&values[index])
+    }
+}
+
+/// An ordered dictionary is keyed by its keys (O(1) lookup, order kept).
+extension OrderedDictionary: KeyedCollection where Key: Sendable, Value: Equatable {
+    /// The value for `key`.
+    public func element(withKey key: Key) -> Value? { self[key] }
+
+    /// Runs `body` on the value for `key` in place.
+    public mutating func updateElement<Result, Failure: Error>(
+        withKey key: Key, _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard let index = index(forKey: key) else { return nil }
+        return try body(&values[index])
+    }
+}
+
+/// An array of identifiable elements is keyed by `id` (O(n) lookup: a linear search).
+extension Array: KeyedCollection where Element: Identifiable & Equatable, Element.ID: Sendable {
+    /// The element's `id`.
+    public typealias Key = Element.ID
+    /// The element itself.
+    public typealias Value = Element
+
+    /// The first element whose `id` is `key`.
+    public func element(withKey key: Element.ID) -> Element? {
+        first { $0.id == key }
+    }
+
+    /// Runs `body` in place on the first element whose `id` is `key`.
+    public mutating func updateElement<Result, Failure: Error>(
+        withKey key: Element.ID, _ body: (inout Element) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        guard let index = firstIndex(where: { $0.id == key }) else { return nil }
+        return try body(&self[index])
+    }
+
+    /// One pass over the array, keeping the elements whose `id` is in `keys`.
+    public func elements(withKeys keys: some Collection<Element.ID>) -> [Element.ID: Element] {
+        let wanted = Set(keys)
+        var found: [Element.ID: Element] = [:]
+        for element in self where wanted.contains(element.id) && found[element.id] == nil {
+            found[element.id] = element
+        }
+        return found
+    }
+}

@@ -1,0 +1,29 @@
+/// A reducer written as a closure.
+///
+/// Its footprint is ``Footprint/everything``, since a closure does not say what
+/// it touched; place it inside a ``Scope`` or ``ForEachElement`` to narrow it.
+///
+/// ```swift
+/// let counter = Reduce<Int, CounterAction> { count, action, _ in
+///     switch action {
+///     case .increment: count += 1
+///     case .add(let amount):
+///         guard abs(amount) <= 1_000_000 else { throw Rejection.invalidAction("amount \(amount) is too large") }
+///         count += amount
+///     }
+/// }
+/// ```
+public struct Reduce<State, Action>: Reducer {
+    private let body: @Sendable (inout State, Action, Meta) throws(Rejection) -> Void
+
+    /// A reducer running `body`.
+    public init(_ body: @escaping @Sendable (inout State, Action, Meta) throws(Rejection) -> Void) {
+        self.body = body
+    }
+
+    /// Runs the closure; reports ``Footprint/everything``.
+    public func reduce(into state: inout State, action: Action, meta: Meta) throws(Rejection) -> Footprint {
+        try body(&state, action, meta)
+        return .everything
+    }
+}
