@@ -9,6 +9,15 @@ public import OrderedCollections
 /// and makes journal replay reproducible byte for byte).
 ///
 /// Like `Array` and `Dictionary`, a `JSONObject` is a copy-on-write value.
+///
+/// Key lookup uses Swift `String` equality, so two keys that are canonically
+/// equivalent Unicode (`"é"` precomposed and `"e\u{301}"`) name the same entry.
+///
+/// ```swift
+/// var object: JSONObject = ["b": 2, "a": 1]
+/// object["c"] = "three"
+/// Array(object.keys)   // ["a", "b", "c"]
+/// ```
 public struct JSONObject: Sendable {
     /// The entries, kept sorted by the UTF-8 bytes of their keys.
     package private(set) var storage: OrderedDictionary<String, JSONValue>
@@ -16,6 +25,40 @@ public struct JSONObject: Sendable {
     /// An empty object.
     public init() {
         storage = [:]
+    }
+
+    /// Builds an object from keys that are already unique and sorted by
+    /// ``precedes(_:_:)``; the caller guarantees both (the parser and the
+    /// decoder check them as they go).
+    package init(uncheckedSortedKeys keys: [String], values: [JSONValue]) {
+        storage = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+    }
+
+    /// Builds an object from key-value pairs in any order. When a key occurs
+    /// more than once, the **last** value wins (as in a JavaScript object
+    /// literal).
+    ///
+    /// ```swift
+    /// JSONObject([("b", 2), ("a", 1), ("b", 3)])   // {"a":1,"b":3}
+    /// ```
+    public init(_ pairs: some Sequence<(String, JSONValue)>) {
+        var entries = Array(pairs)
+        // A stable sort keeps equal keys in input order, so the last one is
+        // the one kept below.
+        entries.sort { JSONObject.precedes($0.0, $1.0) }
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        keys.reserveCapacity(entries.count)
+        values.reserveCapacity(entries.count)
+        for (key, value) in entries {
+            if let last = keys.last, last == key {
+                values[values.count - 1] = value
+            } else {
+                keys.append(key)
+                values.append(value)
+            }
+        }
+        storage = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
     }
 
     /// The number of keys.
@@ -26,6 +69,9 @@ public struct JSONObject: Sendable {
 
     /// The keys in their deterministic (UTF-8 byte) order.
     public var keys: OrderedSet<String> { storage.keys }
+
+    /// The values, in the order of their keys.
+    public var values: OrderedDictionary<String, JSONValue>.Values { storage.values }
 
     /// The value for `key`, or `nil` when the key is absent. Setting `nil`
     /// removes the key; setting a value inserts the key at its sorted place.
@@ -42,6 +88,39 @@ public struct JSONObject: Sendable {
                 storage.updateValue(newValue, forKey: key, insertingAt: insertionIndex(for: key))
             }
         }
+    }
+
+    /// The keys in order, as an array sharing the object's storage (O(1)).
+    package var keyArray: [String] { storage.keys.elements }
+
+    /// The values in key order, as an array sharing the object's storage (O(1)).
+    package var valueArray: [JSONValue] { storage.values.elements }
+
+    /// Removes `key` and returns its value, or `nil` when it was absent.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        storage.removeValue(forKey: key)
+    }
+
+    /// Runs `body` on the value for `key` in place (no copy of the value), or
+    /// returns `nil` without calling it when the key is absent.
+    package mutating func withValue<R, E: Error>(
+        forKey key: String,
+        _ body: (inout JSONValue) throws(E) -> R
+    ) throws(E) -> R? {
+        guard let index = storage.index(forKey: key) else { return nil }
+        return try body(&storage.values[index])
+    }
+
+    /// Whether both objects share the same storage: `true` means they are
+    /// equal, found in O(1). `false` says nothing (they may still be equal).
+    ///
+    /// A copy of an object shares its storage until one of them changes, so
+    /// the diff uses this to skip unchanged subtrees without looking inside.
+    package func isIdentical(to other: JSONObject) -> Bool {
+        storage.count == other.storage.count
+            && JSONValue.sameBuffer(valueArray, other.valueArray)
+            && JSONValue.sameBuffer(keyArray, other.keyArray)
     }
 
     /// The position at which `key` keeps the keys sorted (binary search).
@@ -62,6 +141,6 @@ public struct JSONObject: Sendable {
 
     /// The key order: ascending by UTF-8 bytes.
     package static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        UTF8Bytes.compare(lhs, rhs) < 0
     }
 }

@@ -1,0 +1,70 @@
+/// Reads the members of one object for ``JSONValueDecoder``.
+struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: JSONValueDecoderImpl
+    let object: JSONObject
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] { object.keyArray.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+
+    private func member(_ key: Key) throws -> JSONValue {
+        guard let value = object[key.stringValue] else {
+            throw DecodingError.keyNotFound(key, .init(
+                codingPath: codingPath,
+                debugDescription: "no member \"\(key.stringValue)\" in the object"
+            ))
+        }
+        return value
+    }
+
+    private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.unbox(member(key), as: type, path: path(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.unbox(member(key), as: type, path: path(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.unboxFloat(member(key), as: type, path: path(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.unboxFloat(member(key), as: type, path: path(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.unboxDecodable(member(key), as: type, path: path(key))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type,
+        forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try JSONValueDecoderImpl(value: member(key), codingPath: path(key), options: decoder.options)
+            .container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try JSONValueDecoderImpl(value: member(key), codingPath: path(key), options: decoder.options)
+            .unkeyedContainer()
+    }
+
+    /// The decoder for the member `"super"`; `null` when it is absent (as
+    /// Foundation's `JSONDecoder` does).
+    func superDecoder() throws -> any Decoder {
+        JSONValueDecoderImpl(
+            value: object[JSONCodingKey.super.stringValue] ?? .null,
+            codingPath: codingPath + [JSONCodingKey.super],
+            options: decoder.options
+        )
+    }
+
+    /// The decoder for the member `key`; `null` when it is absent.
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        JSONValueDecoderImpl(value: object[key.stringValue] ?? .null, codingPath: path(key), options: decoder.options)
+    }
+}

@@ -1,0 +1,116 @@
+extension JSONValue {
+    /// The member `key` of an object; `nil` when absent or when `self` is not
+    /// an object.
+    ///
+    /// Setting a value inserts or replaces the member in place; setting `nil`
+    /// removes it. Setting on a value that is not an object is a programming
+    /// error and traps, like an out-of-range array index.
+    ///
+    /// ```swift
+    /// var todo: JSONValue = ["title": "Milk"]
+    /// todo["done"] = false
+    /// todo["title"]?.stringValue   // "Milk"
+    /// ```
+    public subscript(key: String) -> JSONValue? {
+        get {
+            guard case .object(let object) = self else { return nil }
+            return object[key]
+        }
+        set {
+            guard case .object(var object) = self else {
+                preconditionFailure("cannot set member \"\(key)\" on a JSON \(kindName)")
+            }
+            self = .null  // drop our reference so `object` is uniquely held
+            object[key] = newValue
+            self = .object(object)
+        }
+    }
+
+    /// The element at `index` of an array; `nil` when out of range or when
+    /// `self` is not an array.
+    ///
+    /// Setting requires an array and an index in range (it traps otherwise,
+    /// as `Array` does) and replaces the element in place.
+    public subscript(index: Int) -> JSONValue? {
+        get {
+            guard case .array(let values) = self, values.indices.contains(index) else { return nil }
+            return values[index]
+        }
+        set {
+            guard case .array(var values) = self, values.indices.contains(index), let newValue else {
+                preconditionFailure("cannot set element \(index) on JSON \(kindName) (only existing elements of an array, to a non-nil value)")
+            }
+            self = .null
+            values[index] = newValue
+            self = .array(values)
+        }
+    }
+
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The Boolean, or `nil` for any other kind.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as an `Int64` when it is an integer, or a double with an
+    /// exact 64-bit integer value; otherwise `nil`.
+    public var int64Value: Int64? {
+        switch self {
+        case .integer(let value): value
+        case .double(let value): Int64(exactly: value)
+        default: nil
+        }
+    }
+
+    /// The number as an `Int` when exactly representable; otherwise `nil`.
+    public var intValue: Int? {
+        int64Value.flatMap { Int(exactly: $0) }
+    }
+
+    /// The number as a `Double` (integers convert to the nearest double);
+    /// `nil` for any other kind.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    /// The string, or `nil` for any other kind.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, or `nil` when this is not an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let values) = self { return values }
+        return nil
+    }
+
+    /// The object, or `nil` when this is not an object.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The JSON name of this value's kind (`"null"`, `"boolean"`, `"number"`,
+    /// `"string"`, `"array"`, `"object"`), for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer, .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// Computes the operations that turn one JSON value into another; the
+/// engine behind ``JSONPatch/diff(from:to:)``.
+///
+/// Strategy, cheapest test first at every level:
+/// 1. Values sharing storage (``JSONValue/isIdentical(to:)``) are equal:
+///    skipped in O(1) without looking inside. A new state made by changing
+///    one field of the old one shares every untouched subtree, so the cost
+///    follows the change, not the document.
+/// 2. Values of different kinds, or different scalars: one `replace`.
+/// 3. Objects: a merge walk over both key lists (both are sorted): `remove`
+///    for keys only in the old object, `add` for keys only in the new one,
+///    recursion for keys in both. When both objects share their key storage
+///    (only values changed) the walk compares values only.
+/// 4. Arrays: see ``diffArrays(_:_:)``.
+///
+/// Emits `add`, `remove` and `replace`; never `move`, `copy` or `test`.
+struct JSONDiffer {
+    /// The operations so far, in application order.
+    private(set) var operations: [JSONPatchOperation] = []
+
+    /// The tokens of the value being compared, relative to the diff's root.
+    private var path: [String] = []
+
+    /// Appends the operations turning `old` into `new`.
+    mutating func diff(_ old: JSONValue, _ new: JSONValue) {
+        if old.isIdentical(to: new) { return }
+        switch (old, new) {
+        case let (.object(oldObject), .object(newObject)):
+            diffObjects(oldObject, newObject)
+        case let (.array(oldValues), .array(newValues)):
+            diffArrays(oldValues, newValues)
+        default:
+            if old != new { emitReplace(new) }
+        }
+    }
+
+    /// Diffs the child `token` of both sides, unless they share storage.
+    mutating func descend(_ token: String, _ old: JSONValue, _ new: JSONValue) {
+        if old.isIdentical(to: new) { return }
+        path.append(token)
+        diff(old, new)
+        path.removeLast()
+    }
+
+    mutating func emitReplace(_ value: JSONValue) {
+        operations.append(.replace(path: JSONPointer(tokens: path), value: value))
+    }
+
+    mutating func emitReplace(_ token: String, _ value: JSONValue) {
+        operations.append(.replace(path: JSONPointer(tokens: path + [token]), value: value))
+    }
+
+    mutating func emitAdd(_ token: String, _ value: JSONValue) {
+        operations.append(.add(path: JSONPointer(tokens: path + [token]), value: value))
+    }
+
+    mutating func emitRemove(_ token: String) {
+        operations.append(.remove(path: JSONPointer(tokens: path + [token])))
+    }
+
+    private mutating func diffObjects(_ old: JSONObject, _ new: JSONObject) {
+        if old.isIdentical(to: new) { return }
+        let oldKeys = old.keyArray
+        let newKeys = new.keyArray
+        let oldValues = old.valueArray
+        let newValues = new.valueArray
+        if JSONValue.sameBuffer(oldKeys, newKeys) {
+            for index in oldKeys.indices {
+                descend(oldKeys[index], oldValues[index], newValues[index])
+            }
+            return
+        }
+        var oldIndex = 0
+        var newIndex = 0
+        while oldIndex < oldKeys.count || newIndex < newKeys.count {
+            let order: Int
+            if oldIndex == oldKeys.count {
+                order = 1
+            } else if newIndex == newKeys.count {
+                order = -1
+            } else {
+                order = UTF8Bytes.compare(oldKeys[oldIndex], newKeys[newIndex])
+            }
+            if order < 0 {
+                emitRemove(oldKeys[oldIndex])
+                oldIndex += 1
+            } else if order > 0 {
+                emitAdd(newKeys[newIndex], newValues[newIndex])
+                newIndex += 1
+            } else {
+                descend(oldKeys[oldIndex], oldValues[oldIndex], newValues[newIndex])
+                oldIndex += 1
+                newIndex += 1
+            }
+        }
+    }
+}
