@@ -1,7 +1,7 @@
 public import OrderedCollections
 
 /// A dictionary is keyed by its keys (O(1) lookup).
-extension Dictionary: KeyedCollection where Key: Sendable, Value: Equatable {
+extension Dictionary: KeyedCollection where Value: Equatable {
     /// The value for `key`.
     public func element(withKey key: Key) -> Value? { self[key] }
 
@@ -15,7 +15,7 @@ extension Dictionary: KeyedCollection where Key: Sendable, Value: Equatable {
 }
 
 /// An ordered dictionary is keyed by its keys (O(1) lookup, order kept).
-extension OrderedDictionary: KeyedCollection where Key: Sendable, Value: Equatable {
+extension OrderedDictionary: KeyedCollection where Value: Equatable {
     /// The value for `key`.
     public func element(withKey key: Key) -> Value? { self[key] }
 
@@ -29,7 +29,7 @@ extension OrderedDictionary: KeyedCollection where Key: Sendable, Value: Equatab
 }
 
 /// An array of identifiable elements is keyed by `id` (O(n) lookup: a linear search).
-extension Array: KeyedCollection where Element: Identifiable & Equatable, Element.ID: Sendable {
+extension Array: KeyedCollection where Element: Identifiable & Equatable {
     /// The element's `id`.
     public typealias Key = Element.ID
     /// The element itself.

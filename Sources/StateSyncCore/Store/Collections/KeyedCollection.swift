@@ -6,7 +6,7 @@
 /// (a linear search by `id`): prefer a dictionary for large collections.
 public protocol KeyedCollection<Key, Value>: Equatable {
     /// The key that names an element.
-    associatedtype Key: Hashable & Sendable
+    associatedtype Key: Hashable
     /// The element type.
     associatedtype Value
 

@@ -15,10 +15,10 @@ struct ObservationRegistry<State> {
     private var keyPathGroups: [AnyKeyPath: any StateObserverGroup<State>] = [:]
     private var elementGroups: [AnyKeyPath: any StateObserverGroup<State>] = [:]
     /// The JSON Pointer observers, created with the first of them.
-    var pointerObservers: PointerObservers<State>?
+    private var pointerObservers: PointerObservers<State>?
 
     /// Adds an observer of `path`; returns the value to deliver first.
-    mutating func add<Value>(_ subscriber: Subscriber<Value>, path: KeyPath<State, Value>, state: State) -> Value {
+    mutating func add<Value: Equatable & Sendable>(_ subscriber: Subscriber<Value>, path: KeyPath<State, Value>, state: State) -> Value {
         if let group = keyPathGroups[path] as? KeyPathObservers<State, Value> {
             return group.add(subscriber)
         }
@@ -53,6 +53,25 @@ struct ObservationRegistry<State> {
         }
     }
 
+    /// Adds an observer of `pointer`; `encode` turns the state into JSON (one
+    /// encoding per action is shared by all pointer observers). Returns the
+    /// value to deliver first.
+    mutating func add(
+        _ subscriber: Subscriber<JSONValue>, pointer: JSONPointer, state: State,
+        encode: @escaping (State) throws -> JSONValue
+    ) throws -> JSONValue {
+        let observers = pointerObservers ?? PointerObservers(encode: encode)
+        pointerObservers = observers
+        return try observers.add(subscriber, pointer: pointer, state: state)
+    }
+
+    /// Removes the pointer observer `id` of `pointer`; the last one removed
+    /// stops the per-action encoding.
+    mutating func removeObserver(id: UInt64, pointer: JSONPointer) {
+        pointerObservers?.remove(id: id, pointer: pointer)
+        if pointerObservers?.isEmpty == true { pointerObservers = nil }
+    }
+
     /// Compares every group the footprint may concern with the new state and
     /// queues the deliveries for the groups that changed.
     mutating func collectChanges(in state: State, footprint: Footprint, into deliveries: inout [Delivery]) {
@@ -63,7 +82,10 @@ struct ObservationRegistry<State> {
         for group in elementGroups.values {
             group.check(state, footprint: footprint, into: &deliveries)
         }
-        pointerObservers?.check(state, into: &deliveries)
+        if let pointerObservers {
+            pointerObservers.check(state, into: &deliveries)
+            if pointerObservers.isEmpty { self.pointerObservers = nil }
+        }
     }
 
     /// Ends every observer (the store is going away) and forgets them all.

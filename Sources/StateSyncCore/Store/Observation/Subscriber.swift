@@ -11,11 +11,12 @@ final class Subscriber<Value: Sendable>: Sendable {
     /// Unique within its store.
     let id: UInt64
     private let receive: @Sendable (Value) -> Void
-    private let end: (@Sendable () -> Void)?
+    private let end: (@Sendable ((any Error)?) -> Void)?
     private let isCancelled = Atomic<Bool>(false)
 
-    /// An observer calling `receive` for each value and `end` when the store goes away.
-    init(id: UInt64, receive: @escaping @Sendable (Value) -> Void, end: (@Sendable () -> Void)?) {
+    /// An observer calling `receive` for each value and `end` when no value
+    /// will follow (with the error that ended it, if any).
+    init(id: UInt64, receive: @escaping @Sendable (Value) -> Void, end: (@Sendable ((any Error)?) -> Void)?) {
         self.id = id
         self.receive = receive
         self.end = end
@@ -32,10 +33,11 @@ final class Subscriber<Value: Sendable>: Sendable {
         isCancelled.store(true, ordering: .releasing)
     }
 
-    /// Tells the observer that no value will follow (the store is gone or shut down).
-    func finish() {
-        cancel()
-        end?()
+    /// Tells the observer that no value will follow: the store is gone or shut
+    /// down (`error` is `nil`), or its values can no longer be computed.
+    func finish(error: (any Error)?) {
+        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        end?(error)
     }
 }
 
@@ -78,12 +80,12 @@ final class ObservedSlot<Value: Equatable & Sendable> {
         subscribers.removeAll { $0.id == id }
     }
 
-    /// Ends every observer and forgets them.
-    func finishAll(into deliveries: inout [Delivery]) {
+    /// Ends every observer (with `error`, if any) and forgets them.
+    func finishAll(error: (any Error)? = nil, into deliveries: inout [Delivery]) {
         let targets = subscribers
         subscribers = []
         deliveries.append {
-            for subscriber in targets { subscriber.finish() }
+            for subscriber in targets { subscriber.finish(error: error) }
         }
     }
 }

@@ -18,13 +18,13 @@
 /// ```
 public struct ForEachElement<State, Action, Elements: KeyedCollection, Element: Reducer>: Reducer
 where Element.State == Elements.Value {
-    private let statePath: WritableKeyPath<State, Elements> & Sendable
+    private let statePath: any WritableKeyPath<State, Elements> & Sendable
     private let toElementAction: @Sendable (Action) -> (Elements.Key, Element.Action)?
     private let element: Element
 
     /// Runs `element` on the element of `state` whose key `action` extracts.
     public init(
-        state: WritableKeyPath<State, Elements> & Sendable,
+        state: any WritableKeyPath<State, Elements> & Sendable,
         action: @escaping @Sendable (Action) -> (Elements.Key, Element.Action)?,
         @ReducerBuilder<Element.State, Element.Action> element: () -> Element
     ) {

@@ -7,13 +7,13 @@
 /// IfLet(state: \App.editor, action: \AppAction.editor) { EditorReducer() }
 /// ```
 public struct IfLet<State, Action, Child: Reducer>: Reducer {
-    private let statePath: WritableKeyPath<State, Child.State?> & Sendable
+    private let statePath: any WritableKeyPath<State, Child.State?> & Sendable
     private let toChildAction: @Sendable (Action) -> Child.Action?
     private let child: Child
 
     /// Runs `child` on the wrapped value at `state` for actions `action` extracts.
     public init(
-        state: WritableKeyPath<State, Child.State?> & Sendable,
+        state: any WritableKeyPath<State, Child.State?> & Sendable,
         action: @escaping @Sendable (Action) -> Child.Action?,
         @ReducerBuilder<Child.State, Child.Action> child: () -> Child
     ) {

@@ -15,13 +15,13 @@
 /// Scope(state: \App.count, action: \AppAction.counter) { CounterReducer() }
 /// ```
 public struct Scope<State, Action, Child: Reducer>: Reducer {
-    private let statePath: WritableKeyPath<State, Child.State> & Sendable
+    private let statePath: any WritableKeyPath<State, Child.State> & Sendable
     private let toChildAction: @Sendable (Action) -> Child.Action?
     private let child: Child
 
     /// A scope running `child` on `state[keyPath: state]` for actions `action` extracts.
     public init(
-        state: WritableKeyPath<State, Child.State> & Sendable,
+        state: any WritableKeyPath<State, Child.State> & Sendable,
         action: @escaping @Sendable (Action) -> Child.Action?,
         @ReducerBuilder<Child.State, Child.Action> child: () -> Child
     ) {
