@@ -23,11 +23,11 @@ where Element.State == Elements.Value {
     private let element: Element
 
     /// Runs `element` on the element of `state` whose key `action` extracts.
-    public init(
+    public init<ElementState, ElementAction>(
         state: any WritableKeyPath<State, Elements> & Sendable,
-        action: @escaping @Sendable (Action) -> (Elements.Key, Element.Action)?,
-        @ReducerBuilder<Element.State, Element.Action> element: () -> Element
-    ) {
+        action: @escaping @Sendable (Action) -> (Elements.Key, ElementAction)?,
+        @ReducerBuilder<ElementState, ElementAction> element: () -> Element
+    ) where ElementState == Element.State, ElementAction == Element.Action {
         self.statePath = state
         self.toElementAction = action
         self.element = element()

@@ -1,6 +1,8 @@
 /// A reducer written as a closure.
 ///
-/// Its footprint is ``Footprint/everything``, since a closure does not say what
+/// The closure may throw any error: a ``Rejection`` rejects the action with its
+/// code, any other error rejects it with code `internal_error` (see
+/// ``Rejection/init(_:)``). Its footprint is ``Footprint/everything``, since a closure does not say what
 /// it touched; place it inside a ``Scope`` or ``ForEachElement`` to narrow it.
 ///
 /// ```swift
@@ -14,16 +16,20 @@
 /// }
 /// ```
 public struct Reduce<State, Action>: Reducer {
-    private let body: @Sendable (inout State, Action, Meta) throws(Rejection) -> Void
+    private let body: @Sendable (inout State, Action, Meta) throws -> Void
 
     /// A reducer running `body`.
-    public init(_ body: @escaping @Sendable (inout State, Action, Meta) throws(Rejection) -> Void) {
+    public init(_ body: @escaping @Sendable (inout State, Action, Meta) throws -> Void) {
         self.body = body
     }
 
     /// Runs the closure; reports ``Footprint/everything``.
     public func reduce(into state: inout State, action: Action, meta: Meta) throws(Rejection) -> Footprint {
-        try body(&state, action, meta)
+        do {
+            try body(&state, action, meta)
+        } catch {
+            throw Rejection(error)
+        }
         return .everything
     }
 }

@@ -20,11 +20,11 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
     private let child: Child
 
     /// A scope running `child` on `state[keyPath: state]` for actions `action` extracts.
-    public init(
-        state: any WritableKeyPath<State, Child.State> & Sendable,
-        action: @escaping @Sendable (Action) -> Child.Action?,
-        @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-    ) {
+    public init<ChildState, ChildAction>(
+        state: any WritableKeyPath<State, ChildState> & Sendable,
+        action: @escaping @Sendable (Action) -> ChildAction?,
+        @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+    ) where ChildState == Child.State, ChildAction == Child.Action {
         self.statePath = state
         self.toChildAction = action
         self.child = child()

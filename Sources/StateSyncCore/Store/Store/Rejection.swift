@@ -36,6 +36,17 @@ public struct Rejection: Error, Sendable, Hashable, CustomStringConvertible {
         Rejection(code: "forbidden", message: message)
     }
 
+    /// `error` itself when it is a rejection; otherwise a rejection with code
+    /// `internal_error` carrying the error's description, so that a closure
+    /// reducer calling throwing helpers still refuses the action cleanly.
+    public init(_ error: any Error) {
+        if let rejection = error as? Rejection {
+            self = rejection
+        } else {
+            self.init(code: "internal_error", message: "\(error)")
+        }
+    }
+
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
 }

@@ -162,8 +162,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
                 _ = await Self.sleep(for: timeout)
                 return nil
             }
-            let first = await group.next() ?? nil
+            var first = await group.next() ?? nil
             group.cancelAll()
+            // A change taken just as the timeout fired is still returned, not lost.
+            while let late = await group.next() {
+                if first == nil { first = late }
+            }
             return first
         }
     }
