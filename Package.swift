@@ -39,6 +39,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Store benchmarks (release executable, see BENCHMARKS.md "## Store").
+        .executableTarget(
+            name: "store-benchmarks",
+            dependencies: ["StateSyncCore"],
+            path: "Benchmarks/StoreBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: WebSocket: our own RFC 6455 + RFC 7692 on SwiftNIO.
         .target(
             name: "WebSocket",

@@ -7,6 +7,10 @@
 /// - otherwise the collection is compared with its cached value, which Swift's
 ///   collections answer in O(1) when their storage is shared (unchanged), and
 ///   only when it differs are the observed elements looked up and compared.
+///
+/// The cached collection is dropped after a precise footprint: holding it
+/// would make the reducer's next in-place change copy the whole collection.
+/// The first imprecise check after that looks the observed elements up.
 final class ElementObservers<State, Elements: KeyedCollection>: StateObserverGroup
 where Elements.Value: Equatable & Sendable {
     /// One observed element: its typed key and its slot.
@@ -17,7 +21,7 @@ where Elements.Value: Equatable & Sendable {
 
     private let path: KeyPath<State, Elements>
     private let pathID: AnyKeyPath
-    private var collection: Elements
+    private var collection: Elements?
     private var observed: [AnyHashable: Observed] = [:]
 
     /// A group for the collection at `path`, caching it from `state`.
@@ -28,12 +32,12 @@ where Elements.Value: Equatable & Sendable {
     }
 
     /// Adds an observer of the element `key`; returns its current value.
-    func add(_ subscriber: Subscriber<Elements.Value?>, key: Elements.Key) -> Elements.Value? {
+    func add(_ subscriber: Subscriber<Elements.Value?>, key: Elements.Key, state: State) -> Elements.Value? {
         let hashable = AnyHashable(key)
         if let existing = observed[hashable] {
             return existing.slot.add(subscriber)
         }
-        let slot = ObservedSlot(value: collection.element(withKey: key))
+        let slot = ObservedSlot(value: (collection ?? state[keyPath: path]).element(withKey: key))
         observed[hashable] = Observed(key: key, slot: slot)
         return slot.add(subscriber)
     }
@@ -41,15 +45,16 @@ where Elements.Value: Equatable & Sendable {
     func check(_ state: State, footprint: Footprint, into deliveries: inout [Delivery]) {
         if let keys = footprint.changedKeys(in: pathID) {
             guard !keys.isEmpty else { return }
-            collection = state[keyPath: path]
+            collection = nil
+            let current = state[keyPath: path]
             for key in keys {
                 guard let entry = observed[key] else { continue }
-                entry.slot.update(collection.element(withKey: entry.key), into: &deliveries)
+                entry.slot.update(current.element(withKey: entry.key), into: &deliveries)
             }
             return
         }
         let current = state[keyPath: path]
-        guard current != collection else { return }
+        if let collection, collection == current { return }
         collection = current
         let values = current.elements(withKeys: observed.values.lazy.map(\.key))
         for entry in observed.values {

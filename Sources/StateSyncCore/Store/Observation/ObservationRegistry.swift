@@ -32,11 +32,11 @@ struct ObservationRegistry<State> {
         _ subscriber: Subscriber<Elements.Value?>, path: KeyPath<State, Elements>, key: Elements.Key, state: State
     ) -> Elements.Value? where Elements.Value: Equatable & Sendable {
         if let group = elementGroups[path] as? ElementObservers<State, Elements> {
-            return group.add(subscriber, key: key)
+            return group.add(subscriber, key: key, state: state)
         }
         let group = ElementObservers(path: path, state: state)
         elementGroups[path] = group
-        return group.add(subscriber, key: key)
+        return group.add(subscriber, key: key, state: state)
     }
 
     /// Removes the key-path observer `id` of `path`, and its group when it was the last.

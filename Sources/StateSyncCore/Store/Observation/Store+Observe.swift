@@ -64,8 +64,8 @@ extension Store {
         _ path: any KeyPath<State, Value> & Sendable,
         receive: @escaping @Sendable (Value) -> Void, end: (@Sendable ((any Error)?) -> Void)?
     ) -> ObservationToken {
-        register(receive: receive, end: end) { context, subscriber in
-            context.observers.add(subscriber, path: path, state: context.state)
+        register(receive: receive, end: end) { context, state, subscriber in
+            context.observers.add(subscriber, path: path, state: state)
         } remove: { context, id in
             context.observers.removeObserver(id: id, path: path)
         }
@@ -76,8 +76,8 @@ extension Store {
         _ path: any KeyPath<State, Elements> & Sendable, id key: Elements.Key,
         receive: @escaping @Sendable (Elements.Value?) -> Void, end: (@Sendable ((any Error)?) -> Void)?
     ) -> ObservationToken where Elements: SendableMetatype, Elements.Key: Sendable, Elements.Value: Equatable & Sendable {
-        register(receive: receive, end: end) { context, subscriber in
-            context.observers.add(subscriber, path: path, key: key, state: context.state)
+        register(receive: receive, end: end) { context, state, subscriber in
+            context.observers.add(subscriber, path: path, key: key, state: state)
         } remove: { context, id in
             context.observers.removeObserver(id: id, collection: path, key: AnyHashable(key))
         }
@@ -89,7 +89,7 @@ extension Store {
     func register<Value: Sendable>(
         receive: @escaping @Sendable (Value) -> Void,
         end: (@Sendable ((any Error)?) -> Void)?,
-        add: @escaping @Sendable (DrainContext<State>, Subscriber<Value>) throws -> Value,
+        add: @escaping @Sendable (DrainContext<State>, State, Subscriber<Value>) throws -> Value,
         remove: @escaping @Sendable (DrainContext<State>, UInt64) -> Void
     ) -> ObservationToken {
         let subscriber = Subscriber(id: makeObserverID(), receive: receive, end: end)
@@ -99,7 +99,7 @@ extension Store {
                 return
             }
             do {
-                subscriber.deliver(try add(context, subscriber))
+                subscriber.deliver(try add(context, self.state, subscriber))
             } catch {
                 remove(context, subscriber.id)
                 subscriber.finish(error: error)

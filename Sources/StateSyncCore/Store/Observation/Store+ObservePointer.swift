@@ -44,8 +44,8 @@ extension Store where State: Encodable {
         _ pointer: JSONPointer,
         receive: @escaping @Sendable (JSONValue) -> Void, end: @escaping @Sendable ((any Error)?) -> Void
     ) -> ObservationToken {
-        register(receive: receive, end: end) { context, subscriber in
-            try context.observers.add(subscriber, pointer: pointer, state: context.state, encode: Self.encodeState)
+        register(receive: receive, end: end) { context, state, subscriber in
+            try context.observers.add(subscriber, pointer: pointer, state: state, encode: Self.encodeState)
         } remove: { context, id in
             context.observers.removeObserver(id: id, pointer: pointer)
         }

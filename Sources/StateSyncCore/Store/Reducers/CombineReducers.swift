@@ -1,7 +1,7 @@
 /// Runs several reducers, in order, on every action.
 ///
-/// All-or-nothing: when one rejects, the store keeps the state from before the
-/// action. The footprint is the union of the children's.
+/// All-or-nothing: when one rejects, the state is as before the action (see
+/// ``ReducerSequence``). The footprint is the union of the children's.
 ///
 /// ```swift
 /// let app = CombineReducers {
@@ -22,5 +22,10 @@ public struct CombineReducers<Reducers: Reducer>: Reducer {
     /// Runs the combined reducers.
     public func reduce(into state: inout Reducers.State, action: Reducers.Action, meta: Meta) throws(Rejection) -> Footprint {
         try reducers.reduce(into: &state, action: action, meta: meta)
+    }
+
+    /// Whether any combined reducer handles `action`.
+    public func handles(_ action: Reducers.Action) -> Bool {
+        reducers.handles(action)
     }
 }

@@ -44,4 +44,9 @@ where Element.State == Elements.Value {
         }
         return footprint.isNothing ? .nothing : .element(of: statePath, key: key)
     }
+
+    /// Whether the action extraction finds an action here.
+    public func handles(_ action: Action) -> Bool {
+        toElementAction(action) != nil
+    }
 }

@@ -31,4 +31,9 @@ public struct IfLet<State, Action, Child: Reducer>: Reducer {
         let footprint = try child.reduce(into: &state[keyPath: statePath]!, action: childAction, meta: meta)
         return footprint.isNothing ? .nothing : .keyPath(statePath)
     }
+
+    /// Whether the action extraction finds an action here.
+    public func handles(_ action: Action) -> Bool {
+        toChildAction(action) != nil
+    }
 }

@@ -36,4 +36,9 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
         let footprint = try child.reduce(into: &state[keyPath: statePath], action: childAction, meta: meta)
         return footprint.prefixed(by: statePath)
     }
+
+    /// Whether the action extraction finds an action here.
+    public func handles(_ action: Action) -> Bool {
+        toChildAction(action) != nil
+    }
 }

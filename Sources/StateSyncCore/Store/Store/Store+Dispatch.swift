@@ -101,37 +101,41 @@ extension Store {
         }
     }
 
-    /// Reduces one action (the caller holds the drain role): middleware before,
-    /// reducer on a copy, publish, middleware after, observers, effects.
+    /// Reduces one action (the caller holds the drain role): middleware
+    /// before, reducer in place under the lock, middleware after, observers,
+    /// effects.
     func process(_ action: Action, clientID: String?, time: Date?) -> Result<Meta, Rejection> {
         let context = drainContext
-        let old = context.state
         let meta = Meta(revision: context.revision + 1, clientID: clientID, time: time ?? configuration.clock())
-        var new = old
-        let footprint: Footprint
+        let keepsOldState = !middleware.isEmpty
+        let reducer = self.reducer
+        let reduced: (footprint: Footprint, new: State, old: State?)
         do throws(Rejection) {
-            for middleware in middleware {
-                try middleware.willReduce(action, state: old, meta: meta)
+            if keepsOldState {
+                let current = state
+                for middleware in middleware {
+                    try middleware.willReduce(action, state: current, meta: meta)
+                }
             }
-            footprint = try reducer.reduce(into: &new, action: action, meta: meta)
+            reduced = try core.withLock { (core) throws(Rejection) in
+                let old = keepsOldState ? core.state : nil
+                let footprint = try reducer.reduce(into: &core.state, action: action, meta: meta)
+                core.revision = meta.revision
+                return (footprint, core.state, old)
+            }
         } catch {
             return .failure(error)
         }
-        context.state = new
         context.revision = meta.revision
-        core.withLock { core in
-            core.state = new
-            core.revision = meta.revision
-        }
         var deliveries: [Delivery] = []
-        context.observers.collectChanges(in: new, footprint: footprint, into: &deliveries)
-        if !middleware.isEmpty {
-            let change = StateChange(old: old, new: new, action: action, meta: meta)
+        context.observers.collectChanges(in: reduced.new, footprint: reduced.footprint, into: &deliveries)
+        if let old = reduced.old {
+            let change = StateChange(old: old, new: reduced.new, action: action, meta: meta)
             for middleware in middleware { middleware.didReduce(change) }
         }
         for delivery in deliveries { delivery() }
         if let effects {
-            start(effects.handler(action, new, meta))
+            start(effects.handler(action, reduced.new, meta))
         }
         return .success(meta)
     }

@@ -32,14 +32,17 @@ import Synchronization
 ///
 /// ## Cost of a dispatch
 ///
-/// The reducer runs on a copy of the state, so a rejection (``Rejection``) from
-/// anywhere leaves the state exactly as it was. Swift's copy-on-write makes
-/// the copy free until the reducer mutates; then each container it touches is
-/// copied once (the rest stays shared). A large flat array or dictionary
-/// changed one element per action is therefore copied in full each time: keep
-/// such collections small or split them when dispatch cost matters. Observers
-/// cost one comparison per observed key path and, with ``ForEachElement``
-/// footprints, nothing per unrelated element observer (see
+/// The reducer changes the state in place, inside the lock (reducers are pure
+/// and quick, and never touch the store), so the store keeps a single copy of
+/// its state and an unchanged collection is never copied. Rejections still
+/// leave the state exactly as it was: reducers guarantee it (see ``Reducer``),
+/// the built-in ones at the cost of copying only what they may need to undo,
+/// e.g. one element inside ``ForEachElement``. Middleware makes the store keep
+/// the old state for ``StateChange/old``, so the containers the reducer then
+/// touches are copied once (copy-on-write); an observer of a whole large
+/// collection does the same, since it keeps the last value to compare.
+/// Observers cost one comparison per observed key path and, with
+/// ``ForEachElement`` footprints, nothing per unrelated element observer (see
 /// ``observe(_:id:)``).
 public final class Store<State: Sendable, Action: Sendable>: Sendable {
     /// Shared state, queue and effects, guarded by the mutex.
@@ -67,7 +70,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         configuration: StoreConfiguration = StoreConfiguration()
     ) {
         core = Mutex(StoreCore(state: initialState, revision: revision))
-        drainContext = DrainContext(state: initialState, revision: revision)
+        drainContext = DrainContext(revision: revision)
         self.reducer = reducer
         self.middleware = middleware
         self.effects = effects

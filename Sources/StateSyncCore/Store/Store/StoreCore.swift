@@ -1,10 +1,11 @@
 import Foundation
 
 /// The part of a store shared by every thread, kept inside its mutex: the
-/// published state and revision, the queue of pending work, who drains it,
-/// and the running effects.
+/// state (its only copy, reduced in place) and revision, the queue of pending
+/// work, who drains it, and the running effects.
 struct StoreCore<State: Sendable, Action: Sendable> {
-    /// The state as of ``revision``, for readers on any thread.
+    /// The state as of ``revision``: the store's only reference to it, so the
+    /// reducer can change it in place without copying its collections.
     var state: State
     /// The latest revision.
     var revision: UInt64
@@ -55,26 +56,23 @@ struct JobQueue<Element> {
     }
 }
 
-/// What only the thread holding the drain role touches: its copy of the state
-/// and revision, and the observers.
+/// What only the thread holding the drain role touches: the revision the next
+/// action builds on, and the observers.
 ///
 /// `@unchecked Sendable`: the drain role is taken and released inside the
 /// store's `core` mutex (``StoreCore/isDraining``), so exactly one thread at a
 /// time uses this object, and the mutex orders each hand-over. The store's
 /// `deinit` uses it too, when no drainer can exist any more.
 final class DrainContext<State: Sendable>: @unchecked Sendable {
-    /// The latest state (the same value as the published one).
-    var state: State
-    /// The latest revision.
+    /// The latest revision (the same as the published one).
     var revision: UInt64
     /// Every observer.
     var observers = ObservationRegistry<State>()
     /// Set once ``Store/shutdown()`` ended every observer: later ones end at once.
     var observersEnded = false
 
-    /// A context starting at `state` and `revision`.
-    init(state: State, revision: UInt64) {
-        self.state = state
+    /// A context starting at `revision`.
+    init(revision: UInt64) {
         self.revision = revision
     }
 }
