@@ -75,7 +75,7 @@ if CommandLine.arguments.dropFirst().first == "profile" {
 
 let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 for size in sizes.isEmpty ? [1_000, 10_000] : sizes {
-    print("\nState: \(format(Double(size))) counters (`[Int: Int]`); dispatches/s, best of 3 runs of ≥0.4 s\n")
+    print("\nState: \(format(Double(size))) counters (`[Int: Int]`); dispatches per CPU-second of the dispatching thread, best of 3 runs of ≥0.4 s\n")
     print("| observers | element observers | key-path observers | naive baseline (ours) | element ÷ naive | element ÷ ReSwift |")
     print("|---:|---:|---:|---:|---:|---:|")
     for observers in [0, 100, 1_000, 10_000] where observers <= size {

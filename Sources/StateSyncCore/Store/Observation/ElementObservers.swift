@@ -37,22 +37,18 @@ where Elements.Value: Equatable & Sendable {
         if let existing = observed[hashable] {
             return existing.slot.add(subscriber)
         }
-        let slot = ObservedSlot(value: (collection ?? state[keyPath: path]).element(withKey: key))
+        let slot = ObservedSlot(value: (collection ?? state[keyPath: path]).element(withKey: key), isEqual: sameElement)
         observed[hashable] = Observed(key: key, slot: slot)
         return slot.add(subscriber)
     }
 
     func check(_ state: State, footprint: Footprint, into deliveries: inout [Delivery]) {
-        if let keys = footprint.changedKeys(in: pathID) {
-            guard !keys.isEmpty else { return }
+        let isPrecise = footprint.forEachChangedKey(in: pathID) { key in
             collection = nil
-            let current = state[keyPath: path]
-            for key in keys {
-                guard let entry = observed[key] else { continue }
-                entry.slot.update(current.element(withKey: entry.key), into: &deliveries)
-            }
-            return
+            guard let entry = observed[key] else { return }
+            entry.slot.update(state[keyPath: path].element(withKey: entry.key), into: &deliveries)
         }
+        if isPrecise { return }
         let current = state[keyPath: path]
         if let collection, collection == current { return }
         collection = current
@@ -73,4 +69,11 @@ where Elements.Value: Equatable & Sendable {
         for entry in observed.values { entry.slot.finishAll(into: &deliveries) }
         observed = [:]
     }
+}
+
+/// Equality of two possibly absent values, without the generic `Optional ==`.
+private func sameElement<Value: Equatable>(_ lhs: Value?, _ rhs: Value?) -> Bool {
+    guard let lhs else { return rhs == nil }
+    guard let rhs else { return false }
+    return lhs == rhs
 }

@@ -47,10 +47,14 @@ final class ObservedSlot<Value: Equatable & Sendable> {
     /// The value as of the latest revision.
     private(set) var value: Value
     private var subscribers: [Subscriber<Value>] = []
+    private let isEqual: (Value, Value) -> Bool
 
-    /// A slot holding `value`.
-    init(value: Value) {
+    /// A slot holding `value`, comparing values with `isEqual` (default `==`;
+    /// element slots pass a comparison of optionals that avoids the generic
+    /// `Optional ==`, which builds tuple metadata on every call).
+    init(value: Value, isEqual: @escaping (Value, Value) -> Bool = { $0 == $1 }) {
         self.value = value
+        self.isEqual = isEqual
     }
 
     /// Whether nobody observes this slot any more.
@@ -60,7 +64,7 @@ final class ObservedSlot<Value: Equatable & Sendable> {
     /// delivery to every observer (the observer list is copied, so observers
     /// added or removed meanwhile do not disturb the delivery).
     func update(_ newValue: Value, into deliveries: inout [Delivery]) {
-        guard newValue != value else { return }
+        guard !isEqual(newValue, value) else { return }
         value = newValue
         guard !subscribers.isEmpty else { return }
         let targets = subscribers

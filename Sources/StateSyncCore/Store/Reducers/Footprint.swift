@@ -96,26 +96,26 @@ public struct Footprint {
         }
     }
 
-    /// The keys of the collection at `collection` this footprint names, when
-    /// every region is an element of exactly that collection; `nil` when the
-    /// footprint says nothing precise about it (the store then compares values).
-    func changedKeys(in collection: AnyKeyPath) -> [AnyHashable]? {
+    /// Calls `body` with each key of the collection at `collection` this
+    /// footprint names, when every region is an element of exactly that
+    /// collection, and returns `true`; returns `false` (calling nothing) when
+    /// the footprint says nothing precise about it: the store then compares values.
+    func forEachChangedKey(in collection: AnyKeyPath, _ body: (AnyHashable) -> Void) -> Bool {
         switch storage {
         case .nothing:
-            return []
-        case .everything:
-            return nil
+            return true
+        case .everything, .one(.keyPath):
+            return false
         case .one(.element(let path, let key)):
-            return path == collection ? [key] : nil
-        case .one(.keyPath):
-            return nil
+            guard path == collection else { return false }
+            body(key)
+            return true
         case .many(let regions):
-            var keys: [AnyHashable] = []
             for region in regions {
-                guard case .element(let path, let key) = region, path == collection else { return nil }
-                keys.append(key)
+                guard case .element(let path, _) = region, path == collection else { return false }
             }
-            return keys
+            for case .element(_, let key) in regions { body(key) }
+            return true
         }
     }
 }

@@ -17,6 +17,39 @@ struct ReducerCompositionTests {
         #expect(footprint.changedKeys(in: \AppState.items) == nil)
     }
 
+    @Test func sequenceRestoresTheFirstReducersChangesWhenTheSecondRejects() {
+        let reducer = CombineReducers {
+            Reduce<AppState, AppAction> { state, _, _ in state.count += 1 }
+            Reduce<AppState, AppAction> { state, action, _ in
+                state.label = "second"
+                if action == .mutateThenReject { throw Rejection.invalidAction("refused") }
+            }
+        }
+        var state = AppState(count: 1, items: [1: 1])
+        #expect(throws: Rejection.invalidAction("refused")) {
+            try reducer.reduce(into: &state, action: .mutateThenReject, meta: meta)
+        }
+        #expect(state == AppState(count: 1, items: [1: 1]))
+    }
+
+    @Test func sequenceSkipsReducersThatDoNotHandleTheAction() throws {
+        let counted = Reduce<AppState, AppAction> { state, _, _ in state.count += 1 }
+        let reducer = CombineReducers {
+            Scope(state: \AppState.label, action: \AppAction.editText) { Reduce<String, String> { label, text, _ in label = text } }
+            counted
+        }
+        #expect(reducer.handles(.increment))
+        var state = AppState()
+        _ = try reducer.reduce(into: &state, action: .edit("x"), meta: meta)
+        #expect(state.label == "x")
+        #expect(state.count == 1)
+        let scopeOnly = CombineReducers {
+            Scope(state: \AppState.label, action: \AppAction.editText) { Reduce<String, String> { label, text, _ in label = text } }
+        }
+        #expect(!scopeOnly.handles(.increment))
+        #expect(try scopeOnly.reduce(into: &state, action: .increment, meta: meta).isNothing)
+    }
+
     @Test func scopeRunsTheChildOnItsKeyPathOnlyForItsActions() throws {
         let scope = Scope(state: \AppState.label, action: { (action: AppAction) -> String? in
             if case .setLabel(let label) = action { label } else { nil }
@@ -69,4 +102,12 @@ struct ReducerCompositionTests {
 
     private struct Board { var items: [Int: Int] = [:] }
     private struct Wrapper { var board = Board() }
+}
+
+extension Footprint {
+    /// The keys `forEachChangedKey` reports, or `nil` when it is imprecise.
+    fileprivate func changedKeys(in collection: AnyKeyPath) -> [AnyHashable]? {
+        var keys: [AnyHashable] = []
+        return forEachChangedKey(in: collection) { keys.append($0) } ? keys : nil
+    }
 }
