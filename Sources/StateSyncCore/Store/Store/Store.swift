@@ -18,17 +18,23 @@ import Synchronization
 /// takes the role and processes its own action and then every queued one, in
 /// order; a dispatch arriving meanwhile (from another thread, or re-entrantly
 /// from a middleware, an observer callback or an effect) is appended to the
-/// queue and returns ``DispatchStatus/queued`` at once, never blocking on a
-/// lock held across user code, so it can neither deadlock nor crash. Reducers,
-/// middleware, observer callbacks and effect handlers all run outside the lock,
-/// on the thread holding the drain role.
+/// queue and returns ``DispatchStatus/queued`` at once, never waiting for a
+/// lock held across user code, so it can neither deadlock nor crash.
+/// Middleware, observer callbacks and effect handlers run outside the lock, on
+/// the thread holding the drain role; only the reducer (pure, and unable to
+/// reach the store) runs inside it.
 ///
-/// Cost: an uncontended ``send(_:clientID:time:)`` takes the lock three times
-/// (claim, publish, release) and never suspends; an actor would add a task hop
-/// (a context switch) per dispatch, about ten times the cost of the whole
-/// dispatch here. The price is fairness: the thread holding the role works for
-/// the others while they keep dispatching. ``dispatch(_:clientID:time:)`` waits
-/// for the outcome with a continuation, suspending only when queued.
+/// Why not an actor: dispatch must be callable synchronously from any thread
+/// (an event loop, a UI callback, a reducer test) and tell its outcome at
+/// once; an actor makes every dispatch `async`, adds an executor hop, and
+/// from synchronous code needs an unstructured task per dispatch. Cost of the
+/// lock: an uncontended ``send(_:clientID:time:)`` takes it three times (claim,
+/// reduce and publish, release), tens of nanoseconds, and never suspends; the
+/// measured dispatch costs are in BENCHMARKS.md ("## Store"). The price is
+/// fairness: the thread holding the role works for the others while they keep
+/// dispatching, and readers of ``state`` wait while a reducer runs.
+/// ``dispatch(_:clientID:time:)`` waits for the outcome with a continuation,
+/// suspending only when queued.
 ///
 /// ## Cost of a dispatch
 ///
