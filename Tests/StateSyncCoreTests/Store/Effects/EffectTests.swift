@@ -73,6 +73,22 @@ struct EffectTests {
         #expect(store.state.count == count)
     }
 
+    @Test func failingSequenceEndsWithTheActionItsCatchMakes() async {
+        struct Broken: Error {}
+        let effects = Effects<AppState, AppAction> { action, _, _ in
+            guard action == .increment else { return .none }
+            let (actions, continuation) = AsyncThrowingStream.makeStream(of: AppAction.self)
+            continuation.yield(.add(5))
+            continuation.finish(throwing: Broken())
+            return .sequence(actions) { error in .setLabel("failed: \(error)") }
+        }
+        let store = makeAppStore(effects: effects)
+        store.send(.increment)
+        await store.effectsFinished()
+        #expect(store.state.count == 6)
+        #expect(store.state.label == "failed: Broken()")
+    }
+
     @Test func rejectedActionsStartNoEffect() {
         let effects = Effects<AppState, AppAction> { _, _, _ in
             .run { _ in Issue.record("an effect started for a rejected action") }

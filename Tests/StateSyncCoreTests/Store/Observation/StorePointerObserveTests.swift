@@ -40,6 +40,15 @@ struct StorePointerObserveTests {
         token.cancel()
     }
 
+    @Test func stateThatCannotBeEncodedEndsPointerObservationsWithTheError() async throws {
+        struct Reading: Encodable, Sendable { var value = 1.0 }
+        let store = Store(initialState: Reading(), reducer: Reduce<Reading, Double> { state, value, _ in state.value = value })
+        var iterator = try store.observe("/value").makeAsyncIterator()
+        #expect(try await iterator.next() == .double(1))
+        store.send(.nan)
+        await #expect(throws: EncodingError.self) { try await iterator.next() }
+    }
+
     @Test func malformedPointerTextThrows() {
         let store = makeAppStore()
         #expect(throws: JSONPointerError.self) { try store.observe("count") }

@@ -30,6 +30,30 @@ struct StoreConcurrencyTests {
         #expect(revisions.all == Array(1...UInt64(total)))
     }
 
+    @Test func subscribingAndCancellingWhileOthersDispatchLosesNoAction() async {
+        let store = makeAppStore(AppState(items: [1: 0]))
+        let lastSeen = Collected<Int>()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<300 { store.send(.item(1, .add(1))) }
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<100 {
+                        let token = store.subscribe(\.items, id: 1) { _ in }
+                        token.cancel()
+                    }
+                }
+            }
+        }
+        let token = store.subscribe(\.items, id: 1) { lastSeen.append($0 ?? -1) }
+        #expect(store.state.items[1] == 1_200)
+        #expect(lastSeen.all == [1_200])
+        token.cancel()
+    }
+
     @Test func dispatchFromAnObserverCallbackIsQueuedAndRunsNext() {
         let store = makeAppStore()
         let statuses = Collected<DispatchStatus>()
