@@ -39,7 +39,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Store benchmarks (release executable, see BENCHMARKS.md "## Store").
+        // MARK: Benchmarks (release builds only): `swift run -c release json-benchmarks`
+        .executableTarget(
+            name: "json-benchmarks",
+            dependencies: ["StateSyncCore"],
+            path: "Benchmarks/JSONBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // `swift run -c release store-benchmarks` (see BENCHMARKS.md "## Store").
         .executableTarget(
             name: "store-benchmarks",
             dependencies: ["StateSyncCore"],

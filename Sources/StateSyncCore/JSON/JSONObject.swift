@@ -42,15 +42,25 @@ public struct JSONObject: Sendable {
     /// JSONObject([("b", 2), ("a", 1), ("b", 3)])   // {"a":1,"b":3}
     /// ```
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
-        var entries = Array(pairs)
-        // A stable sort keeps equal keys in input order, so the last one is
-        // the one kept below.
-        entries.sort { JSONObject.precedes($0.0, $1.0) }
+        let entries = Array(pairs)
+        guard entries.allSatisfy({ $0.0.utf8.allSatisfy { $0 < 0x80 } }) else {
+            // Canonically equivalent non-ASCII keys are one key to Swift but
+            // need not sort next to each other: insert one by one instead.
+            storage = [:]
+            for (key, value) in entries { self[key] = value }
+            return
+        }
+        // Ties keep input order (by position), so the last of equal keys
+        // is the one kept below.
+        let order = entries.indices.sorted { left, right in
+            let comparison = UTF8Bytes.compare(entries[left].0, entries[right].0)
+            return comparison < 0 || (comparison == 0 && left < right)
+        }
         var keys: [String] = []
         var values: [JSONValue] = []
         keys.reserveCapacity(entries.count)
         values.reserveCapacity(entries.count)
-        for (key, value) in entries {
+        for (key, value) in order.lazy.map({ entries[$0] }) {
             if let last = keys.last, last == key {
                 values[values.count - 1] = value
             } else {

@@ -113,4 +113,13 @@ extension JSONValue {
         case .object: "object"
         }
     }
+
+    /// ``kindName`` with its article (`"an object"`, `"a number"`, `"null"`).
+    package var kindWithArticle: String {
+        switch self {
+        case .null: "null"
+        case .object, .array: "an \(kindName)"
+        default: "a \(kindName)"
+        }
+    }
 }

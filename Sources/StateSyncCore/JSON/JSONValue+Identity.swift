@@ -4,7 +4,8 @@ extension JSONValue {
     /// says nothing (they may still be equal); the diff calls this before
     /// `==` so that unchanged subtrees cost nothing.
     package func isIdentical(to other: JSONValue) -> Bool {
-        switch (self, other) {
+        if JSONValue.sameRepresentation(self, other) { return true }
+        return switch (self, other) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
         case let (.integer(a), .integer(b)): a == b
@@ -24,6 +25,62 @@ extension JSONValue {
         return lhs.withUnsafeBufferPointer { left in
             rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
         }
+    }
+
+    /// How many elements in a row, starting at `oldStart` in `old` and
+    /// `newStart` in `new` and stepping forwards (or backwards), have the
+    /// same representation (so are equal), up to `limit`. A tight loop over
+    /// raw memory with no reference counting: the diff's way of skipping the
+    /// untouched part of a long array.
+    package static func identicalRun(
+        _ old: [JSONValue], from oldStart: Int,
+        _ new: [JSONValue], from newStart: Int,
+        forwards: Bool, limit: Int
+    ) -> Int {
+        old.withUnsafeBufferPointer { oldBuffer in
+            new.withUnsafeBufferPointer { newBuffer in
+                guard let oldBase = oldBuffer.baseAddress, let newBase = newBuffer.baseAddress else { return 0 }
+                let step = forwards ? 1 : -1
+                var run = 0
+                while run < limit,
+                      sameBytes(UnsafeRawPointer(oldBase + (oldStart + run * step)),
+                                UnsafeRawPointer(newBase + (newStart + run * step))) {
+                    run += 1
+                }
+                return run
+            }
+        }
+    }
+
+    /// Whether both values have the same in-memory representation: the same
+    /// case with the same scalar or the same storage references. It may
+    /// miss equal values (unused payload bytes can differ), never wrongly
+    /// match.
+    @inline(__always)
+    private static func sameRepresentation(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        withUnsafeBytes(of: lhs) { left in
+            withUnsafeBytes(of: rhs) { right in sameBytes(left.baseAddress!, right.baseAddress!) }
+        }
+    }
+
+    /// Compares the `MemoryLayout<JSONValue>.size` bytes at two addresses,
+    /// eight at a time.
+    @inline(__always)
+    private static func sameBytes(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer) -> Bool {
+        let size = MemoryLayout<JSONValue>.size
+        var offset = 0
+        while offset + 8 <= size {
+            guard left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < size {
+            guard left.load(fromByteOffset: offset, as: UInt8.self) == right.load(fromByteOffset: offset, as: UInt8.self) else {
+                return false
+            }
+            offset += 1
+        }
+        return true
     }
 
     /// Whether two strings share their UTF-8 storage (native strings only).

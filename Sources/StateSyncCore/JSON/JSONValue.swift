@@ -20,7 +20,12 @@ public enum JSONValue: Sendable {
     case bool(Bool)
     /// An integer that fits in 64 bits, kept exact.
     case integer(Int64)
-    /// Any other number. Never NaN or infinite: JSON has no spelling for those.
+    /// Any other number. Meant to be finite: JSON has no spelling for NaN
+    /// or infinity. The parser, ``JSONValueEncoder`` (which throws for
+    /// them) and float literals never make a non-finite double; one built
+    /// by hand is serialized as `null`, as JavaScript's `JSON.stringify`
+    /// does. An integral double stays a double (`2.0` serializes as `2.0`)
+    /// but equals the integer of the same value.
     case double(Double)
     /// A string of Unicode scalars.
     case string(String)

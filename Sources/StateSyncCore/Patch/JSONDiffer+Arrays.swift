@@ -23,12 +23,19 @@ extension JSONDiffer {
         if JSONValue.sameBuffer(old, new) { return }
         let common = min(old.count, new.count)
         var prefix = 0
-        while prefix < common, trim(old[prefix], new[prefix], at: prefix) {
+        while prefix < common {
+            prefix += JSONValue.identicalRun(old, from: prefix, new, from: prefix, forwards: true, limit: common - prefix)
+            guard prefix < common, trim(old[prefix], new[prefix], at: prefix) else { break }
             prefix += 1
         }
         var suffix = 0
-        while suffix < common - prefix,
-              trim(old[old.count - 1 - suffix], new[new.count - 1 - suffix], at: old.count - 1 - suffix) {
+        while suffix < common - prefix {
+            suffix += JSONValue.identicalRun(
+                old, from: old.count - 1 - suffix, new, from: new.count - 1 - suffix,
+                forwards: false, limit: common - prefix - suffix
+            )
+            guard suffix < common - prefix,
+                  trim(old[old.count - 1 - suffix], new[new.count - 1 - suffix], at: old.count - 1 - suffix) else { break }
             suffix += 1
         }
         let oldMiddle = old[prefix..<(old.count - suffix)]

@@ -8,8 +8,8 @@
 ///    follows the change, not the document.
 /// 2. Values of different kinds, or different scalars: one `replace`.
 /// 3. Objects: a merge walk over both key lists (both are sorted): `remove`
-///    for keys only in the old object, `add` for keys only in the new one,
-///    recursion for keys in both. When both objects share their key storage
+///    for keys only in the old object, recursion for keys in both, then
+///    `add` for keys only in the new one. When both objects share their key storage
 ///    (only values changed) the walk compares values only.
 /// 4. Arrays: see ``diffArrays(_:_:)``.
 ///
@@ -65,11 +65,21 @@ struct JSONDiffer {
         let oldValues = old.valueArray
         let newValues = new.valueArray
         if JSONValue.sameBuffer(oldKeys, newKeys) {
-            for index in oldKeys.indices {
+            var index = 0
+            while index < oldKeys.count {
+                index += JSONValue.identicalRun(
+                    oldValues, from: index, newValues, from: index, forwards: true, limit: oldKeys.count - index
+                )
+                guard index < oldKeys.count else { break }
                 descend(oldKeys[index], oldValues[index], newValues[index])
+                index += 1
             }
             return
         }
+        // Adds go after the removes: a key removed and a canonically
+        // equivalent, differently spelled key added (one key to Swift's
+        // String) must be removed first.
+        var added: [Int] = []
         var oldIndex = 0
         var newIndex = 0
         while oldIndex < oldKeys.count || newIndex < newKeys.count {
@@ -85,13 +95,16 @@ struct JSONDiffer {
                 emitRemove(oldKeys[oldIndex])
                 oldIndex += 1
             } else if order > 0 {
-                emitAdd(newKeys[newIndex], newValues[newIndex])
+                added.append(newIndex)
                 newIndex += 1
             } else {
                 descend(oldKeys[oldIndex], oldValues[oldIndex], newValues[newIndex])
                 oldIndex += 1
                 newIndex += 1
             }
+        }
+        for index in added {
+            emitAdd(newKeys[index], newValues[index])
         }
     }
 }

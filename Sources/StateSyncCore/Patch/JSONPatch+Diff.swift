@@ -2,12 +2,24 @@ extension JSONPatch {
     /// The patch that turns `old` into `new`: applying it to `old` gives a
     /// value equal to `new`.
     ///
-    /// Unchanged subtrees that share storage with `old` cost O(1), so
-    /// diffing a state against its successor costs in proportion to what
-    /// changed. Objects are compared by key, arrays of objects with unique
-    /// `"id"`s by id, other arrays by trimming their common prefix and
-    /// suffix (see ``JSONDiffer``'s documentation in the source for the
-    /// exact strategy). Only `add`, `remove` and `replace` are emitted.
+    /// Strategy, cheapest test first at every level:
+    /// - Subtrees that share storage with `old` (untouched since a copy) are
+    ///   skipped in O(1), so diffing a state against its successor costs in
+    ///   proportion to what changed, not to the document's size.
+    /// - Different kinds or different scalars: one `replace`.
+    /// - Objects: by key (`remove`, `add`, or recursion for shared keys).
+    /// - Arrays: the common prefix and suffix are trimmed (recursing into
+    ///   pairs of objects with the same `"id"`). If what is left on both
+    ///   sides is objects with unique string or integer `"id"`s, in the same
+    ///   relative order, they are matched by id: one `add` per new item, one
+    ///   `remove` per item gone, ops inside changed items (so inserting at
+    ///   the front of 1,000 todos is one `add` at `/0`). Otherwise the rest
+    ///   is paired by position (recursing; items whose ids differ are
+    ///   replaced whole), then the surplus added or removed. Reordered items
+    ///   therefore give replaces, not moves.
+    ///
+    /// Only `add`, `remove` and `replace` are emitted. Numbers compare by
+    /// value, so `1` → `1.0` gives no operation.
     ///
     /// ```swift
     /// let old: JSONValue = ["counters": ["hits": 3]]

@@ -77,7 +77,7 @@ public struct JSONPatch: Sendable, Hashable {
     /// - Throws: ``JSONPatchError`` naming the malformed operation's index.
     public init(jsonValue: JSONValue) throws(JSONPatchError) {
         guard case .array(let elements) = jsonValue else {
-            throw .malformed("a patch must be an array, not a \(jsonValue.kindName)")
+            throw .malformed("a patch must be an array, not \(jsonValue.kindWithArticle)")
         }
         var operations: [JSONPatchOperation] = []
         operations.reserveCapacity(elements.count)

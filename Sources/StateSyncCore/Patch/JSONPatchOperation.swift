@@ -61,7 +61,7 @@ public enum JSONPatchOperation: Sendable, Hashable {
     ///   `malformed JSON patch: (add /a): missing "value"`.
     public init(jsonValue: JSONValue) throws(JSONPatchError) {
         guard case .object(let object) = jsonValue else {
-            throw .malformed("an operation must be an object, not a \(jsonValue.kindName)")
+            throw .malformed("an operation must be an object, not \(jsonValue.kindWithArticle)")
         }
         guard let op = object["op"] else { throw .malformed("missing \"op\"") }
         guard case .string(let name) = op else { throw .malformed("\"op\" must be a string, not \(op)") }
@@ -108,9 +108,7 @@ extension JSONPatchOperation: Codable {
         do {
             self = try JSONPatchOperation(jsonValue: json)
         } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error)
-            )
+            throw DecodingError.dataCorrupted(error, at: decoder)
         }
     }
 

@@ -128,9 +128,7 @@ extension JSONPointer: Codable {
         do {
             self = try JSONPointer(parsing: text)
         } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error)
-            )
+            throw DecodingError.dataCorrupted(error, at: decoder)
         }
     }
 

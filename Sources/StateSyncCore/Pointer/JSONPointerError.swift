@@ -87,7 +87,7 @@ public struct JSONPointerError: Error, Sendable, Hashable, CustomStringConvertib
         case .pathDoesNotExist(let path):
             "path does not exist: \(path)"
         case let .notAContainer(path, kind):
-            "path does not exist: \(path) is a \(kind), not an object or array"
+            "path does not exist: \(path.isEmpty ? "the root" : path) is \(kind), not an object or array"
         case let .invalidArrayIndex(path, token):
             "\"\(token)\" is not a valid index into the array at \(path.isEmpty ? "the root" : path)"
         case let .indexOutOfRange(path, index, count):

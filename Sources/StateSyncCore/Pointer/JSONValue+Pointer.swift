@@ -52,7 +52,7 @@ extension JSONValue {
                 values.insert(value, at: index)
                 parent = .array(values)
             default:
-                throw .notAContainer(JSONPointer(tokens: pointer.tokens.dropLast()), kind: parent.kindName)
+                throw .notAContainer(JSONPointer(tokens: pointer.tokens.dropLast()), kind: parent.kindWithArticle)
             }
         }
     }
@@ -75,7 +75,7 @@ extension JSONValue {
                 defer { parent = .array(values) }
                 return values.remove(at: index)
             default:
-                throw .notAContainer(JSONPointer(tokens: pointer.tokens.dropLast()), kind: parent.kindName)
+                throw .notAContainer(JSONPointer(tokens: pointer.tokens.dropLast()), kind: parent.kindWithArticle)
             }
         }
     }
@@ -120,7 +120,7 @@ extension JSONValue {
             defer { self = .array(values) }
             return try values[index].modify(rest, of: pointer, body)
         default:
-            throw .notAContainer(JSONPointer(tokens: Array(pointer.tokens[..<tokens.startIndex])), kind: kindName)
+            throw .notAContainer(JSONPointer(tokens: Array(pointer.tokens[..<tokens.startIndex])), kind: kindWithArticle)
         }
     }
 

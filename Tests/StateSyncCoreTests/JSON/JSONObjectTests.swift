@@ -17,3 +17,55 @@ import StateSyncCore
         #expect(object.isEmpty)
     }
 }
+
+@Suite struct JSONObjectCollectionTests {
+    @Test func pairsInitializerKeepsTheLastOfRepeatedKeys() {
+        let object = JSONObject([("b", 2), ("a", 1), ("b", 3)])
+        #expect(Array(object.keys) == ["a", "b"])
+        #expect(object["b"] == .integer(3))
+        let literal: JSONObject = ["x": 1, "x": 2]
+        #expect(literal["x"] == .integer(2))
+    }
+
+    @Test func canonicallyEquivalentKeysAreOneKey() {
+        let object = JSONObject([("\u{E9}", 1), ("f", 2), ("e\u{301}", 3)])
+        #expect(object.count == 2)
+        #expect(object["\u{E9}"] == .integer(3))
+    }
+
+    @Test func iteratesPairsInKeyOrder() {
+        let object: JSONObject = ["b": 2, "a": 1, "c": 3]
+        #expect(object.map(\.key) == ["a", "b", "c"])
+        #expect(object.map(\.value) == [1, 2, 3])
+        #expect(object[1].key == "b")
+    }
+
+    @Test func equalityAndHashingIgnoreInsertionOrder() {
+        var left = JSONObject()
+        left["a"] = 1
+        left["b"] = 2
+        var right = JSONObject()
+        right["b"] = 2.0
+        right["a"] = 1
+        #expect(left == right)
+        #expect(left.hashValue == right.hashValue)
+        right["a"] = 5
+        #expect(left != right)
+    }
+
+    @Test func removeValueReturnsTheOldValue() {
+        var object: JSONObject = ["a": 1]
+        #expect(object.removeValue(forKey: "a") == .integer(1))
+        #expect(object.removeValue(forKey: "a") == nil)
+    }
+
+    @Test func storageIdentityFollowsCopyOnWrite() {
+        let object: JSONObject = ["a": 1, "b": 2]
+        var copy = object
+        #expect(copy.isIdentical(to: object))
+        copy["a"] = 1
+        #expect(copy == object)
+        #expect(!copy.isIdentical(to: object))
+        #expect(JSONObject().isIdentical(to: JSONObject()))
+    }
+}
