@@ -30,6 +30,14 @@ let benchReducer = ForEachElement(state: \BenchState.counters, action: \BenchAct
     Reduce<Int, CounterStep> { value, _, _ in value += 1 }
 }
 
+/// The same transition as a root `Reduce`: its footprint is "everything", so
+/// element observers fall back to comparing the collection and looking up
+/// every observed element; and it copies the dictionary it changes, to be able
+/// to reject atomically.
+let rootReduceReducer = Reduce<BenchState, BenchAction> { state, action, _ in
+    if case .increment(let id) = action { state.counters[id, default: 0] += 1 }
+}
+
 /// The same transition as a plain function, for the naive baseline.
 func naiveReduce(_ state: BenchState, _ action: BenchAction) -> BenchState {
     var next = state

@@ -12,6 +12,7 @@ let reSwiftThousandSubscribers = 2_600.0
 /// The three ways of observing that are compared, in one run.
 enum Mode: String, CaseIterable {
     case element = "store, element observers (`observe(\\.counters, id:)`)"
+    case elementRootReduce = "store, element observers, root `Reduce` reducer (no footprint)"
     case keyPath = "store, key-path observers (`observe(\\.counters[i])`)"
     case naive = "naive select+compare baseline (ours, ReSwift-style)"
 }
@@ -23,10 +24,12 @@ func run(_ mode: Mode, observers: Int, size: Int) -> Double {
     var dispatched = 0
     let throughput: Double
     switch mode {
-    case .element, .keyPath:
-        let store = Store(initialState: BenchState(size: size), reducer: benchReducer)
+    case .element, .elementRootReduce, .keyPath:
+        let store = mode == .elementRootReduce
+            ? Store(initialState: BenchState(size: size), reducer: rootReduceReducer)
+            : Store(initialState: BenchState(size: size), reducer: benchReducer)
         let tokens = (0..<observers).map { id in
-            mode == .element
+            mode != .keyPath
                 ? store.subscribe(\.counters, id: id) { _ in deliveries.record() }
                 : store.subscribe(\BenchState.counters[id]) { _ in deliveries.record() }
         }
@@ -76,10 +79,11 @@ if CommandLine.arguments.dropFirst().first == "profile" {
 let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 for size in sizes.isEmpty ? [1_000, 10_000] : sizes {
     print("\nState: \(format(Double(size))) counters (`[Int: Int]`); dispatches per CPU-second of the dispatching thread, best of 3 runs of ≥0.4 s\n")
-    print("| observers | element observers | key-path observers | naive baseline (ours) | element ÷ naive | element ÷ ReSwift |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("| observers | element observers | element, root `Reduce` | key-path observers | naive baseline (ours) | element ÷ naive | element ÷ ReSwift |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for observers in [0, 100, 1_000, 10_000] where observers <= size {
         let element = run(.element, observers: observers, size: size)
+        let rootReduce = run(.elementRootReduce, observers: observers, size: size)
         let keyPath = run(.keyPath, observers: observers, size: size)
         let naive = run(.naive, observers: observers, size: size)
         let reSwift: String
@@ -88,6 +92,6 @@ for size in sizes.isEmpty ? [1_000, 10_000] : sizes {
         case 1_000: reSwift = String(format: "%.0fx (2,600)", element / reSwiftThousandSubscribers)
         default: reSwift = "–"
         }
-        print("| \(format(Double(observers))) | \(format(element)) | \(format(keyPath)) | \(format(naive)) | \(String(format: "%.1fx", element / naive)) | \(reSwift) |")
+        print("| \(format(Double(observers))) | \(format(element)) | \(format(rootReduce)) | \(format(keyPath)) | \(format(naive)) | \(String(format: "%.1fx", element / naive)) | \(reSwift) |")
     }
 }

@@ -3,9 +3,11 @@ public import OrderedCollections
 /// A dictionary is keyed by its keys (O(1) lookup).
 extension Dictionary: KeyedCollection where Value: Equatable {
     /// The value for `key`.
+    @inlinable
     public func element(withKey key: Key) -> Value? { self[key] }
 
     /// Runs `body` on the value for `key` in place.
+    @inlinable
     public mutating func updateElement<Result, Failure: Error>(
         withKey key: Key, _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -17,9 +19,11 @@ extension Dictionary: KeyedCollection where Value: Equatable {
 /// An ordered dictionary is keyed by its keys (O(1) lookup, order kept).
 extension OrderedDictionary: KeyedCollection where Value: Equatable {
     /// The value for `key`.
+    @inlinable
     public func element(withKey key: Key) -> Value? { self[key] }
 
     /// Runs `body` on the value for `key` in place.
+    @inlinable
     public mutating func updateElement<Result, Failure: Error>(
         withKey key: Key, _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -36,11 +40,13 @@ extension Array: KeyedCollection where Element: Identifiable & Equatable {
     public typealias Value = Element
 
     /// The first element whose `id` is `key`.
+    @inlinable
     public func element(withKey key: Element.ID) -> Element? {
         first { $0.id == key }
     }
 
     /// Runs `body` in place on the first element whose `id` is `key`.
+    @inlinable
     public mutating func updateElement<Result, Failure: Error>(
         withKey key: Element.ID, _ body: (inout Element) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
@@ -48,13 +54,14 @@ extension Array: KeyedCollection where Element: Identifiable & Equatable {
         return try body(&self[index])
     }
 
-    /// One pass over the array, keeping the elements whose `id` is in `keys`.
-    public func elements(withKeys keys: some Collection<Element.ID>) -> [Element.ID: Element] {
-        let wanted = Set(keys)
-        var found: [Element.ID: Element] = [:]
-        for element in self where wanted.contains(element.id) && found[element.id] == nil {
-            found[element.id] = element
+    /// One pass over the array to index the first element of each `id`, then one lookup per key.
+    @inlinable
+    public func elements(withKeys keys: [Element.ID]) -> [Element?] {
+        var positions: [Element.ID: Int] = [:]
+        positions.reserveCapacity(count)
+        for (position, element) in enumerated() where positions[element.id] == nil {
+            positions[element.id] = position
         }
-        return found
+        return keys.map { key in positions[key].map { self[$0] } }
     }
 }

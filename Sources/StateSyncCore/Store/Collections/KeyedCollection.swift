@@ -18,20 +18,18 @@ public protocol KeyedCollection<Key, Value>: Equatable {
         withKey key: Key, _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result?
 
-    /// The elements for several keys at once (absent keys are left out).
+    /// The elements for several keys at once, in the order of `keys` (`nil`
+    /// where absent).
     ///
     /// The default looks each key up; arrays override it with one pass, so
     /// checking many observed elements costs O(n) rather than O(n × keys).
-    func elements(withKeys keys: some Collection<Key>) -> [Key: Value]
+    func elements(withKeys keys: [Key]) -> [Value?]
 }
 
 extension KeyedCollection {
     /// Looks each key up with ``element(withKey:)``.
-    public func elements(withKeys keys: some Collection<Key>) -> [Key: Value] {
-        var found: [Key: Value] = [:]
-        for key in keys {
-            if let value = element(withKey: key) { found[key] = value }
-        }
-        return found
+    @inlinable
+    public func elements(withKeys keys: [Key]) -> [Value?] {
+        keys.map { element(withKey: $0) }
     }
 }

@@ -11,24 +11,27 @@
 /// The cached collection is dropped after a precise footprint: holding it
 /// would make the reducer's next in-place change copy the whole collection.
 /// The first imprecise check after that looks the observed elements up.
-final class ElementObservers<State, Elements: KeyedCollection>: StateObserverGroup
-where Elements.Value: Equatable & Sendable {
+final class ElementObservers<State: Sendable, Elements: KeyedCollection & SendableMetatype>: StateObserverGroup
+where Elements.Key: Sendable, Elements.Value: Equatable & Sendable {
     /// One observed element: its typed key and its slot.
     private struct Observed {
         let key: Elements.Key
         let slot: ObservedSlot<Elements.Value?>
     }
 
-    private let path: KeyPath<State, Elements>
+    private let reader: ElementReader<State, Elements>
     private let pathID: AnyKeyPath
     private var collection: Elements?
     private var observed: [AnyHashable: Observed] = [:]
+    /// The observed keys and their slots as two parallel arrays, for the
+    /// look-up-everything path; rebuilt after observers come or go.
+    private var ordered: (keys: [Elements.Key], slots: [ObservedSlot<Elements.Value?>])?
 
-    /// A group for the collection at `path`, caching it from `state`.
-    init(path: KeyPath<State, Elements>, state: State) {
-        self.path = path
-        self.pathID = path
-        self.collection = state[keyPath: path]
+    /// A group for the reader's collection, caching it from `state`.
+    init(reader: ElementReader<State, Elements>, state: State) {
+        self.reader = reader
+        self.pathID = reader.path
+        self.collection = reader.collection(state)
     }
 
     /// Adds an observer of the element `key`; returns its current value.
@@ -37,8 +40,9 @@ where Elements.Value: Equatable & Sendable {
         if let existing = observed[hashable] {
             return existing.slot.add(subscriber)
         }
-        let slot = ObservedSlot(value: (collection ?? state[keyPath: path]).element(withKey: key), isEqual: sameElement)
+        let slot = ObservedSlot(value: reader.element(collection ?? reader.collection(state), key), isEqual: reader.sameElement)
         observed[hashable] = Observed(key: key, slot: slot)
+        ordered = nil
         return slot.add(subscriber)
     }
 
@@ -46,34 +50,30 @@ where Elements.Value: Equatable & Sendable {
         let isPrecise = footprint.forEachChangedKey(in: pathID) { key in
             collection = nil
             guard let entry = observed[key] else { return }
-            entry.slot.update(state[keyPath: path].element(withKey: entry.key), into: &deliveries)
+            entry.slot.update(reader.element(reader.collection(state), entry.key), into: &deliveries)
         }
         if isPrecise { return }
-        let current = state[keyPath: path]
-        if let collection, collection == current { return }
+        let current = reader.collection(state)
+        if let collection, reader.sameCollection(collection, current) { return }
         collection = current
-        let values = current.elements(withKeys: observed.values.lazy.map(\.key))
-        for entry in observed.values {
-            entry.slot.update(values[entry.key], into: &deliveries)
-        }
+        let lists = ordered ?? (observed.values.map(\.key), observed.values.map(\.slot))
+        ordered = lists
+        reader.updateAll(current, lists.keys, lists.slots, &deliveries)
     }
 
     func remove(id: UInt64, key: AnyHashable?) -> Bool {
         guard let key, let entry = observed[key] else { return observed.isEmpty }
         entry.slot.remove(id: id)
-        if entry.slot.isEmpty { observed[key] = nil }
+        if entry.slot.isEmpty {
+            observed[key] = nil
+            ordered = nil
+        }
         return observed.isEmpty
     }
 
     func finishAll(into deliveries: inout [Delivery]) {
         for entry in observed.values { entry.slot.finishAll(into: &deliveries) }
         observed = [:]
+        ordered = nil
     }
-}
-
-/// Equality of two possibly absent values, without the generic `Optional ==`.
-private func sameElement<Value: Equatable>(_ lhs: Value?, _ rhs: Value?) -> Bool {
-    guard let lhs else { return rhs == nil }
-    guard let rhs else { return false }
-    return lhs == rhs
 }

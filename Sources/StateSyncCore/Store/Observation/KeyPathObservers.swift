@@ -12,14 +12,14 @@ protocol StateObserverGroup<State>: AnyObject {
 }
 
 /// Observers of `state[keyPath: path]`.
-final class KeyPathObservers<State, Value: Equatable & Sendable>: StateObserverGroup {
-    private let path: KeyPath<State, Value>
+final class KeyPathObservers<State: Sendable, Value: Equatable & Sendable>: StateObserverGroup {
+    private let reader: KeyPathReader<State, Value>
     private let slot: ObservedSlot<Value>
 
-    /// A group for `path`, caching its value in `state`.
-    init(path: KeyPath<State, Value>, state: State) {
-        self.path = path
-        self.slot = ObservedSlot(value: state[keyPath: path])
+    /// A group for the reader's key path, caching its value in `state`.
+    init(reader: KeyPathReader<State, Value>, state: State) {
+        self.reader = reader
+        self.slot = ObservedSlot(value: reader.read(state), isEqual: reader.isEqual)
     }
 
     /// Adds an observer; returns the current value.
@@ -29,7 +29,7 @@ final class KeyPathObservers<State, Value: Equatable & Sendable>: StateObserverG
 
     /// One key-path read and one comparison with the cached value.
     func check(_ state: State, footprint: Footprint, into deliveries: inout [Delivery]) {
-        slot.update(state[keyPath: path], into: &deliveries)
+        slot.update(reader.read(state), into: &deliveries)
     }
 
     func remove(id: UInt64, key: AnyHashable?) -> Bool {

@@ -11,31 +11,33 @@
 /// Only the thread holding the store's drain role touches the registry, so it
 /// needs no lock of its own; its key-path reads and `==` calls run outside the
 /// store's lock.
-struct ObservationRegistry<State> {
+struct ObservationRegistry<State: Sendable> {
     private var keyPathGroups: [AnyKeyPath: any StateObserverGroup<State>] = [:]
     private var elementGroups: [AnyKeyPath: any StateObserverGroup<State>] = [:]
     /// The JSON Pointer observers, created with the first of them.
     private var pointerObservers: PointerObservers<State>?
 
-    /// Adds an observer of `path`; returns the value to deliver first.
-    mutating func add<Value: Equatable & Sendable>(_ subscriber: Subscriber<Value>, path: KeyPath<State, Value>, state: State) -> Value {
-        if let group = keyPathGroups[path] as? KeyPathObservers<State, Value> {
+    /// Adds an observer of the reader's key path; returns the value to deliver first.
+    mutating func add<Value: Equatable & Sendable>(
+        _ subscriber: Subscriber<Value>, reader: KeyPathReader<State, Value>, state: State
+    ) -> Value {
+        if let group = keyPathGroups[reader.path] as? KeyPathObservers<State, Value> {
             return group.add(subscriber)
         }
-        let group = KeyPathObservers(path: path, state: state)
-        keyPathGroups[path] = group
+        let group = KeyPathObservers(reader: reader, state: state)
+        keyPathGroups[reader.path] = group
         return group.add(subscriber)
     }
 
-    /// Adds an observer of the element `key` of the collection at `path`; returns its current value.
+    /// Adds an observer of the element `key` of the reader's collection; returns its current value.
     mutating func add<Elements: KeyedCollection>(
-        _ subscriber: Subscriber<Elements.Value?>, path: KeyPath<State, Elements>, key: Elements.Key, state: State
-    ) -> Elements.Value? where Elements.Value: Equatable & Sendable {
-        if let group = elementGroups[path] as? ElementObservers<State, Elements> {
+        _ subscriber: Subscriber<Elements.Value?>, reader: ElementReader<State, Elements>, key: Elements.Key, state: State
+    ) -> Elements.Value? where Elements: SendableMetatype, Elements.Key: Sendable, Elements.Value: Equatable & Sendable {
+        if let group = elementGroups[reader.path] as? ElementObservers<State, Elements> {
             return group.add(subscriber, key: key, state: state)
         }
-        let group = ElementObservers(path: path, state: state)
-        elementGroups[path] = group
+        let group = ElementObservers(reader: reader, state: state)
+        elementGroups[reader.path] = group
         return group.add(subscriber, key: key, state: state)
     }
 

@@ -20,6 +20,7 @@ public struct StateObservation<Value: Equatable & Sendable>: AsyncSequence, Send
 
     /// A sequence fed by the subscription `subscribe` makes, given where to
     /// send values and how to end.
+    @usableFromInline
     init(subscribe: (_ receive: @escaping @Sendable (Value) -> Void, _ end: @escaping @Sendable ((any Error)?) -> Void) -> ObservationToken) {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         let token = subscribe({ continuation.yield($0) }, { _ in continuation.finish() })

@@ -2,6 +2,7 @@ import Synchronization
 
 /// Work to run on the dispatching thread once the store's lock is released:
 /// a batch of observer callbacks.
+@usableFromInline
 typealias Delivery = @Sendable () -> Void
 
 /// One observer: its callback, an optional end callback, and a cancelled flag
@@ -43,6 +44,7 @@ final class Subscriber<Value: Sendable>: Sendable {
 
 /// A cached value and the observers of it: the unit that is compared once per
 /// action however many observers share it.
+@usableFromInline
 final class ObservedSlot<Value: Equatable & Sendable> {
     /// The value as of the latest revision.
     private(set) var value: Value
@@ -63,6 +65,7 @@ final class ObservedSlot<Value: Equatable & Sendable> {
     /// Stores `newValue`; when it differs from the cached value, queues its
     /// delivery to every observer (the observer list is copied, so observers
     /// added or removed meanwhile do not disturb the delivery).
+    @usableFromInline
     func update(_ newValue: Value, into deliveries: inout [Delivery]) {
         guard !isEqual(newValue, value) else { return }
         value = newValue
