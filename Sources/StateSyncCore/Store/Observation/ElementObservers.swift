@@ -4,9 +4,10 @@
 /// Per action:
 /// - a footprint naming elements of exactly this collection (from
 ///   ``ForEachElement``) visits only those elements' observers: O(changed);
-/// - otherwise the collection is compared with its cached value, which Swift's
-///   collections answer in O(1) when their storage is shared (unchanged), and
-///   only when it differs are the observed elements looked up and compared.
+/// - otherwise the collection is checked for being the very storage it was
+///   (O(1): an unchanged collection shares its storage), and only when it is
+///   not are the observed elements looked up and compared: O(observed
+///   elements), never a full O(n) collection comparison.
 ///
 /// The cached collection is dropped after a precise footprint: holding it
 /// would make the reducer's next in-place change copy the whole collection.

@@ -28,6 +28,9 @@ where Elements.Key: Sendable, Elements.Value: Equatable & Sendable {
     @usableFromInline let element: @Sendable (Elements, Elements.Key) -> Elements.Value?
     /// Looks up every key and updates the slot at the same position.
     @usableFromInline let updateAll: @Sendable (Elements, [Elements.Key], [ObservedSlot<Elements.Value?>], inout [Delivery]) -> Void
+    /// Whether two collections are the same storage (bit-identical values):
+    /// O(1), and a sound "unchanged"; `false` for equal but separately stored
+    /// collections, which the element comparisons then settle.
     @usableFromInline let sameCollection: @Sendable (Elements, Elements) -> Bool
     @usableFromInline let sameElement: @Sendable (Elements.Value?, Elements.Value?) -> Bool
 
@@ -43,7 +46,9 @@ where Elements.Key: Sendable, Elements.Value: Equatable & Sendable {
                 slots[index].update(values[index], into: &deliveries)
             }
         }
-        sameCollection = { $0 == $1 }
+        sameCollection = { lhs, rhs in
+            withUnsafeBytes(of: lhs) { lhs in withUnsafeBytes(of: rhs) { rhs in lhs.elementsEqual(rhs) } }
+        }
         sameElement = { lhs, rhs in
             guard let lhs else { return rhs == nil }
             guard let rhs else { return false }
