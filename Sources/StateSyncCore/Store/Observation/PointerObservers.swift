@@ -8,6 +8,11 @@
 /// the changed paths. An encoded typed state shares no storage with the
 /// previous encoding, so there a changed node costs a comparison of its
 /// subtree, and the encoding itself costs O(state size) per action.
+///
+/// Each node keeps its last value to compare with, so in a `JSONValue` state
+/// a container that is observed (or lies on an observed path) is copied once
+/// when the reducer changes it in place: observe the slices you need, not the
+/// root, when the state is large.
 final class PointerObservers<State> {
     private let encode: (State) throws -> JSONValue
     private let root = PointerNode()
