@@ -2,7 +2,7 @@ import Foundation
 import StateSyncCore
 import Testing
 
-@Suite("Store")
+@Suite("Store", .timeLimit(.minutes(1)))
 struct StoreTests {
     @Test func acceptedActionGetsNextRevisionClientAndClockTime() {
         let store = makeAppStore()
