@@ -46,6 +46,13 @@ let package = Package(
             path: "Benchmarks/JSONBenchmarks",
             swiftSettings: strictSettings
         ),
+        // `swift run -c release store-benchmarks` (see BENCHMARKS.md "## Store").
+        .executableTarget(
+            name: "store-benchmarks",
+            dependencies: ["StateSyncCore"],
+            path: "Benchmarks/StoreBenchmarks",
+            swiftSettings: strictSettings
+        ),
 
         // MARK: WebSocket: our own RFC 6455 + RFC 7692 on SwiftNIO.
         .target(

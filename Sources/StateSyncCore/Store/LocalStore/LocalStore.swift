@@ -1,0 +1,57 @@
+/// A store for UI-local state without actions: changes are closures.
+///
+/// It is a ``Store`` whose actions are ``StateUpdate``s, so it shares all of
+/// the store's machinery: the same ordering guarantees, revisions, middleware
+/// and the same observation API (``Store/observe(_:)``, ``Store/subscribe(_:_:)``,
+/// ``Store/observe(_:id:)``).
+///
+/// ```swift
+/// let ui = LocalStore(initialState: Panel(isOpen: false, filter: ""))
+/// ui.performStateUpdate { $0.isOpen = true }
+/// for await isOpen in ui.observe(\.isOpen) { toggle(isOpen) }
+/// ```
+///
+/// Updates are not replayable from a journal (closures cannot be stored):
+/// keep shared, durable state in a ``Store`` with real actions.
+public typealias LocalStore<State: Sendable> = Store<State, StateUpdate<State>>
+
+/// One change of a ``LocalStore``'s state: a closure run on it.
+public struct StateUpdate<State>: Sendable, CustomStringConvertible {
+    let apply: @Sendable (inout State) -> Void
+
+    /// An update running `apply`.
+    public init(_ apply: @escaping @Sendable (inout State) -> Void) {
+        self.apply = apply
+    }
+
+    /// `StateUpdate` (closures have no readable form).
+    public var description: String { "StateUpdate" }
+}
+
+/// The reducer of a ``LocalStore``: runs the update closure.
+struct ApplyStateUpdate<State>: Reducer {
+    func reduce(into state: inout State, action: StateUpdate<State>, meta: Meta) throws(Rejection) -> Footprint {
+        action.apply(&state)
+        return .everything
+    }
+}
+
+extension Store {
+    /// A ``LocalStore`` starting at `initialState`.
+    public convenience init(initialState: State, configuration: StoreConfiguration = StoreConfiguration())
+    where Action == StateUpdate<State> {
+        self.init(initialState: initialState, reducer: ApplyStateUpdate(), configuration: configuration)
+    }
+
+    /// Changes the state with `update`, in order with every other update; the
+    /// observers of the parts it changed are told.
+    ///
+    /// - Returns: ``DispatchStatus/accepted(_:)`` when applied at once,
+    ///   ``DispatchStatus/queued`` when called during another update (e.g.
+    ///   from an observer callback): it then runs right after that one.
+    @discardableResult
+    public func performStateUpdate(_ update: @escaping @Sendable (inout State) -> Void) -> DispatchStatus
+    where Action == StateUpdate<State> {
+        send(StateUpdate(update))
+    }
+}

@@ -1,0 +1,27 @@
+/// Middleware that checks each action before the reducer and may reject it.
+///
+/// A thrown ``Rejection`` rejects with its code; any other error rejects with
+/// code `internal_error` (see ``Rejection/init(_:)``).
+///
+/// ```swift
+/// let writersOnly = Validate<Board, BoardAction> { action, state, meta in
+///     guard meta.clientID != nil else { throw Rejection.forbidden("anonymous clients may not dispatch") }
+/// }
+/// ```
+public struct Validate<State: Sendable, Action: Sendable>: Middleware {
+    private let check: @Sendable (Action, State, Meta) throws -> Void
+
+    /// Middleware running `check` before every reduction.
+    public init(_ check: @escaping @Sendable (Action, State, Meta) throws -> Void) {
+        self.check = check
+    }
+
+    /// Runs the check.
+    public func willReduce(_ action: Action, state: State, meta: Meta) throws(Rejection) {
+        do {
+            try check(action, state, meta)
+        } catch {
+            throw Rejection(error)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+public import Foundation
+import Synchronization
+
+extension Store {
+    /// Dispatches `action` and, when the store was idle, reduces it at once.
+    ///
+    /// - Parameters:
+    ///   - clientID: recorded in ``Meta/clientID``.
+    ///   - time: the acceptance time to record instead of the clock's (for
+    ///     replaying a journal); `nil` (default) reads the configured clock.
+    /// - Returns: ``DispatchStatus/accepted(_:)`` or ``DispatchStatus/rejected(_:)``
+    ///   when reduced now; ``DispatchStatus/queued`` when another dispatch is in
+    ///   progress (re-entrant or on another thread): it is then reduced in order,
+    ///   before this thread's or the other's dispatch returns.
+    @discardableResult
+    public func send(_ action: Action, clientID: String? = nil, time: Date? = nil) -> DispatchStatus {
+        switch claim(or: .dispatch(action, clientID: clientID, time: time, reply: nil)) {
+        case .queued:
+            return .queued
+        case .shutDown:
+            return .rejected(Self.shutDownRejection)
+        case .claimed:
+            let result = process(action, clientID: clientID, time: time)
+            drain()
+            return DispatchStatus(result)
+        }
+    }
+
+    /// Dispatches `action` and waits for its outcome: its metadata when
+    /// accepted, the ``Rejection`` otherwise. It suspends only when queued
+    /// behind another dispatch; a queued action is reduced even if the waiting
+    /// task is cancelled.
+    ///
+    /// ```swift
+    /// switch await store.dispatch(.removeTodo(id: "t9")) {
+    /// case .success(let meta): print("now at rev \(meta.revision)")
+    /// case .failure(let rejection): print(rejection)      // not_found: no todo with id t9
+    /// }
+    /// ```
+    public func dispatch(_ action: Action, clientID: String? = nil, time: Date? = nil) async -> Result<Meta, Rejection> {
+        await withCheckedContinuation { reply in
+            switch claim(or: .dispatch(action, clientID: clientID, time: time, reply: reply)) {
+            case .queued:
+                return
+            case .shutDown:
+                reply.resume(returning: .failure(Self.shutDownRejection))
+            case .claimed:
+                reply.resume(returning: process(action, clientID: clientID, time: time))
+                drain()
+            }
+        }
+    }
+
+    /// The rejection of dispatches after ``shutdown()``.
+    static var shutDownRejection: Rejection {
+        Rejection(code: "shut_down", message: "the store has been shut down")
+    }
+
+    /// Whether the caller got the drain role or queued its job.
+    enum Claim {
+        case claimed, queued, shutDown
+    }
+
+    /// Takes the drain role when free; otherwise queues `job` for the holder.
+    /// A dispatch after shutdown is neither.
+    func claim(or job: StoreJob<State, Action>) -> Claim {
+        core.withLock { core in
+            if case .dispatch = job, core.isShutDown { return .shutDown }
+            if core.isDraining {
+                core.jobs.append(job)
+                return .queued
+            }
+            core.isDraining = true
+            return .claimed
+        }
+    }
+
+    /// Runs `job` now when the store is idle, or queues it behind the work in progress.
+    func perform(_ job: @escaping @Sendable (DrainContext<State>) -> Void) {
+        guard case .claimed = claim(or: .observers(job)) else { return }
+        job(drainContext)
+        drain()
+    }
+
+    /// Processes queued jobs until none is left, then releases the drain role.
+    func drain() {
+        while true {
+            let next: StoreJob<State, Action>? = core.withLock { core in
+                if let job = core.jobs.popFirst() { return job }
+                core.isDraining = false
+                return nil
+            }
+            guard let next else { return }
+            switch next {
+            case .dispatch(let action, let clientID, let time, let reply):
+                let result = process(action, clientID: clientID, time: time)
+                reply?.resume(returning: result)
+            case .observers(let job):
+                job(drainContext)
+            }
+        }
+    }
+
+    /// Reduces one action (the caller holds the drain role): middleware
+    /// before, reducer in place under the lock, middleware after, observers,
+    /// effects.
+    func process(_ action: Action, clientID: String?, time: Date?) -> Result<Meta, Rejection> {
+        let context = drainContext
+        let meta = Meta(revision: context.revision + 1, clientID: clientID, time: time ?? configuration.clock())
+        let keepsOldState = !middleware.isEmpty
+        let reducer = self.reducer
+        let reduced: (footprint: Footprint, new: State, old: State?)
+        do throws(Rejection) {
+            if keepsOldState {
+                let current = state
+                for middleware in middleware {
+                    try middleware.willReduce(action, state: current, meta: meta)
+                }
+            }
+            reduced = try core.withLock { (core) throws(Rejection) in
+                let old = keepsOldState ? core.state : nil
+                let footprint = try reducer.reduce(into: &core.state, action: action, meta: meta)
+                core.revision = meta.revision
+                return (footprint, core.state, old)
+            }
+        } catch {
+            return .failure(error)
+        }
+        context.revision = meta.revision
+        var deliveries: [Delivery] = []
+        context.observers.collectChanges(in: reduced.new, footprint: reduced.footprint, into: &deliveries)
+        if let old = reduced.old {
+            let change = StateChange(old: old, new: reduced.new, action: action, meta: meta)
+            for middleware in middleware { middleware.didReduce(change) }
+        }
+        for delivery in deliveries { delivery() }
+        if let effects {
+            start(effects.handler(action, reduced.new, meta))
+        }
+        return .success(meta)
+    }
+}
