@@ -80,6 +80,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## Protocol").
+        .executableTarget(
+            name: "protocol-benchmarks",
+            dependencies: ["StateSyncCore", "StateSyncProtocol"],
+            path: "Benchmarks/ProtocolBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: WebSocket: our own RFC 6455 + RFC 7692 on SwiftNIO.
         .target(
             name: "WebSocket",

@@ -19,7 +19,7 @@ struct MessageDecoderServerTests {
         ErrorCase(text: #"{"type":"patch","id":"s1","base":1,"rev":2,"ops":{}}"#, code: .badRequest, id: "s1",
                   message: #"field "ops" must be an array of JSON Patch operations, found an object"#),
         ErrorCase(text: #"{"type":"patch","id":"s1","base":1,"rev":2,"ops":[{"op":"jump","path":""}]}"#,
-                  code: .badRequest, id: "s1", message: #"field "ops": operation 0: unknown op "jump""#),
+                  code: .badRequest, id: "s1", message: #"field "ops": malformed JSON patch: operation 0: unknown op "jump""#),
         ErrorCase(text: #"{"type":"patch","id":"s1","base":-3,"rev":2,"ops":[]}"#, code: .badRequest, id: "s1",
                   message: #"field "base" must be a non-negative 64-bit integer, found a number (-3)"#),
         ErrorCase(text: #"{"type":"ack","id":"a1","rev":2e3}"#, code: .badRequest, id: "a1",

@@ -55,8 +55,8 @@ struct MessageDecoderTests {
                   message: #"invalid JSON pointer "todos": it must be empty or start with "/""#),
         ErrorCase(text: #"{"type":"subscribe","id":"s2","path":"/a~2b"}"#, code: .invalidPath, id: "s2",
                   message: #"invalid JSON pointer "/a~2b": "~" at byte 2 must be followed by "0" or "1""#),
-        ErrorCase(text: #"{"type":"get","id":"g9","path":"#/x"}"#, code: .invalidPath, id: "g9",
-                  message: #"invalid JSON pointer "#/x": it must be empty or start with "/""#),
+        ErrorCase(text: ##"{"type":"get","id":"g9","path":"#/x"}"##, code: .invalidPath, id: "g9",
+                  message: ##"invalid JSON pointer "#/x": it must be empty or start with "/""##),
     ]
 
     @Test("each malformed message gives its exact error", arguments: errorCases)
