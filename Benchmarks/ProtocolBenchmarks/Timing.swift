@@ -1,3 +1,5 @@
+import Foundation
+
 /// Timing helpers: best of several runs, so that other processes on the
 /// shared machine disturb the figures less.
 enum Timing {
@@ -29,14 +31,7 @@ enum Timing {
 
     /// `value` rounded, with thousands separators.
     static func format(_ value: Double) -> String {
-        var digits = String(Int(value.rounded()))
-        var groups: [String] = []
-        while digits.count > 3 {
-            groups.insert(String(digits.suffix(3)), at: 0)
-            digits.removeLast(3)
-        }
-        groups.insert(digits, at: 0)
-        return groups.joined(separator: ",")
+        Int(value.rounded()).formatted(.number.grouping(.automatic))
     }
 
     /// `ours / baseline` as `12.3x`.

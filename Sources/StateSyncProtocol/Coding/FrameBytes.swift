@@ -31,4 +31,22 @@ extension [UInt8] {
         }
         self[start...].reverse()
     }
+
+    /// Appends `prefix` (`,"rev":`) and the digits of `number`.
+    mutating func appendField(_ prefix: StaticString, _ number: UInt64) {
+        appendLiteral(prefix)
+        appendDecimal(number)
+    }
+
+    /// Appends `prefix` (`,"id":`) and `string` as a JSON string.
+    mutating func appendField(_ prefix: StaticString, _ string: String) {
+        appendLiteral(prefix)
+        appendJSONString(string)
+    }
+
+    /// Appends `prefix` (`,"value":`) and `value` as compact JSON.
+    mutating func appendField(_ prefix: StaticString, _ value: JSONValue) {
+        appendLiteral(prefix)
+        appendJSON(value)
+    }
 }

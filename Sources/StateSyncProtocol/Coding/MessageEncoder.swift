@@ -24,45 +24,37 @@ public struct MessageEncoder: Sendable {
     public func encode(_ message: ServerMessage, into bytes: inout [UInt8]) {
         switch message {
         case let .welcome(session, epoch, rev, role, server):
-            bytes.appendLiteral(#"{"type":"welcome","session":"#)
-            bytes.appendJSONString(session)
-            bytes.appendLiteral(#","epoch":"#)
-            bytes.appendJSONString(epoch)
-            bytes.appendLiteral(#","rev":"#)
-            bytes.appendDecimal(rev)
-            bytes.appendLiteral(#","role":"#)
-            bytes.appendJSONString(role.rawValue)
-            bytes.appendLiteral(#","server":"#)
-            bytes.appendJSONString(server)
+            bytes.appendField(#"{"type":"welcome","session":"#, session)
+            bytes.appendField(#","epoch":"#, epoch)
+            bytes.appendField(#","rev":"#, rev)
+            bytes.appendField(#","role":"#, role.rawValue)
+            bytes.appendField(#","server":"#, server)
         case let .snapshot(id, rev, value):
-            bytes.appendLiteral(#"{"type":"snapshot","id":"#)
-            writeRevisionAndValue(id: id, rev: rev, value: value, into: &bytes)
+            bytes.appendField(#"{"type":"snapshot","id":"#, id)
+            bytes.appendField(#","rev":"#, rev)
+            bytes.appendField(#","value":"#, value)
         case let .patch(id, base, rev, ops):
             PatchFrames.writeHead(id: id, base: base, into: &bytes)
             PatchFrames.writeTail(rev: rev, ops: ops, into: &bytes)
             return
         case .unsubscribed(let id):
-            bytes.appendLiteral(#"{"type":"unsubscribed","id":"#)
-            bytes.appendJSONString(id)
+            bytes.appendField(#"{"type":"unsubscribed","id":"#, id)
         case let .value(id, rev, value):
-            bytes.appendLiteral(#"{"type":"value","id":"#)
-            writeRevisionAndValue(id: id, rev: rev, value: value, into: &bytes)
+            bytes.appendField(#"{"type":"value","id":"#, id)
+            bytes.appendField(#","rev":"#, rev)
+            bytes.appendField(#","value":"#, value)
         case let .ack(id, rev):
-            bytes.appendLiteral(#"{"type":"ack","id":"#)
-            bytes.appendJSONString(id)
-            bytes.appendLiteral(#","rev":"#)
-            bytes.appendDecimal(rev)
+            bytes.appendField(#"{"type":"ack","id":"#, id)
+            bytes.appendField(#","rev":"#, rev)
         case let .reject(id, code, message):
-            bytes.appendLiteral(#"{"type":"reject","id":"#)
-            bytes.appendJSONString(id)
-            writeCodeAndMessage(code: code.rawValue, message: message, into: &bytes)
+            bytes.appendField(#"{"type":"reject","id":"#, id)
+            bytes.appendField(#","code":"#, code.rawValue)
+            bytes.appendField(#","message":"#, message)
         case let .error(id, code, message):
             bytes.appendLiteral(#"{"type":"error""#)
-            if let id {
-                bytes.appendLiteral(#","id":"#)
-                bytes.appendJSONString(id)
-            }
-            writeCodeAndMessage(code: code.rawValue, message: message, into: &bytes)
+            if let id { bytes.appendField(#","id":"#, id) }
+            bytes.appendField(#","code":"#, code.rawValue)
+            bytes.appendField(#","message":"#, message)
         }
         bytes.append(UInt8(ascii: "}"))
     }
@@ -79,27 +71,21 @@ public struct MessageEncoder: Sendable {
         switch message {
         case let .hello(clientID, token, name):
             bytes.appendLiteral(#"{"type":"hello""#)
-            writeOptional("clientId", clientID, into: &bytes)
-            writeOptional("token", token, into: &bytes)
-            writeOptional("name", name, into: &bytes)
+            if let clientID { bytes.appendField(#","clientId":"#, clientID) }
+            if let token { bytes.appendField(#","token":"#, token) }
+            if let name { bytes.appendField(#","name":"#, name) }
         case let .subscribe(id, path, since):
-            bytes.appendLiteral(#"{"type":"subscribe","id":"#)
-            writeIDAndPath(id: id, path: path, into: &bytes)
-            if let since {
-                bytes.appendLiteral(#","since":"#)
-                bytes.appendDecimal(since)
-            }
+            bytes.appendField(#"{"type":"subscribe","id":"#, id)
+            bytes.appendField(#","path":"#, path.description)
+            if let since { bytes.appendField(#","since":"#, since) }
         case .unsubscribe(let id):
-            bytes.appendLiteral(#"{"type":"unsubscribe","id":"#)
-            bytes.appendJSONString(id)
+            bytes.appendField(#"{"type":"unsubscribe","id":"#, id)
         case let .get(id, path):
-            bytes.appendLiteral(#"{"type":"get","id":"#)
-            writeIDAndPath(id: id, path: path, into: &bytes)
+            bytes.appendField(#"{"type":"get","id":"#, id)
+            bytes.appendField(#","path":"#, path.description)
         case let .dispatch(id, action):
-            bytes.appendLiteral(#"{"type":"dispatch","id":"#)
-            bytes.appendJSONString(id)
-            bytes.appendLiteral(#","action":"#)
-            bytes.appendJSON(.object(action))
+            bytes.appendField(#"{"type":"dispatch","id":"#, id)
+            bytes.appendField(#","action":"#, JSONValue.object(action))
         }
         bytes.append(UInt8(ascii: "}"))
     }
@@ -109,34 +95,5 @@ public struct MessageEncoder: Sendable {
         var bytes: [UInt8] = []
         encode(message, into: &bytes)
         return bytes
-    }
-
-    private func writeRevisionAndValue(id: String, rev: UInt64, value: JSONValue, into bytes: inout [UInt8]) {
-        bytes.appendJSONString(id)
-        bytes.appendLiteral(#","rev":"#)
-        bytes.appendDecimal(rev)
-        bytes.appendLiteral(#","value":"#)
-        bytes.appendJSON(value)
-    }
-
-    private func writeCodeAndMessage(code: String, message: String, into bytes: inout [UInt8]) {
-        bytes.appendLiteral(#","code":"#)
-        bytes.appendJSONString(code)
-        bytes.appendLiteral(#","message":"#)
-        bytes.appendJSONString(message)
-    }
-
-    private func writeIDAndPath(id: String, path: JSONPointer, into bytes: inout [UInt8]) {
-        bytes.appendJSONString(id)
-        bytes.appendLiteral(#","path":"#)
-        bytes.appendJSONString(path.description)
-    }
-
-    private func writeOptional(_ name: StaticString, _ value: String?, into bytes: inout [UInt8]) {
-        guard let value else { return }
-        bytes.appendLiteral(",\"")
-        bytes.appendLiteral(name)
-        bytes.appendLiteral("\":")
-        bytes.appendJSONString(value)
     }
 }

@@ -61,18 +61,14 @@ public struct PatchFrames: Sendable {
 
     /// `{"type":"patch","id":<id>,"base":<base>`: the per-subscription head.
     static func writeHead(id: String, base: UInt64, into bytes: inout [UInt8]) {
-        bytes.appendLiteral(#"{"type":"patch","id":"#)
-        bytes.appendJSONString(id)
-        bytes.appendLiteral(#","base":"#)
-        bytes.appendDecimal(base)
+        bytes.appendField(#"{"type":"patch","id":"#, id)
+        bytes.appendField(#","base":"#, base)
     }
 
     /// `,"rev":<rev>,"ops":<ops>}`: the part shared by every subscription.
     static func writeTail(rev: UInt64, ops: JSONPatch, into bytes: inout [UInt8]) {
-        bytes.appendLiteral(#","rev":"#)
-        bytes.appendDecimal(rev)
-        bytes.appendLiteral(#","ops":"#)
-        bytes.appendJSON(ops.jsonValue)
+        bytes.appendField(#","rev":"#, rev)
+        bytes.appendField(#","ops":"#, ops.jsonValue)
         bytes.append(UInt8(ascii: "}"))
     }
 }

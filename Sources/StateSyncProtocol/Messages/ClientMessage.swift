@@ -4,7 +4,7 @@ public import StateSyncCore
 ///
 /// Read one from the bytes of a WebSocket text message with
 /// ``MessageDecoder/decodeClientMessage(_:)``; write one with
-/// ``MessageEncoder/encode(_:into:)-(ClientMessage,_)``.
+/// ``MessageEncoder``.
 ///
 /// ```swift
 /// let message = try MessageDecoder().decodeClientMessage(Array(#"{"type":"get","id":"g1","path":"/counters"}"#.utf8))

@@ -2,7 +2,7 @@ public import StateSyncCore
 
 /// A message the server sends to a client (docs/PROTOCOL.md).
 ///
-/// Write one with ``MessageEncoder/encode(_:into:)-(ServerMessage,_)``
+/// Write one with ``MessageEncoder``
 /// (deterministic bytes, fields in the order the protocol shows them); a
 /// client reads one with ``MessageDecoder/decodeServerMessage(_:)``. To send
 /// one change to many subscriptions, see ``PatchFrames``.

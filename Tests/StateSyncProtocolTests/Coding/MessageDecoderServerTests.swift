@@ -34,12 +34,7 @@ struct MessageDecoderServerTests {
 
     @Test("each malformed server message gives its exact error", arguments: errorCases)
     func exactError(_ errorCase: ErrorCase) throws {
-        let error = try #require(throws: ProtocolError.self) {
-            try decoder.decodeServerMessage(Array(errorCase.text.utf8))
-        }
-        #expect(error.code == errorCase.code)
-        #expect(error.id == errorCase.id)
-        #expect(error.message == errorCase.message)
+        try errorCase.expectError(from: decoder.decodeServerMessage)
     }
 
     @Test("the protocol's examples decode")

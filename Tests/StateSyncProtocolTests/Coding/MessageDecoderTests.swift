@@ -61,12 +61,7 @@ struct MessageDecoderTests {
 
     @Test("each malformed message gives its exact error", arguments: errorCases)
     func exactError(_ errorCase: ErrorCase) throws {
-        let error = try #require(throws: ProtocolError.self) {
-            try decoder.decodeClientMessage(Array(errorCase.text.utf8))
-        }
-        #expect(error.code == errorCase.code)
-        #expect(error.id == errorCase.id)
-        #expect(error.message == errorCase.message)
+        try errorCase.expectError(from: decoder.decodeClientMessage)
     }
 
     @Test("bad_json carries the parser's byte offset")
