@@ -3,7 +3,7 @@ import StateSyncProtocol
 import Testing
 
 @Suite("MessageDecoder: hostile input")
-struct HostileInputTests {
+struct MessageDecoderHostileInputTests {
     let decoder = MessageDecoder()
 
     private func error(_ bytes: [UInt8], decoder: MessageDecoder = MessageDecoder()) throws -> ProtocolError {

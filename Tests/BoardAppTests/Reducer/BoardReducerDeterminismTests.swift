@@ -5,7 +5,7 @@ import StateSyncProtocol
 import Testing
 
 @Suite("BoardReducer: determinism")
-struct BoardDeterminismTests {
+struct BoardReducerDeterminismTests {
     typealias F = BoardFixtures
 
     /// A history mixing every command kind, rejections included.
