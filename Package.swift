@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "StateSyncCore", targets: ["StateSyncCore"]),
         .library(name: "WebSocket", targets: ["WebSocket"]),
+        .library(name: "StateSyncProtocol", targets: ["StateSyncProtocol"]),
+        .library(name: "BoardApp", targets: ["BoardApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -39,6 +41,30 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Protocol: the messages of docs/PROTOCOL.md and their JSON coding.
+        .target(
+            name: "StateSyncProtocol",
+            dependencies: ["StateSyncCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncProtocolTests",
+            dependencies: ["StateSyncProtocol", "StateSyncCore"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: BoardApp: the example application of docs/PROTOCOL.md.
+        .target(
+            name: "BoardApp",
+            dependencies: ["StateSyncCore", "StateSyncProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BoardAppTests",
+            dependencies: ["BoardApp", "StateSyncProtocol", "StateSyncCore"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Benchmarks (release builds only): `swift run -c release json-benchmarks`
         .executableTarget(
             name: "json-benchmarks",
@@ -51,6 +77,14 @@ let package = Package(
             name: "store-benchmarks",
             dependencies: ["StateSyncCore"],
             path: "Benchmarks/StoreBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
+        // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## Protocol").
+        .executableTarget(
+            name: "protocol-benchmarks",
+            dependencies: ["StateSyncCore", "StateSyncProtocol"],
+            path: "Benchmarks/ProtocolBenchmarks",
             swiftSettings: strictSettings
         ),
 

@@ -1,0 +1,49 @@
+/// What a client may dispatch to the board (docs/PROTOCOL.md, "Actions").
+///
+/// On the wire each is a JSON object with a string `type` and its fields
+/// beside it: `{"type":"increment","counter":"hits","by":2}`; see
+/// ``init(wireValue:)``. The values are checked by ``BoardReducer``, not
+/// here, so that a journal replay runs exactly the same checks.
+///
+/// ```swift
+/// let action = try BoardAction(wireValue: ["type": "addTodo", "title": "Milk"])   // .addTodo(title: "Milk")
+/// action.wireValue   // {"title":"Milk","type":"addTodo"}
+/// ```
+public enum BoardAction: Sendable, Hashable {
+    /// Appends `{"id":"t<rev>","title":title,"done":false}`.
+    case addTodo(title: String)
+    /// Flips `done` of the todo `id`.
+    case toggleTodo(id: String)
+    /// Sets the title of the todo `id`.
+    case renameTodo(id: String, title: String)
+    /// Removes the todo `id`.
+    case removeTodo(id: String)
+    /// Removes every done todo.
+    case clearCompleted
+    /// Adds `by` (default 1 on the wire, may be negative) to `counter`,
+    /// which starts at 0.
+    case increment(counter: String, by: Int64)
+    /// Sets `counter` to 0 (creating it when absent).
+    case resetCounter(counter: String)
+    /// Appends `text` to the chat as said by the dispatching session.
+    case say(text: String)
+
+    /// The wire `type`, e.g. `addTodo`.
+    public var type: String {
+        switch self {
+        case .addTodo: "addTodo"
+        case .toggleTodo: "toggleTodo"
+        case .renameTodo: "renameTodo"
+        case .removeTodo: "removeTodo"
+        case .clearCompleted: "clearCompleted"
+        case .increment: "increment"
+        case .resetCounter: "resetCounter"
+        case .say: "say"
+        }
+    }
+
+    /// Every wire `type`, in the protocol's order (for error messages and help).
+    public static let types = [
+        "addTodo", "toggleTodo", "renameTodo", "removeTodo", "clearCompleted", "increment", "resetCounter", "say",
+    ]
+}

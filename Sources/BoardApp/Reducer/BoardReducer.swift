@@ -1,0 +1,107 @@
+public import StateSyncCore
+public import StateSyncProtocol
+
+/// The board's reducer: applies ``BoardAction``s sent by sessions and the
+/// server's session lifecycle commands, exactly as docs/PROTOCOL.md's table
+/// says.
+///
+/// | command | effect | rejects |
+/// |---|---|---|
+/// | `addTodo` | append `{"id":"t<rev>",title,"done":false}` | `invalid_action`: empty or over 200 characters |
+/// | `toggleTodo` | flip `done` | `not_found` |
+/// | `renameTodo` | set the title | `invalid_action` (title, checked first), `not_found` |
+/// | `removeTodo` | remove it | `not_found` |
+/// | `clearCompleted` | remove done todos | — |
+/// | `increment` | add `by` (from 0 for a new counter) | `invalid_action`: empty name, abs(by) over 1,000,000, or a result beyond Int64 |
+/// | `resetCounter` | set to 0 | — |
+/// | `say` | append `{from: session name, text, at}`, keep the last 100 | `invalid_action`: empty or over 500 characters |
+/// | `sessionJoined` | `presence[id] = {name, since}` | — |
+/// | `sessionLeft` | remove `presence[id]` | — |
+/// | `serverStarted` | empty `presence` | — |
+///
+/// Every check runs before any change, so a rejection leaves the state as
+/// it was (the ``Reducer`` contract). Ids, times and names come from
+/// ``Meta`` and ``SessionInfo`` only; see ``BoardRules`` for how lengths are
+/// counted and ``BoardTime`` for the time format. The footprint names the
+/// one top-level field that may have changed.
+///
+/// ```swift
+/// let store = Store(initialState: BoardState(), reducer: BoardReducer())
+/// let alice = SessionInfo(id: "s-91", name: "alice")
+/// await store.dispatch(.sessionJoined(alice))
+/// await store.dispatch(.dispatch(.say(text: "hi"), from: alice))
+/// ```
+public struct BoardReducer: Reducer {
+    /// A board reducer.
+    public init() {}
+
+    /// Applies `command`, or throws a ``Rejection`` leaving `state` unchanged.
+    public func reduce(
+        into state: inout BoardState, action command: SessionCommand<BoardAction>, meta: Meta
+    ) throws(Rejection) -> Footprint {
+        switch command {
+        case let .dispatch(action, session):
+            return try reduce(into: &state, action: action, session: session, meta: meta)
+        case .sessionJoined(let session):
+            state.presence[session.id] = Presence(name: session.name, since: BoardTime.string(from: meta.time))
+            return .keyPath(\BoardState.presence)
+        case .sessionLeft(let session):
+            state.presence[session.id] = nil
+            return .keyPath(\BoardState.presence)
+        case .serverStarted:
+            state.presence = [:]
+            return .keyPath(\BoardState.presence)
+        }
+    }
+
+    private func reduce(
+        into state: inout BoardState, action: BoardAction, session: SessionInfo, meta: Meta
+    ) throws(Rejection) -> Footprint {
+        switch action {
+        case .addTodo(let title):
+            try BoardRules.checkTitle(title)
+            state.todos.append(Todo(id: "t\(meta.revision)", title: title))
+            return .keyPath(\BoardState.todos)
+        case .toggleTodo(let id):
+            let index = try Self.index(ofTodo: id, in: state)
+            state.todos[index].done.toggle()
+            return .keyPath(\BoardState.todos)
+        case let .renameTodo(id, title):
+            try BoardRules.checkTitle(title)
+            let index = try Self.index(ofTodo: id, in: state)
+            state.todos[index].title = title
+            return .keyPath(\BoardState.todos)
+        case .removeTodo(let id):
+            let index = try Self.index(ofTodo: id, in: state)
+            state.todos.remove(at: index)
+            return .keyPath(\BoardState.todos)
+        case .clearCompleted:
+            state.todos.removeAll(where: \.done)
+            return .keyPath(\BoardState.todos)
+        case let .increment(counter, by):
+            try BoardRules.checkIncrement(counter: counter, by: by)
+            let current = state.counters[counter] ?? 0
+            let (sum, overflow) = current.addingReportingOverflow(by)
+            guard !overflow else { throw .invalidAction("counter \(counter) would overflow: \(current) + \(by)") }
+            state.counters[counter] = sum
+            return .keyPath(\BoardState.counters)
+        case .resetCounter(let counter):
+            state.counters[counter] = 0
+            return .keyPath(\BoardState.counters)
+        case .say(let text):
+            try BoardRules.checkMessage(text)
+            state.chat.append(ChatMessage(from: session.name, text: text, at: BoardTime.string(from: meta.time)))
+            if state.chat.count > BoardRules.chatHistory {
+                state.chat.removeFirst(state.chat.count - BoardRules.chatHistory)
+            }
+            return .keyPath(\BoardState.chat)
+        }
+    }
+
+    private static func index(ofTodo id: String, in state: BoardState) throws(Rejection) -> Int {
+        guard let index = state.todos.firstIndex(where: { $0.id == id }) else {
+            throw .notFound("no todo with id \(id)")
+        }
+        return index
+    }
+}

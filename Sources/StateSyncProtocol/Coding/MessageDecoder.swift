@@ -1,0 +1,132 @@
+public import StateSyncCore
+
+/// Reads protocol messages from the UTF-8 bytes of one WebSocket text message.
+///
+/// Every failure is a ``ProtocolError`` with the exact code of the
+/// protocol's error table:
+///
+/// - not JSON, or JSON but not an object: `bad_json` (with the parser's
+///   message and byte offset, see ``ProtocolError/byteOffset``);
+/// - `type` missing, not a string, or naming no message of this direction:
+///   `unknown_type`, naming it;
+/// - a required field missing or of the wrong type: `bad_request`, naming
+///   the field and the expected type;
+/// - a malformed JSON Pointer: `invalid_path`.
+///
+/// The error carries the message's `id` whenever it is a string, whatever
+/// went wrong after the JSON parsed. Unknown fields are ignored, and a field
+/// set to `null` counts as absent. Revisions must be integer literals in
+/// `0...Int64.max`.
+///
+/// ```swift
+/// let decoder = MessageDecoder()
+/// let bytes = Array(#"{"type":"subscribe","id":"s1","path":"/todos","since":1045}"#.utf8)
+/// let message = try decoder.decodeClientMessage(bytes)
+/// // .subscribe(id: "s1", path: /todos, since: 1045)
+/// ```
+public struct MessageDecoder: Sendable {
+    /// The JSON parser's limits. Default: `JSONParser.Limits()` (nesting up
+    /// to 512 levels, 64 MiB), which fits a full-state snapshot read by a
+    /// client; a server should set `maxInputBytes` to its message size limit.
+    public var limits: JSONParser.Limits
+
+    /// A decoder with `limits`.
+    public init(limits: JSONParser.Limits = JSONParser.Limits()) {
+        self.limits = limits
+    }
+
+    /// Decodes a message sent by a client (what the server reads).
+    public func decodeClientMessage(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ClientMessage {
+        let fields = try parseObject(bytes)
+        switch try fields.type() {
+        case "hello":
+            return .hello(
+                clientID: try fields.optionalString("clientId"),
+                token: try fields.optionalString("token"),
+                name: try fields.optionalString("name")
+            )
+        case "subscribe":
+            let id = try fields.requiredID()
+            return .subscribe(id: id, path: try fields.pointer("path"), since: try fields.optionalRevision("since"))
+        case "unsubscribe":
+            return .unsubscribe(id: try fields.requiredID())
+        case "get":
+            let id = try fields.requiredID()
+            return .get(id: id, path: try fields.pointer("path"))
+        case "dispatch":
+            let id = try fields.requiredID()
+            return .dispatch(id: id, action: try fields.object("action"))
+        case let other:
+            throw .unknownType(other, id: fields.id)
+        }
+    }
+
+    /// Decodes a message sent by the server (what a client reads).
+    public func decodeServerMessage(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ServerMessage {
+        let fields = try parseObject(bytes)
+        switch try fields.type() {
+        case "welcome":
+            return .welcome(
+                session: try fields.string("session"),
+                epoch: try fields.string("epoch"),
+                rev: try fields.revision("rev"),
+                role: try role(fields),
+                server: try fields.string("server")
+            )
+        case "snapshot":
+            let id = try fields.requiredID()
+            return .snapshot(id: id, rev: try fields.revision("rev"), value: try fields.value("value"))
+        case "patch":
+            let id = try fields.requiredID()
+            return .patch(id: id, base: try fields.revision("base"), rev: try fields.revision("rev"), ops: try patch(fields))
+        case "unsubscribed":
+            return .unsubscribed(id: try fields.requiredID())
+        case "value":
+            let id = try fields.requiredID()
+            return .value(id: id, rev: try fields.revision("rev"), value: try fields.value("value"))
+        case "ack":
+            let id = try fields.requiredID()
+            return .ack(id: id, rev: try fields.revision("rev"))
+        case "reject":
+            let id = try fields.requiredID()
+            return .reject(id: id, code: RejectCode(rawValue: try fields.string("code")), message: try fields.string("message"))
+        case "error":
+            return .error(
+                id: try fields.optionalString("id"),
+                code: ErrorCode(rawValue: try fields.string("code")),
+                message: try fields.string("message")
+            )
+        case let other:
+            throw .unknownType(other, id: fields.id)
+        }
+    }
+
+    /// Parses `bytes` as one JSON object.
+    private func parseObject(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> MessageFields {
+        let value: JSONValue
+        do {
+            value = try JSONParser(limits: limits).parse(bytes)
+        } catch {
+            throw .badJSON(error)
+        }
+        guard case .object(let object) = value else { throw .notAnObject(value) }
+        return MessageFields(object)
+    }
+
+    private func role(_ fields: MessageFields) throws(ProtocolError) -> Role {
+        let text = try fields.string("role")
+        guard let role = Role(rawValue: text) else {
+            throw .invalidValue("role", reason: "\"\(ProtocolError.clip(text))\" is not a role (reader, writer or admin)", id: fields.id)
+        }
+        return role
+    }
+
+    private func patch(_ fields: MessageFields) throws(ProtocolError) -> JSONPatch {
+        let ops = try fields.array("ops", expected: "an array of JSON Patch operations")
+        do throws(JSONPatchError) {
+            return try JSONPatch(jsonValue: ops)
+        } catch {
+            throw .invalidValue("ops", reason: error.description, id: fields.id)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import StateSyncCore
+
+/// Writes protocol messages as the UTF-8 JSON text of one WebSocket text
+/// message, straight into a byte buffer.
+///
+/// Output is deterministic: `type` first, then the fields in the order
+/// docs/PROTOCOL.md shows them (`{"type":"patch","id":…,"base":…,"rev":…,"ops":…}`);
+/// optional fields that are `nil` are left out; embedded values (`value`,
+/// `action`, `ops`) are written by Core's `JSONSerializer` with sorted object
+/// keys. No Foundation encoder is involved. For one change sent to many
+/// subscriptions, ``PatchFrames`` serializes the ops once.
+///
+/// ```swift
+/// let encoder = MessageEncoder()
+/// var frame: [UInt8] = []
+/// encoder.encode(.ack(id: "a17", rev: 1045), into: &frame)   // {"type":"ack","id":"a17","rev":1045}
+/// encoder.encode(ClientMessage.unsubscribe(id: "s1"))          // {"type":"unsubscribe","id":"s1"}
+/// ```
+public struct MessageEncoder: Sendable {
+    /// An encoder (it has no settings: the wire form is fixed).
+    public init() {}
+
+    /// Appends the frame of a server message to `bytes`.
+    public func encode(_ message: ServerMessage, into bytes: inout [UInt8]) {
+        switch message {
+        case let .welcome(session, epoch, rev, role, server):
+            bytes.appendField(#"{"type":"welcome","session":"#, session)
+            bytes.appendField(#","epoch":"#, epoch)
+            bytes.appendField(#","rev":"#, rev)
+            bytes.appendField(#","role":"#, role.rawValue)
+            bytes.appendField(#","server":"#, server)
+        case let .snapshot(id, rev, value):
+            bytes.appendField(#"{"type":"snapshot","id":"#, id)
+            bytes.appendField(#","rev":"#, rev)
+            bytes.appendField(#","value":"#, value)
+        case let .patch(id, base, rev, ops):
+            PatchFrames.writeHead(id: id, base: base, into: &bytes)
+            PatchFrames.writeTail(rev: rev, ops: ops, into: &bytes)
+            return
+        case .unsubscribed(let id):
+            bytes.appendField(#"{"type":"unsubscribed","id":"#, id)
+        case let .value(id, rev, value):
+            bytes.appendField(#"{"type":"value","id":"#, id)
+            bytes.appendField(#","rev":"#, rev)
+            bytes.appendField(#","value":"#, value)
+        case let .ack(id, rev):
+            bytes.appendField(#"{"type":"ack","id":"#, id)
+            bytes.appendField(#","rev":"#, rev)
+        case let .reject(id, code, message):
+            bytes.appendField(#"{"type":"reject","id":"#, id)
+            bytes.appendField(#","code":"#, code.rawValue)
+            bytes.appendField(#","message":"#, message)
+        case let .error(id, code, message):
+            bytes.appendLiteral(#"{"type":"error""#)
+            if let id { bytes.appendField(#","id":"#, id) }
+            bytes.appendField(#","code":"#, code.rawValue)
+            bytes.appendField(#","message":"#, message)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The frame of a server message.
+    public func encode(_ message: ServerMessage) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(message, into: &bytes)
+        return bytes
+    }
+
+    /// Appends the frame of a client message to `bytes` (for clients and tests).
+    public func encode(_ message: ClientMessage, into bytes: inout [UInt8]) {
+        switch message {
+        case let .hello(clientID, token, name):
+            bytes.appendLiteral(#"{"type":"hello""#)
+            if let clientID { bytes.appendField(#","clientId":"#, clientID) }
+            if let token { bytes.appendField(#","token":"#, token) }
+            if let name { bytes.appendField(#","name":"#, name) }
+        case let .subscribe(id, path, since):
+            bytes.appendField(#"{"type":"subscribe","id":"#, id)
+            bytes.appendField(#","path":"#, path.description)
+            if let since { bytes.appendField(#","since":"#, since) }
+        case .unsubscribe(let id):
+            bytes.appendField(#"{"type":"unsubscribe","id":"#, id)
+        case let .get(id, path):
+            bytes.appendField(#"{"type":"get","id":"#, id)
+            bytes.appendField(#","path":"#, path.description)
+        case let .dispatch(id, action):
+            bytes.appendField(#"{"type":"dispatch","id":"#, id)
+            bytes.appendField(#","action":"#, JSONValue.object(action))
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The frame of a client message.
+    public func encode(_ message: ClientMessage) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(message, into: &bytes)
+        return bytes
+    }
+}

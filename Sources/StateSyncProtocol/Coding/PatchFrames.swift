@@ -1,0 +1,74 @@
+public import StateSyncCore
+
+/// One change's `patch` frames for many subscriptions: the ops are
+/// serialized once, then spliced into each subscription's frame.
+///
+/// Subscriptions that share a path receive the same `ops` and `rev` for a
+/// change, but their frames cannot be byte-identical: each carries its own
+/// subscription `id`, and `base` may differ too (a subscription opened later
+/// has the snapshot's revision as its base). So the frame is built from
+/// three parts:
+///
+/// ```
+/// {"type":"patch","id":  <id>  ,"base":  <base>  ,"rev":1045,"ops":[...]}
+/// └── constant ───────┘ └ per ┘ └─ const ┘ └ per ┘ └── shared tail ───────┘
+/// ```
+///
+/// The shared tail (`rev` and the serialized ops, the part that grows with
+/// the change) is built once by ``init(rev:ops:)``; each ``write(id:base:into:)``
+/// appends the constant head, the escaped id, the base's digits and the tail
+/// with one copy, so a frame costs about one `memcpy` of its size. The bytes
+/// are exactly what ``MessageEncoder`` writes for
+/// ``ServerMessage/patch(id:base:rev:ops:)``.
+///
+/// ```swift
+/// let frames = PatchFrames(rev: 1045, ops: patch)
+/// for subscription in subscribers {
+///     send(frames.frame(id: subscription.id, base: subscription.lastRev))
+/// }
+/// ```
+public struct PatchFrames: Sendable {
+    /// The revision the frames bring their subscriptions to.
+    public let rev: UInt64
+    /// `,"rev":<rev>,"ops":<ops>}`: everything after `base`.
+    private let tail: [UInt8]
+
+    /// Serializes `ops` once for the frames of revision `rev`.
+    public init(rev: UInt64, ops: JSONPatch) {
+        self.rev = rev
+        var tail: [UInt8] = []
+        Self.writeTail(rev: rev, ops: ops, into: &tail)
+        self.tail = tail
+    }
+
+    /// The size of the shared part, in bytes (what each frame copies).
+    public var sharedByteCount: Int { tail.count }
+
+    /// Appends the `patch` frame for subscription `id`, whose previous
+    /// revision is `base`, to `bytes`.
+    public func write(id: String, base: UInt64, into bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + tail.count + id.utf8.count + 48)
+        Self.writeHead(id: id, base: base, into: &bytes)
+        bytes.append(contentsOf: tail)
+    }
+
+    /// The `patch` frame for subscription `id`, whose previous revision is `base`.
+    public func frame(id: String, base: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(id: id, base: base, into: &bytes)
+        return bytes
+    }
+
+    /// `{"type":"patch","id":<id>,"base":<base>`: the per-subscription head.
+    static func writeHead(id: String, base: UInt64, into bytes: inout [UInt8]) {
+        bytes.appendField(#"{"type":"patch","id":"#, id)
+        bytes.appendField(#","base":"#, base)
+    }
+
+    /// `,"rev":<rev>,"ops":<ops>}`: the part shared by every subscription.
+    static func writeTail(rev: UInt64, ops: JSONPatch, into bytes: inout [UInt8]) {
+        bytes.appendField(#","rev":"#, rev)
+        bytes.appendField(#","ops":"#, ops.jsonValue)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,12 @@
+/// The WebSocket close codes (RFC 6455 §7.4.1) that docs/PROTOCOL.md assigns.
+///
+/// Plain `UInt16`s because this module does not depend on the WebSocket
+/// module; the server converts them to its close-code type.
+public enum CloseCode {
+    /// 1001: the server is shutting down (sent after flushing).
+    public static let goingAway: UInt16 = 1001
+    /// 1008: `hello_required`, `unauthorized`, persistent `rate_limited`.
+    public static let policyViolation: UInt16 = 1008
+    /// 1009: a message larger than the configured maximum.
+    public static let messageTooBig: UInt16 = 1009
+}

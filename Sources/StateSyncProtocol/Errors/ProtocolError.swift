@@ -1,0 +1,197 @@
+public import StateSyncCore
+
+/// A protocol error: what the server reports in an `error` message.
+///
+/// ``MessageDecoder`` throws these for malformed input; the server builds the
+/// others (``tooManySubscriptions(limit:id:)``, ``helloRequired(received:id:)``
+/// and so on) so that every message is worded in one place. Each has a
+/// ``code`` (whose ``ErrorCode/connectionPolicy`` says whether the connection
+/// closes), a ``message`` naming the wrong value, and the ``id`` of the
+/// message it concerns when that id could be read.
+///
+/// ```swift
+/// do {
+///     _ = try MessageDecoder().decodeClientMessage(Array(#"{"type":"subscribe","id":"s1","path":"todos"}"#.utf8))
+/// } catch {
+///     error.code      // .invalidPath
+///     error.id        // "s1"
+///     error.message   // invalid JSON pointer "todos": it must be empty or start with "/"
+///     let reply = ServerMessage.error(error)
+/// }
+/// ```
+public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Base: Hashable {
+        case badJSON(JSONParseError)
+        case notAnObject(found: String)
+        case missingType
+        case typeNotString(found: String)
+        case unknownType(String)
+        case missingField(String, expected: String)
+        case wrongType(field: String, expected: String, found: String)
+        case invalidValue(field: String, reason: String)
+        case invalidPath(JSONPointerError)
+        case tooManySubscriptions(limit: Int)
+        case unsupportedBinary
+        case helloRequired(received: String)
+        case unauthorized(tokenGiven: Bool)
+        case rateLimited(messagesPerSecond: Int)
+        case forbidden(path: String, role: Role)
+    }
+
+    private let base: Base
+
+    /// The id of the message this error concerns, when it had one that could
+    /// be read (a string `id` field); sent as the error's `id`.
+    public let id: String?
+
+    private init(_ base: Base, id: String?) {
+        self.base = base
+        self.id = id
+    }
+
+    static func badJSON(_ error: JSONParseError) -> ProtocolError {
+        ProtocolError(.badJSON(error), id: nil)
+    }
+
+    static func notAnObject(_ value: JSONValue) -> ProtocolError {
+        ProtocolError(.notAnObject(found: value.kindWithArticle), id: nil)
+    }
+
+    static func missingType(id: String?) -> ProtocolError {
+        ProtocolError(.missingType, id: id)
+    }
+
+    static func typeNotString(_ value: JSONValue, id: String?) -> ProtocolError {
+        ProtocolError(.typeNotString(found: Self.show(value)), id: id)
+    }
+
+    static func unknownType(_ type: String, id: String?) -> ProtocolError {
+        ProtocolError(.unknownType(type), id: id)
+    }
+
+    static func missingField(_ field: String, expected: String, id: String?) -> ProtocolError {
+        ProtocolError(.missingField(field, expected: expected), id: id)
+    }
+
+    static func wrongType(_ field: String, expected: String, found value: JSONValue, id: String?) -> ProtocolError {
+        ProtocolError(.wrongType(field: field, expected: expected, found: Self.show(value)), id: id)
+    }
+
+    static func invalidValue(_ field: String, reason: String, id: String?) -> ProtocolError {
+        ProtocolError(.invalidValue(field: field, reason: reason), id: id)
+    }
+
+    static func invalidPath(_ error: JSONPointerError, id: String?) -> ProtocolError {
+        ProtocolError(.invalidPath(error), id: id)
+    }
+
+    /// `too_many_subscriptions`: subscription `id` would exceed `limit` on
+    /// one connection.
+    public static func tooManySubscriptions(limit: Int, id: String?) -> ProtocolError {
+        ProtocolError(.tooManySubscriptions(limit: limit), id: id)
+    }
+
+    /// `unsupported_binary`: a binary WebSocket message arrived.
+    public static let unsupportedBinary = ProtocolError(.unsupportedBinary, id: nil)
+
+    /// `hello_required`: the first message had type `received` instead of
+    /// `hello` (closes the connection with 1008).
+    public static func helloRequired(received: String, id: String?) -> ProtocolError {
+        ProtocolError(.helloRequired(received: received), id: id)
+    }
+
+    /// `unauthorized`: `hello` carried no token (`tokenGiven == false`) or a
+    /// wrong one (closes the connection with 1008). The token itself is never
+    /// echoed.
+    public static func unauthorized(tokenGiven: Bool) -> ProtocolError {
+        ProtocolError(.unauthorized(tokenGiven: tokenGiven), id: nil)
+    }
+
+    /// `rate_limited`: the connection sends more than `messagesPerSecond`.
+    public static func rateLimited(messagesPerSecond: Int, id: String?) -> ProtocolError {
+        ProtocolError(.rateLimited(messagesPerSecond: messagesPerSecond), id: id)
+    }
+
+    /// `forbidden`: a session with `role` may not read `path`.
+    public static func forbidden(path: JSONPointer, role: Role, id: String?) -> ProtocolError {
+        ProtocolError(.forbidden(path: path.description, role: role), id: id)
+    }
+
+    /// The error code sent on the wire.
+    public var code: ErrorCode {
+        switch base {
+        case .badJSON, .notAnObject: .badJSON
+        case .missingType, .typeNotString, .unknownType: .unknownType
+        case .missingField, .wrongType, .invalidValue: .badRequest
+        case .invalidPath: .invalidPath
+        case .tooManySubscriptions: .tooManySubscriptions
+        case .unsupportedBinary: .unsupportedBinary
+        case .helloRequired: .helloRequired
+        case .unauthorized: .unauthorized
+        case .rateLimited: .rateLimited
+        case .forbidden: .forbidden
+        }
+    }
+
+    /// For `bad_json` from the JSON parser: the byte offset of the problem
+    /// in the message; otherwise `nil`.
+    public var byteOffset: Int? {
+        if case .badJSON(let error) = base { return error.byteOffset }
+        return nil
+    }
+
+    /// A message for people naming the wrong value (sent on the wire).
+    public var message: String {
+        switch base {
+        case .badJSON(let error):
+            "not valid JSON: \(error)"
+        case .notAnObject(let found):
+            "a message must be a JSON object, not \(found)"
+        case .missingType:
+            "missing field \"type\" (a string naming the message type)"
+        case .typeNotString(let found):
+            "field \"type\" must be a string, found \(found)"
+        case .unknownType(let type):
+            "unknown message type \"\(Self.clip(type))\""
+        case let .missingField(field, expected):
+            "missing field \"\(field)\" (\(expected))"
+        case let .wrongType(field, expected, found):
+            "field \"\(field)\" must be \(expected), found \(found)"
+        case let .invalidValue(field, reason):
+            "field \"\(field)\": \(reason)"
+        case .invalidPath(let error):
+            error.description
+        case .tooManySubscriptions(let limit):
+            "too many subscriptions: at most \(limit) may be open on one connection"
+        case .unsupportedBinary:
+            "binary messages are not supported in statesync.v1; send JSON text messages"
+        case .helloRequired(let received):
+            "the first message must be \"hello\", not \"\(Self.clip(received))\""
+        case .unauthorized(let tokenGiven):
+            tokenGiven ? "the token is not valid" : "this server requires a token in \"hello\""
+        case .rateLimited(let rate):
+            "too many messages: at most \(rate) per second on one connection"
+        case let .forbidden(path, role):
+            "role \(role.rawValue) may not read \"\(path)\""
+        }
+    }
+
+    /// `code: message`.
+    public var description: String { "\(code): \(message)" }
+
+    /// A value's kind and, for a scalar, its (clipped) text, e.g.
+    /// `a number (-1)`; containers show only their kind, so that a huge one
+    /// is not serialized for an error message.
+    static func show(_ value: JSONValue) -> String {
+        switch value {
+        case .null, .array, .object: value.kindWithArticle
+        default: "\(value.kindWithArticle) (\(clip(value.description)))"
+        }
+    }
+
+    /// `text`, cut to 60 characters so that hostile input cannot make
+    /// messages huge.
+    static func clip(_ text: String) -> String {
+        text.count <= 60 ? text : text.prefix(60) + "…"
+    }
+}

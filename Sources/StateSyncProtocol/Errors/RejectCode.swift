@@ -1,0 +1,40 @@
+public import StateSyncCore
+
+/// The `code` of a `reject` message: why an action was refused (the state did
+/// not change).
+///
+/// The protocol defines four; applications add their own (the board's
+/// `not_found` is one) by spelling them: `RejectCode(rawValue: "sold_out")`.
+/// A struct rather than an enum so that the set can grow.
+///
+/// ```swift
+/// let code = RejectCode(Rejection.notFound("no todo with id nope"))   // .notFound
+/// ```
+public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The code as written on the wire, e.g. `invalid_action`.
+    public let rawValue: String
+
+    /// The code spelled `rawValue` (protocol-defined or app-defined).
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The code of a reducer's or middleware's ``Rejection``.
+    public init(_ rejection: Rejection) {
+        self.init(rawValue: rejection.code)
+    }
+
+    /// `invalid_action`: the action does not decode as any action of the
+    /// app, or fails validation.
+    public static let invalidAction = RejectCode(rawValue: "invalid_action")
+    /// `not_found`: the action names something the state does not hold
+    /// (app-defined by convention; the board uses it).
+    public static let notFound = RejectCode(rawValue: "not_found")
+    /// `forbidden`: the session's role may not dispatch.
+    public static let forbidden = RejectCode(rawValue: "forbidden")
+    /// `rate_limited`: the client dispatches faster than allowed.
+    public static let rateLimited = RejectCode(rawValue: "rate_limited")
+
+    /// The raw value.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,46 @@
+public import StateSyncCore
+
+/// A message a client sends to the server (docs/PROTOCOL.md).
+///
+/// Read one from the bytes of a WebSocket text message with
+/// ``MessageDecoder/decodeClientMessage(_:)``; write one with
+/// ``MessageEncoder``.
+///
+/// ```swift
+/// let message = try MessageDecoder().decodeClientMessage(Array(#"{"type":"get","id":"g1","path":"/counters"}"#.utf8))
+/// if case .get(let id, let path) = message { print(id, path) }   // g1 /counters
+/// ```
+public enum ClientMessage: Sendable, Hashable {
+    /// The first message of every session. All fields are optional:
+    /// `clientId` scopes action ids for de-duplication across reconnects,
+    /// `token` authenticates, `name` is shown to others (e.g. in presence).
+    case hello(clientID: String?, token: String?, name: String?)
+    /// Focus on the value at `path`; with `since`, resume after that revision.
+    case subscribe(id: String, path: JSONPointer, since: UInt64?)
+    /// End the subscription `id`.
+    case unsubscribe(id: String)
+    /// Read the value at `path` once.
+    case get(id: String, path: JSONPointer)
+    /// Apply `action` (a JSON object with a string `type`, whose meaning is
+    /// the application's) and answer `ack` or `reject` for `id`.
+    case dispatch(id: String, action: JSONObject)
+
+    /// The `type` field: `hello`, `subscribe`, `unsubscribe`, `get` or `dispatch`.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .get: "get"
+        case .dispatch: "dispatch"
+        }
+    }
+
+    /// The message's `id`, or `nil` for `hello` (which has none).
+    public var id: String? {
+        switch self {
+        case .hello: nil
+        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _): id
+        }
+    }
+}

@@ -1,0 +1,108 @@
+/// What the server journals and reduces: an application action attributed
+/// to the session that sent it, or an event of the session lifecycle.
+///
+/// A reducer must be deterministic, so it may only read the state, the
+/// action and ``Meta`` (revision, client id, time). Data that belongs to the
+/// sending *session* (its id and the name it gave in `hello`) is not in the
+/// client's action, and a client must not be trusted to send it. The server
+/// therefore wraps each accepted client action in
+/// ``dispatch(_:from:)`` with the ``SessionInfo`` it knows, and emits
+/// ``sessionJoined(_:)`` / ``sessionLeft(_:)`` itself; these commands are
+/// what the journal stores, so replaying it gives the same state byte for
+/// byte. The application's reducer is a `Reducer<State, SessionCommand<Action>>`.
+/// Clients cannot forge lifecycle commands: they dispatch `Action`s only.
+///
+/// ```swift
+/// // server, for {"type":"dispatch","id":"a1","action":{"type":"say","text":"hi"}}
+/// let action = try BoardAction(wireValue: actionObject)
+/// await store.dispatch(.dispatch(action, from: SessionInfo(id: "s-91", name: "alice")), clientID: "c-5f2a")
+/// // server, after `welcome` and when the connection ends
+/// await store.dispatch(.sessionJoined(SessionInfo(id: "s-91", name: "alice")))
+/// await store.dispatch(.sessionLeft(SessionInfo(id: "s-91", name: "alice")))
+/// ```
+///
+/// Journal form (``Codable`` when `Action` is):
+/// `{"command":"dispatch","session":{"id":"s-91","name":"alice"},"action":{…}}`,
+/// `{"command":"sessionJoined","session":{…}}`, `{"command":"sessionLeft","session":{…}}`,
+/// `{"command":"serverStarted"}`.
+public enum SessionCommand<Action> {
+    /// A client's action, sent by `session`.
+    case dispatch(Action, from: SessionInfo)
+    /// A session completed `hello` (journaled by the server after `welcome`).
+    case sessionJoined(SessionInfo)
+    /// A session's connection ended.
+    case sessionLeft(SessionInfo)
+    /// The server started: no session from before is connected any more
+    /// (journaled at startup, so that a crash, which journals no
+    /// `sessionLeft`, leaves no stale session state behind).
+    case serverStarted
+
+    /// The application action, for ``dispatch(_:from:)``; otherwise `nil`.
+    /// An app that needs no session data lifts its reducer with it:
+    /// `Scope(state: \.self, action: \.action) { AppReducer() }`.
+    public var action: Action? {
+        if case .dispatch(let action, _) = self { return action }
+        return nil
+    }
+
+    /// The session the command concerns; `nil` for ``serverStarted``.
+    public var session: SessionInfo? {
+        switch self {
+        case .dispatch(_, let session), .sessionJoined(let session), .sessionLeft(let session): session
+        case .serverStarted: nil
+        }
+    }
+}
+
+extension SessionCommand: Sendable where Action: Sendable {}
+extension SessionCommand: Equatable where Action: Equatable {}
+extension SessionCommand: Hashable where Action: Hashable {}
+
+extension SessionCommand: Codable where Action: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case command, session, action
+    }
+
+    /// Reads the journal form.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let command = try container.decode(String.self, forKey: .command)
+        switch command {
+        case "dispatch":
+            self = .dispatch(
+                try container.decode(Action.self, forKey: .action),
+                from: try container.decode(SessionInfo.self, forKey: .session)
+            )
+        case "sessionJoined":
+            self = .sessionJoined(try container.decode(SessionInfo.self, forKey: .session))
+        case "sessionLeft":
+            self = .sessionLeft(try container.decode(SessionInfo.self, forKey: .session))
+        case "serverStarted":
+            self = .serverStarted
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .command, in: container,
+                debugDescription: "unknown session command \"\(command)\" (dispatch, sessionJoined, sessionLeft or serverStarted)"
+            )
+        }
+    }
+
+    /// Writes the journal form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case let .dispatch(action, session):
+            try container.encode("dispatch", forKey: .command)
+            try container.encode(session, forKey: .session)
+            try container.encode(action, forKey: .action)
+        case .sessionJoined(let session):
+            try container.encode("sessionJoined", forKey: .command)
+            try container.encode(session, forKey: .session)
+        case .sessionLeft(let session):
+            try container.encode("sessionLeft", forKey: .command)
+            try container.encode(session, forKey: .session)
+        case .serverStarted:
+            try container.encode("serverStarted", forKey: .command)
+        }
+    }
+}
