@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "StateSyncCore", targets: ["StateSyncCore"]),
         .library(name: "WebSocket", targets: ["WebSocket"]),
+        .executable(name: "websocket-echo", targets: ["websocket-echo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -49,6 +50,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // MARK: websocket-echo: echo/broadcast server for Autobahn, interop and wsbench.
+        .executableTarget(
+            name: "websocket-echo",
+            dependencies: [
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
