@@ -2,6 +2,7 @@
 // conformance suite, the interop tests and the wsbench comparison.
 import Dispatch
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import WebSocket
 
@@ -51,8 +52,9 @@ let signalSources = [SIGINT, SIGTERM].map { signalNumber in
 try await withThrowingDiscardingTaskGroup { tasks in
     tasks.addTask { try await server.run() }
     let address = try await server.waitUntilStarted()
-    print("websocket-echo listening on \(options.tlsCertificate == nil ? "ws" : "wss")://\(options.host):\(address.port ?? options.port)/echo")
-    fflush(stdout)
+    // Written unbuffered: scripts wait for this line to know the port.
+    let line = "websocket-echo listening on \(options.tlsCertificate == nil ? "ws" : "wss")://\(options.host):\(address.port ?? options.port)/echo\n"
+    _ = line.withCString { write(1, $0, strlen($0)) }
 }
 signalSources.forEach { $0.cancel() }
 try await group.shutdownGracefully()

@@ -47,7 +47,8 @@ public enum WebSocketClient {
         let sslContext = try target.isSecure
             ? NIOSSLContext(configuration: tlsConfiguration ?? .makeClientConfiguration()) : nil
         let handshake = WebSocketClientHandshake(
-            host: target.hostHeader, path: target.path, subprotocols: subprotocols, extraHeaders: headers)
+            host: target.hostHeader, path: target.path, subprotocols: subprotocols, extraHeaders: headers,
+            compression: configuration.compression)
 
         let channel: any Channel
         do {

@@ -17,14 +17,17 @@ public struct WebSocketClientHandshake: Sendable {
     public var subprotocols: [String]
     /// Extra request headers (authorization, cookies, `Origin`).
     public var extraHeaders: HTTPHeaders
+    /// permessage-deflate to offer; `nil` offers no extension.
+    public var compression: PerMessageDeflateConfiguration?
     /// The `Sec-WebSocket-Key` of this attempt.
     public let key: String
 
     /// Creates a handshake with a fresh random key.
     public init(
         host: String, path: String, subprotocols: [String] = [], extraHeaders: HTTPHeaders = [:],
-        key: String = WebSocketAccept.makeKey()
+        compression: PerMessageDeflateConfiguration? = nil, key: String = WebSocketAccept.makeKey()
     ) {
+        self.compression = compression
         self.host = host
         self.path = path.isEmpty ? "/" : path
         self.subprotocols = subprotocols
@@ -43,6 +46,9 @@ public struct WebSocketClientHandshake: Sendable {
         ]
         if !subprotocols.isEmpty {
             headers.add(name: "Sec-WebSocket-Protocol", value: subprotocols.joined(separator: ", "))
+        }
+        if let compression {
+            headers.add(name: "Sec-WebSocket-Extensions", value: PerMessageDeflate.clientOffer(configuration: compression))
         }
         headers.add(contentsOf: extraHeaders)
         return HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
@@ -78,10 +84,16 @@ public struct WebSocketClientHandshake: Sendable {
         if chosen.count > 1 || (chosen.count == 1 && !subprotocols.contains(chosen[0])) {
             throw .unofferedSubprotocol(chosen.joined(separator: ", "), offered: subprotocols)
         }
-        let extensions = headers["Sec-WebSocket-Extensions"]
-        guard extensions.isEmpty else {
-            throw .unofferedExtension(extensions.joined(separator: ", "))
+        let extensions = headers["Sec-WebSocket-Extensions"].joined(separator: ", ")
+        guard !extensions.isEmpty else {
+            return Accepted(subprotocol: chosen.first, compression: nil)
         }
-        return Accepted(subprotocol: chosen.first, compression: nil)
+        guard let compression else { throw .unofferedExtension(extensions) }
+        do {
+            let parameters = try PerMessageDeflate.acceptResponse(extensions, offered: compression)
+            return Accepted(subprotocol: chosen.first, compression: parameters)
+        } catch {
+            throw .invalidExtensionResponse(extensions, reason: "\(error)")
+        }
     }
 }

@@ -12,6 +12,7 @@ public struct WebSocketHandshakeError: Error, Sendable, Equatable, CustomStringC
         case badAccept(expected: String, found: String?)
         case unofferedSubprotocol(String, offered: [String])
         case unofferedExtension(String)
+        case invalidExtensionResponse(String, reason: String)
         case invalidURL(String, reason: String)
         case responseTooLarge(limit: Int)
         case connectionClosedDuringHandshake
@@ -40,6 +41,10 @@ public struct WebSocketHandshakeError: Error, Sendable, Equatable, CustomStringC
     }
     /// The server enabled an extension we did not offer (or answered our offer badly).
     public static func unofferedExtension(_ header: String) -> Self { Self(.unofferedExtension(header)) }
+    /// The server's permessage-deflate answer breaks RFC 7692 or exceeds our offer.
+    public static func invalidExtensionResponse(_ header: String, reason: String) -> Self {
+        Self(.invalidExtensionResponse(header, reason: reason))
+    }
     /// The URL cannot be used for a WebSocket connection.
     public static func invalidURL(_ url: String, reason: String) -> Self { Self(.invalidURL(url, reason: reason)) }
     /// The response head or rejection body exceeded `limit` bytes.
@@ -63,6 +68,8 @@ public struct WebSocketHandshakeError: Error, Sendable, Equatable, CustomStringC
             return "server chose subprotocol \"\(name)\", which we did not offer (offered: \(offered.joined(separator: ", ")))"
         case .unofferedExtension(let header):
             return "server answered Sec-WebSocket-Extensions \"\(header)\", which does not match our offer"
+        case .invalidExtensionResponse(let header, let reason):
+            return "server answered Sec-WebSocket-Extensions \"\(header)\": \(reason)"
         case .invalidURL(let url, let reason):
             return "invalid WebSocket URL \"\(url)\": \(reason)"
         case .responseTooLarge(let limit):

@@ -40,16 +40,20 @@ public struct WebSocketServerHandshake: Sendable {
         case reject(WebSocketHandshakeRejection)
     }
 
-    /// Validates `head` and computes the response.
-    public func evaluate(_ head: HTTPRequestHead) -> Outcome {
+    /// Validates `head` and computes the response; with `compression` set,
+    /// a permessage-deflate offer is negotiated (RFC 7692), otherwise every
+    /// extension offer is declined.
+    public func evaluate(_ head: HTTPRequestHead, compression: PerMessageDeflateConfiguration? = nil) -> Outcome {
         do {
-            return .accept(try accept(head))
+            return .accept(try accept(head, compression: compression))
         } catch {
             return .reject(error)
         }
     }
 
-    private func accept(_ head: HTTPRequestHead) throws(WebSocketHandshakeRejection) -> WebSocketHandshakeAcceptance {
+    private func accept(
+        _ head: HTTPRequestHead, compression: PerMessageDeflateConfiguration?
+    ) throws(WebSocketHandshakeRejection) -> WebSocketHandshakeAcceptance {
         let headers = head.headers
         guard head.method == .GET else {
             throw WebSocketHandshakeRejection(
@@ -111,10 +115,22 @@ public struct WebSocketServerHandshake: Sendable {
         if let subprotocol {
             response.add(name: "Sec-WebSocket-Protocol", value: subprotocol)
         }
+        var deflate: PerMessageDeflateParameters?
+        let offers = headers["Sec-WebSocket-Extensions"]
+        if let compression, !offers.isEmpty {
+            do {
+                if let (responseHeader, parameters) = try PerMessageDeflate.negotiate(offers: offers, configuration: compression) {
+                    response.add(name: "Sec-WebSocket-Extensions", value: responseHeader)
+                    deflate = parameters
+                }
+            } catch {
+                throw WebSocketHandshakeRejection(status: .badRequest, reason: "Sec-WebSocket-Extensions: \(error)")
+            }
+        }
         return WebSocketHandshakeAcceptance(
             responseHead: HTTPResponseHead(version: .http1_1, status: .switchingProtocols, headers: response),
             subprotocol: subprotocol,
-            compression: nil)
+            compression: deflate)
     }
 }
 

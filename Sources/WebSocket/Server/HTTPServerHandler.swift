@@ -99,7 +99,7 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
                 status: .payloadTooLarge, body: "request body exceeds \(maxBodySize) bytes\n")
             respond(context: context, head: head, response: response, close: true)
         case .webSocket(let head, let route):
-            switch route.handshake.evaluate(head) {
+            switch route.handshake.evaluate(head, compression: route.configuration.compression) {
             case .accept(let acceptance):
                 upgrade(context: context, route: route, acceptance: acceptance)
             case .reject(let rejection):

@@ -1,5 +1,3 @@
-public import NIOCore
-
 /// A WebSocket endpoint: a path, its handshake policy, its connection
 /// configuration and the code that serves each connection.
 ///

@@ -115,3 +115,33 @@ import WebSocket
         #expect(rejection.description == "400 Bad Request: nope")
     }
 }
+
+@Suite struct WebSocketHandshakeCompressionTests {
+    @Test func clientOfferIsNegotiatedAndAccepted() throws {
+        let client = WebSocketClientHandshake(host: "h", path: "/", compression: PerMessageDeflateConfiguration())
+        guard case .accept(let acceptance) = WebSocketServerHandshake().evaluate(
+            client.requestHead, compression: PerMessageDeflateConfiguration())
+        else { Issue.record("rejected"); return }
+        let serverParameters = try #require(acceptance.compression)
+        let accepted = try client.validate(acceptance.responseHead)
+        #expect(accepted.compression == serverParameters)
+    }
+
+    @Test func serverWithoutCompressionDeclinesOffer() throws {
+        let client = WebSocketClientHandshake(host: "h", path: "/", compression: PerMessageDeflateConfiguration())
+        guard case .accept(let acceptance) = WebSocketServerHandshake().evaluate(client.requestHead) else {
+            Issue.record("rejected"); return
+        }
+        #expect(acceptance.compression == nil)
+        #expect(acceptance.responseHead.headers["Sec-WebSocket-Extensions"].isEmpty)
+        #expect(try client.validate(acceptance.responseHead).compression == nil)
+    }
+
+    @Test func malformedOfferIsRejectedWith400() {
+        let head = WebSocketServerHandshakeTests.replacing("Sec-WebSocket-Extensions", with: "permessage-deflate; =;")
+        guard case .reject(let rejection) = WebSocketServerHandshake().evaluate(head, compression: .init()) else {
+            Issue.record("accepted a malformed offer"); return
+        }
+        #expect(rejection.status == .badRequest)
+    }
+}
