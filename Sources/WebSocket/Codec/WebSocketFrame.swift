@@ -1,0 +1,78 @@
+public import NIOCore
+
+/// One WebSocket frame (RFC 6455 §5.2).
+///
+/// A frame decoded by ``FrameDecoder`` always holds its payload **unmasked**;
+/// ``maskingKey`` then records the key the peer masked it with (or `nil`).
+/// A frame given to ``FrameEncoder`` holds its payload unmasked too; the
+/// encoder applies ``maskingKey`` while writing the bytes.
+///
+/// ```swift
+/// let hello = WebSocketFrame(opcode: .text, payload: ByteBuffer(string: "Hello"))
+/// ```
+public struct WebSocketFrame: Hashable, Sendable {
+    /// Whether this is the final frame of a message.
+    public var fin: Bool
+    /// The RSV1 bit; set by permessage-deflate on the first frame of a compressed message.
+    public var rsv1: Bool
+    /// The RSV2 bit; no extension defined here uses it.
+    public var rsv2: Bool
+    /// The RSV3 bit; no extension defined here uses it.
+    public var rsv3: Bool
+    /// The frame's opcode.
+    public var opcode: WebSocketOpcode
+    /// The masking key the frame is (to be) masked with; `nil` for an unmasked frame.
+    public var maskingKey: WebSocketMaskingKey?
+    /// The application data, unmasked.
+    public var payload: ByteBuffer
+
+    /// Creates a frame; by default a final, unmasked frame with no reserved bits.
+    public init(
+        fin: Bool = true,
+        rsv1: Bool = false,
+        rsv2: Bool = false,
+        rsv3: Bool = false,
+        opcode: WebSocketOpcode,
+        maskingKey: WebSocketMaskingKey? = nil,
+        payload: ByteBuffer
+    ) {
+        self.fin = fin
+        self.rsv1 = rsv1
+        self.rsv2 = rsv2
+        self.rsv3 = rsv3
+        self.opcode = opcode
+        self.maskingKey = maskingKey
+        self.payload = payload
+    }
+
+    /// The reserved bits as they appear in the first header byte (`0x40`, `0x20`, `0x10`).
+    public var reservedBits: WebSocketReservedBits {
+        var bits: WebSocketReservedBits = []
+        if rsv1 { bits.insert(.rsv1) }
+        if rsv2 { bits.insert(.rsv2) }
+        if rsv3 { bits.insert(.rsv3) }
+        return bits
+    }
+}
+
+/// A set of the three reserved header bits (RFC 6455 §5.2), with the values
+/// they have in the first header byte.
+///
+/// A bit that no negotiated extension claims must be zero; the decoder fails
+/// a frame carrying one with close code 1002.
+public struct WebSocketReservedBits: OptionSet, Hashable, Sendable {
+    /// The bits, as they appear in the first header byte.
+    public let rawValue: UInt8
+
+    /// Wraps bits of the first header byte; bits outside `0x70` are dropped.
+    public init(rawValue: UInt8) {
+        self.rawValue = rawValue & 0x70
+    }
+
+    /// RSV1 (`0x40`), claimed by permessage-deflate.
+    public static let rsv1 = WebSocketReservedBits(rawValue: 0x40)
+    /// RSV2 (`0x20`).
+    public static let rsv2 = WebSocketReservedBits(rawValue: 0x20)
+    /// RSV3 (`0x10`).
+    public static let rsv3 = WebSocketReservedBits(rawValue: 0x10)
+}

@@ -1,0 +1,93 @@
+import CompressNIO
+public import NIOCore
+
+/// Compresses whole messages for permessage-deflate (RFC 7692 §7.2.1).
+///
+/// Each message is deflated as raw DEFLATE with a sync flush, and the
+/// trailing empty block `0x00 0x00 0xFF 0xFF` is removed. With context
+/// takeover the compressor's window carries over from message to message
+/// (better ratios for similar messages); without it the compressor resets
+/// after every message, so its output depends on that message alone.
+///
+/// Window bits must be 9–15: zlib cannot compress with a 256-byte window,
+/// so a side that negotiated 8 bits for its own compression sends its
+/// messages uncompressed instead (RFC 7692 lets any message be uncompressed).
+///
+/// It wraps a zlib stream, so it is a non-`Sendable` class: one per
+/// connection, used on that connection's event loop.
+///
+/// ```swift
+/// let compressor = try PerMessageDeflateCompressor(windowBits: 15, noContextTakeover: true)
+/// let wire = try compressor.compress(ByteBuffer(string: "Hello"))  // f2 48 cd c9 c9 07 00
+/// ```
+public final class PerMessageDeflateCompressor {
+    /// The window size used, 2^n bytes.
+    public let windowBits: Int
+    /// Whether the compressor resets after each message.
+    public let noContextTakeover: Bool
+    private let zlib: ZlibCompressor
+
+    /// Creates a compressor.
+    ///
+    /// - Parameters:
+    ///   - windowBits: 9–15.
+    ///   - noContextTakeover: reset after every message.
+    ///   - compressionLevel: zlib level 1–9 (default 6).
+    ///   - memoryLevel: zlib memory level 1–9 (default 8).
+    /// - Throws: ``WebSocketSendError/compressionFailed(_:)`` when an argument
+    ///   is out of range or zlib cannot allocate its state.
+    public init(windowBits: Int, noContextTakeover: Bool, compressionLevel: Int = 6, memoryLevel: Int = 8)
+        throws(WebSocketSendError)
+    {
+        guard (9...15).contains(windowBits), (1...9).contains(compressionLevel), (1...9).contains(memoryLevel) else {
+            throw .compressionFailed(
+                "unsupported zlib settings: window bits \(windowBits), level \(compressionLevel), memory level \(memoryLevel)"
+            )
+        }
+        self.windowBits = windowBits
+        self.noContextTakeover = noContextTakeover
+        do {
+            self.zlib = try ZlibCompressor(
+                algorithm: .deflate,
+                configuration: ZlibConfiguration(
+                    windowSize: Int32(windowBits),
+                    compressionLevel: Int32(compressionLevel),
+                    memoryLevel: Int32(memoryLevel)
+                )
+            )
+        } catch {
+            throw .compressionFailed("zlib deflate init failed: \(error)")
+        }
+    }
+
+    /// Compresses one message's payload; returns the bytes to send with RSV1 set.
+    public func compress(_ payload: ByteBuffer) throws(WebSocketSendError) -> ByteBuffer {
+        guard payload.readableBytes > 0 else {
+            // An empty message is one empty stored block without its tail (RFC 7692 §7.2.3.6).
+            return ByteBuffer(bytes: [0x00])
+        }
+        var input = payload
+        var output = ByteBufferAllocator().buffer(capacity: zlib.maxSize(from: input))
+        do {
+            try zlib.deflate(from: &input, to: &output, flush: .sync)
+            // A sync flush that filled the buffer may have more to give; drain it.
+            while input.readableBytes > 0 || output.writableBytes == 0 {
+                output.reserveCapacity(minimumWritableBytes: max(1024, input.readableBytes))
+                try zlib.deflate(from: &input, to: &output, flush: .sync)
+            }
+            if noContextTakeover { try zlib.reset() }
+        } catch {
+            throw .compressionFailed("zlib deflate failed: \(error)")
+        }
+        guard output.readableBytes >= 4,
+            output.getInteger(at: output.writerIndex - 4, as: UInt32.self) == 0x0000_FFFF
+        else {
+            throw .compressionFailed("deflate output does not end with an empty stored block")
+        }
+        output.moveWriterIndex(to: output.writerIndex - 4)
+        return output
+    }
+}
+
+@available(*, unavailable)
+extension PerMessageDeflateCompressor: Sendable {}

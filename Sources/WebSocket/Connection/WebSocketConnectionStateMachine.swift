@@ -1,0 +1,204 @@
+public import NIOCore
+
+/// Where a connection is in its life (RFC 6455 §7).
+public enum WebSocketConnectionState: Hashable, Sendable {
+    /// Messages flow both ways.
+    case open
+    /// This endpoint sent a close frame and waits for the peer's; it still
+    /// receives messages but sends nothing more.
+    case closing
+    /// The close handshake is done (or the connection failed); only closing
+    /// TCP remains. Nothing is sent or received any more.
+    case closed
+}
+
+/// The logic of one WebSocket connection, with no channel: frame parsing,
+/// reassembly, UTF-8 and size checks, permessage-deflate, ping/pong, the
+/// close handshake, keepalive and idle decisions. A channel handler feeds it
+/// bytes and timer ticks and carries out the ``WebSocketConnectionAction``s
+/// it returns.
+///
+/// How a handler drives it:
+/// 1. Create it after the HTTP upgrade with the role, the configuration and
+///    the negotiated permessage-deflate parameters (`nil` when none).
+/// 2. `channelRead`: append the bytes to a cumulation buffer, then call
+///    ``read(from:now:)`` in a loop until it returns `nil` (more bytes
+///    needed) and perform each action. Stop reading after a ``WebSocketConnectionAction/close(_:)``
+///    whose `closeConnection` is `true`.
+/// 3. Outbound: ``send(_:fragmentSize:)`` (or ``send(_:)-(WebSocketPreparedMessage)``
+///    for a broadcast, ``sendPing(_:)``) returns bytes to write;
+///    ``close(_:)`` starts the close handshake.
+/// 4. Timers: after every call, (re)arm one timer at ``nextDeadline`` (none
+///    when it is `nil`); when it fires call ``timerFired(now:)`` and perform
+///    the action. This covers keepalive pings, the idle timeout and the close timeout.
+/// 5. `channelInactive`: call ``connectionClosed()`` for the status to report.
+///
+/// It holds zlib streams when compression is on, so it is not `Sendable`:
+/// keep it on the connection's event loop, and do not copy it.
+///
+/// ```swift
+/// var machine = WebSocketConnectionStateMachine(role: .server, configuration: .init(), deflate: nil)
+/// var input = ByteBuffer(bytes: [0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58])
+/// while let action = machine.read(from: &input) {
+///     // .deliver(WebSocketMessage.text("Hello"))
+/// }
+/// ```
+public struct WebSocketConnectionStateMachine {
+    /// The role of this endpoint.
+    public let role: WebSocketRole
+    /// The limits and timers in force.
+    public let configuration: WebSocketConfiguration
+    /// The negotiated permessage-deflate parameters; `nil` when not negotiated.
+    public let deflate: PerMessageDeflateParameters?
+    /// Where the connection is.
+    public internal(set) var state: WebSocketConnectionState = .open
+    /// The peer's close status, once its close frame arrived.
+    public private(set) var receivedCloseStatus: WebSocketCloseStatus?
+    /// The status this endpoint sent (or failed the connection with), once sent.
+    public internal(set) var sentCloseStatus: WebSocketCloseStatus?
+
+    private var failureStatus: WebSocketCloseStatus?
+    var decoder: FrameDecoder
+    var encoder: FrameEncoder
+    private var assembler: MessageAssembler
+    private var decompressor: PerMessageDeflateDecompressor?
+    var compressor: PerMessageDeflateCompressor?
+    var lastReceived: NIODeadline
+    var lastPingSent: NIODeadline?
+    var closeDeadline: NIODeadline?
+    var pingsSent: UInt64 = 0
+
+    /// Creates the machine for a connection that has just been upgraded.
+    ///
+    /// - Parameters:
+    ///   - role: this endpoint's role.
+    ///   - configuration: limits and timers.
+    ///   - deflate: the permessage-deflate parameters negotiated in the
+    ///     handshake, or `nil`. RSV1 is accepted only when this is set.
+    ///   - now: the time of the upgrade; idle and ping timers start from it.
+    public init(
+        role: WebSocketRole,
+        configuration: WebSocketConfiguration = WebSocketConfiguration(),
+        deflate: PerMessageDeflateParameters? = nil,
+        now: NIODeadline = .now()
+    ) {
+        self.role = role
+        self.configuration = configuration
+        self.deflate = deflate
+        self.decoder = FrameDecoder(
+            role: role,
+            maxFrameSize: configuration.maxFrameSize,
+            allowedReservedBits: deflate == nil ? [] : .rsv1
+        )
+        self.encoder = FrameEncoder(role: role)
+        self.assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize)
+        self.lastReceived = now
+    }
+
+    /// Decodes and handles the next frame in `buffer`.
+    ///
+    /// - Parameters:
+    ///   - buffer: received bytes; one whole frame is consumed per call.
+    ///   - now: the current time, which counts as activity for the idle timer.
+    /// - Returns: `nil` when the buffer holds no whole frame (wait for more
+    ///   bytes), otherwise the action to perform. Once the connection is
+    ///   ``WebSocketConnectionState/closed`` the bytes are discarded and `nil` returned.
+    public mutating func read(from buffer: inout ByteBuffer, now: NIODeadline = .now()) -> WebSocketConnectionAction? {
+        guard state != .closed else {
+            buffer.moveReaderIndex(to: buffer.writerIndex)
+            return nil
+        }
+        do {
+            guard
+                let frame = try decoder.decode(
+                    from: &buffer,
+                    messageBytesReceived: assembler.wireBytesReceived,
+                    maxMessageSize: configuration.maxMessageSize
+                )
+            else { return nil }
+            lastReceived = now
+            return try handle(frame, now: now)
+        } catch {
+            return fail(error)
+        }
+    }
+
+    /// Reports the end of the TCP connection; returns the close status to
+    /// give the application: the peer's, or the one this endpoint failed the
+    /// connection with, or ``WebSocketCloseCode/abnormalClosure`` (1006) when
+    /// the connection dropped before any close frame.
+    public mutating func connectionClosed() -> WebSocketCloseStatus {
+        state = .closed
+        closeDeadline = nil
+        return receivedCloseStatus ?? failureStatus ?? WebSocketCloseStatus(code: .abnormalClosure)
+    }
+
+    private mutating func handle(_ frame: WebSocketFrame, now: NIODeadline) throws(WebSocketProtocolError)
+        -> WebSocketConnectionAction
+    {
+        switch frame.opcode {
+        case .ping:
+            guard state == .open else { return .doNothing }
+            return .write(encoder.encode(WebSocketFrame(opcode: .pong, payload: frame.payload)))
+        case .pong:
+            return .doNothing
+        case .close:
+            return try receivedClose(payload: frame.payload, now: now)
+        default:
+            let needsInflater = frame.rsv1 || (frame.opcode == .continuation && assembler.isAssemblingCompressedMessage)
+            let message = try assembler.receive(frame, decompressor: needsInflater ? try inflater() : nil)
+            return message.map { .deliver($0) } ?? .doNothing
+        }
+    }
+
+    private mutating func inflater() throws(WebSocketProtocolError) -> PerMessageDeflateDecompressor {
+        if let decompressor { return decompressor }
+        let parameters = deflate ?? PerMessageDeflateParameters()
+        let peer: WebSocketRole = role == .server ? .client : .server
+        let created = try PerMessageDeflateDecompressor(
+            windowBits: parameters.maxWindowBits(sentBy: peer),
+            noContextTakeover: parameters.noContextTakeover(sentBy: peer)
+        )
+        decompressor = created
+        return created
+    }
+
+    private mutating func receivedClose(payload: ByteBuffer, now: NIODeadline) throws(WebSocketProtocolError)
+        -> WebSocketConnectionAction
+    {
+        let status = try WebSocketCloseStatus(parsing: payload)
+        receivedCloseStatus = status
+        let wasOpen = state == .open
+        state = .closed
+        // A server closes TCP first (RFC 6455 §7.1.1); a client waits for it, up to the close timeout.
+        let closeConnection = role == .server
+        closeDeadline = closeConnection ? nil : now + configuration.closeTimeout
+        guard wasOpen else {
+            return .close(WebSocketCloseAction(frame: nil, closeConnection: closeConnection))
+        }
+        // Echo the peer's code (an empty payload answers an empty one).
+        let reply = WebSocketCloseStatus(code: status.code)
+        sentCloseStatus = reply
+        let frame = encoder.encode(WebSocketFrame(opcode: .close, payload: reply.payload()))
+        return .close(WebSocketCloseAction(frame: frame, closeConnection: closeConnection))
+    }
+
+    /// Fails the connection (RFC 6455 §7.1.7): send a close with the error's
+    /// code unless ours already went out, then close TCP.
+    private mutating func fail(_ error: WebSocketProtocolError) -> WebSocketConnectionAction {
+        let alreadySent = state == .closing
+        let status = WebSocketCloseStatus(code: error.closeCode, reason: error.description)
+        state = .closed
+        closeDeadline = nil
+        failureStatus = status
+        guard !alreadySent else {
+            return .close(WebSocketCloseAction(frame: nil, closeConnection: true, error: error))
+        }
+        sentCloseStatus = status
+        let frame = encoder.encode(WebSocketFrame(opcode: .close, payload: status.payload()))
+        return .close(WebSocketCloseAction(frame: frame, closeConnection: true, error: error))
+    }
+}
+
+@available(*, unavailable)
+extension WebSocketConnectionStateMachine: Sendable {}
