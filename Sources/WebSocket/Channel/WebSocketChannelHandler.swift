@@ -46,7 +46,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         subprotocol: String?, compression: PerMessageDeflateParameters?,
         eventLoopHandler: (any WebSocketEventLoopHandler)?
     ) throws -> (outbound: WebSocketOutbound, inbound: WebSocketInboundMessages?) {
-        let machine = WebSocketConnectionStateMachine(role: role, configuration: configuration, deflate: compression)
+        let machine = WebSocketConnectionStateMachine(
+            role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
         let handler = WebSocketChannelHandler(machine: machine, eventLoopHandler: eventLoopHandler)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
@@ -120,7 +121,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             cumulation!.writeBuffer(&bytes)
         }
         inReadBurst = true
-        while !stoppedReading, let action = machine.read(from: &cumulation!) {
+        let now = context.eventLoop.now
+        while !stoppedReading, let action = machine.read(from: &cumulation!, now: now) {
             perform(action, context: context)
         }
         if let buffer = cumulation, buffer.readableBytes == 0 {
@@ -230,7 +232,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             return
         }
         do {
-            perform(try machine.close(status), context: context)
+            perform(try machine.close(status, now: context.eventLoop.now), context: context)
             rearmTimer()
             if let promise { context.channel.closeFuture.cascade(to: promise) }
         } catch {
@@ -299,7 +301,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         timer = nil
         timerDeadline = nil
         guard let context else { return }
-        perform(machine.timerFired(), context: context)
+        perform(machine.timerFired(now: context.eventLoop.now), context: context)
         rearmTimer()
     }
 }
