@@ -94,15 +94,19 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         timer = nil
         timerDeadline = nil
         stoppedReading = true
+        // The status is recorded before the sequence ends, so a consumer that
+        // sees the end can read it.
+        let outbound = self.outbound
+        self.outbound = nil
+        outbound?.recordClose(status)
         source?.finish()
         source = nil
         let waiters = writabilityWaiters
         writabilityWaiters = []
         waiters.forEach { $0.fail(WebSocketSendError.closing(.closed)) }
-        guard let outbound else { return }
-        self.outbound = nil
-        outbound.recordClose(status)
-        eventLoopHandler?.webSocketClosed(outbound, status: status)
+        if let outbound {
+            eventLoopHandler?.webSocketClosed(outbound, status: status)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -105,15 +105,21 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
 
     private func upgrade(context: ChannelHandlerContext, accepted: WebSocketClientHandshake.Accepted) {
         state = .upgrading(buffered: [])
-        do {
-            let pipeline = context.pipeline.syncOperations
-            pipeline.removeHandler(encoder, promise: nil)
-            pipeline.removeHandler(decoder, promise: nil)
-            let connection = try install(context.channel, accepted, self)
-            pipeline.removeHandler(context: context, promise: nil)
-            result.succeed(connection)
-        } catch {
-            fail(context: context, error)
+        let pipeline = context.pipeline.syncOperations
+        pipeline.removeHandler(encoder, promise: nil)
+        // The decoder also watches outbound writes and may leave only after
+        // the current read: install the WebSocket handler once it is gone.
+        let decoderRemoved = context.eventLoop.makePromise(of: Void.self)
+        pipeline.removeHandler(decoder, promise: decoderRemoved)
+        decoderRemoved.futureResult.assumeIsolated().whenComplete { result in
+            do {
+                try result.get()
+                let connection = try self.install(context.channel, accepted, self)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                self.result.succeed(connection)
+            } catch {
+                self.fail(context: context, error)
+            }
         }
     }
 

@@ -149,16 +149,23 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         state = .upgrading(buffered: [])
         context.write(wrapOutboundOut(.head(acceptance.responseHead)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        do {
-            let pipeline = context.pipeline.syncOperations
-            pipeline.removeHandler(limiter, promise: nil)
-            pipeline.removeHandler(encoder, promise: nil)
-            pipeline.removeHandler(decoder, promise: nil)
-            try install(context.channel, route, acceptance, self)
-            pipeline.removeHandler(context: context, promise: nil)
-        } catch {
-            state = .closing
-            context.close(promise: nil)
+        let pipeline = context.pipeline.syncOperations
+        pipeline.removeHandler(limiter, promise: nil)
+        pipeline.removeHandler(encoder, promise: nil)
+        // The decoder also watches outbound writes and may leave the pipeline
+        // only after the current read, so the WebSocket handler is installed
+        // once it is gone; bytes it hands on meanwhile are buffered here.
+        let decoderRemoved = context.eventLoop.makePromise(of: Void.self)
+        pipeline.removeHandler(decoder, promise: decoderRemoved)
+        decoderRemoved.futureResult.assumeIsolated().whenComplete { result in
+            do {
+                try result.get()
+                try self.install(context.channel, route, acceptance, self)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            } catch {
+                self.state = .closing
+                context.close(promise: nil)
+            }
         }
     }
 

@@ -56,7 +56,7 @@ final class RawTCPClient: Sendable {
 }
 
 /// A valid upgrade request for `path`.
-func upgradeRequest(path: String = "/echo", extraHeaders: String = "") -> String {
+func upgradeRequest(path: String = "/echo", version: String = "13", extraHeaders: String = "") -> String {
     "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(extraHeaders)\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: \(version)\r\n\(extraHeaders)\r\n"
 }
