@@ -191,7 +191,7 @@ public final class WebSocketServer: Sendable {
             .get()
     }
 
-    private static func configureChild(
+    static func configureChild(
         _ channel: any Channel, router: ServerRouter, configuration: WebSocketServerConfiguration,
         sslContext: NIOSSLContext?, connections: ConnectionRegistry,
         sink: AsyncStream<AcceptedConnection>.Continuation
