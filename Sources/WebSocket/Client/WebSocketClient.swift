@@ -76,7 +76,16 @@ public enum WebSocketClient {
             }
         }
         defer { timeout.cancel() }
-        return try await promise.futureResult.get()
+        do {
+            return try await promise.futureResult.get()
+        } catch let error as WebSocketHandshakeError {
+            throw error
+        } catch let error as WebSocketClientError {
+            throw error
+        } catch {
+            let stage = sslContext == nil ? "connection failed during the handshake" : "TLS or connection failure"
+            throw WebSocketClientError.connectionFailed(host: target.host, port: target.port, reason: "\(stage) (\(error))")
+        }
     }
 
     private static func configure(
