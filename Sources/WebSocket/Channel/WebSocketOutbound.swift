@@ -73,7 +73,14 @@ public final class WebSocketOutbound: Sendable {
     /// Throws ``WebSocketSendError/closing(_:)`` if the connection closes first.
     public func waitUntilWritable() async throws {
         if channel.isWritable { return }
-        try await onLoop { handler, promise in handler.waitUntilWritable(promise) }
+        try await whenWritable().get()
+    }
+
+    /// Succeeds once the outbound buffer is below the low-water mark.
+    func whenWritable() -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        execute { $0.waitUntilWritable(promise) }
+        return promise.futureResult
     }
 
     /// Whether the outbound buffer is below the high-water mark (readable from any thread).
