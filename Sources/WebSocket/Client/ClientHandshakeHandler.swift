@@ -105,33 +105,21 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
 
     private func upgrade(context: ChannelHandlerContext, accepted: WebSocketClientHandshake.Accepted) {
         state = .upgrading(buffered: [])
-        let pipeline = context.pipeline.syncOperations
-        pipeline.removeHandler(encoder, promise: nil)
-        // The decoder also watches outbound writes and may leave only after
-        // the current read: install the WebSocket handler once it is gone.
-        let decoderRemoved = context.eventLoop.makePromise(of: Void.self)
-        pipeline.removeHandler(decoder, promise: decoderRemoved)
-        decoderRemoved.futureResult.assumeIsolated().whenComplete { result in
-            do {
-                try result.get()
-                let connection = try self.install(context.channel, accepted, self)
-                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-                self.result.succeed(connection)
-            } catch {
-                self.fail(context: context, error)
-            }
+        var connection: WebSocketConnection?
+        ProtocolSwitch.replaceHTTPHandlers(context: context, removing: [encoder], decoder: decoder) {
+            connection = try self.install(context.channel, accepted, self)
+        } switched: {
+            if let connection { self.result.succeed(connection) }
+        } failed: { error in
+            self.fail(context: context, error)
         }
     }
 
     func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
-        if case .upgrading(let buffered) = state {
-            state = .done
-            for data in buffered {
-                context.fireChannelRead(data)
-            }
-            if !buffered.isEmpty { context.fireChannelReadComplete() }
-        }
-        context.leavePipeline(removalToken: removalToken)
+        var buffered: [NIOAny] = []
+        if case .upgrading(let pending) = state { buffered = pending }
+        state = .done
+        ProtocolSwitch.leave(context: context, removalToken: removalToken, delivering: buffered)
     }
 
     private func fail(context: ChannelHandlerContext, _ error: any Error) {

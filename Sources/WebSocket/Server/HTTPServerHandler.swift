@@ -149,37 +149,19 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         state = .upgrading(buffered: [])
         context.write(wrapOutboundOut(.head(acceptance.responseHead)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        let pipeline = context.pipeline.syncOperations
-        pipeline.removeHandler(limiter, promise: nil)
-        pipeline.removeHandler(encoder, promise: nil)
-        // The decoder also watches outbound writes and may leave the pipeline
-        // only after the current read, so the WebSocket handler is installed
-        // once it is gone; bytes it hands on meanwhile are buffered here.
-        let decoderRemoved = context.eventLoop.makePromise(of: Void.self)
-        pipeline.removeHandler(decoder, promise: decoderRemoved)
-        decoderRemoved.futureResult.assumeIsolated().whenComplete { result in
-            do {
-                try result.get()
-                try self.install(context.channel, route, acceptance, self)
-                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-            } catch {
-                self.state = .closing
-                context.close(promise: nil)
-            }
+        ProtocolSwitch.replaceHTTPHandlers(context: context, removing: [limiter, encoder], decoder: decoder) {
+            try self.install(context.channel, route, acceptance, self)
+        } failed: { _ in
+            self.state = .closing
+            context.close(promise: nil)
         }
     }
 
     func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
-        if case .upgrading(let buffered) = state {
-            state = .closing
-            for data in buffered {
-                context.fireChannelRead(data)
-            }
-            if !buffered.isEmpty {
-                context.fireChannelReadComplete()
-            }
-        }
-        context.leavePipeline(removalToken: removalToken)
+        var buffered: [NIOAny] = []
+        if case .upgrading(let pending) = state { buffered = pending }
+        state = .closing
+        ProtocolSwitch.leave(context: context, removalToken: removalToken, delivering: buffered)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
