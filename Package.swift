@@ -64,6 +64,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "websocket-codec-benchmarks",
+            dependencies: [
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/WebSocketCodecBenchmarks",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "WebSocketTests",
             dependencies: [

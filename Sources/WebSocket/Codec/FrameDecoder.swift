@@ -131,9 +131,13 @@ public struct FrameDecoder: Sendable {
         guard buffer.readableBytes >= headerLength + length else { return nil }
 
         buffer.moveReaderIndex(forwardBy: headerLength)
-        var payload = buffer.readSlice(length: length)!
+        let payload: ByteBuffer
         if let maskingKey {
-            payload = maskingKey.unmasked(payload)
+            // Unmask straight from the input into the new buffer, with no slice in between.
+            payload = buffer.withUnsafeReadableBytes { maskingKey.unmasked(UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }
+            buffer.moveReaderIndex(forwardBy: length)
+        } else {
+            payload = buffer.readSlice(length: length)!
         }
         return WebSocketFrame(
             fin: fin,

@@ -38,7 +38,7 @@ public struct FrameEncoder: Sendable {
             length: length, maskingKey: key, into: &buffer
         )
         if let key {
-            key.append(frame.payload, to: &buffer, offset: 0)
+            frame.payload.withUnsafeReadableBytes { key.append($0, to: &buffer, offset: 0) }
         } else {
             buffer.writeImmutableBuffer(frame.payload)
         }

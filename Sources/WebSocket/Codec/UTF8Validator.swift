@@ -5,9 +5,10 @@ public import NIOCore
 /// It is a finite automaton over the well-formed byte sequences of the
 /// Unicode standard (table 3-7): no overlong forms, no surrogates
 /// (U+D800–U+DFFF), nothing above U+10FFFF. It fails at the first byte that
-/// cannot continue a valid sequence, so a text message is rejected (close
-/// code 1007) as soon as its bad byte arrives, not when the message ends.
-/// Runs of ASCII are checked eight bytes at a time.
+/// cannot continue a valid sequence, so the connection rejects a text
+/// message (close code 1007) with the frame that carries its first bad
+/// byte, without waiting for the rest of the message. Runs of ASCII are
+/// checked eight bytes at a time.
 ///
 /// ```swift
 /// var validator = UTF8Validator()

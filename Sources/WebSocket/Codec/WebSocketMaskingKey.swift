@@ -74,20 +74,23 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
     /// This makes one pass that reads, XORs and writes, so it costs about as
     /// much as copying the bytes and never copies a shared buffer first.
     public func unmasked(_ buffer: ByteBuffer) -> ByteBuffer {
-        var output = ByteBufferAllocator().buffer(capacity: buffer.readableBytes)
-        append(buffer, to: &output, offset: 0)
+        buffer.withUnsafeReadableBytes { unmasked($0) }
+    }
+
+    /// Returns a masked (or unmasked) copy of `bytes` in a new buffer, in one pass.
+    package func unmasked(_ bytes: UnsafeRawBufferPointer) -> ByteBuffer {
+        var output = ByteBufferAllocator().buffer(capacity: bytes.count)
+        append(bytes, to: &output, offset: 0)
         return output
     }
 
-    /// Appends the masked (or unmasked) bytes of `source` to `output`.
-    package func append(_ source: ByteBuffer, to output: inout ByteBuffer, offset: Int) {
-        let count = source.readableBytes
+    /// Appends the masked (or unmasked) `source` bytes to `output`.
+    package func append(_ source: UnsafeRawBufferPointer, to output: inout ByteBuffer, offset: Int) {
+        let count = source.count
         guard count > 0 else { return }
-        _ = source.withUnsafeReadableBytes { input in
-            output.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { target in
-                xor(from: input.baseAddress!, to: target.baseAddress!, count: count, offset: offset)
-                return count
-            }
+        output.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { target in
+            xor(from: source.baseAddress!, to: target.baseAddress!, count: count, offset: offset)
+            return count
         }
     }
 

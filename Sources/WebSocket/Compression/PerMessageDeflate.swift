@@ -49,7 +49,7 @@ public enum PerMessageDeflate {
     /// always `client_max_window_bits` so that the server may limit the
     /// client's window.
     ///
-    /// For the default configuration: `permessage-deflate; server_no_context_takeover; client_max_window_bits`.
+    /// For the default configuration: `permessage-deflate; server_no_context_takeover; client_no_context_takeover; client_max_window_bits`.
     public static func clientOffer(configuration: PerMessageDeflateConfiguration) -> String {
         var parts = [extensionName]
         if configuration.serverNoContextTakeover { parts.append("server_no_context_takeover") }

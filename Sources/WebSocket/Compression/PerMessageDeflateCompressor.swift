@@ -63,7 +63,7 @@ public final class PerMessageDeflateCompressor {
     /// Compresses one message's payload; returns the bytes to send with RSV1 set.
     public func compress(_ payload: ByteBuffer) throws(WebSocketSendError) -> ByteBuffer {
         guard payload.readableBytes > 0 else {
-            // An empty message is one empty stored block without its tail (RFC 7692 §7.2.3.6).
+            // An empty message: one empty stored block, which is the single byte 0x00 once its tail is removed.
             return ByteBuffer(bytes: [0x00])
         }
         var input = payload

@@ -26,6 +26,10 @@ extension WebSocketConnectionStateMachine {
         if let compressor = try outboundCompressor(for: payload.readableBytes) {
             payload = try compressor.compress(payload)
             compressed = true
+            if compressor.noContextTakeover {
+                // Nothing carries over to the next message: free zlib's state while idle.
+                self.compressor = nil
+            }
         }
         let frameSize = fragmentSize ?? max(payload.readableBytes, 1)
         var output = ByteBufferAllocator().buffer(

@@ -54,7 +54,7 @@ import WebSocket
     }
 
     /// Random byte strings (mostly ASCII with sprinkled high bytes) agree with
-    /// the standard library's decoder.
+    /// the standard library's decoder, whole and split in two.
     @Test func agreesWithTheStandardLibrary() {
         var generator = SeededGenerator(seed: 99)
         for _ in 0..<5000 {
@@ -64,6 +64,13 @@ import WebSocket
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             #expect(UTF8Validator.isValid(ByteBuffer(bytes: bytes)) == expected, "bytes \(bytes)")
+            // The same verdict when the bytes arrive in two pieces.
+            let split = Int.random(in: 0...length, using: &generator)
+            var validator = UTF8Validator()
+            let chunked = (try? validator.validate(ByteBuffer(bytes: bytes[..<split]))) != nil
+                && (try? validator.validate(ByteBuffer(bytes: bytes[split...]))) != nil
+                && validator.isAtCharacterBoundary
+            #expect(chunked == expected, "bytes \(bytes) split at \(split)")
         }
     }
 }

@@ -103,3 +103,33 @@ import WebSocket
         #expect(throws: WebSocketProtocolError.self) { try PerMessageDeflateDecompressor(windowBits: 16, noContextTakeover: true) }
     }
 }
+
+extension PerMessageDeflateCompressorTests {
+    /// RFC 7692 §7.2.3.4: a sender may end a message with a final DEFLATE
+    /// block (BFINAL set, here from Python's zlib with Z_FINISH); the tail the
+    /// receiver appends is then ignored, and the next message still inflates.
+    @Test func finalBlockMessageThenANormalOne() throws {
+        let decompressor = try PerMessageDeflateDecompressor(windowBits: 15, noContextTakeover: false)
+        var first = ByteBuffer()
+        try decompressor.inflate(ByteBuffer(bytes: [0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]), into: &first, isFinal: true, limit: 100)
+        #expect(String(buffer: first) == "Hello")
+        var second = ByteBuffer()
+        try decompressor.inflate(ByteBuffer(bytes: [0x0a, 0xcf, 0x2f, 0xca, 0x49, 0x01, 0x00]), into: &second, isFinal: true, limit: 100)
+        #expect(String(buffer: second) == "World")
+    }
+}
+
+extension PerMessageDeflateCompressorTests {
+    @Test func emptyMessageRoundTrips() throws {
+        let compressor = try PerMessageDeflateCompressor(windowBits: 15, noContextTakeover: false)
+        let compressed = try compressor.compress(ByteBuffer())
+        #expect(compressed.bytes == [0x00])
+        let decompressor = try PerMessageDeflateDecompressor(windowBits: 15, noContextTakeover: false)
+        var output = ByteBuffer()
+        try decompressor.inflate(compressed, into: &output, isFinal: true, limit: 10)
+        #expect(output.readableBytes == 0)
+        // The stream stays usable for the next message.
+        try decompressor.inflate(try compressor.compress(ByteBuffer(string: "next")), into: &output, isFinal: true, limit: 10)
+        #expect(String(buffer: output) == "next")
+    }
+}

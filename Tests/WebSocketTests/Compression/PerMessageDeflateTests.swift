@@ -3,21 +3,21 @@ import WebSocket
 
 /// Negotiation tables for both sides (RFC 7692 §7.1).
 @Suite struct PerMessageDeflateTests {
-    private static let plain = PerMessageDeflateConfiguration(serverNoContextTakeover: false)
+    private static let plain = PerMessageDeflateConfiguration(serverNoContextTakeover: false, clientNoContextTakeover: false)
 
     @Test(arguments: [
         // offer, server configuration, expected response header (nil = declined)
         ("permessage-deflate", plain, "permessage-deflate"),
-        ("permessage-deflate", PerMessageDeflateConfiguration(), "permessage-deflate; server_no_context_takeover"),
+        ("permessage-deflate", PerMessageDeflateConfiguration(), "permessage-deflate; server_no_context_takeover; client_no_context_takeover"),
         ("permessage-deflate; client_no_context_takeover", plain, "permessage-deflate; client_no_context_takeover"),
         ("permessage-deflate; server_no_context_takeover", plain, "permessage-deflate; server_no_context_takeover"),
         ("permessage-deflate; server_max_window_bits=10", plain, "permessage-deflate; server_max_window_bits=10"),
-        ("permessage-deflate; server_max_window_bits=12", PerMessageDeflateConfiguration(serverNoContextTakeover: false, serverMaxWindowBits: 10), "permessage-deflate; server_max_window_bits=10"),
-        ("permessage-deflate", PerMessageDeflateConfiguration(serverNoContextTakeover: false, serverMaxWindowBits: 11), "permessage-deflate; server_max_window_bits=11"),
+        ("permessage-deflate; server_max_window_bits=12", PerMessageDeflateConfiguration(serverNoContextTakeover: false, clientNoContextTakeover: false, serverMaxWindowBits: 10), "permessage-deflate; server_max_window_bits=10"),
+        ("permessage-deflate", PerMessageDeflateConfiguration(serverNoContextTakeover: false, clientNoContextTakeover: false, serverMaxWindowBits: 11), "permessage-deflate; server_max_window_bits=11"),
         ("permessage-deflate; client_max_window_bits", plain, "permessage-deflate"),
-        ("permessage-deflate; client_max_window_bits", PerMessageDeflateConfiguration(serverNoContextTakeover: false, clientMaxWindowBits: 9), "permessage-deflate; client_max_window_bits=9"),
+        ("permessage-deflate; client_max_window_bits", PerMessageDeflateConfiguration(serverNoContextTakeover: false, clientNoContextTakeover: false, clientMaxWindowBits: 9), "permessage-deflate; client_max_window_bits=9"),
         ("permessage-deflate; client_max_window_bits=12", plain, "permessage-deflate; client_max_window_bits=12"),
-        ("permessage-deflate; client_max_window_bits=12", PerMessageDeflateConfiguration(serverNoContextTakeover: false, clientMaxWindowBits: 10), "permessage-deflate; client_max_window_bits=10"),
+        ("permessage-deflate; client_max_window_bits=12", PerMessageDeflateConfiguration(serverNoContextTakeover: false, clientNoContextTakeover: false, clientMaxWindowBits: 10), "permessage-deflate; client_max_window_bits=10"),
         ("permessage-deflate", PerMessageDeflateConfiguration(clientMaxWindowBits: 10), nil),
         ("permessage-deflate; server_max_window_bits", plain, nil),
         ("permessage-deflate; server_max_window_bits=7", plain, nil),
@@ -66,7 +66,7 @@ import WebSocket
 
     @Test func clientOffers() {
         #expect(PerMessageDeflate.clientOffer(configuration: PerMessageDeflateConfiguration())
-            == "permessage-deflate; server_no_context_takeover; client_max_window_bits")
+            == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; client_max_window_bits")
         #expect(PerMessageDeflate.clientOffer(configuration: PerMessageDeflateConfiguration(
             serverNoContextTakeover: false, clientNoContextTakeover: true, serverMaxWindowBits: 10, clientMaxWindowBits: 11
         )) == "permessage-deflate; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=11")

@@ -45,3 +45,19 @@ import WebSocket
         #expect(offer.description == "permessage-deflate; server_no_context_takeover; client_max_window_bits=9")
     }
 }
+
+extension WebSocketExtensionOfferTests {
+    /// Random header text never crashes the parser or the negotiation, and
+    /// whatever parses writes back to text that parses to the same offers.
+    @Test func randomHeadersParseOrThrowAndRoundTrip() throws {
+        var generator = SeededGenerator(seed: 7692)
+        let pieces = ["permessage-deflate", "x", "a1", ";", ",", "=", "\"", "\\", " ", "\t", "15", "server_max_window_bits", "client_max_window_bits", "@", "é"]
+        for _ in 0..<5000 {
+            let header = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            _ = try? PerMessageDeflate.negotiate(offers: [header], configuration: PerMessageDeflateConfiguration())
+            guard let offers = try? WebSocketExtensionOffer.parse([header]) else { continue }
+            let written = offers.map(\.description).joined(separator: ", ")
+            #expect(try WebSocketExtensionOffer.parse([written]) == offers, "header \(header)")
+        }
+    }
+}

@@ -13,10 +13,7 @@ import WebSocket
     @Test func serverEchoesAPeerCloseAndClosesTCP() throws {
         var machine = WebSocketConnectionStateMachine(role: .server, now: start)
         let actions = readAll(&machine, clientFrame(opcode: 0x8, payload: closePayload(1001, "bye")))
-        guard case .close(let close) = try #require(actions.first) else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.first?.closeAction)
         #expect(close.frame?.bytes == [0x88, 0x02, 0x03, 0xE9])
         #expect(close.closeConnection && close.error == nil)
         #expect(machine.state == .closed)
@@ -35,10 +32,7 @@ import WebSocket
     @Test func clientEchoesAndWaitsForTheServerToCloseTCP() throws {
         var machine = WebSocketConnectionStateMachine(role: .client, now: start)
         let actions = readAll(&machine, frameBytes(opcode: 0x8, payload: closePayload(1000)), now: start)
-        guard case .close(let close) = try #require(actions.first) else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.first?.closeAction)
         #expect(!close.closeConnection)
         var frame = try #require(close.frame)
         #expect(try FrameDecoder(role: .server).decode(from: &frame)?.payload.bytes == closePayload(1000))
@@ -92,24 +86,18 @@ import WebSocket
         ])
     }
 
-    @Test func closeWithOnePayloadByteFailsWith1002() {
+    @Test func closeWithOnePayloadByteFailsWith1002() throws {
         var machine = WebSocketConnectionStateMachine(role: .server, now: start)
         let actions = readAll(&machine, clientFrame(opcode: 0x8, payload: [0x03]))
-        guard case .close(let close) = actions.first else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.first?.closeAction)
         #expect(close.error == .closePayloadTooShort)
         #expect(close.frame?.getInteger(at: 2, as: UInt16.self) == 1002)
     }
 
-    @Test func closeReasonWithBadUTF8FailsWith1007() {
+    @Test func closeReasonWithBadUTF8FailsWith1007() throws {
         var machine = WebSocketConnectionStateMachine(role: .server, now: start)
         let actions = readAll(&machine, clientFrame(opcode: 0x8, payload: closePayload(1000) + [0xFF]))
-        guard case .close(let close) = actions.first else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.first?.closeAction)
         #expect(close.error == .invalidUTF8(offset: 0))
         #expect(close.frame?.getInteger(at: 2, as: UInt16.self) == 1007)
     }

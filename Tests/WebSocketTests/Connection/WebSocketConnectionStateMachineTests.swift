@@ -15,10 +15,7 @@ import WebSocket
 
     /// The close code of the close frame in a failing action.
     private func failure(_ actions: [WebSocketConnectionAction]) throws -> (code: UInt16, error: WebSocketProtocolError?) {
-        guard case .close(let close) = try #require(actions.last) else {
-            Issue.record("expected a close action, got \(actions)")
-            return (0, nil)
-        }
+        let close = try #require(actions.last?.closeAction)
         #expect(close.closeConnection)
         var frame = try #require(close.frame)
         let decoded = try #require(try FrameDecoder(role: .client).decode(from: &frame))
@@ -134,10 +131,7 @@ import WebSocket
     @Test func clientRejectsMaskedFrames() throws {
         var machine = WebSocketConnectionStateMachine(role: .client, now: .uptimeNanoseconds(0))
         let actions = readAll(&machine, clientFrame(opcode: 0x1, payload: utf8("x")))
-        guard case .close(let close) = actions.last else {
-            Issue.record("expected close, got \(actions)")
-            return
-        }
+        let close = try #require(actions.last?.closeAction)
         #expect(close.error == .maskedServerFrame)
         // The client's own close frame is masked.
         var frame = try #require(close.frame)

@@ -27,10 +27,7 @@ import WebSocket
         _ = machine.timerFired(now: start + .seconds(60))
         #expect(machine.nextDeadline == start + .seconds(90))
         let action = machine.timerFired(now: start + .seconds(90))
-        guard case .close(let close) = action else {
-            Issue.record("expected an idle close, got \(action)")
-            return
-        }
+        let close = try #require(action.closeAction)
         #expect(!close.closeConnection)
         #expect(close.frame?.bytes == [0x88, 14, 0x03, 0xE9] + utf8("idle timeout"))
         #expect(machine.nextDeadline == start + .seconds(95))
@@ -56,5 +53,14 @@ import WebSocket
             return
         }
         #expect(machine.state == .closing)
+    }
+}
+
+extension WebSocketConnectionStateMachineTimerTests {
+    @Test func partialFramesCountAsActivity() {
+        var machine = machine()
+        var buffer = ByteBuffer(bytes: clientFrame(opcode: 0x2, payload: Array(repeating: 1, count: 50)).prefix(20))
+        #expect(machine.read(from: &buffer, now: start + .seconds(80)) == nil)
+        #expect(machine.nextDeadline == start + .seconds(110))
     }
 }

@@ -71,3 +71,11 @@ func readAll(_ machine: inout WebSocketConnectionStateMachine, _ bytes: [UInt8],
     }
     return actions
 }
+
+extension WebSocketConnectionAction {
+    /// The close action, when this is one; for `try #require(action.closeAction)`.
+    var closeAction: WebSocketCloseAction? {
+        if case .close(let close) = self { return close }
+        return nil
+    }
+}
