@@ -126,4 +126,32 @@ import WebSocket
         #expect(recorder.messages == [.text("ping")])
         #expect(recorder.closed.map(\.code) == [.normalClosure])
     }
+
+    @Test func throwingHandlerClosesWithInternalError() async throws {
+        struct Boom: Error {}
+        let route = WebSocketRoute(path: "/boom") { _ in throw Boom() }
+        try await withTestServer(routes: [route]) { _, port in
+            let connection = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/boom")
+            var iterator = connection.inbound.makeAsyncIterator()
+            #expect(await iterator.next() == nil)
+            #expect(connection.closeStatus?.code == .internalError)
+        }
+    }
+
+    @Test func httpRouteRefusesOtherMethodsAndLargeBodies() async throws {
+        let health = HTTPRoute(path: "/health", methods: [.GET, .POST]) { _, body in
+            HTTPRouteResponse(status: .ok, body: "got \(body.readableBytes)\n")
+        }
+        let configuration = WebSocketServerConfiguration(maxRequestBodySize: 10)
+        try await withTestServer(configuration: configuration, routes: [], httpRoutes: [health]) { _, port in
+            let client = try await RawTCPClient(port: port)
+            try await client.send("DELETE /health HTTP/1.1\r\nHost: x\r\n\r\nPOST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+                + "POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n01234567890123456789")
+            let response = String(buffer: try await client.receiveUntilClosed())
+            #expect(response.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
+            #expect(response.contains("Allow: GET, POST\r\n"))
+            #expect(response.contains("got 3\n"))
+            #expect(response.contains("HTTP/1.1 413 Payload Too Large\r\n"))
+        }
+    }
 }
