@@ -88,7 +88,7 @@ public enum WebSocketClient {
         }
     }
 
-    private static func configure(
+    static func configure(
         _ channel: any Channel, handshake: WebSocketClientHandshake,
         configuration: WebSocketConfiguration, options: WebSocketChannelOptions, sslContext: NIOSSLContext?, serverName: String,
         promise: EventLoopPromise<WebSocketConnection>
