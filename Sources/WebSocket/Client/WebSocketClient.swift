@@ -118,8 +118,8 @@ public enum WebSocketClient {
         if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
             return reason(for: first.error)
         }
-        if error is ChannelError, "\(error)".contains("connectTimeout") {
-            return "connection timed out"
+        if let error = error as? ChannelError, case .connectTimeout(let timeout) = error {
+            return "connection timed out after \(timeout.nanoseconds / 1_000_000) ms"
         }
         return "cannot connect (\(error))"
     }
