@@ -14,7 +14,6 @@ public struct WebSocketHandshakeError: Error, Sendable, Equatable, CustomStringC
         case unofferedExtension(String)
         case invalidExtensionResponse(String, reason: String)
         case invalidURL(String, reason: String)
-        case responseTooLarge(limit: Int)
         case connectionClosedDuringHandshake
     }
 
@@ -47,8 +46,6 @@ public struct WebSocketHandshakeError: Error, Sendable, Equatable, CustomStringC
     }
     /// The URL cannot be used for a WebSocket connection.
     public static func invalidURL(_ url: String, reason: String) -> Self { Self(.invalidURL(url, reason: reason)) }
-    /// The response head or rejection body exceeded `limit` bytes.
-    public static func responseTooLarge(limit: Int) -> Self { Self(.responseTooLarge(limit: limit)) }
     /// The server closed the connection before the handshake completed.
     public static let connectionClosedDuringHandshake = Self(.connectionClosedDuringHandshake)
 
@@ -72,8 +69,6 @@ public struct WebSocketHandshakeError: Error, Sendable, Equatable, CustomStringC
             return "server answered Sec-WebSocket-Extensions \"\(header)\": \(reason)"
         case .invalidURL(let url, let reason):
             return "invalid WebSocket URL \"\(url)\": \(reason)"
-        case .responseTooLarge(let limit):
-            return "handshake response exceeds \(limit) bytes"
         case .connectionClosedDuringHandshake:
             return "the server closed the connection during the handshake"
         }
