@@ -87,7 +87,7 @@ public final class WebSocketServer: Sendable {
 
     /// Binds and serves until ``shutdown()`` is called or the task is
     /// cancelled, then shuts down gracefully. Task-route handlers run as
-    /// child tasks of this call.
+    /// child tasks of this call. Call it once per server.
     public func run() async throws {
         let channel: any Channel
         do {
