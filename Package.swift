@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "WebSocket", targets: ["WebSocket"]),
         .library(name: "StateSyncProtocol", targets: ["StateSyncProtocol"]),
         .library(name: "BoardApp", targets: ["BoardApp"]),
+        .executable(name: "websocket-echo", targets: ["websocket-echo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -101,6 +102,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // MARK: websocket-echo: echo/broadcast server for Autobahn, interop and wsbench.
+        .executableTarget(
+            name: "websocket-echo",
+            dependencies: [
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "websocket-codec-benchmarks",
             dependencies: [
@@ -116,7 +128,9 @@ let package = Package(
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings
         ),

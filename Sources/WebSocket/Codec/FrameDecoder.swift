@@ -71,6 +71,43 @@ public struct FrameDecoder: Sendable {
         messageBytesReceived: Int = 0,
         maxMessageSize: Int = .max
     ) throws(WebSocketProtocolError) -> WebSocketFrame? {
+        guard
+            let header = try header(in: buffer, messageBytesReceived: messageBytesReceived, maxMessageSize: maxMessageSize)
+        else { return nil }
+        let (fin, reserved, opcode, maskingKey) = (header.fin, header.reserved, header.opcode, header.maskingKey)
+        let (headerLength, length) = (header.headerLength, header.payloadLength)
+        guard buffer.readableBytes >= headerLength + length else { return nil }
+
+        buffer.moveReaderIndex(forwardBy: headerLength)
+        let payload: ByteBuffer
+        if let maskingKey {
+            // Unmask straight from the input into the new buffer, with no slice in between.
+            payload = buffer.withUnsafeReadableBytes { maskingKey.unmasked(UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }
+            buffer.moveReaderIndex(forwardBy: length)
+        } else {
+            payload = buffer.readSlice(length: length)!
+        }
+        return WebSocketFrame(
+            fin: fin,
+            rsv1: reserved.contains(.rsv1),
+            rsv2: reserved.contains(.rsv2),
+            rsv3: reserved.contains(.rsv3),
+            opcode: opcode,
+            maskingKey: maskingKey,
+            payload: payload
+        )
+    }
+
+    /// The checked header of the frame at the start of `buffer`, or `nil`
+    /// while the header itself is incomplete. It runs every header check of
+    /// ``decode(from:messageBytesReceived:maxMessageSize:)``, so a caller can
+    /// look at a frame whose payload is still arriving (to fail fast on
+    /// invalid UTF-8).
+    func header(
+        in buffer: ByteBuffer,
+        messageBytesReceived: Int,
+        maxMessageSize: Int
+    ) throws(WebSocketProtocolError) -> FrameHeader? {
         let start = buffer.readerIndex
         guard let first = buffer.getInteger(at: start, as: UInt8.self),
             let second = buffer.getInteger(at: start + 1, as: UInt8.self)
@@ -128,25 +165,20 @@ public struct FrameDecoder: Sendable {
             maskingKey = WebSocketMaskingKey(rawValue: key)
             headerLength += 4
         }
-        guard buffer.readableBytes >= headerLength + length else { return nil }
-
-        buffer.moveReaderIndex(forwardBy: headerLength)
-        let payload: ByteBuffer
-        if let maskingKey {
-            // Unmask straight from the input into the new buffer, with no slice in between.
-            payload = buffer.withUnsafeReadableBytes { maskingKey.unmasked(UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }
-            buffer.moveReaderIndex(forwardBy: length)
-        } else {
-            payload = buffer.readSlice(length: length)!
-        }
-        return WebSocketFrame(
-            fin: fin,
-            rsv1: reserved.contains(.rsv1),
-            rsv2: reserved.contains(.rsv2),
-            rsv3: reserved.contains(.rsv3),
-            opcode: opcode,
-            maskingKey: maskingKey,
-            payload: payload
-        )
+        return FrameHeader(
+            fin: fin, reserved: reserved, opcode: opcode, maskingKey: maskingKey,
+            headerLength: headerLength, payloadLength: length)
     }
+}
+
+/// A frame header that passed the decoder's checks.
+struct FrameHeader {
+    var fin: Bool
+    var reserved: WebSocketReservedBits
+    var opcode: WebSocketOpcode
+    var maskingKey: WebSocketMaskingKey?
+    /// Bytes before the payload, masking key included.
+    var headerLength: Int
+    /// The declared payload length.
+    var payloadLength: Int
 }

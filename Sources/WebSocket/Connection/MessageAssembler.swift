@@ -14,6 +14,13 @@ struct MessageAssembler {
     private var partial: Partial?
     /// Whether the next continuation frame belongs to a compressed message.
     var isAssemblingCompressedMessage: Bool { partial?.isCompressed ?? false }
+    /// Whether a fragmented message is in progress.
+    var isAssembling: Bool { partial != nil }
+    /// The UTF-8 state of the uncompressed text message being assembled, if that is what it is.
+    var uncompressedTextValidator: UTF8Validator? {
+        guard let partial, !partial.isCompressed else { return nil }
+        return partial.utf8
+    }
     /// Payload bytes of the current message received so far, as sent on the wire.
     private(set) var wireBytesReceived = 0
     let maxMessageSize: Int

@@ -60,6 +60,8 @@ public struct WebSocketConnectionStateMachine {
     var lastPingSent: NIODeadline?
     var closeDeadline: NIODeadline?
     var pingsSent: UInt64 = 0
+    /// UTF-8 checked so far of an uncompressed text frame still arriving.
+    var partialText: (validator: UTF8Validator, checked: Int)?
 
     /// Whether a zlib stream is held right now (for memory tests).
     package var holdsCompressionState: Bool { compressor != nil || decompressor != nil }
@@ -115,11 +117,45 @@ public struct WebSocketConnectionStateMachine {
                     messageBytesReceived: assembler.wireBytesReceived,
                     maxMessageSize: configuration.maxMessageSize
                 )
-            else { return nil }
+            else {
+                try checkPartialText(in: buffer)
+                return nil
+            }
+            partialText = nil
             return try handle(frame, now: now)
         } catch {
             return fail(error)
         }
+    }
+
+    /// Validates the UTF-8 of an uncompressed text frame whose payload is
+    /// still arriving, so that invalid text fails the connection (1007) as
+    /// soon as it arrives rather than when the frame is complete. Only the
+    /// bytes that arrived since the last call are checked.
+    private mutating func checkPartialText(in buffer: ByteBuffer) throws(WebSocketProtocolError) {
+        guard
+            let header = try decoder.header(
+                in: buffer, messageBytesReceived: assembler.wireBytesReceived, maxMessageSize: configuration.maxMessageSize),
+            !header.reserved.contains(.rsv1)
+        else { return }
+        var progress: (validator: UTF8Validator, checked: Int)
+        if let partialText {
+            progress = partialText
+        } else if header.opcode == .text, !assembler.isAssembling {
+            progress = (UTF8Validator(), 0)
+        } else if header.opcode == .continuation, let validator = assembler.uncompressedTextValidator {
+            progress = (validator, 0)
+        } else {
+            return
+        }
+        let available = min(buffer.readableBytes - header.headerLength, header.payloadLength)
+        guard available > progress.checked,
+            var bytes = buffer.getSlice(at: buffer.readerIndex + header.headerLength + progress.checked, length: available - progress.checked)
+        else { return }
+        header.maskingKey?.unmask(&bytes, offset: progress.checked)
+        try progress.validator.validate(bytes)
+        progress.checked = available
+        partialText = progress
     }
 
     /// Reports the end of the TCP connection; returns the close status to

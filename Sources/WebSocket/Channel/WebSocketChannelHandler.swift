@@ -1,0 +1,314 @@
+import NIOCore
+
+/// Carries out the decisions of ``WebSocketConnectionStateMachine`` on a
+/// channel: decodes frames as bytes arrive, delivers messages (to a task
+/// through a backpressured sequence, or to an event-loop handler), answers
+/// pings, runs the close handshake, keepalive and idle timers, and writes
+/// outbound messages.
+final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    typealias Source = NIOAsyncSequenceProducer<
+        WebSocketMessage, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, InboundDelegate
+    >.Source
+
+    private var machine: WebSocketConnectionStateMachine
+    private let eventLoopHandler: (any WebSocketEventLoopHandler)?
+    private var context: ChannelHandlerContext?
+    private var outbound: WebSocketOutbound?
+    private var source: Source?
+    private var cumulation: ByteBuffer?
+    /// Set once the machine said to close TCP: later bytes are ignored.
+    private var stoppedReading = false
+    /// The task consumer is behind: `read()` is held back until it catches up.
+    private var readingPaused = false
+    private var readPending = false
+    /// Writes made while a read burst is handled are flushed once at its end.
+    private var inReadBurst = false
+    private var flushPending = false
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: NIODeadline?
+    private var writabilityWaiters: [EventLoopPromise<Void>] = []
+
+    private init(machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?) {
+        self.machine = machine
+        self.eventLoopHandler = eventLoopHandler
+    }
+
+    /// Installs a connection's handler after `after` (the HTTP stage that is
+    /// about to leave) and returns its outbound writer, plus the inbound
+    /// sequence when messages go to a task (`eventLoopHandler == nil`).
+    static func install(
+        on channel: any Channel, after: any ChannelHandler, role: WebSocketRole,
+        configuration: WebSocketConfiguration, options: WebSocketChannelOptions,
+        subprotocol: String?, compression: PerMessageDeflateParameters?,
+        eventLoopHandler: (any WebSocketEventLoopHandler)?
+    ) throws -> (outbound: WebSocketOutbound, inbound: WebSocketInboundMessages?) {
+        let machine = WebSocketConnectionStateMachine(
+            role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
+        let handler = WebSocketChannelHandler(machine: machine, eventLoopHandler: eventLoopHandler)
+        let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
+        handler.outbound = outbound
+        var inbound: WebSocketInboundMessages?
+        if eventLoopHandler == nil {
+            let producer = NIOAsyncSequenceProducer.makeSequence(
+                elementType: WebSocketMessage.self,
+                backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(
+                    lowWatermark: options.inboundLowWatermark, highWatermark: options.inboundHighWatermark),
+                finishOnDeinit: false,
+                delegate: InboundDelegate(handler: NIOLoopBound(handler, eventLoop: channel.eventLoop)))
+            handler.source = producer.source
+            inbound = WebSocketInboundMessages(producer.sequence)
+        }
+        try channel.syncOptions?.setOption(
+            .writeBufferWaterMark,
+            value: .init(low: options.outboundLowWatermark, high: options.outboundHighWatermark))
+        try channel.pipeline.syncOperations.addHandler(handler, position: .after(after))
+        return (outbound, inbound)
+    }
+
+    // MARK: Lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        rearmTimer()
+        if let outbound, let eventLoopHandler {
+            eventLoopHandler.webSocketOpened(outbound)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish(status: machine.connectionClosed())
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(status: machine.connectionClosed())
+        context.fireChannelInactive()
+    }
+
+    private func finish(status: WebSocketCloseStatus) {
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        stoppedReading = true
+        // The status is recorded before the sequence ends, so a consumer that
+        // sees the end can read it.
+        let outbound = self.outbound
+        self.outbound = nil
+        outbound?.recordClose(status)
+        source?.finish()
+        source = nil
+        let waiters = writabilityWaiters
+        writabilityWaiters = []
+        waiters.forEach { $0.fail(WebSocketSendError.closing(.closed)) }
+        if let outbound {
+            eventLoopHandler?.webSocketClosed(outbound, status: status)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Transport errors (TLS, resets): nothing more can be said on this connection.
+        context.close(promise: nil)
+    }
+
+    // MARK: Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !stoppedReading else { return }
+        var bytes = unwrapInboundIn(data)
+        if cumulation == nil {
+            cumulation = bytes
+        } else {
+            cumulation!.writeBuffer(&bytes)
+        }
+        inReadBurst = true
+        let now = context.eventLoop.now
+        while !stoppedReading, let action = machine.read(from: &cumulation!, now: now) {
+            perform(action, context: context)
+        }
+        if let buffer = cumulation, buffer.readableBytes == 0 {
+            cumulation = nil
+        } else if cumulation!.readerIndex > 64 * 1024 {
+            cumulation!.discardReadBytes()
+        }
+        rearmTimer()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        inReadBurst = false
+        if flushPending {
+            flushPending = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if readingPaused {
+            readPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// The task consumer drained below the low watermark.
+    func consumerWantsMore() {
+        readingPaused = false
+        if readPending, let context {
+            readPending = false
+            context.read()
+        }
+    }
+
+    /// The task stopped iterating: later messages are dropped, control frames still handled.
+    func consumerTerminated() {
+        source = nil
+        consumerWantsMore()
+    }
+
+    private func perform(_ action: WebSocketConnectionAction, context: ChannelHandlerContext) {
+        switch action {
+        case .doNothing:
+            break
+        case .deliver(let message):
+            deliver(message)
+        case .write(let bytes):
+            write(bytes, context: context)
+        case .close(let close):
+            if close.closeConnection {
+                stoppedReading = true
+            }
+            if let frame = close.frame {
+                let written = context.writeAndFlush(wrapOutboundOut(frame))
+                if close.closeConnection {
+                    written.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+                }
+            } else if close.closeConnection {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    private func deliver(_ message: WebSocketMessage) {
+        if let eventLoopHandler, let outbound {
+            eventLoopHandler.webSocket(outbound, received: message)
+        } else if let source {
+            switch source.yield(message) {
+            case .stopProducing: readingPaused = true
+            case .produceMore, .dropped: break
+            }
+        }
+    }
+
+    // MARK: Outbound
+
+    func send(_ message: WebSocketMessage, promise: EventLoopPromise<Void>?) {
+        encodeAndWrite(promise: promise) { (machine) throws(WebSocketSendError) in try machine.send(message) }
+    }
+
+    func send(_ prepared: WebSocketPreparedMessage, promise: EventLoopPromise<Void>?) {
+        encodeAndWrite(promise: promise) { (machine) throws(WebSocketSendError) in try machine.send(prepared) }
+    }
+
+    private func encodeAndWrite(
+        promise: EventLoopPromise<Void>?,
+        _ encode: (inout WebSocketConnectionStateMachine) throws(WebSocketSendError) -> ByteBuffer
+    ) {
+        guard let context else {
+            promise?.fail(WebSocketSendError.closing(.closed))
+            return
+        }
+        do {
+            let bytes = try encode(&machine)
+            write(bytes, context: context)
+            if let promise { succeedWhenWritable(promise) }
+        } catch {
+            promise?.fail(error)
+        }
+    }
+
+    func close(status: WebSocketCloseStatus, promise: EventLoopPromise<Void>?) {
+        guard let context else {
+            promise?.succeed()
+            return
+        }
+        do {
+            perform(try machine.close(status, now: context.eventLoop.now), context: context)
+            rearmTimer()
+            if let promise { context.channel.closeFuture.cascade(to: promise) }
+        } catch {
+            promise?.fail(error)
+        }
+    }
+
+    func waitUntilWritable(_ promise: EventLoopPromise<Void>) {
+        guard context != nil else {
+            promise.fail(WebSocketSendError.closing(.closed))
+            return
+        }
+        succeedWhenWritable(promise)
+    }
+
+    var bufferedOutboundBytes: Int {
+        (try? context?.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0  // socket channels always support it
+    }
+
+    private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(bytes), promise: nil)
+        if inReadBurst {
+            flushPending = true
+        } else {
+            context.flush()
+        }
+    }
+
+    private func succeedWhenWritable(_ promise: EventLoopPromise<Void>) {
+        if context?.channel.isWritable ?? false {
+            promise.succeed()
+        } else {
+            writabilityWaiters.append(promise)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, !writabilityWaiters.isEmpty {
+            let waiters = writabilityWaiters
+            writabilityWaiters = []
+            waiters.forEach { $0.succeed() }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    // MARK: Timers
+
+    /// Keeps one timer at the machine's next deadline. A timer that fires
+    /// before the (moved) deadline is harmless: the machine answers
+    /// `doNothing` and the timer is re-armed, so activity never reschedules.
+    private func rearmTimer() {
+        guard let context else { return }
+        let deadline = machine.nextDeadline
+        if let current = timerDeadline, let deadline, current <= deadline { return }
+        if timerDeadline != nil, deadline == nil { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        guard let deadline else { return }
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            handler.value.timerFired()
+        }
+    }
+
+    private func timerFired() {
+        timer = nil
+        timerDeadline = nil
+        guard let context else { return }
+        perform(machine.timerFired(now: context.eventLoop.now), context: context)
+        rearmTimer()
+    }
+}
+
+@available(*, unavailable)
+extension WebSocketChannelHandler: Sendable {}

@@ -1,0 +1,38 @@
+public import NIOCore
+
+/// Channel-level settings of a WebSocket connection that are about I/O, not
+/// the protocol: buffering in both directions and the handshake deadline.
+/// (The protocol's limits and timers are in ``WebSocketConfiguration``.)
+public struct WebSocketChannelOptions: Hashable, Sendable {
+    /// Received messages a task may fall behind by before the connection stops
+    /// reading from the socket. Default 16: enough to absorb a burst without a
+    /// stall, small enough that a slow consumer holds little memory (at most
+    /// this many messages of up to ``WebSocketConfiguration/maxMessageSize``).
+    public var inboundHighWatermark: Int
+    /// Reading resumes when the backlog falls to this many messages. Default 4.
+    public var inboundLowWatermark: Int
+    /// Outbound bytes waiting for the socket above which the connection is
+    /// not writable. Default 256 KiB: a few hundred broadcast messages for a
+    /// slow subscriber before the sender must skip or coalesce.
+    public var outboundHighWatermark: Int
+    /// The connection is writable again once the backlog falls below this.
+    /// Default 64 KiB.
+    public var outboundLowWatermark: Int
+    /// How long a client waits for TCP, TLS and the 101 response. Default 10 s.
+    public var handshakeTimeout: TimeAmount
+
+    /// Creates options; every parameter has the default documented on its property.
+    public init(
+        inboundHighWatermark: Int = 16,
+        inboundLowWatermark: Int = 4,
+        outboundHighWatermark: Int = 256 * 1024,
+        outboundLowWatermark: Int = 64 * 1024,
+        handshakeTimeout: TimeAmount = .seconds(10)
+    ) {
+        self.inboundHighWatermark = inboundHighWatermark
+        self.inboundLowWatermark = inboundLowWatermark
+        self.outboundHighWatermark = outboundHighWatermark
+        self.outboundLowWatermark = outboundLowWatermark
+        self.handshakeTimeout = handshakeTimeout
+    }
+}

@@ -1,0 +1,30 @@
+/// Callbacks that serve a WebSocket route on the connection's event loop,
+/// with no task per connection or message: the hot path.
+///
+/// Every method runs on the connection's event loop and must not block.
+/// Reply through the ``WebSocketOutbound``: writes made during a callback
+/// are flushed together when the current read burst ends.
+///
+/// ```swift
+/// struct Echo: WebSocketEventLoopHandler {
+///     func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage) {
+///         outbound.write(message)
+///     }
+/// }
+/// ```
+public protocol WebSocketEventLoopHandler: Sendable {
+    /// The connection is open (after the handshake). Default: nothing.
+    func webSocketOpened(_ outbound: WebSocketOutbound)
+    /// A complete message arrived.
+    func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage)
+    /// The connection closed; `status` is the peer's close status, or
+    /// `abnormalClosure` (1006) when TCP dropped without one. Default: nothing.
+    func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus)
+}
+
+extension WebSocketEventLoopHandler {
+    /// Does nothing.
+    public func webSocketOpened(_ outbound: WebSocketOutbound) {}
+    /// Does nothing.
+    public func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus) {}
+}

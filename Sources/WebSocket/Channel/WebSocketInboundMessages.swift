@@ -1,0 +1,63 @@
+public import NIOCore
+
+/// The messages a WebSocket connection receives, as an `AsyncSequence`.
+///
+/// The sequence ends when the connection closes (by either side, or when
+/// TCP drops); ``WebSocketConnection/closeStatus`` then says how. Reading is
+/// backpressured: when the consumer falls behind by more than the configured
+/// number of messages, the connection stops reading from the socket (TCP
+/// flow control then slows the peer) and resumes once the consumer catches up.
+///
+/// Only one task may iterate it.
+public struct WebSocketInboundMessages: AsyncSequence, Sendable {
+    /// Each element is one complete message.
+    public typealias Element = WebSocketMessage
+
+    typealias Producer = NIOAsyncSequenceProducer<
+        WebSocketMessage, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, InboundDelegate
+    >
+
+    private let producer: Producer
+
+    init(_ producer: Producer) {
+        self.producer = producer
+    }
+
+    /// Creates the iterator (once).
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: producer.makeAsyncIterator())
+    }
+
+    /// Iterates the messages.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Producer.AsyncIterator
+
+        /// The next message, or `nil` once the connection is closed.
+        public mutating func next() async -> WebSocketMessage? {
+            await base.next()
+        }
+    }
+}
+
+@available(*, unavailable)
+extension WebSocketInboundMessages.AsyncIterator: Sendable {}
+
+/// Tells the channel handler, on its event loop, when the consumer wants more
+/// messages or has gone away.
+final class InboundDelegate: NIOAsyncSequenceProducerDelegate {
+    private let handler: NIOLoopBound<WebSocketChannelHandler>
+
+    init(handler: NIOLoopBound<WebSocketChannelHandler>) {
+        self.handler = handler
+    }
+
+    func produceMore() {
+        let handler = self.handler
+        handler.eventLoop.execute { handler.value.consumerWantsMore() }
+    }
+
+    func didTerminate() {
+        let handler = self.handler
+        handler.eventLoop.execute { handler.value.consumerTerminated() }
+    }
+}

@@ -1,0 +1,180 @@
+import NIOCore
+import NIOHTTP1
+
+/// The per-connection HTTP/1.1 stage of the server: routes each request to a
+/// plain ``HTTPRoute`` (or 404), or performs the WebSocket upgrade.
+///
+/// On a successful upgrade it writes the 101 response, removes the HTTP
+/// handlers, installs the WebSocket handler after itself, and finally leaves
+/// the pipeline, handing on every byte that arrived after the request head
+/// (a client may send its first frames in the same packet as the request).
+final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Installs the WebSocket handlers for an accepted upgrade, after `self`.
+    typealias Installer = (
+        _ channel: any Channel, _ route: WebSocketRoute, _ acceptance: WebSocketHandshakeAcceptance,
+        _ after: HTTPServerHandler
+    ) throws -> Void
+
+    private enum State {
+        case idle
+        case http(HTTPRequestHead, route: HTTPRoute?, body: ByteBuffer)
+        case bodyTooLarge(HTTPRequestHead)
+        case webSocket(HTTPRequestHead, WebSocketRoute)
+        case upgrading(buffered: [NIOAny])
+        case closing
+    }
+
+    private let router: ServerRouter
+    private let limiter: RequestHeadSizeLimiter
+    private let decoder: any RemovableChannelHandler
+    private let encoder: HTTPResponseEncoder
+    private let maxBodySize: Int
+    private let install: Installer
+    private var state = State.idle
+
+    init(
+        router: ServerRouter, limiter: RequestHeadSizeLimiter, decoder: any RemovableChannelHandler,
+        encoder: HTTPResponseEncoder, maxBodySize: Int, install: @escaping Installer
+    ) {
+        self.router = router
+        self.limiter = limiter
+        self.decoder = decoder
+        self.encoder = encoder
+        self.maxBodySize = maxBodySize
+        self.install = install
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .upgrading(var buffered) = state {
+            // Raw bytes the decoder hands on when it leaves: WebSocket frames.
+            state = .idle
+            buffered.append(data)
+            state = .upgrading(buffered: buffered)
+            return
+        }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            limiter.headReceived()
+            received(head: head)
+        case .body(var chunk):
+            switch state {
+            case .http(let head, let route, var body):
+                if body.readableBytes + chunk.readableBytes > maxBodySize {
+                    state = .bodyTooLarge(head)
+                } else {
+                    state = .idle
+                    body.writeBuffer(&chunk)
+                    state = .http(head, route: route, body: body)
+                }
+            default:
+                break
+            }
+        case .end:
+            limiter.requestEnded()
+            requestEnded(context: context)
+        }
+    }
+
+    private func received(head: HTTPRequestHead) {
+        let path = ServerRouter.path(of: head.uri)
+        if let route = router.webSocketRoutes[path],
+           head.headers.contains(name: "Upgrade") || router.httpRoutes[path] == nil {
+            state = .webSocket(head, route)
+        } else {
+            state = .http(head, route: router.httpRoutes[path], body: ByteBuffer())
+        }
+    }
+
+    private func requestEnded(context: ChannelHandlerContext) {
+        switch state {
+        case .http(let head, let route, let body):
+            state = .idle
+            respond(context: context, head: head, response: response(for: head, route: route, body: body))
+        case .bodyTooLarge(let head):
+            state = .closing
+            let response = HTTPRouteResponse(
+                status: .payloadTooLarge, body: "request body exceeds \(maxBodySize) bytes\n")
+            respond(context: context, head: head, response: response, close: true)
+        case .webSocket(let head, let route):
+            switch route.handshake.evaluate(head, compression: route.configuration.compression) {
+            case .accept(let acceptance):
+                upgrade(context: context, route: route, acceptance: acceptance)
+            case .reject(let rejection):
+                state = .closing
+                let response = HTTPRouteResponse(status: rejection.status, headers: rejection.headers, body: rejection.body)
+                respond(context: context, head: head, response: response, close: true)
+            }
+        case .idle, .upgrading, .closing:
+            break
+        }
+    }
+
+    private func response(for head: HTTPRequestHead, route: HTTPRoute?, body: ByteBuffer) -> HTTPRouteResponse {
+        guard let route else {
+            return HTTPRouteResponse(status: .notFound, body: "no route for \(ServerRouter.path(of: head.uri))\n")
+        }
+        guard route.methods.contains(head.method) else {
+            let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
+            return HTTPRouteResponse(
+                status: .methodNotAllowed, headers: ["Allow": allowed],
+                body: "\(head.method.rawValue) is not allowed on \(route.path)\n")
+        }
+        return route.handler(head, body)
+    }
+
+    private func respond(
+        context: ChannelHandlerContext, head request: HTTPRequestHead, response: HTTPRouteResponse, close: Bool = false
+    ) {
+        let keepAlive = request.isKeepAlive && !close
+        var headers = response.headers
+        headers.replaceOrAdd(name: "Content-Length", value: String(response.body.readableBytes))
+        if !keepAlive {
+            headers.replaceOrAdd(name: "Connection", value: "close")
+        }
+        let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if request.method != .HEAD && response.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
+        }
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            written.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+        }
+    }
+
+    private func upgrade(context: ChannelHandlerContext, route: WebSocketRoute, acceptance: WebSocketHandshakeAcceptance) {
+        state = .upgrading(buffered: [])
+        context.write(wrapOutboundOut(.head(acceptance.responseHead)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        ProtocolSwitch.replaceHTTPHandlers(context: context, removing: [limiter, encoder], decoder: decoder) {
+            try self.install(context.channel, route, acceptance, self)
+        } failed: { _ in
+            self.state = .closing
+            context.close(promise: nil)
+        }
+    }
+
+    func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
+        var buffered: [NIOAny] = []
+        if case .upgrading(let pending) = state { buffered = pending }
+        state = .closing
+        ProtocolSwitch.leave(context: context, removalToken: removalToken, delivering: buffered)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Malformed HTTP (the decoder's parse errors): answer 400 once, then close.
+        guard case .idle = state else {
+            context.close(promise: nil)
+            return
+        }
+        state = .closing
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
+        respond(context: context, head: head, response: HTTPRouteResponse(status: .badRequest, body: "malformed HTTP request: \(error)\n"), close: true)
+    }
+}
+
+@available(*, unavailable)
+extension HTTPServerHandler: Sendable {}

@@ -1,0 +1,66 @@
+import NIOCore
+import NIOHTTP1
+
+/// Sits in front of the HTTP decoder and refuses a request head that grows
+/// past the configured size with `431 Request Header Fields Too Large`.
+///
+/// It counts bytes while a head is expected; ``HTTPServerHandler`` disarms it
+/// when a head arrives and re-arms it when the request ends. The check runs
+/// after the decoder has seen the bytes, so a head that completes inside the
+/// same read is never refused.
+final class RequestHeadSizeLimiter: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let limit: Int
+    private var counted = 0
+    private var armed = true
+    private var refused = false
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// A request head was decoded: stop counting until the request ends.
+    func headReceived() {
+        armed = false
+    }
+
+    /// A request ended: the next bytes belong to the next head.
+    func requestEnded() {
+        armed = true
+        counted = 0
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        if armed {
+            counted += unwrapInboundIn(data).readableBytes
+        }
+        context.fireChannelRead(data)
+        if armed && counted > limit {
+            refuse(context: context)
+        }
+    }
+
+    private func refuse(context: ChannelHandlerContext) {
+        refused = true
+        let rejection = WebSocketHandshakeRejection(
+            status: .requestHeaderFieldsTooLarge,
+            reason: "request head exceeds \(limit) bytes")
+        var buffer = context.channel.allocator.buffer(capacity: 256)
+        let head = rejection.responseHead()
+        buffer.writeString("HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n")
+        for (name, value) in head.headers {
+            buffer.writeString("\(name): \(value)\r\n")
+        }
+        buffer.writeString("\r\n\(rejection.body)")
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { [channel = context.channel] _ in
+            channel.close(promise: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension RequestHeadSizeLimiter: Sendable {}

@@ -1,0 +1,61 @@
+/// A WebSocket endpoint: a path, its handshake policy, its connection
+/// configuration and the code that serves each connection.
+///
+/// Two kinds of handlers exist. A ``Handler/task(_:)`` handler is `async`
+/// and reads messages from ``WebSocketConnection/inbound``, one task per
+/// connection. An ``Handler/eventLoop(_:)`` handler is called on the
+/// connection's event loop for every message with no task hop, for hot paths
+/// such as echo and fan-out.
+///
+/// ```swift
+/// WebSocketRoute(path: "/chat", handshake: .init(subprotocols: ["chat.v1"])) { connection in
+///     for try await message in connection.inbound {
+///         try await connection.outbound.send(message)
+///     }
+/// }
+/// ```
+public struct WebSocketRoute: Sendable {
+    /// How connections on this route are served.
+    public enum Handler: Sendable {
+        /// Runs once per connection in a child task of ``WebSocketServer/run()``;
+        /// when it returns or throws, the connection is closed (1000, or 1011 on error).
+        case task(@Sendable (WebSocketConnection) async throws -> Void)
+        /// Called on the connection's event loop for every event.
+        case eventLoop(any WebSocketEventLoopHandler)
+    }
+
+    /// The exact path served (the query string is ignored when matching).
+    public var path: String
+    /// Subprotocols, compression and origin policy of the opening handshake.
+    public var handshake: WebSocketServerHandshake
+    /// Limits, timers and compression of each connection; its
+    /// ``WebSocketConfiguration/compression`` decides whether
+    /// permessage-deflate offers are accepted.
+    public var configuration: WebSocketConfiguration
+    /// Buffering of each connection.
+    public var options: WebSocketChannelOptions
+    /// The connection handler.
+    public var handler: Handler
+
+    /// Creates a route with any handler kind.
+    public init(
+        path: String, handshake: WebSocketServerHandshake = .init(),
+        configuration: WebSocketConfiguration = .init(), options: WebSocketChannelOptions = .init(),
+        handler: Handler
+    ) {
+        self.path = path
+        self.handshake = handshake
+        self.configuration = configuration
+        self.options = options
+        self.handler = handler
+    }
+
+    /// Creates a route served by an `async` function per connection.
+    public init(
+        path: String, handshake: WebSocketServerHandshake = .init(),
+        configuration: WebSocketConfiguration = .init(), options: WebSocketChannelOptions = .init(),
+        handler: @escaping @Sendable (WebSocketConnection) async throws -> Void
+    ) {
+        self.init(path: path, handshake: handshake, configuration: configuration, options: options, handler: .task(handler))
+    }
+}

@@ -1,0 +1,57 @@
+public import NIOCore
+public import NIOSSL
+
+/// How a ``WebSocketServer`` listens and accepts.
+///
+/// Every field has a default; a zero-argument `WebSocketServerConfiguration()`
+/// listens on `127.0.0.1` with an OS-chosen port and no TLS.
+public struct WebSocketServerConfiguration: Sendable {
+    /// The address to bind. Default `127.0.0.1`: nothing is exposed to the
+    /// network unless asked for (`0.0.0.0` or `::` to listen everywhere).
+    public var host: String
+    /// The TCP port; `0` (the default) lets the OS choose, which tests need.
+    /// ``WebSocketServer/waitUntilStarted()`` reports the bound port.
+    public var port: Int
+    /// The listen backlog. Default 4,096 so that a ramp of thousands of
+    /// connections is not refused while the accept loop catches up (the
+    /// kernel caps it at `net.core.somaxconn`).
+    public var backlog: Int32
+    /// Connections accepted per wake-up of the listening socket. Default 256:
+    /// a burst of connects is drained in few event-loop turns instead of one
+    /// connection per turn (NIO's default is 4).
+    public var acceptsPerRead: UInt
+    /// The largest request head (request line and headers) accepted, in
+    /// bytes. Default 16 KiB, well above what browsers send, small enough that
+    /// a client cannot make the server buffer much; beyond it the answer is 431.
+    public var maxRequestHeadSize: Int
+    /// The largest body a plain HTTP route accepts. Default 64 KiB: routes
+    /// such as `/health` need none; beyond it the answer is 413.
+    public var maxRequestBodySize: Int
+    /// How long ``WebSocketServer/shutdown()`` waits for WebSockets to finish
+    /// their close handshake (after sending 1001) before dropping them.
+    /// Default 5 s, the usual grace period of process supervisors minus margin.
+    public var shutdownGracePeriod: TimeAmount
+    /// TLS for `wss://`; `nil` (the default) serves plain `ws://`.
+    public var tls: TLSConfiguration?
+
+    /// Creates a configuration; every argument has the default documented on its property.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        backlog: Int32 = 4096,
+        acceptsPerRead: UInt = 256,
+        maxRequestHeadSize: Int = 16 * 1024,
+        maxRequestBodySize: Int = 64 * 1024,
+        shutdownGracePeriod: TimeAmount = .seconds(5),
+        tls: TLSConfiguration? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.backlog = backlog
+        self.acceptsPerRead = acceptsPerRead
+        self.maxRequestHeadSize = maxRequestHeadSize
+        self.maxRequestBodySize = maxRequestBodySize
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.tls = tls
+    }
+}

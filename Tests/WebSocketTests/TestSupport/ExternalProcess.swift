@@ -1,0 +1,94 @@
+import Foundation
+
+/// Runs programs written elsewhere (Python, Node) for interop tests.
+enum ExternalProcess {
+    struct Missing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct Output: Sendable {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The absolute path of `name` on `PATH`, or a `Missing` error telling how to get it.
+    static func locate(_ name: String, hint: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw Missing(description: "\(name) not found on PATH: \(hint)")
+    }
+
+    /// Runs `executable` with `arguments` to completion, killing it after `timeout` seconds.
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 20) async throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        async let stdout = blocking { out.fileHandleForReading.readDataToEndOfFile() }
+        async let stderr = blocking { err.fileHandleForReading.readDataToEndOfFile() }
+        let (stdoutData, stderrData) = await (stdout, stderr)
+        await blocking { process.waitUntilExit() }
+        killer.cancel()
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// Starts a long-running `executable` and returns it with the first line it prints.
+    static func start(_ executable: String, _ arguments: [String]) async throws -> (Process, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let line = await blocking { () -> String in
+            var bytes: [UInt8] = []
+            while true {
+                let byte = out.fileHandleForReading.readData(ofLength: 1)
+                guard let first = byte.first, first != UInt8(ascii: "\n") else { break }
+                bytes.append(first)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return (process, line)
+    }
+
+    /// Runs blocking work on a Dispatch thread, never on the (small) cooperative pool.
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// python3 that can `import websockets`, or a `Missing` error.
+    static func pythonWithWebsockets() async throws -> String {
+        let hint = "install it with `python3 -m pip install 'websockets>=12'` (scripts/test does)"
+        let python = try locate("python3", hint: hint)
+        let check = try await run(python, ["-c", "import websockets"])
+        guard check.status == 0 else { throw Missing(description: "python3 cannot import websockets: \(hint)") }
+        return python
+    }
+
+    /// Node 20+ with a global `WebSocket` (behind --experimental-websocket on 20 and 21).
+    static func nodeWithWebSocket() async throws -> (path: String, flags: [String]) {
+        let node = try locate("node", hint: "install Node.js 20 or later")
+        for flags in [[], ["--experimental-websocket"]] {
+            let probe = try await run(node, flags + ["-e", "process.exit(typeof WebSocket === 'function' ? 0 : 1)"])
+            if probe.status == 0 { return (node, flags) }
+        }
+        throw Missing(description: "node at \(node) has no global WebSocket: Node 20 or later is needed")
+    }
+}
