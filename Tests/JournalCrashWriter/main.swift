@@ -35,7 +35,6 @@ for _ in 0..<batches {
             action: Array(action.utf8)))
     }
     try await journal.append(batch)
-    print(revision)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data("\(revision)\n".utf8))  // unbuffered: one write(2) per line
 }
 try await journal.close()

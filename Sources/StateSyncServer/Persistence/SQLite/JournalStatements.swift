@@ -85,7 +85,7 @@ enum JournalStatements {
                 """,
             arguments: [lower, upper])
         var entries: [JournalEntry] = []
-        entries.reserveCapacity(Int(clamping: upper - lower + 1).clamped(to: 0...4_096))
+        entries.reserveCapacity(Int(min(UInt64(upper - lower), 4_095)) + 1)
         while let row = try rows.next() {
             let revision: Int64 = row[0]
             let bits: Int64 = row[1]
@@ -127,11 +127,5 @@ enum JournalStatements {
     /// The `Date` whose bit pattern ``timeBits(_:)`` stored.
     static func time(fromBits bits: Int64) -> Date {
         Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
-    }
-}
-
-extension Int {
-    fileprivate func clamped(to range: ClosedRange<Int>) -> Int {
-        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 }
