@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "StateSyncProtocol", targets: ["StateSyncProtocol"]),
         .library(name: "BoardApp", targets: ["BoardApp"]),
         .executable(name: "websocket-echo", targets: ["websocket-echo"]),
+        .library(name: "StateSyncServer", targets: ["StateSyncServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // MARK: Core: state, JSON, store. No networking.
@@ -132,6 +135,42 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Server: journal and snapshots (Persistence/); engine and sessions later.
+        .target(
+            name: "StateSyncServer",
+            dependencies: [
+                "StateSyncCore",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncServerTests",
+            dependencies: [
+                "StateSyncServer",
+                "StateSyncCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Child process of the journal crash test: appends until SIGKILLed.
+        .executableTarget(
+            name: "journal-crash-writer",
+            dependencies: ["StateSyncServer", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/JournalCrashWriter",
+            swiftSettings: strictSettings
+        ),
+        // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal").
+        .executableTarget(
+            name: "journal-benchmarks",
+            dependencies: ["StateSyncServer", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/JournalBenchmarks",
             swiftSettings: strictSettings
         ),
     ]

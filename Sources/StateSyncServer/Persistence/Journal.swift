@@ -1,0 +1,124 @@
+/// The durable history of one StateSync state: an epoch, an append-only
+/// journal of accepted actions, the outcomes of recent `(clientId, actionId)`
+/// pairs, and periodic snapshots. ``SQLiteJournal`` keeps it on disk;
+/// ``MemoryJournal`` keeps it in memory for `--memory` runs.
+///
+/// The server's sequencer is the only writer. It hands each batch of accepted
+/// actions and rejections to ``append(_:completion:)`` and sends the `ack`s
+/// and `reject`s of that batch only when the completion reports success:
+/// then the batch is durable (DESIGN invariant 3, "ack means durable").
+/// A failed write is final: the journal fails every later write with the same
+/// error, and the server must stop accepting actions.
+///
+/// Reads (``outcome(clientID:actionID:)``, ``entries(from:through:)``, the
+/// snapshots) see only what is durable. Outcomes of batches still being
+/// written are not visible yet: the server keeps those pairs in memory until
+/// their completion runs.
+///
+/// ```swift
+/// let journal = try await SQLiteJournal.open(configuration: .init(), logger: logger)
+/// let recovery = try await journal.recovery()
+/// var state = try decodeState(recovery.snapshot?.state) // the initial state when nil
+/// for try await entry in recovery.entries {
+///     try reduce(&state, decodeAction(entry.action), entry.meta)
+/// }
+/// // Per batch of accepted actions, from the sequencer:
+/// journal.append(batch) { result in
+///     eventLoop.execute { sendAcksOrStop(batch, result) }
+/// }
+/// // Every N revisions, and at clean shutdown:
+/// try await journal.saveSnapshot(JournalSnapshot(revision: rev, state: stateBytes))
+/// try await journal.close()
+/// ```
+public protocol Journal: AnyObject, Sendable {
+    /// The id of this history, created with a fresh journal and stable across
+    /// reopening it (`welcome.epoch`): `"e-"` and 32 hexadecimal digits.
+    var epoch: String { get }
+
+    /// The highest revision that is durable (0 when the journal is empty).
+    var lastRevision: UInt64 { get }
+
+    /// Writes `batch` in one transaction with one fsync and calls
+    /// `completion` once it is durable, or with the error that stopped it.
+    ///
+    /// Entries must continue the revisions of every earlier `append` with no
+    /// gap; a batch that does not fails with ``JournalError/isRevisionGap``
+    /// and is not written (the journal stays usable). Batches passed while an
+    /// earlier one is being written are committed together (group commit).
+    /// `completion` runs on the journal's writer thread (``SQLiteJournal``)
+    /// or before `append` returns (``MemoryJournal``): hop to your own event
+    /// loop or executor inside it, and never block in it. Completions run in
+    /// the order of the `append` calls.
+    func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void)
+
+    /// Stores the full state at `snapshot.revision` and drops the oldest
+    /// snapshots beyond the configured number kept. The revision must not be
+    /// past the last appended revision; it is written after every batch
+    /// appended before the call.
+    ///
+    /// - Throws: ``JournalError``.
+    func saveSnapshot(_ snapshot: JournalSnapshot) async throws
+
+    /// The most recent snapshot, or `nil` when none was saved.
+    ///
+    /// - Throws: ``JournalError``.
+    func latestSnapshot() async throws -> JournalSnapshot?
+
+    /// The most recent snapshot at or before `revision` (for time travel), or
+    /// `nil` when every kept snapshot is later.
+    ///
+    /// - Throws: ``JournalError``.
+    func snapshot(atOrBefore revision: UInt64) async throws -> JournalSnapshot?
+
+    /// The durable entries with revisions in `from...through`, in order;
+    /// fewer (or none) when the range goes past ``lastRevision``.
+    ///
+    /// - Throws: ``JournalError`` (a ``MemoryJournal`` that dropped entries
+    ///   before `from` throws rather than return a shorter history).
+    func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry]
+
+    /// The remembered outcome of `(clientID, actionID)`, or `nil` when the
+    /// pair is unknown or older than the retention window.
+    ///
+    /// - Throws: ``JournalError``.
+    func outcome(clientID: String, actionID: String) async throws -> JournalOutcome?
+
+    /// Waits for pending writes, then releases the journal (and the data
+    /// directory's lock). Later calls fail with "the journal is closed".
+    ///
+    /// - Throws: ``JournalError`` when the last writes or closing failed.
+    func close() async throws
+}
+
+extension Journal {
+    /// Writes `batch` durably and returns when it is on disk (see
+    /// ``append(_:completion:)``). Convenient for tests and tools; the server's
+    /// hot path uses the completion form, which costs no task per batch.
+    ///
+    /// - Throws: ``JournalError``.
+    public func append(_ batch: JournalBatch) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            append(batch) { result in continuation.resume(with: result) }
+        }
+    }
+
+    /// What a server needs to rebuild its state: the epoch, the latest
+    /// snapshot, and the entries after it as a stream read `pageSize` entries
+    /// at a time (so a long journal is never held in memory at once).
+    ///
+    /// - Parameter pageSize: Entries read per query; 1,000 by default, large
+    ///   enough that per-query cost is negligible, small enough that a page of
+    ///   ~200-byte actions is a few hundred KB.
+    /// - Throws: ``JournalError``.
+    public func recovery(pageSize: Int = 1_000) async throws -> JournalRecovery {
+        let lastRevision = lastRevision
+        let snapshot = try await latestSnapshot()
+        let replay = JournalReplay(
+            journal: self,
+            after: snapshot?.revision ?? 0,
+            through: lastRevision,
+            pageSize: pageSize
+        )
+        return JournalRecovery(epoch: epoch, snapshot: snapshot, lastRevision: lastRevision, entries: replay)
+    }
+}

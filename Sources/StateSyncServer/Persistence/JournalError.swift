@@ -1,0 +1,117 @@
+/// An error from a ``Journal``: opening a data directory, writing a batch, or
+/// reading history. Messages name the path and, for SQLite failures, the
+/// SQLite error.
+///
+/// A struct wrapping a private enum, so that cases can be added without
+/// breaking callers; compare by ``description`` or by the `is…` properties.
+public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Base: Sendable, Hashable {
+        case cannotCreateDirectory(path: String, reason: String)
+        case notWritable(path: String, reason: String)
+        case locked(path: String)
+        case notAJournal(path: String, reason: String)
+        case unsupportedSchema(path: String, version: Int)
+        case sqlite(path: String, operation: String, message: String)
+        case revisionGap(expected: UInt64, got: UInt64)
+        case revisionOverflow(UInt64)
+        case snapshotAhead(revision: UInt64, lastRevision: UInt64)
+        case entriesDiscarded(requested: UInt64, oldest: UInt64)
+        case corruptEntry(path: String, revision: UInt64, reason: String)
+        case missingEntry(revision: UInt64, lastRevision: UInt64)
+        case failed(underlying: String)
+        case closed
+    }
+
+    private let base: Base
+
+    private init(_ base: Base) { self.base = base }
+
+    static func cannotCreateDirectory(_ path: String, reason: String) -> JournalError {
+        JournalError(.cannotCreateDirectory(path: path, reason: reason))
+    }
+    static func notWritable(_ path: String, reason: String) -> JournalError {
+        JournalError(.notWritable(path: path, reason: reason))
+    }
+    static func locked(_ path: String) -> JournalError { JournalError(.locked(path: path)) }
+    static func notAJournal(_ path: String, reason: String) -> JournalError {
+        JournalError(.notAJournal(path: path, reason: reason))
+    }
+    static func unsupportedSchema(_ path: String, version: Int) -> JournalError {
+        JournalError(.unsupportedSchema(path: path, version: version))
+    }
+    static func sqlite(_ path: String, _ operation: String, _ message: String) -> JournalError {
+        JournalError(.sqlite(path: path, operation: operation, message: message))
+    }
+    static func revisionGap(expected: UInt64, got: UInt64) -> JournalError {
+        JournalError(.revisionGap(expected: expected, got: got))
+    }
+    static func revisionOverflow(_ revision: UInt64) -> JournalError {
+        JournalError(.revisionOverflow(revision))
+    }
+    static func snapshotAhead(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
+        JournalError(.snapshotAhead(revision: revision, lastRevision: lastRevision))
+    }
+    static func entriesDiscarded(requested: UInt64, oldest: UInt64) -> JournalError {
+        JournalError(.entriesDiscarded(requested: requested, oldest: oldest))
+    }
+    static func corruptEntry(_ path: String, revision: UInt64, reason: String) -> JournalError {
+        JournalError(.corruptEntry(path: path, revision: revision, reason: reason))
+    }
+    static func missingEntry(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
+        JournalError(.missingEntry(revision: revision, lastRevision: lastRevision))
+    }
+    /// The journal stopped after an earlier write failed; it carries that error.
+    static func failed(after error: JournalError) -> JournalError {
+        if case .failed = error.base { return error }
+        return JournalError(.failed(underlying: error.description))
+    }
+    static let closed = JournalError(.closed)
+
+    /// Whether another process (or another journal in this process) holds the
+    /// data directory's lock.
+    public var isLocked: Bool {
+        if case .locked = base { return true }
+        return false
+    }
+
+    /// Whether an appended batch did not continue the journal's revisions.
+    public var isRevisionGap: Bool {
+        if case .revisionGap = base { return true }
+        return false
+    }
+
+    /// A sentence naming what went wrong and with which path or value.
+    public var description: String {
+        switch base {
+        case .cannotCreateDirectory(let path, let reason):
+            "cannot create the data directory \(path): \(reason)"
+        case .notWritable(let path, let reason):
+            "the data directory \(path) is not writable: \(reason)"
+        case .locked(let path):
+            "the data directory \(path) is in use by another StateSync server (its lock file is held); "
+                + "stop that server or choose another data directory"
+        case .notAJournal(let path, let reason):
+            "\(path) is not a StateSync journal: \(reason)"
+        case .unsupportedSchema(let path, let version):
+            "\(path) has journal schema version \(version), which this version of StateSync cannot read"
+        case .sqlite(let path, let operation, let message):
+            "SQLite failed to \(operation) in \(path): \(message)"
+        case .revisionGap(let expected, let got):
+            "journal entries must continue without gaps: expected revision \(expected), got \(got)"
+        case .revisionOverflow(let revision):
+            "revision \(revision) does not fit the journal's 63-bit revision column"
+        case .snapshotAhead(let revision, let lastRevision):
+            "cannot store a snapshot at revision \(revision): the journal ends at revision \(lastRevision)"
+        case .entriesDiscarded(let requested, let oldest):
+            "journal entries before revision \(oldest) are no longer kept (requested \(requested))"
+        case .corruptEntry(let path, let revision, let reason):
+            "the journal entry at revision \(revision) in \(path) is unreadable: \(reason)"
+        case .missingEntry(let revision, let lastRevision):
+            "the journal has no entry at revision \(revision) although it ends at revision \(lastRevision)"
+        case .failed(let underlying):
+            "the journal stopped accepting writes after a failed write: \(underlying)"
+        case .closed:
+            "the journal is closed"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// What one `append` writes in one transaction with one fsync: the actions
+/// accepted since the previous batch, in revision order, and the rejections
+/// decided in the same period.
+///
+/// Every entry with both a client id and an action id also records the
+/// outcome `.accepted(revision:)` for its pair; each rejection records
+/// `.rejected(code:message:)`. When a pair appears twice, the first outcome
+/// stays (a repeated dispatch gets the original answer).
+///
+/// ```swift
+/// var batch = JournalBatch()
+/// batch.entries.append(JournalEntry(meta: meta, actionID: "a17", action: bytes))
+/// batch.rejections.append(JournalRejection(
+///     clientID: "c-5f2a", actionID: "a18", code: "not_found", message: "no todo with id nope"))
+/// ```
+public struct JournalBatch: Sendable, Hashable {
+    /// Accepted actions; their revisions must continue the journal's last
+    /// revision with no gap (`last + 1`, `last + 2`, …).
+    public var entries: [JournalEntry]
+    /// Rejected dispatches to remember.
+    public var rejections: [JournalRejection]
+
+    /// A batch of `entries` and `rejections` (both empty by default).
+    public init(entries: [JournalEntry] = [], rejections: [JournalRejection] = []) {
+        self.entries = entries
+        self.rejections = rejections
+    }
+
+    /// Whether the batch has nothing to write.
+    public var isEmpty: Bool { entries.isEmpty && rejections.isEmpty }
+
+    /// Checks that the entries continue `lastRevision` without gaps and
+    /// returns the revision the journal ends at after this batch.
+    func revisionAfterAppending(to lastRevision: UInt64) throws(JournalError) -> UInt64 {
+        var expected = lastRevision
+        for entry in entries {
+            guard expected < UInt64(Int64.max) else { throw .revisionOverflow(entry.revision) }
+            expected += 1
+            guard entry.revision == expected else {
+                throw .revisionGap(expected: expected, got: entry.revision)
+            }
+        }
+        return expected
+    }
+}

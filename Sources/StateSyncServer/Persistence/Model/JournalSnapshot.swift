@@ -1,0 +1,17 @@
+/// The full state document at a revision, as UTF-8 JSON bytes.
+///
+/// The caller decides when to take one (every N revisions, and at clean
+/// shutdown); a journal keeps only the most recent few
+/// (``SQLiteJournal/Configuration/snapshotsKept``).
+public struct JournalSnapshot: Sendable, Hashable {
+    /// The revision whose state this is (0 is the initial state).
+    public var revision: UInt64
+    /// The serialized state document.
+    public var state: [UInt8]
+
+    /// The state `state` at `revision`.
+    public init(revision: UInt64, state: [UInt8]) {
+        self.revision = revision
+        self.state = state
+    }
+}

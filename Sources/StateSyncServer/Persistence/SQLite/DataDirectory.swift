@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The data directory of an ``SQLiteJournal``: created when missing, checked
+/// for write access, and held with an exclusive `flock` on `statesync.lock`
+/// so that two servers never share one journal. The lock is released by
+/// ``unlock()`` or by the kernel when the process dies (even by SIGKILL).
+final class DataDirectory: Sendable {
+    /// The directory path as given.
+    let path: String
+    private let lockDescriptor: Int32
+
+    /// The name of the lock file inside the directory.
+    static let lockFileName = "statesync.lock"
+
+    /// Creates `path` (with missing parents), checks that it is writable, and
+    /// takes its lock.
+    init(path: String) throws(JournalError) {
+        self.path = path
+        try Self.createDirectories(path)
+        if access(path, W_OK) != 0 {
+            throw .notWritable(path, reason: Self.errnoDescription())
+        }
+        let lockPath = Self.join(path, Self.lockFileName)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .notWritable(path, reason: "cannot open \(lockPath): \(Self.errnoDescription())")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(descriptor)
+            if code == EWOULDBLOCK { throw .locked(path) }
+            throw .notWritable(path, reason: "cannot lock \(lockPath): \(String(cString: strerror(code)))")
+        }
+        lockDescriptor = descriptor
+    }
+
+    /// `name` inside the directory.
+    func file(_ name: String) -> String { Self.join(path, name) }
+
+    /// Releases the lock (closing its descriptor).
+    func unlock() {
+        close(lockDescriptor)
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// `mkdir -p`: creates each missing component, naming the failing one.
+    private static func createDirectories(_ path: String) throws(JournalError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 {
+                let code = errno
+                var info = stat()
+                guard code == EEXIST, stat(prefix, &info) == 0 else {
+                    throw .cannotCreateDirectory(path, reason: "\(prefix): \(String(cString: strerror(code)))")
+                }
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw .cannotCreateDirectory(path, reason: "\(prefix) exists and is not a directory")
+                }
+            }
+            prefix += "/"
+        }
+    }
+
+    private static func errnoDescription() -> String {
+        String(cString: strerror(errno))
+    }
+}

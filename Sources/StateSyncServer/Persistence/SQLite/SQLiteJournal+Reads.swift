@@ -1,0 +1,23 @@
+extension SQLiteJournal {
+    public func latestSnapshot() async throws -> JournalSnapshot? {
+        try await read("read the latest snapshot") { try JournalStatements.snapshot($0, atOrBefore: .max) }
+    }
+
+    public func snapshot(atOrBefore revision: UInt64) async throws -> JournalSnapshot? {
+        try await read("read the snapshot at or before revision \(revision)") {
+            try JournalStatements.snapshot($0, atOrBefore: revision)
+        }
+    }
+
+    public func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] {
+        try await read("read entries \(from)...\(through)") {
+            try JournalStatements.entries($0, from: from, through: through)
+        }
+    }
+
+    public func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
+        try await read("read the outcome of (\(clientID), \(actionID))") {
+            try JournalStatements.outcome($0, clientID: clientID, actionID: actionID)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/// The writer's bookkeeping as a plain state machine (no I/O): it validates
+/// revisions when work is enqueued, hands the writer everything pending as
+/// one group, and turns the journal into a failed state after a failed write.
+///
+/// The owner keeps it behind a lock, performs the returned actions (start a
+/// drain, write a group, run completions) outside the lock.
+struct GroupCommitQueue: Sendable {
+    typealias Completion = @Sendable (Result<Void, JournalError>) -> Void
+
+    /// One unit of work for the writer.
+    enum Work: Sendable {
+        case batch(JournalBatch, Completion)
+        case snapshot(JournalSnapshot, Completion)
+
+        var completion: Completion {
+            switch self {
+            case .batch(_, let completion), .snapshot(_, let completion): completion
+            }
+        }
+    }
+
+    /// What the caller of ``enqueue(_:)`` must do next.
+    enum EnqueueAction {
+        /// Start a drain on the writer thread (none is running).
+        case startDrain
+        /// A running drain will pick the work up.
+        case none
+        /// Complete the work with this error right away; nothing was queued.
+        case reject(JournalError)
+    }
+
+    /// The revision of the last entry enqueued (durable or not).
+    private(set) var acceptedRevision: UInt64
+    /// The revision of the last entry known durable.
+    private(set) var durableRevision: UInt64
+    private var pending: [Work] = []
+    private var draining = false
+    private var failure: JournalError?
+    private var closed = false
+    private var closeWaiters: [Completion] = []
+
+    init(lastRevision: UInt64) {
+        acceptedRevision = lastRevision
+        durableRevision = lastRevision
+    }
+
+    /// Validates and queues `work`.
+    mutating func enqueue(_ work: Work) -> EnqueueAction {
+        if closed { return .reject(.closed) }
+        if let failure { return .reject(failure) }
+        switch work {
+        case .batch(let batch, _):
+            do throws(JournalError) {
+                acceptedRevision = try batch.revisionAfterAppending(to: acceptedRevision)
+            } catch {
+                return .reject(error)
+            }
+        case .snapshot(let snapshot, _):
+            if snapshot.revision > acceptedRevision {
+                return .reject(.snapshotAhead(snapshot.revision, lastRevision: acceptedRevision))
+            }
+        }
+        pending.append(work)
+        if draining { return .none }
+        draining = true
+        return .startDrain
+    }
+
+    /// What the writer does next in its drain loop.
+    enum Next {
+        /// Commit these in one transaction.
+        case write([Work])
+        /// Nothing is pending: the drain ends; run these `close` completions
+        /// after releasing the journal's resources.
+        case stop(closeWaiters: [Completion])
+    }
+
+    /// Takes everything pending as one group, or ends the drain.
+    mutating func next() -> Next {
+        guard pending.isEmpty else {
+            defer { pending.removeAll(keepingCapacity: true) }
+            return .write(pending)
+        }
+        draining = false
+        defer { closeWaiters.removeAll() }
+        return .stop(closeWaiters: closeWaiters)
+    }
+
+    /// Records that `group` was committed.
+    mutating func committed(_ group: [Work]) {
+        for case .batch(let batch, _) in group {
+            if let last = batch.entries.last { durableRevision = last.revision }
+        }
+    }
+
+    /// Whether ``close(completion:)`` was called.
+    var isClosed: Bool { closed }
+
+    /// Records a failed write; returns the work still pending, which must be
+    /// failed too. Every later `enqueue` is rejected with the same error.
+    mutating func failed(_ error: JournalError) -> [Work] {
+        failure = .failed(after: error)
+        acceptedRevision = durableRevision
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// What the caller of ``close(completion:)`` must do next.
+    enum CloseAction {
+        /// No drain runs: release the resources now.
+        case closeNow
+        /// A drain runs: `completion` runs when it ends (``next()`` returns `.stop`).
+        case waitForDrain
+        /// An earlier `close` already did (or is doing) it.
+        case alreadyClosed
+    }
+
+    /// Marks the queue closed; later work is rejected with "closed".
+    mutating func close(completion: @escaping Completion) -> CloseAction {
+        if closed { return .alreadyClosed }
+        closed = true
+        if !draining { return .closeNow }
+        closeWaiters.append(completion)
+        return .waitForDrain
+    }
+}
