@@ -16,7 +16,7 @@
 /// }
 /// ```
 public struct Effects<State: Sendable, Action: Sendable>: Sendable {
-    let handler: @Sendable (Action, State, Meta) -> Effect<Action>
+    @usableFromInline let handler: @Sendable (Action, State, Meta) -> Effect<Action>
 
     /// A handler deciding the effect of each accepted action.
     public init(_ handler: @escaping @Sendable (_ action: Action, _ state: State, _ meta: Meta) -> Effect<Action>) {

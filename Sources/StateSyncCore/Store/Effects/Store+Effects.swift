@@ -39,6 +39,7 @@ extension Store {
     }
 
     /// Starts the operations of `effect`, in order (the caller holds the drain role).
+    @usableFromInline
     func start(_ effect: Effect<Action>) {
         for operation in effect.operations {
             switch operation {

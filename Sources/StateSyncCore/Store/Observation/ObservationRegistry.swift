@@ -11,6 +11,7 @@
 /// Only the thread holding the store's drain role touches the registry, so it
 /// needs no lock of its own; its key-path reads and `==` calls run outside the
 /// store's lock.
+@usableFromInline
 struct ObservationRegistry<State: Sendable> {
     private var keyPathGroups: [AnyKeyPath: any StateObserverGroup<State>] = [:]
     private var elementGroups: [AnyKeyPath: any StateObserverGroup<State>] = [:]
@@ -76,6 +77,7 @@ struct ObservationRegistry<State: Sendable> {
 
     /// Compares every group the footprint may concern with the new state and
     /// queues the deliveries for the groups that changed.
+    @usableFromInline
     mutating func collectChanges(in state: State, footprint: Footprint, into deliveries: inout [Delivery]) {
         guard !footprint.isNothing else { return }
         for group in keyPathGroups.values {

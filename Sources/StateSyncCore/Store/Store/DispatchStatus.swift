@@ -19,6 +19,7 @@ public enum DispatchStatus: Sendable, Equatable {
     }
 
     /// The outcome of a dispatch that was reduced at once.
+    @usableFromInline
     init(_ result: Result<Meta, Rejection>) {
         switch result {
         case .success(let meta): self = .accepted(meta)

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+public import Synchronization
 
 extension Store {
     /// Dispatches `action` and, when the store was idle, reduces it at once.
@@ -12,7 +12,7 @@ extension Store {
     ///   when reduced now; ``DispatchStatus/queued`` when another dispatch is in
     ///   progress (re-entrant or on another thread): it is then reduced in order,
     ///   before this thread's or the other's dispatch returns.
-    @discardableResult
+    @inlinable @discardableResult
     public func send(_ action: Action, clientID: String? = nil, time: Date? = nil) -> DispatchStatus {
         switch claim(or: .dispatch(action, clientID: clientID, time: time, reply: nil)) {
         case .queued:
@@ -37,6 +37,7 @@ extension Store {
     /// case .failure(let rejection): print(rejection)      // not_found: no todo with id t9
     /// }
     /// ```
+    @inlinable
     public func dispatch(_ action: Action, clientID: String? = nil, time: Date? = nil) async -> Result<Meta, Rejection> {
         await withCheckedContinuation { reply in
             switch claim(or: .dispatch(action, clientID: clientID, time: time, reply: reply)) {
@@ -52,17 +53,20 @@ extension Store {
     }
 
     /// The rejection of dispatches after ``shutdown()``.
+    @usableFromInline
     static var shutDownRejection: Rejection {
         Rejection(code: "shut_down", message: "the store has been shut down")
     }
 
     /// Whether the caller got the drain role or queued its job.
+    @usableFromInline
     enum Claim {
         case claimed, queued, shutDown
     }
 
     /// Takes the drain role when free; otherwise queues `job` for the holder.
     /// A dispatch after shutdown is neither.
+    @inlinable
     func claim(or job: StoreJob<State, Action>) -> Claim {
         core.withLock { core in
             if case .dispatch = job, core.isShutDown { return .shutDown }
@@ -83,6 +87,7 @@ extension Store {
     }
 
     /// Processes queued jobs until none is left, then releases the drain role.
+    @inlinable
     func drain() {
         while true {
             let next: StoreJob<State, Action>? = core.withLock { core in
@@ -104,6 +109,7 @@ extension Store {
     /// Reduces one action (the caller holds the drain role): middleware
     /// before, reducer in place under the lock, middleware after, observers,
     /// effects.
+    @inlinable
     func process(_ action: Action, clientID: String?, time: Date?) -> Result<Meta, Rejection> {
         let context = drainContext
         let meta = Meta(revision: context.revision + 1, clientID: clientID, time: time ?? configuration.clock())

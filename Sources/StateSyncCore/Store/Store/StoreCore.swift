@@ -1,25 +1,27 @@
-import Foundation
+public import Foundation
 
 /// The part of a store shared by every thread, kept inside its mutex: the
 /// state (its only copy, reduced in place) and revision, the queue of pending
 /// work, who drains it, and the running effects.
+@usableFromInline
 struct StoreCore<State: Sendable, Action: Sendable> {
     /// The state as of ``revision``: the store's only reference to it, so the
     /// reducer can change it in place without copying its collections.
-    var state: State
+    @usableFromInline var state: State
     /// The latest revision.
-    var revision: UInt64
+    @usableFromInline var revision: UInt64
     /// Whether some thread holds the drain role (is processing the queue).
-    var isDraining = false
+    @usableFromInline var isDraining = false
     /// Set by ``Store/shutdown()``: new dispatches are rejected.
-    var isShutDown = false
+    @usableFromInline var isShutDown = false
     /// Work waiting for the drain role, in arrival order.
-    var jobs = JobQueue<StoreJob<State, Action>>()
+    @usableFromInline var jobs = JobQueue<StoreJob<State, Action>>()
     /// The running effects.
     var effects = EffectRegistry()
 }
 
 /// One unit of work for the thread holding the drain role.
+@usableFromInline
 enum StoreJob<State: Sendable, Action: Sendable>: Sendable {
     /// Reduce an action; `reply` receives the outcome when an `async` caller waits.
     case dispatch(Action, clientID: String?, time: Date?, reply: CheckedContinuation<Result<Meta, Rejection>, Never>?)
@@ -28,19 +30,26 @@ enum StoreJob<State: Sendable, Action: Sendable>: Sendable {
 }
 
 /// A FIFO queue: an array with a moving head, compacted when half consumed.
+@usableFromInline
 struct JobQueue<Element> {
-    private var storage: [Element] = []
-    private var head = 0
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var head = 0
+
+    /// An empty queue.
+    @usableFromInline
+    init() {}
 
     /// Whether nothing is waiting.
     var isEmpty: Bool { head == storage.count }
 
     /// Adds `element` at the back.
+    @inlinable
     mutating func append(_ element: Element) {
         storage.append(element)
     }
 
     /// Removes and returns the front element, or `nil` when empty.
+    @inlinable
     mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
@@ -63,11 +72,12 @@ struct JobQueue<Element> {
 /// store's `core` mutex (``StoreCore/isDraining``), so exactly one thread at a
 /// time uses this object, and the mutex orders each hand-over. The store's
 /// `deinit` uses it too, when no drainer can exist any more.
+@usableFromInline
 final class DrainContext<State: Sendable>: @unchecked Sendable {
     /// The latest revision (the same as the published one).
-    var revision: UInt64
+    @usableFromInline var revision: UInt64
     /// Every observer.
-    var observers = ObservationRegistry<State>()
+    @usableFromInline var observers = ObservationRegistry<State>()
     /// Set once ``Store/shutdown()`` ended every observer: later ones end at once.
     var observersEnded = false
 
