@@ -16,18 +16,22 @@
 /// their completion runs.
 ///
 /// ```swift
+/// // Startup: open, then replay through the reducer with the journaled Meta.
 /// let journal = try await SQLiteJournal.open(configuration: .init(), logger: logger)
 /// let recovery = try await journal.recovery()
-/// var state = try decodeState(recovery.snapshot?.state) // the initial state when nil
+/// let store = Store(
+///     initialState: try recovery.snapshot.map { try decodeState($0.state) } ?? Board(),
+///     revision: recovery.snapshot?.revision ?? 0,
+///     reducer: boardReducer)
 /// for try await entry in recovery.entries {
-///     try reduce(&state, decodeAction(entry.action), entry.meta)
+///     store.send(try decodeAction(entry.action), clientID: entry.meta.clientID, time: entry.meta.time)
 /// }
-/// // Per batch of accepted actions, from the sequencer:
+/// // Per batch, from the sequencer, without waiting for the previous one:
 /// journal.append(batch) { result in
-///     eventLoop.execute { sendAcksOrStop(batch, result) }
+///     eventLoop.execute { sendAcksAndRejects(batch, result) } // or stop on .failure
 /// }
 /// // Every N revisions, and at clean shutdown:
-/// try await journal.saveSnapshot(JournalSnapshot(revision: rev, state: stateBytes))
+/// try await journal.saveSnapshot(JournalSnapshot(revision: revision, state: stateBytes))
 /// try await journal.close()
 /// ```
 public protocol Journal: AnyObject, Sendable {

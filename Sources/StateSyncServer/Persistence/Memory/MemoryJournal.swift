@@ -48,6 +48,7 @@ public final class MemoryJournal: Journal {
         var snapshots: [JournalSnapshot] = []
     }
 
+    /// A new epoch for this instance (see ``Journal/epoch``).
     public let epoch: String
     private let configuration: Configuration
     private let storage = Mutex(Storage())
@@ -58,10 +59,12 @@ public final class MemoryJournal: Journal {
         self.epoch = Epoch.random()
     }
 
+    /// The highest durable revision (see ``Journal/lastRevision``).
     public var lastRevision: UInt64 {
         storage.withLock { $0.lastRevision }
     }
 
+    /// Stores `batch` and calls `completion` before returning (see ``Journal/append(_:completion:)``).
     public func append(
         _ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void
     ) {
@@ -86,6 +89,7 @@ public final class MemoryJournal: Journal {
         completion(result)
     }
 
+    /// Stores `snapshot` and trims old ones (see ``Journal/saveSnapshot(_:)``).
     public func saveSnapshot(_ snapshot: JournalSnapshot) async throws {
         let kept = configuration.snapshotsKept
         try storage.withLock { storage throws(JournalError) in
@@ -100,10 +104,12 @@ public final class MemoryJournal: Journal {
         }
     }
 
+    /// The most recent snapshot (see ``Journal/latestSnapshot()``).
     public func latestSnapshot() async throws -> JournalSnapshot? {
         try await snapshot(atOrBefore: .max)
     }
 
+    /// The nearest snapshot at or before `revision` (see ``Journal/snapshot(atOrBefore:)``).
     public func snapshot(atOrBefore revision: UInt64) async throws -> JournalSnapshot? {
         try storage.withLock { storage throws(JournalError) in
             guard !storage.closed else { throw .closed }
@@ -111,6 +117,7 @@ public final class MemoryJournal: Journal {
         }
     }
 
+    /// The entries `from...through` (see ``Journal/entries(from:through:)``).
     public func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] {
         try storage.withLock { storage throws(JournalError) in
             guard !storage.closed else { throw .closed }
@@ -123,6 +130,7 @@ public final class MemoryJournal: Journal {
         }
     }
 
+    /// The remembered outcome of a pair (see ``Journal/outcome(clientID:actionID:)``).
     public func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
         try storage.withLock { storage throws(JournalError) in
             guard !storage.closed else { throw .closed }
@@ -130,6 +138,7 @@ public final class MemoryJournal: Journal {
         }
     }
 
+    /// Drops everything; later calls fail with "the journal is closed" (see ``Journal/close()``).
     public func close() async throws {
         storage.withLock { $0 = Storage(closed: true) }
     }

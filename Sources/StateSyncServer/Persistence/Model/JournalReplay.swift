@@ -32,7 +32,8 @@ public struct JournalReplay: AsyncSequence, Sendable {
         Iterator(journal: journal, next: first, last: last, pageSize: pageSize)
     }
 
-    /// Reads pages of ``JournalReplay/pageSize`` entries and yields them.
+    /// Reads the entries one page (the `pageSize` given to the sequence) at a
+    /// time and yields them.
     public struct Iterator: AsyncIteratorProtocol {
         private let journal: any Journal
         private var nextRevision: UInt64

@@ -1,20 +1,24 @@
 extension SQLiteJournal {
+    /// The most recent snapshot (see ``Journal/latestSnapshot()``).
     public func latestSnapshot() async throws -> JournalSnapshot? {
         try await read("read the latest snapshot") { try JournalStatements.snapshot($0, atOrBefore: .max) }
     }
 
+    /// The nearest snapshot at or before `revision` (see ``Journal/snapshot(atOrBefore:)``).
     public func snapshot(atOrBefore revision: UInt64) async throws -> JournalSnapshot? {
         try await read("read the snapshot at or before revision \(revision)") {
             try JournalStatements.snapshot($0, atOrBefore: revision)
         }
     }
 
+    /// The entries `from...through` (see ``Journal/entries(from:through:)``).
     public func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] {
         try await read("read entries \(from)...\(through)") {
             try JournalStatements.entries($0, from: from, through: through)
         }
     }
 
+    /// The remembered outcome of a pair (see ``Journal/outcome(clientID:actionID:)``).
     public func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
         try await read("read the outcome of (\(clientID), \(actionID))") {
             try JournalStatements.outcome($0, clientID: clientID, actionID: actionID)
