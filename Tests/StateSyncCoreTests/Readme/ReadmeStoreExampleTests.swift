@@ -4,35 +4,41 @@ import StateSyncCore
 // The README's store example, kept here verbatim so that it compiles and does
 // what the README says. Change both together.
 
-private struct Todo: Codable, Equatable, Identifiable, Sendable { var id: String; var title: String; var done = false }
-private struct Board: Codable, Equatable, Sendable { var todos: [String: Todo] = [:]; var hits = 0 }
+enum ReadmeExample {
+    struct Todo: Codable, Equatable, Identifiable, Sendable { var id: String; var title: String; var done = false }
+    struct Board: Codable, Equatable, Sendable { var todos: [String: Todo] = [:]; var hits = 0 }
 
-private enum BoardAction: Sendable {
-    case add(String)
-    case todo(id: String, TodoAction)
-    case hit
-}
-private enum TodoAction: Sendable { case toggle }
-
-private let reducer = CombineReducers {
-    Reduce<Board, BoardAction> { state, action, meta in
-        switch action {
-        case .add(let title):
-            guard !title.isEmpty else { throw Rejection(code: "invalid_action", message: "empty title") }
-            state.todos["t\(meta.revision)"] = Todo(id: "t\(meta.revision)", title: title)
-        case .hit: state.hits += 1
-        case .todo: break
-        }
+    enum BoardAction: Codable, Equatable, Sendable {
+        case add(String)
+        case todo(id: String, TodoAction)
+        case hit
     }
-    // Runs only on the one element the action names, and tells the store so.
-    ForEachElement(state: \Board.todos, action: { (action: BoardAction) -> (String, TodoAction)? in
-        if case .todo(let id, let todoAction) = action { (id, todoAction) } else { nil }
-    }) {
-        Reduce<Todo, TodoAction> { todo, _, _ in todo.done.toggle() }
+    enum TodoAction: Codable, Equatable, Sendable { case toggle }
+
+    static let reducer = CombineReducers {
+        Reduce<Board, BoardAction> { state, action, meta in
+            switch action {
+            case .add(let title):
+                guard !title.isEmpty else { throw Rejection(code: "invalid_action", message: "empty title") }
+                state.todos["t\(meta.revision)"] = Todo(id: "t\(meta.revision)", title: title)
+            case .hit: state.hits += 1
+            case .todo: break
+            }
+        }
+        // Runs only on the one element the action names, and tells the store so.
+        ForEachElement(state: \Board.todos, action: { (action: BoardAction) -> (String, TodoAction)? in
+            if case .todo(let id, let todoAction) = action { (id, todoAction) } else { nil }
+        }) {
+            Reduce<Todo, TodoAction> { todo, _, _ in todo.done.toggle() }
+        }
     }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ReadmeStoreExampleTests {
+    typealias Board = ReadmeExample.Board
+    typealias Todo = ReadmeExample.Todo
+    let reducer = ReadmeExample.reducer
+
     @Test func theExampleDoesWhatTheReadmeSays() async throws {
         let store = Store(initialState: Board(), revision: 0, reducer: reducer)
         store.send(.add("Milk"))
