@@ -143,6 +143,8 @@ let package = Package(
             name: "StateSyncServer",
             dependencies: [
                 "StateSyncCore",
+                "StateSyncProtocol",
+                "BoardApp",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -154,6 +156,8 @@ let package = Package(
             dependencies: [
                 "StateSyncServer",
                 "StateSyncCore",
+                "StateSyncProtocol",
+                "BoardApp",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
