@@ -149,6 +149,7 @@ let package = Package(
             dependencies: [
                 "StateSyncCore",
                 "StateSyncProtocol",
+                "BoardApp",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
