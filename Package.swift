@@ -178,6 +178,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Interop/protocol_scenario.py"],
             swiftSettings: strictSettings
         ),
         // MARK: statesync: the command-line tool (`statesync serve`).

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The real `statesync` executable (built beside the test bundle by
-/// `swift build --build-tests`) run as a child process.
+/// A child process: by default the real `statesync` executable (built
+/// beside the test bundle by `swift build --build-tests`).
 final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` and the pipes are set up in `init` and only read
     // afterwards; `output` is guarded by `lock`.
@@ -18,9 +18,9 @@ final class ServeProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("statesync")
     }
 
-    /// Starts `statesync` with `arguments`.
-    init(_ arguments: [String]) throws {
-        process.executableURL = Self.executable
+    /// Starts `executable` (default `statesync`) with `arguments`.
+    init(_ arguments: [String], executable: URL = ServeProcess.executable) throws {
+        process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = stdout
         process.standardError = stderr
@@ -58,13 +58,28 @@ final class ServeProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit, collects the rest of its output, and returns its status.
     func waitForExit() async -> Int32 {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 self.process.waitUntilExit()
+                self.stdout.fileHandleForReading.readabilityHandler = nil
+                self.stderr.fileHandleForReading.readabilityHandler = nil
+                let rest = String(decoding: self.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let restErrors = String(decoding: self.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                self.lock.withLock {
+                    self.output += rest
+                    self.errors += restErrors
+                }
                 continuation.resume(returning: self.process.terminationStatus)
             }
         }
+    }
+
+    /// The absolute path of `name` on `PATH` (the interpreter scripts/test installed packages for).
+    static func onPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: "\($0)/\(name)") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }
