@@ -123,4 +123,27 @@ struct HandshakeEndToEndTests {
             _ = try await client.receive("value")
         }
     }
+
+    @Test func idleConnectionIsClosedAfterTheTimeout() async throws {
+        var configuration = TestServer.configuration
+        configuration.session.idleTimeout = .milliseconds(300)
+        try await TestServer.with(configuration) { server in
+            let client = try await ProtocolClient.joined(server.url)
+            _ = try await client.drainUntilClosed()
+            #expect(client.closeCode == 1001)
+        }
+    }
+
+    @Test func pingsKeepAQuietConnectionOpen() async throws {
+        var configuration = TestServer.configuration
+        configuration.session.pingInterval = .milliseconds(50)
+        configuration.session.idleTimeout = .milliseconds(400)
+        try await TestServer.with(configuration) { server in
+            let client = try await ProtocolClient.joined(server.url)
+            // Quiet for longer than the idle timeout: the client's pongs count as traffic.
+            try await Task.sleep(for: .milliseconds(800))
+            try await client.send(#"{"type":"get","id":"g1","path":""}"#)
+            _ = try await client.receive("value")
+        }
+    }
 }

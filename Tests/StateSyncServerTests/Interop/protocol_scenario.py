@@ -27,6 +27,10 @@ async def receive(ws, expected_type):
 async def main(url):
     async with websockets.connect(url, subprotocols=["statesync.v1"]) as ws:
         check(ws.subprotocol == "statesync.v1", f"subprotocol {ws.subprotocol}")
+        response = getattr(ws, "response", None)
+        headers = response.headers if response is not None else ws.response_headers
+        extensions = headers.get("Sec-WebSocket-Extensions", "")
+        check("permessage-deflate" in extensions, f"permessage-deflate not negotiated: {extensions!r}")
         await ws.send(json.dumps({"type": "hello", "clientId": "py-1", "name": "python"}))
         welcome = await receive(ws, "welcome")
         check(welcome["role"] == "writer" and welcome["server"] == "statesync/0.1.0", f"welcome {welcome}")
