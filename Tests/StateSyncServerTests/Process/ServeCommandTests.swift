@@ -1,6 +1,7 @@
 import Foundation
 import StateSyncCore
 import Testing
+import WebSocket
 
 /// The real `statesync serve` binary: restart recovery after SIGKILL, clean
 /// SIGTERM shutdown, and its one-line errors and exit codes.
@@ -121,6 +122,29 @@ struct ServeCommandTests {
             try await client.send(.object(["type": "hello", "token": .string(token)]))
             #expect(try await client.receive("welcome")["role"]?.stringValue == role)
         }
+        server.send(SIGTERM)
+        #expect(await server.waitForExit() == 0)
+    }
+
+    @Test func servesWSSWithTLSFiles() async throws {
+        let openssl = try #require(ServeProcess.onPath("openssl"), "openssl is needed to make a test certificate")
+        let directory = try Self.temporaryDirectory()
+        let certificate = directory + "/cert.pem"
+        let key = directory + "/key.pem"
+        let make = try ServeProcess([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ], executable: openssl)
+        #expect(await make.waitForExit() == 0, "openssl: \(make.standardError)")
+
+        let server = try ServeProcess(["serve", "--memory", "--port", "0", "--tls-cert", certificate, "--tls-key", key])
+        let port = try #require(try await server.waitForPort(), "no URL: \(server.standardError)")
+        #expect(server.standardOutput.hasPrefix("statesync listening on wss://127.0.0.1:"))
+        let tls = try WebSocketTLS.clientConfiguration(trustedCertificatePath: certificate)
+        let client = try await ProtocolClient.connect("wss://localhost:\(port)/sync", tlsConfiguration: tls)
+        try await client.send(#"{"type":"hello"}"#)
+        _ = try await client.receive("welcome")
         server.send(SIGTERM)
         #expect(await server.waitForExit() == 0)
     }

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOSSL
 import StateSyncCore
 import Testing
 import WebSocket
@@ -17,10 +18,11 @@ final class ProtocolClient {
     /// Opens a connection to `url`, offering `subprotocols`.
     static func connect(
         _ url: String, subprotocols: [String] = ["statesync.v1"], configuration: WebSocketConfiguration = .init(),
-        options: WebSocketChannelOptions = .init()
+        options: WebSocketChannelOptions = .init(), tlsConfiguration: TLSConfiguration? = nil
     ) async throws -> ProtocolClient {
         ProtocolClient(try await WebSocketClient.connect(
-            url: url, subprotocols: subprotocols, configuration: configuration, options: options))
+            url: url, subprotocols: subprotocols, configuration: configuration, options: options,
+            tlsConfiguration: tlsConfiguration))
     }
 
     /// Connects and says hello; returns the client after checking the `welcome`.
