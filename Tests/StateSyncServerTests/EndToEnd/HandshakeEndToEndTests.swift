@@ -128,7 +128,8 @@ struct HandshakeEndToEndTests {
         var configuration = TestServer.configuration
         configuration.session.idleTimeout = .milliseconds(300)
         try await TestServer.with(configuration) { server in
-            let client = try await ProtocolClient.joined(server.url)
+            // Silent from the start (no hello): the server gives up on it.
+            let client = try await ProtocolClient.connect(server.url)
             _ = try await client.drainUntilClosed()
             #expect(client.closeCode == 1001)
         }
@@ -137,11 +138,11 @@ struct HandshakeEndToEndTests {
     @Test func pingsKeepAQuietConnectionOpen() async throws {
         var configuration = TestServer.configuration
         configuration.session.pingInterval = .milliseconds(50)
-        configuration.session.idleTimeout = .milliseconds(400)
+        configuration.session.idleTimeout = .milliseconds(1_000)
         try await TestServer.with(configuration) { server in
             let client = try await ProtocolClient.joined(server.url)
             // Quiet for longer than the idle timeout: the client's pongs count as traffic.
-            try await Task.sleep(for: .milliseconds(800))
+            try await Task.sleep(for: .milliseconds(1_500))
             try await client.send(#"{"type":"get","id":"g1","path":""}"#)
             _ = try await client.receive("value")
         }
