@@ -3,13 +3,11 @@ import NIOCore
 import ServiceLifecycle
 import StateSyncServer
 
-/// A `StateSyncServer<Board>` on a loopback port chosen by the OS, run in a
-/// `ServiceGroup` for the duration of a test body.
+/// A `StateSyncServer` (of the board, or any app) on a loopback port chosen
+/// by the OS, run in a `ServiceGroup` for the duration of a test body.
 struct TestServer: Sendable {
     /// The bound port.
     let port: Int
-    /// The server.
-    let server: StateSyncServer<Board>
 
     /// `ws://127.0.0.1:PORT/sync`.
     var url: String { "ws://127.0.0.1:\(port)/sync" }
@@ -27,18 +25,18 @@ struct TestServer: Sendable {
 
     /// Runs `body` against a started server, then shuts it down gracefully
     /// and waits for it to stop.
-    static func with<T>(
-        _ configuration: StateSyncServerConfiguration = TestServer.configuration,
+    static func with<T, App: StateSyncApp>(
+        _ configuration: StateSyncServerConfiguration = TestServer.configuration, app: App.Type = Board.self,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = StateSyncServer<Board>(configuration: configuration, logger: logger)
+        let server = StateSyncServer<App>(configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             let address = try await server.waitUntilStarted()
             let result: Result<T, any Error>
             do {
-                result = .success(try await body(TestServer(port: address.port ?? 0, server: server)))
+                result = .success(try await body(TestServer(port: address.port ?? 0)))
             } catch {
                 result = .failure(error)
             }
