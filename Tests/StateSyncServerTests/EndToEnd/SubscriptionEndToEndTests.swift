@@ -84,4 +84,36 @@ struct SubscriptionEndToEndTests {
             #expect(reject["message"]?.stringValue?.contains("nope") == true)
         }
     }
+
+    @Test func everyAcceptedActionIsOneRevisionAndRejectionsNone() async throws {
+        try await TestServer.with { server in
+            let client = try await ProtocolClient.joined(server.url)
+            try await client.send(#"{"type":"get","id":"g0","path":""}"#)
+            let start = try #require(try await client.receive("value")["rev"]?.int64Value)
+            var revisions: [Int64] = []
+            for (index, action) in [
+                #"{"type":"increment","counter":"hits"}"#, #"{"type":"toggleTodo","id":"nope"}"#,
+                #"{"type":"say","text":"hi"}"#, #"{"type":"increment","counter":"hits","by":2000000}"#,
+                #"{"type":"addTodo","title":"Milk"}"#,
+            ].enumerated() {
+                try await client.send(#"{"type":"dispatch","id":"a\#(index)","action":\#(action)}"#)
+                let answer = try await client.receive()
+                if answer["type"] == "ack" { revisions.append(try #require(answer["rev"]?.int64Value)) }
+            }
+            #expect(revisions == [start + 1, start + 2, start + 3])
+        }
+    }
+
+    @Test func unknownFieldsAreIgnored() async throws {
+        try await TestServer.with { server in
+            let client = try await ProtocolClient.connect(server.url)
+            try await client.send(#"{"type":"hello","future":{"x":1},"name":"n"}"#)
+            _ = try await client.receive("welcome")
+            try await client.send(#"{"type":"subscribe","id":"s1","path":"/todos","color":"red","since":null}"#)
+            #expect(try await client.receive("snapshot")["id"] == "s1")
+            try await client.send(#"{"type":"dispatch","id":"a1","action":{"type":"addTodo","title":"Milk","extra":true},"priority":9}"#)
+            _ = try await client.receive("patch")
+            _ = try await client.receive("ack")
+        }
+    }
 }

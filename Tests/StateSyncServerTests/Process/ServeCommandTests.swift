@@ -62,10 +62,21 @@ struct ServeCommandTests {
         let again = try ServeProcess(["serve", "--port", "0", "--data", data])
         let port2 = try #require(try await again.waitForPort())
         let reader = try await ProtocolClient.joined("ws://127.0.0.1:\(port2)/sync")
+        // Same history: same epoch, revisions go on.
+        #expect(reader.welcome["epoch"] == client.welcome["epoch"])
+        #expect(try #require(reader.welcome["rev"]?.int64Value) > (try #require(client.welcome["rev"]?.int64Value)))
         try await reader.send(#"{"type":"get","id":"g1","path":"/todos"}"#)
         #expect(try await reader.receive("value")["value"]?[0]?["title"] == "Milk")
         again.send(SIGINT)
         #expect(await again.waitForExit() == 0)
+
+        // A new data directory is a new history: another epoch.
+        let fresh = try ServeProcess(["serve", "--port", "0", "--data", data + "-new"])
+        let port3 = try #require(try await fresh.waitForPort())
+        let newcomer = try await ProtocolClient.joined("ws://127.0.0.1:\(port3)/sync")
+        #expect(newcomer.welcome["epoch"] != client.welcome["epoch"])
+        fresh.send(SIGTERM)
+        #expect(await fresh.waitForExit() == 0)
     }
 
     @Test func secondServerOnTheSameDataOrPortFailsWithOneLine() async throws {

@@ -8,6 +8,8 @@ import WebSocket
 /// written and reads the server's replies as parsed JSON values.
 final class ProtocolClient {
     let connection: WebSocketConnection
+    /// The `welcome` received by ``joined(_:clientID:token:name:options:)``; `null` before.
+    private(set) var welcome: JSONValue = nil
     private var iterator: WebSocketInboundMessages.AsyncIterator
 
     private init(_ connection: WebSocketConnection) {
@@ -38,6 +40,7 @@ final class ProtocolClient {
         try await client.send(.object(hello))
         let welcome = try await client.receive()
         try #require(welcome["type"] == "welcome", "expected welcome, got \(welcome)")
+        client.welcome = welcome
         return client
     }
 
