@@ -119,6 +119,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         webSocket.maxFrameSize = min(webSocket.maxFrameSize, session.maxMessageBytes)
         webSocket.pingInterval = session.pingInterval.map(Self.timeAmount)
         webSocket.idleTimeout = session.idleTimeout.map(Self.timeAmount)
+        let frames = SharedFrames(compress: webSocket.compression != nil, logger: logger)
         var options = WebSocketChannelOptions()
         options.outboundHighWatermark = configuration.engine.outboundHighWaterMark
         options.outboundLowWatermark = max(1, configuration.engine.outboundHighWaterMark / 4)
@@ -130,7 +131,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         ) { [self] connection in
             let number = sessionCounter.add(1, ordering: .relaxed).newValue
             let driver = SyncSession(
-                id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics,
+                id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics, frames: frames,
                 highWaterMark: configuration.engine.outboundHighWaterMark, logger: logger)
             await driver.run(connection.inbound, configuration: session, authentication: configuration.authentication)
         }

@@ -21,6 +21,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let highWaterMark: Int
+    private let frames: SharedFrames
     private let dispatchTimes = Mutex<[String: ContinuousClock.Instant]>([:])
     private let watchingDrain = Atomic<Bool>(false)
     private let decoder = MessageDecoder()
@@ -28,9 +29,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
 
     init(
         id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, metrics: ServerMetrics,
-        highWaterMark: Int, logger: Logger
+        frames: SharedFrames, highWaterMark: Int, logger: Logger
     ) {
         self.id = id
+        self.frames = frames
         self.outbound = outbound
         self.engine = engine
         self.metrics = metrics
@@ -69,8 +71,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         case let .join(clientID, name, role):
             let info = SessionInfo(id: id, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? id)
             let welcome = engine.join(session: info, clientID: clientID, role: role, sink: self)
-            send(encoder.encode(.welcome(
-                session: id, epoch: welcome.epoch, rev: welcome.rev, role: role, server: StateSyncServerInfo.name)))
+            reply(.welcome(session: id, epoch: welcome.epoch, rev: welcome.rev, role: role, server: StateSyncServerInfo.name))
             metrics.connections.increment()
             logger.debug("joined", metadata: ["role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
         case let .subscribe(subscription, path, since):
@@ -83,9 +84,9 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
             dispatchTimes.withLock { $0[request] = .now }
             engine.dispatch(session: id, id: request, action: action)
         case .reply(let message):
-            send(encoder.encode(message))
+            reply(message)
         case let .replyAndClose(message, closeCode):
-            send(encoder.encode(message))
+            reply(message)
             logger.debug("closing", metadata: ["code": "\(closeCode)", "reason": "\(message.type)"])
             outbound.close(code: WebSocketCloseCode(code: closeCode), reason: "", promise: nil)
         case .ignore:
@@ -93,9 +94,14 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         }
     }
 
-    // MARK: SessionSink
+    /// Writes a message of the session layer itself (welcome, errors, its own rejects).
+    private func reply(_ message: ServerMessage) {
+        let bytes = encoder.encode(message)
+        count(bytes)
+        outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
+    }
 
-    func send(_ message: [UInt8]) {
+    private func count(_ message: [UInt8]) {
         metrics.bytesSent.increment(by: Int64(message.count))
         switch ServerFrameKind(message) {
         case .patch: metrics.patchesSent.increment()
@@ -103,7 +109,14 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         case .reject: answered(message, counter: metrics.actionsRejected)
         case .other: break
         }
-        outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: message)))
+    }
+
+    // MARK: SessionSink
+
+    /// Writes an engine message; the same array sent to many sessions is framed once (``SharedFrames``).
+    func send(_ message: [UInt8]) {
+        count(message)
+        outbound.write(frames.prepared(message))
     }
 
     /// `0` while the connection is writable; above the engine's high-water
