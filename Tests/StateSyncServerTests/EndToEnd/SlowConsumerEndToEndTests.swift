@@ -32,12 +32,12 @@ struct SlowConsumerEndToEndTests {
             let fast = try await ProtocolClient.joined(server.url)
             let text = String(repeating: "z", count: 480)
             let actions = 300
+            // One at a time (each its own revision and fan-out), so the stalled
+            // connection's backlog outgrows the socket buffers.
+            var lastRev: Int64 = 0
             for index in 0..<actions {
                 try await fast.send(.object(["type": "dispatch", "id": .string("a\(index)"),
                                              "action": ["type": "say", "text": .string("\(index) \(text)")]]))
-            }
-            var lastRev: Int64 = 0
-            for _ in 0..<actions {
                 lastRev = try #require(try await fast.receive("ack")["rev"]?.int64Value)
             }
 
@@ -71,6 +71,29 @@ struct SlowConsumerEndToEndTests {
             #expect(coalesced, "no patch covered several revisions")
             #expect(patches < subscriptions * actions, "every patch was queued: \(patches)")
             #expect(bases.values.allSatisfy { $0 >= lastRev })
+            let (_, metrics) = try await HTTPGet.get(port: server.port, path: "/metrics")
+            let slowLine = metrics.split(separator: "\n").first { $0.hasPrefix("statesync_slow_consumers_total ") }
+            #expect(slowLine != nil && slowLine != "statesync_slow_consumers_total 0")
+        }
+    }
+
+    @Test func everySubscriberOfAPathGetsTheSamePatch() async throws {
+        try await TestServer.with { server in
+            var subscribers: [ProtocolClient] = []
+            for _ in 0..<20 {
+                let client = try await ProtocolClient.joined(server.url)
+                try await client.send(#"{"type":"subscribe","id":"hits","path":"/counters/hits"}"#)
+                _ = try await client.receive("snapshot")
+                subscribers.append(client)
+            }
+            let writer = try await ProtocolClient.joined(server.url)
+            try await writer.send(#"{"type":"dispatch","id":"a1","action":{"type":"increment","counter":"hits","by":3}}"#)
+            let ack = try await writer.receive("ack")
+            for subscriber in subscribers {
+                let patch = try await subscriber.receive("patch")
+                #expect(patch["rev"] == ack["rev"])
+                #expect(patch["ops"]?[0]?["value"] == 3)
+            }
         }
     }
 }
