@@ -50,15 +50,18 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     ) async {
         var machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: .now)
         logger.debug("connection opened")
+        var joined = false
         for await message in inbound {
             logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
             let action = switch message.kind {
             case .text: machine.received(text: message.data.readableBytesView, now: .now)
             case .binary: machine.receivedBinary(now: .now)
             }
+            if case .join = action { joined = true }
             perform(action)
         }
-        if machine.role != nil {
+        // Also when the machine closed the session itself (a persistent rate limit).
+        if joined {
             engine.leave(session: id)
             metrics.connections.decrement()
         }

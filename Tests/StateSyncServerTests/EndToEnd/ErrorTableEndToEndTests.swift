@@ -144,6 +144,14 @@ struct ErrorTableEndToEndTests {
             let rest = try await client.drainUntilClosed()
             #expect(rest.allSatisfy { $0["code"] == "rate_limited" })
             #expect(client.closeCode == 1008)
+            // The closed session left: its presence entry is gone.
+            let observer = try await ProtocolClient.joined(server.url)
+            let session = try #require(client.welcome["session"]?.stringValue)
+            try await observer.send(.object(["type": "subscribe", "id": "p", "path": .string("/presence/\(session)")]))
+            if try await observer.receive("snapshot")["value"] != nil as JSONValue {
+                let patch = try await observer.receive("patch")
+                #expect(patch["ops"]?[0]?["op"] == "remove" || patch["ops"]?[0]?["value"] == nil as JSONValue)
+            }
         }
     }
 }
