@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BoardApp", targets: ["BoardApp"]),
         .executable(name: "websocket-echo", targets: ["websocket-echo"]),
         .library(name: "StateSyncServer", targets: ["StateSyncServer"]),
+        .executable(name: "statesync", targets: ["statesync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -29,6 +30,10 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         // MARK: Core: state, JSON, store. No networking.
@@ -143,6 +148,14 @@ let package = Package(
             name: "StateSyncServer",
             dependencies: [
                 "StateSyncCore",
+                "StateSyncProtocol",
+                "BoardApp",
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -154,8 +167,35 @@ let package = Package(
             dependencies: [
                 "StateSyncServer",
                 "StateSyncCore",
+                "StateSyncProtocol",
+                "BoardApp",
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Interop/protocol_scenario.py"],
+            swiftSettings: strictSettings
+        ),
+        // MARK: statesync: the command-line tool (`statesync serve`).
+        .executableTarget(
+            name: "statesync",
+            dependencies: [
+                "StateSyncServer",
+                "StateSyncProtocol",
+                "BoardApp",
+                "WebSocket",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),

@@ -76,8 +76,11 @@ public final class WebSocketOutbound: Sendable {
         try await whenWritable().get()
     }
 
-    /// Succeeds once the outbound buffer is below the low-water mark.
-    func whenWritable() -> EventLoopFuture<Void> {
+    /// Succeeds once the outbound buffer is below the low-water mark; fails
+    /// with ``WebSocketSendError/closing(_:)`` if the connection closes first.
+    /// The future form of ``waitUntilWritable()``, for event-loop code that
+    /// must not start a task (a fan-out engine waiting for a slow consumer).
+    public func whenWritable() -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         execute { $0.waitUntilWritable(promise) }
         return promise.futureResult

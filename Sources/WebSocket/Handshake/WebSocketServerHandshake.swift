@@ -22,14 +22,21 @@ public struct WebSocketServerHandshake: Sendable {
     public var subprotocols: [String]
     /// The origin check; `nil` accepts every origin (non-browser clients send none).
     public var originCheck: OriginCheck?
+    /// Whether a client that offers subprotocols, none of them in
+    /// ``subprotocols``, is refused with 400 instead of opening without one.
+    /// Default `false` (RFC 6455 lets the client decide); a protocol that
+    /// must not be spoken by mistake (StateSync's `statesync.v1`) sets it.
+    public var rejectsUnknownSubprotocols: Bool
 
     /// Creates a handshake policy.
     public init(
         subprotocols: [String] = [],
-        originCheck: OriginCheck? = nil
+        originCheck: OriginCheck? = nil,
+        rejectsUnknownSubprotocols: Bool = false
     ) {
         self.subprotocols = subprotocols
         self.originCheck = originCheck
+        self.rejectsUnknownSubprotocols = rejectsUnknownSubprotocols
     }
 
     /// The result of evaluating a request.
@@ -112,6 +119,12 @@ public struct WebSocketServerHandshake: Sendable {
         ]
         let offeredProtocols = headers.tokens(inHeader: "Sec-WebSocket-Protocol")
         let subprotocol = subprotocols.first { offeredProtocols.contains($0) }
+        if rejectsUnknownSubprotocols, subprotocol == nil, !offeredProtocols.isEmpty {
+            throw WebSocketHandshakeRejection(
+                status: .badRequest,
+                reason: "none of the offered subprotocols (\(offeredProtocols.joined(separator: ", "))) is spoken here; "
+                    + "offer \(subprotocols.joined(separator: " or ")) or none")
+        }
         if let subprotocol {
             response.add(name: "Sec-WebSocket-Protocol", value: subprotocol)
         }

@@ -96,6 +96,25 @@ import WebSocket
         #expect(acceptance.responseHead.headers["Sec-WebSocket-Protocol"] == (chosen.map { [$0] } ?? []))
     }
 
+    @Test(arguments: [
+        ("chat.v2, chat.v3", false),
+        ("chat.v2, statesync.v1", true),
+        ("", true),
+    ])
+    func rejectsUnknownSubprotocolsRefusesOffersWithoutAKnownOne(offered: String, accepted: Bool) {
+        let head = offered.isEmpty ? Self.request() : Self.replacing("Sec-WebSocket-Protocol", with: offered)
+        let handshake = WebSocketServerHandshake(subprotocols: ["statesync.v1"], rejectsUnknownSubprotocols: true)
+        switch handshake.evaluate(head) {
+        case .accept(let acceptance):
+            #expect(accepted)
+            #expect(acceptance.subprotocol == (offered.isEmpty ? nil : "statesync.v1"))
+        case .reject(let rejection):
+            #expect(!accepted)
+            #expect(rejection.responseHead().status == .badRequest)
+            #expect(rejection.reason.contains("chat.v2, chat.v3"))
+        }
+    }
+
     @Test func originCheckSeesOriginAndRejectsWith403() {
         let handshake = WebSocketServerHandshake(originCheck: { $0 == "https://good.example" })
         guard case .accept = handshake.evaluate(Self.replacing("Origin", with: "https://good.example")),

@@ -1,0 +1,37 @@
+public import BoardApp
+public import StateSyncCore
+public import StateSyncProtocol
+
+/// The board of docs/PROTOCOL.md, the server's built-in default app:
+/// `SyncEngine<Board>` serves it.
+///
+/// Its reducer reports the one top-level field each command may change, and
+/// each field maps to the pointer of its coding key, so an action re-encodes
+/// only that field (`/todos`, `/counters`, `/chat` or `/presence`).
+///
+/// ```swift
+/// let engine = try await SyncEngine<Board>(journal: MemoryJournal())
+/// ```
+public enum Board: StateSyncApp {
+    /// ``BoardState``.
+    public typealias State = BoardState
+    /// ``BoardAction``.
+    public typealias Action = BoardAction
+
+    /// An empty board.
+    public static var initialState: BoardState { BoardState() }
+
+    /// ``BoardReducer``.
+    public static var reducer: any Reducer<BoardState, SessionCommand<BoardAction>> { BoardReducer() }
+
+    /// `/todos`, `/counters`, `/chat`, `/presence` for the fields of the same names.
+    public static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer? {
+        switch keyPath {
+        case \BoardState.todos: JSONPointer(tokens: ["todos"])
+        case \BoardState.counters: JSONPointer(tokens: ["counters"])
+        case \BoardState.chat: JSONPointer(tokens: ["chat"])
+        case \BoardState.presence: JSONPointer(tokens: ["presence"])
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import Synchronization
+
+/// What ``SyncEngine``'s callers read while the sequencer runs: the latest
+/// durable revision and the statistics, each behind its own atomic or lock.
+final class EngineShared: Sendable {
+    /// The journal's epoch.
+    let epoch: String
+    /// The latest revision whose patches have been sent (durable).
+    let publishedRevision: Atomic<UInt64>
+    /// The sequencer's counters, copied in after each round of events.
+    let statistics = Mutex(EngineStatistics())
+
+    init(epoch: String, revision: UInt64) {
+        self.epoch = epoch
+        self.publishedRevision = Atomic(revision)
+    }
+}

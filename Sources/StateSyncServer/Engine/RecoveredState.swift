@@ -1,0 +1,52 @@
+import StateSyncCore
+import StateSyncProtocol
+
+/// The state rebuilt from a journal at startup: the last snapshot plus the
+/// entries after it, reduced with their recorded ``Meta``.
+struct RecoveredState<App: StateSyncApp> {
+    var state: App.State
+    var mirror: StateMirror<App>
+    var revision: UInt64
+    var snapshotRevision: UInt64
+    var epoch: String
+
+    /// Restores `journal`'s state through `App.reducer`.
+    ///
+    /// - Throws: ``SyncEngineError`` when the snapshot or an entry does not
+    ///   decode or an entry is rejected; ``JournalError`` when reading fails.
+    static func restore(from journal: any Journal) async throws -> RecoveredState {
+        let recovery = try await journal.recovery()
+        var state = App.initialState
+        var revision: UInt64 = 0
+        if let snapshot = recovery.snapshot {
+            do {
+                let json = try JSONParser().parse(snapshot.state)
+                state = try JSONValueDecoder().decode(App.State.self, from: json)
+            } catch {
+                throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
+            }
+            revision = snapshot.revision
+        }
+        for try await entry in recovery.entries {
+            let command: SessionCommand<App.Action>
+            do {
+                command = try CommandCoding.decode(entry.action, as: App.Action.self)
+            } catch {
+                throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
+            }
+            do throws(Rejection) {
+                _ = try App.reducer.reduce(into: &state, action: command, meta: entry.meta)
+            } catch {
+                throw SyncEngineError.rejectedOnReplay(revision: entry.revision, code: error.code, message: error.message)
+            }
+            revision = entry.revision
+        }
+        return RecoveredState(
+            state: state,
+            mirror: try StateMirror<App>(state),
+            revision: revision,
+            snapshotRevision: recovery.snapshot?.revision ?? 0,
+            epoch: recovery.epoch
+        )
+    }
+}

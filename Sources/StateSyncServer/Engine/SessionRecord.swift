@@ -1,0 +1,20 @@
+import StateSyncCore
+import StateSyncProtocol
+
+/// A joined session as the sequencer tracks it.
+struct SessionRecord {
+    /// Its id and name.
+    var info: SessionInfo
+    /// The `clientId` it gave in `hello`, scoping its action ids.
+    var clientID: String?
+    /// What it may do.
+    var role: Role
+    /// Where its messages go.
+    var sink: any SessionSink
+    /// Its open subscriptions: id to path.
+    var subscriptions: [String: JSONPointer] = [:]
+    /// Whether it is a slow consumer: over the high-water mark and not yet drained.
+    var isSlow = false
+    /// Answers held back while it is slow, sent in order after its coalesced patches.
+    var deferred: [[UInt8]] = []
+}

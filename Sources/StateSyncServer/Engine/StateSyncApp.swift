@@ -1,0 +1,51 @@
+public import StateSyncCore
+public import StateSyncProtocol
+
+/// What a StateSync server serves: any application, not only the board.
+///
+/// An app names its state, its client actions and its reducer. The reducer
+/// reduces ``SessionCommand``s: client actions wrapped with the session that
+/// sent them, plus the lifecycle commands the server journals itself
+/// (`sessionJoined`, `sessionLeft`, `serverStarted`).
+///
+/// Subscribers see the state as JSON. ``SyncEngine`` keeps a JSON mirror of
+/// the state and, after each action, re-encodes only the parts the reducer's
+/// ``Footprint`` names, found with ``jsonPointer(for:)``; without a mapping
+/// (the default) it re-encodes the whole state, which costs in proportion to
+/// the state's size. An app whose `State` is ``JSONValue`` needs no encoding
+/// at all.
+///
+/// ```swift
+/// enum CounterApp: StateSyncApp {
+///     static let initialState = Counters()
+///     static let reducer: any Reducer<Counters, SessionCommand<CounterAction>> = CounterReducer()
+///     static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer? {
+///         keyPath == \Counters.hits ? JSONPointer(tokens: ["hits"]) : nil
+///     }
+/// }
+/// ```
+public protocol StateSyncApp: Sendable {
+    /// The shared state document. Its `Codable` form is what subscribers see
+    /// and what snapshots store; it must encode deterministically (no
+    /// unordered `Set`s or dictionaries with non-`String` keys).
+    associatedtype State: Codable & Equatable & Sendable
+    /// The actions clients dispatch, read from the `{"type":…}` wire shape.
+    associatedtype Action: WireAction & Sendable
+    /// The state of a fresh history (revision 0).
+    static var initialState: State { get }
+    /// Reduces session commands with their ``Meta``. Must be deterministic
+    /// (DESIGN invariant 2) and leave the state untouched when it throws.
+    static var reducer: any Reducer<State, SessionCommand<Action>> { get }
+    /// The JSON Pointer at which the value under `keyPath` (a key path from
+    /// `State`, as the reducer's footprint reports it) appears in the
+    /// encoded state, or `nil` when the app does not say (then the engine
+    /// re-encodes the whole state). Map only non-optional stored properties
+    /// whose encoded form is exactly the property's own `Codable` form.
+    /// Default: `nil` for every key path.
+    static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer?
+}
+
+extension StateSyncApp {
+    /// No mapping: every change re-encodes the whole state.
+    public static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer? { nil }
+}

@@ -1,0 +1,47 @@
+public import Foundation
+
+/// How a ``SyncEngine`` batches, remembers and protects itself. Every field
+/// has a default; `SyncEngineConfiguration()` suits a single-node server.
+///
+/// ```swift
+/// let configuration = SyncEngineConfiguration(snapshotEvery: 1_000, historyWindow: 1_024)
+/// ```
+public struct SyncEngineConfiguration: Sendable {
+    /// Take a full snapshot after this many revisions (and at shutdown).
+    /// Default 1,000: recovery replays at most ~1,000 actions (milliseconds)
+    /// while a snapshot of a 1 MB state costs ~1 ms per 1,000 actions.
+    public var snapshotEvery: UInt64
+    /// How many recent revisions' JSON states the engine keeps to answer
+    /// `subscribe … since` and slow consumers with a patch instead of a
+    /// snapshot. Default 1,024: revisions share unchanged storage, so this
+    /// costs roughly 1,024 times the size of an average change, and covers
+    /// a client that was away for ~1,000 actions.
+    public var historyWindow: Int
+    /// A session whose ``SessionSink/bufferedBytes`` is above this gets no
+    /// more patches or answers until it drains (then one coalesced patch per
+    /// subscription). Default 1 MiB: several seconds of normal traffic for
+    /// one client, yet 10,000 slow clients stay under 10 GiB in the worst case.
+    public var outboundHighWaterMark: Int
+    /// Outcomes of `(clientId, actionId)` pairs kept in memory; older ones
+    /// are read back from the journal. Default 100,000 (~10 MB): covers the
+    /// retries of many thousands of clients without a journal read.
+    public var rememberedOutcomes: Int
+    /// The clock that fixes `Meta.time` when an action is accepted.
+    /// Default: the system clock (`Date()`); tests inject a fixed one.
+    public var clock: @Sendable () -> Date
+
+    /// A configuration; every argument has the default documented on its field.
+    public init(
+        snapshotEvery: UInt64 = 1_000,
+        historyWindow: Int = 1_024,
+        outboundHighWaterMark: Int = 1 << 20,
+        rememberedOutcomes: Int = 100_000,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.snapshotEvery = Swift.max(1, snapshotEvery)
+        self.historyWindow = Swift.max(1, historyWindow)
+        self.outboundHighWaterMark = outboundHighWaterMark
+        self.rememberedOutcomes = Swift.max(1, rememberedOutcomes)
+        self.clock = clock
+    }
+}

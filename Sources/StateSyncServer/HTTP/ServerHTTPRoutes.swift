@@ -1,0 +1,27 @@
+import NIOCore
+import NIOHTTP1
+import Prometheus
+import WebSocket
+
+/// The plain HTTP endpoints of a StateSync server.
+enum ServerHTTPRoutes {
+    /// `GET /health`: ``HealthStatus`` as JSON; 503 while stopping.
+    static func health(_ status: @escaping @Sendable () -> HealthStatus) -> HTTPRoute {
+        HTTPRoute(path: "/health") { _, _ in
+            let current = status()
+            return HTTPRouteResponse(
+                status: current.status == "ok" ? .ok : .serviceUnavailable,
+                headers: ["Content-Type": "application/json"], body: current.json + "\n")
+        }
+    }
+
+    /// `GET /metrics`: the registry in the Prometheus text format.
+    static func metrics(_ registry: PrometheusCollectorRegistry) -> HTTPRoute {
+        HTTPRoute(path: "/metrics") { _, _ in
+            var body = ByteBuffer()
+            body.writeBytes(registry.emitToBuffer())
+            return HTTPRouteResponse(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: body)
+        }
+    }
+}

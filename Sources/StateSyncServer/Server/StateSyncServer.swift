@@ -1,0 +1,158 @@
+public import Logging
+public import NIOCore
+import NIOHTTP1
+public import Prometheus
+public import ServiceLifecycle
+import StateSyncCore
+import StateSyncProtocol
+import Synchronization
+import WebSocket
+
+/// A StateSync server for any ``StateSyncApp``: the journal, the
+/// ``SyncEngine`` and a WebSocket server with these endpoints:
+///
+/// - `/sync`: the protocol (docs/PROTOCOL.md), subprotocol `statesync.v1`;
+/// - `GET /health`: `{"connections":…,"epoch":…,"rev":…,"status":"ok"}`;
+/// - `GET /metrics`: Prometheus text (see ``ServerMetrics`` for the names);
+/// - `/echo` when ``StateSyncServerConfiguration/echo`` is on.
+///
+/// It is a swift-service-lifecycle `Service`: run it in a `ServiceGroup`
+/// with graceful shutdown on SIGTERM/SIGINT. On graceful shutdown it reports
+/// `stopping` on `/health`, lets the engine finish and answer every request
+/// already received (acks are durable), saves a final snapshot, then stops
+/// accepting and closes every connection with 1001 after what was queued
+/// for it, and returns.
+///
+/// ```swift
+/// let server = StateSyncServer<Board>(configuration: .init(port: 8080), logger: logger)
+/// let group = ServiceGroup(configuration: .init(
+///     services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+/// try await group.run()
+/// ```
+public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
+    /// The configuration it was created with.
+    public let configuration: StateSyncServerConfiguration
+    /// The registry `/metrics` exports (pass the one the process's
+    /// `MetricsSystem` uses to export other libraries' metrics too).
+    public let metricsRegistry: PrometheusCollectorRegistry
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let started = StartSignal()
+    private let stopping = Atomic<Bool>(false)
+    private let sessionCounter = Atomic<UInt64>(0)
+    /// The WebSocket server while running (for `/health`'s connection count).
+    private let webSocketServer = Mutex<WebSocketServer?>(nil)
+
+    /// A server; nothing happens until ``run()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: Address, storage, TLS, authentication, limits.
+    ///   - metricsRegistry: Where the server's metrics are registered and
+    ///     what `/metrics` shows. Default: a registry of its own.
+    ///   - logger: Lifecycle at `info`, connections at `debug` (with the
+    ///     session id as `session` metadata), messages at `trace`.
+    public init(
+        configuration: StateSyncServerConfiguration = StateSyncServerConfiguration(),
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger = Logger(label: "statesync.server")
+    ) {
+        self.configuration = configuration
+        self.metricsRegistry = metricsRegistry
+        self.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry))
+        self.logger = logger
+    }
+
+    /// The bound address once listening; throws why starting failed
+    /// (storage locked or unreadable, port in use, bad TLS).
+    public func waitUntilStarted() async throws -> SocketAddress {
+        try await started.wait()
+    }
+
+    /// Opens the storage, recovers the state, serves until graceful shutdown
+    /// (or cancellation), then shuts down cleanly as described above.
+    public func run() async throws {
+        let engine: SyncEngine<App>
+        let server: WebSocketServer
+        do {
+            let journal = try await openJournal()
+            engine = try await SyncEngine<App>(journal: journal, configuration: configuration.engine, logger: logger)
+            server = try makeWebSocketServer(engine: engine)
+        } catch {
+            started.finish(.failure(error))
+            throw error
+        }
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.run() }
+            let address: SocketAddress
+            do {
+                address = try await server.waitUntilStarted()
+            } catch {
+                started.finish(.failure(error))
+                await engine.shutdown()
+                throw error
+            }
+            started.finish(.success(address))
+            logger.info("listening", metadata: ["address": "\(address)", "epoch": "\(engine.epoch)", "rev": "\(engine.revision)"])
+            // Returns on graceful shutdown; throws CancellationError when cancelled: shut down the same way.
+            do {
+                try await gracefulShutdown()
+            } catch {
+                logger.info("cancelled: shutting down")
+            }
+            stopping.store(true, ordering: .releasing)
+            logger.info("shutting down: flushing the engine")
+            await engine.shutdown()
+            server.shutdown()
+        }
+        logger.info("stopped")
+    }
+
+    private func openJournal() async throws -> any Journal {
+        guard let directory = configuration.storage.directoryPath else { return MemoryJournal() }
+        return try await SQLiteJournal.open(configuration: .init(directory: directory), logger: logger)
+    }
+
+    private func makeWebSocketServer(engine: SyncEngine<App>) throws -> WebSocketServer {
+        let session = configuration.session
+        var webSocket = WebSocketConfiguration()
+        webSocket.maxMessageSize = session.maxMessageBytes
+        webSocket.maxFrameSize = min(webSocket.maxFrameSize, session.maxMessageBytes)
+        webSocket.pingInterval = session.pingInterval.map(Self.timeAmount)
+        webSocket.idleTimeout = session.idleTimeout.map(Self.timeAmount)
+        let frames = SharedFrames(compress: webSocket.compression != nil, logger: logger)
+        var options = WebSocketChannelOptions()
+        options.outboundHighWatermark = configuration.engine.outboundHighWaterMark
+        options.outboundLowWatermark = max(1, configuration.engine.outboundHighWaterMark / 4)
+
+        let sync = WebSocketRoute(
+            path: "/sync",
+            handshake: WebSocketServerHandshake(subprotocols: [StateSyncServerInfo.subprotocol], rejectsUnknownSubprotocols: true),
+            configuration: webSocket, options: options
+        ) { [self] connection in
+            let number = sessionCounter.add(1, ordering: .relaxed).newValue
+            let driver = SyncSession(
+                id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics, frames: frames,
+                highWaterMark: configuration.engine.outboundHighWaterMark, logger: logger)
+            await driver.run(connection.inbound, configuration: session, authentication: configuration.authentication)
+        }
+        var routes = [sync]
+        if configuration.echo {
+            routes.append(WebSocketRoute(path: "/echo", handler: .eventLoop(EchoHandler())))
+        }
+        let health = ServerHTTPRoutes.health { [self] in
+            HealthStatus(
+                status: stopping.load(ordering: .acquiring) ? "stopping" : "ok", epoch: engine.epoch, rev: engine.revision,
+                connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
+        }
+        let server = try WebSocketServer(
+            configuration: WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls),
+            routes: routes, httpRoutes: [health, ServerHTTPRoutes.metrics(metricsRegistry)])
+        webSocketServer.withLock { $0 = server }
+        return server
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let parts = duration.components
+        return .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,80 @@
+public import NIOSSL
+
+/// How a ``StateSyncServer`` listens, stores and limits. Every field has a
+/// documented default: `StateSyncServerConfiguration()` serves
+/// `ws://127.0.0.1:8080/sync` from `./statesync-data` with no authentication.
+///
+/// ```swift
+/// var configuration = StateSyncServerConfiguration(port: 0, storage: .memory)
+/// configuration.authentication = .tokens(["s3cret": .admin])
+/// configuration.session.maxSubscriptions = 1_000
+/// ```
+public struct StateSyncServerConfiguration: Sendable {
+    /// The address to bind. Default `127.0.0.1`: nothing is exposed to the
+    /// network unless asked for (`0.0.0.0` to listen everywhere).
+    public var host: String
+    /// The TCP port. Default 8080; `0` lets the OS choose (tests), and
+    /// ``StateSyncServer/waitUntilStarted()`` reports the bound one.
+    public var port: Int
+    /// Where the journal lives. Default `.directory("./statesync-data")`.
+    public var storage: StateSyncStorage
+    /// TLS (`wss://`); `nil` (the default) serves plain `ws://`.
+    public var tls: TLSConfiguration?
+    /// Token → role; default ``SessionAuthentication/open`` (everyone writes).
+    public var authentication: SessionAuthentication
+    /// Per-connection limits (message size, subscriptions, rate, idle timeout).
+    public var session: SessionConfiguration
+    /// Batching, snapshots, history window and slow-consumer mark of the engine.
+    public var engine: SyncEngineConfiguration
+    /// Whether `/echo` (a plain WebSocket echo, for conformance suites) is
+    /// served. Default `false`: it is a test aid, not part of the protocol.
+    public var echo: Bool
+
+    /// A configuration; every argument has the default documented on its property.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        storage: StateSyncStorage = .directory("./statesync-data"),
+        tls: TLSConfiguration? = nil,
+        authentication: SessionAuthentication = .open,
+        session: SessionConfiguration = SessionConfiguration(),
+        engine: SyncEngineConfiguration = SyncEngineConfiguration(),
+        echo: Bool = false
+    ) {
+        self.host = host
+        self.port = port
+        self.storage = storage
+        self.tls = tls
+        self.authentication = authentication
+        self.session = session
+        self.engine = engine
+        self.echo = echo
+    }
+}
+
+/// Where a server keeps its journal and snapshots.
+public struct StateSyncStorage: Sendable, Hashable, CustomStringConvertible {
+    private enum Base: Sendable, Hashable {
+        case memory
+        case directory(String)
+    }
+
+    private let base: Base
+
+    /// No persistence: the state starts empty and is lost at exit (`--memory`).
+    public static let memory = StateSyncStorage(base: .memory)
+
+    /// SQLite under `path` (created when missing, locked while served).
+    public static func directory(_ path: String) -> StateSyncStorage {
+        StateSyncStorage(base: .directory(path))
+    }
+
+    /// The data directory, or `nil` in memory.
+    public var directoryPath: String? {
+        if case .directory(let path) = base { return path }
+        return nil
+    }
+
+    /// `memory` or the directory path.
+    public var description: String { directoryPath ?? "memory" }
+}

@@ -1,0 +1,65 @@
+/// The per-connection limits of a StateSync session.
+///
+/// Every field has a default fit for interactive clients on a shared server;
+/// raise them for trusted bulk clients (importers, load tests).
+///
+/// ```swift
+/// var limits = SessionConfiguration()
+/// limits.maxSubscriptions = 1_000
+/// limits.messagesPerSecond = 1_000
+/// ```
+public struct SessionConfiguration: Sendable, Hashable {
+    /// The largest client message accepted, in bytes. Default 1 MiB: far
+    /// above any dispatch or subscribe a client sends, small enough that one
+    /// connection cannot make the server parse much. A larger message closes
+    /// the connection with 1009 (enforced by the WebSocket layer as its
+    /// maximum message size, and by the JSON parser as its input limit).
+    public var maxMessageBytes: Int
+    /// The deepest JSON nesting accepted in a client message. Default 64:
+    /// actions are shallow objects; deeper input is refused with `bad_json`
+    /// before it costs stack or memory.
+    public var maxNestingDepth: Int
+    /// Subscriptions one connection may hold open at once. Default 256: a
+    /// UI focuses on tens of paths; each subscription costs the server a
+    /// diff per change of its path. Above it: `too_many_subscriptions`.
+    public var maxSubscriptions: Int
+    /// Sustained messages per second one connection may send (a token
+    /// bucket refilled at this rate). Default 200: well above a person
+    /// typing or dragging, below what a runaway loop sends.
+    public var messagesPerSecond: Int
+    /// Messages that may arrive at once above the sustained rate (the
+    /// bucket's size). Default 400: two seconds of the sustained rate, so a
+    /// reconnect that re-subscribes everything is not refused.
+    public var burst: Int
+    /// Consecutive refused messages after which a rate-limited connection is
+    /// closed with 1008 ("closed if it persists"). Default 100: a client that
+    /// slows down on its first `rate_limited` is never closed.
+    public var rateLimitedMessagesBeforeClose: Int
+    /// How long without any received byte before the server pings; `nil`
+    /// never pings. Default 30 s: below the 60 s idle cut of common proxies.
+    public var pingInterval: Duration?
+    /// How long without any received byte (pongs count) before the connection
+    /// is closed; `nil` never. Default 90 s: three missed pings.
+    public var idleTimeout: Duration?
+
+    /// A configuration; every argument has the default documented on its property.
+    public init(
+        maxMessageBytes: Int = 1 << 20,
+        maxNestingDepth: Int = 64,
+        maxSubscriptions: Int = 256,
+        messagesPerSecond: Int = 200,
+        burst: Int = 400,
+        rateLimitedMessagesBeforeClose: Int = 100,
+        pingInterval: Duration? = .seconds(30),
+        idleTimeout: Duration? = .seconds(90)
+    ) {
+        self.maxMessageBytes = maxMessageBytes
+        self.maxNestingDepth = maxNestingDepth
+        self.maxSubscriptions = maxSubscriptions
+        self.messagesPerSecond = messagesPerSecond
+        self.burst = burst
+        self.rateLimitedMessagesBeforeClose = rateLimitedMessagesBeforeClose
+        self.pingInterval = pingInterval
+        self.idleTimeout = idleTimeout
+    }
+}

@@ -1,0 +1,197 @@
+public import StateSyncCore
+public import StateSyncProtocol
+
+/// The protocol logic of one connection as a plain value: it reads each
+/// received message and returns what to do, with no I/O. ``SyncSession``
+/// carries the decisions out.
+///
+/// It enforces: `hello` first, token authentication, roles (a reader's
+/// `dispatch` is rejected `forbidden`), the subscription limit, the message
+/// rate, and turns every decoding failure into the protocol's `error` with the
+/// related id. What each error does to the connection comes from
+/// ``ErrorCode/connectionPolicy``, not from this type.
+///
+/// ```swift
+/// var machine = SessionStateMachine(configuration: .init(), authentication: .open, now: .now)
+/// switch machine.received(text: Array(#"{"type":"hello"}"#.utf8), now: .now) {
+/// case .join(let hello): …   // ask the engine for the welcome
+/// default: …
+/// }
+/// ```
+public struct SessionStateMachine: Sendable {
+    /// What the session does after a message.
+    public enum Action: Sendable, Equatable {
+        /// A valid `hello`: join the engine with this role and send `welcome`.
+        case join(clientID: String?, name: String?, role: Role)
+        /// A valid `subscribe` within the limits.
+        case subscribe(id: String, path: JSONPointer, since: UInt64?)
+        /// A valid `unsubscribe`.
+        case unsubscribe(id: String)
+        /// A valid `get`.
+        case get(id: String, path: JSONPointer)
+        /// A valid `dispatch` from a role that may dispatch.
+        case dispatch(id: String, action: JSONObject)
+        /// Send this reply; the connection stays open.
+        case reply(ServerMessage)
+        /// Send this reply, then close with this WebSocket close code.
+        case replyAndClose(ServerMessage, closeCode: UInt16)
+        /// Nothing: the session is closed; the message is dropped.
+        case ignore
+    }
+
+    private enum State: Sendable {
+        case awaitingHello
+        case joined(Role)
+        case closed
+    }
+
+    private let configuration: SessionConfiguration
+    private let authentication: SessionAuthentication
+    private let decoder: MessageDecoder
+    private var state = State.awaitingHello
+    private var subscriptions: Set<String> = []
+    private var bucket: TokenBucket
+    private var refusedInARow = 0
+
+    /// A session waiting for `hello`.
+    public init(configuration: SessionConfiguration, authentication: SessionAuthentication, now: ContinuousClock.Instant) {
+        self.configuration = configuration
+        self.authentication = authentication
+        var limits = JSONParser.Limits()
+        limits.maxInputBytes = configuration.maxMessageBytes
+        limits.maxDepth = configuration.maxNestingDepth
+        self.decoder = MessageDecoder(limits: limits)
+        self.bucket = TokenBucket(ratePerSecond: configuration.messagesPerSecond, capacity: configuration.burst, now: now)
+    }
+
+    /// The role granted by `hello`, or `nil` before it (or once closed).
+    public var role: Role? {
+        if case .joined(let role) = state { return role }
+        return nil
+    }
+
+    /// The ids of the subscriptions open on this connection.
+    public var openSubscriptions: Set<String> { subscriptions }
+
+    /// Handles one text message (its UTF-8 bytes).
+    public mutating func received(text bytes: some Collection<UInt8>, now: ContinuousClock.Instant) -> Action {
+        switch state {
+        case .closed:
+            return .ignore
+        case .awaitingHello:
+            return hello(bytes)
+        case .joined(let role):
+            if let refusal = rateLimit(bytes, now: now) { return refusal }
+            let message: ClientMessage
+            do {
+                message = try decoder.decodeClientMessage(bytes)
+            } catch {
+                return fail(error)
+            }
+            return joined(message, role: role)
+        }
+    }
+
+    /// Handles one binary message: `unsupported_binary` (before `hello`: `hello_required`).
+    public mutating func receivedBinary(now: ContinuousClock.Instant) -> Action {
+        switch state {
+        case .closed:
+            return .ignore
+        case .awaitingHello:
+            return fail(.helloRequired(received: "a binary message", id: nil))
+        case .joined:
+            if let refusal = rateLimit(nil as [UInt8]?, now: now) { return refusal }
+            return fail(.unsupportedBinary)
+        }
+    }
+
+    /// The connection ended: later messages are ignored.
+    public mutating func closed() {
+        state = .closed
+    }
+
+    private mutating func hello(_ bytes: some Collection<UInt8>) -> Action {
+        let message: ClientMessage
+        do {
+            message = try decoder.decodeClientMessage(bytes)
+        } catch {
+            // Anything but a valid hello first is `hello_required`.
+            return fail(.helloRequired(received: "an invalid message (\(error.code))", id: error.id))
+        }
+        guard case let .hello(clientID, token, name) = message else {
+            return fail(.helloRequired(received: message.type, id: message.id))
+        }
+        switch authentication.role(for: token) {
+        case .failure(let error):
+            return fail(error)
+        case .success(let role):
+            state = .joined(role)
+            return .join(clientID: clientID, name: name, role: role)
+        }
+    }
+
+    private mutating func joined(_ message: ClientMessage, role: Role) -> Action {
+        switch message {
+        case .hello:
+            return .reply(.error(id: nil, code: .badRequest, message: "this session already said hello"))
+        case let .subscribe(id, path, since):
+            if !subscriptions.contains(id), subscriptions.count >= configuration.maxSubscriptions {
+                return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id))
+            }
+            subscriptions.insert(id)
+            return .subscribe(id: id, path: path, since: since)
+        case .unsubscribe(let id):
+            subscriptions.remove(id)
+            return .unsubscribe(id: id)
+        case let .get(id, path):
+            return .get(id: id, path: path)
+        case let .dispatch(id, action):
+            guard role.mayDispatch else {
+                return .reply(.reject(id: id, code: .forbidden, message: "role \(role.rawValue) may not dispatch actions"))
+            }
+            return .dispatch(id: id, action: action)
+        }
+    }
+
+    /// Takes a token; when none is left, the refusal to send (or the close
+    /// when refusals persist).
+    private mutating func rateLimit(_ bytes: (some Collection<UInt8>)?, now: ContinuousClock.Instant) -> Action? {
+        if bucket.take(now: now) {
+            refusedInARow = 0
+            return nil
+        }
+        refusedInARow += 1
+        let refused = bytes.flatMap(peek)
+        if case .dispatch(let actionID, _) = refused {
+            if refusedInARow < configuration.rateLimitedMessagesBeforeClose {
+                return .reply(.reject(id: actionID, code: .rateLimited, message: ProtocolError.rateLimited(messagesPerSecond: configuration.messagesPerSecond, id: actionID).message))
+            }
+        }
+        return fail(.rateLimited(messagesPerSecond: configuration.messagesPerSecond, id: refused?.id))
+    }
+
+    /// The refused message, to name its id in the refusal; a refused message
+    /// that does not decode is refused for its rate, not reported for its form.
+    private func peek(_ bytes: some Collection<UInt8>) -> ClientMessage? {
+        do {
+            return try decoder.decodeClientMessage(bytes)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The reply for `error`, closing when its policy says so now, or, for
+    /// rate limiting, once it has persisted.
+    private mutating func fail(_ error: ProtocolError) -> Action {
+        let policy = error.code.connectionPolicy
+        if let code = policy.closeCode {
+            state = .closed
+            return .replyAndClose(.error(error), closeCode: code)
+        }
+        if let code = policy.closeCodeWhenPersisting, refusedInARow >= configuration.rateLimitedMessagesBeforeClose {
+            state = .closed
+            return .replyAndClose(.error(error), closeCode: code)
+        }
+        return .reply(.error(error))
+    }
+}

@@ -1,0 +1,77 @@
+import Logging
+import NIOCore
+import Synchronization
+import WebSocket
+
+/// Frames the engine's messages once for every session they go to.
+///
+/// The engine passes the *same array* to every subscriber of a changed path
+/// (one diff, one encoding). This cache remembers the last array it framed
+/// and, while the same storage keeps arriving, hands out the same
+/// ``WebSocketPreparedMessage``: the same frame bytes, compressed at most
+/// once (for connections that agreed permessage-deflate without server
+/// context takeover, the default), are written to all of those connections.
+///
+/// Holding the last array keeps its storage alive, so an equal base address
+/// means the same storage and therefore the same bytes.
+final class SharedFrames: Sendable {
+    private struct Last {
+        var bytes: [UInt8]
+        var prepared: WebSocketPreparedMessage
+    }
+
+    private struct State {
+        var last: Last?
+        let compressor: PerMessageDeflateCompressor?
+    }
+
+    private let state: Mutex<State>
+    private let logger: Logger
+
+    /// A cache; with `compress`, large frames also get a compressed form.
+    init(compress: Bool, logger: Logger) {
+        var compressor: PerMessageDeflateCompressor?
+        if compress {
+            do {
+                compressor = try PerMessageDeflateCompressor(windowBits: 15, noContextTakeover: true)
+            } catch {
+                logger.warning("shared frames are sent uncompressed: the compressor failed", metadata: ["error": "\(error)"])
+            }
+        }
+        self.state = Mutex(State(last: nil, compressor: compressor))
+        self.logger = logger
+    }
+
+    /// The frame of `bytes` (a JSON text message), shared with earlier calls for the same array.
+    func prepared(_ bytes: [UInt8]) -> WebSocketPreparedMessage {
+        state.withLock { state in
+            if let last = state.last, Self.sameStorage(last.bytes, bytes) { return last.prepared }
+            let message = WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes))
+            let prepared: WebSocketPreparedMessage
+            do {
+                prepared = try WebSocketPreparedMessage(message, compressor: state.compressor)
+            } catch {
+                // Only compression can fail: send this frame uncompressed (which cannot fail).
+                logger.warning("a frame is sent uncompressed: compression failed", metadata: ["error": "\(error)"])
+                prepared = Self.uncompressed(message)
+            }
+            state.last = Last(bytes: bytes, prepared: prepared)
+            return prepared
+        }
+    }
+
+    private static func uncompressed(_ message: WebSocketMessage) -> WebSocketPreparedMessage {
+        do {
+            return try WebSocketPreparedMessage(message)
+        } catch {
+            preconditionFailure("framing without a compressor cannot fail: \(error)")
+        }
+    }
+
+    private static func sameStorage(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { first in
+            b.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+import StateSyncProtocol
+import StateSyncServer
+import UnixSignals
+import WebSocket
+
+/// `statesync serve`: serves the board app (docs/PROTOCOL.md) until SIGTERM or SIGINT.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the board app over WebSocket (ws://HOST:PORT/sync).",
+        discussion: """
+            Stops on SIGTERM or SIGINT: finishes and acknowledges what was received, \
+            writes a final snapshot, closes connections with 1001 and exits 0.
+            Tokens file: one "TOKEN ROLE" pair per line (ROLE is reader, writer or admin); \
+            blank lines and lines starting with # are ignored.
+            """
+    )
+
+    @Option(help: "The address to listen on (0.0.0.0 for every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port (0 lets the OS choose; the URL printed says which).")
+    var port = 8080
+
+    @Option(help: "The data directory (SQLite journal and snapshots; created when missing).")
+    var data = "./statesync-data"
+
+    @Flag(help: "Keep the state in memory only (nothing is stored; --data is ignored).")
+    var memory = false
+
+    @Option(help: "A token clients must send in hello: TOKEN (a writer) or TOKEN=ROLE. Repeatable; enables authentication.")
+    var token: [String] = []
+
+    @Option(help: "A file of \"TOKEN ROLE\" lines; enables authentication.")
+    var tokensFile: String?
+
+    @Option(help: "A PEM certificate chain: serve wss:// (with --tls-key).")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert.")
+    var tlsKey: String?
+
+    @Flag(help: "Also serve /echo (a WebSocket echo for conformance tests).")
+    var echo = false
+
+    @Option(help: "The largest client message in bytes; larger ones close the connection with 1009.")
+    var maxMessageBytes = SessionConfiguration().maxMessageBytes
+
+    @Option(help: "Subscriptions one connection may hold open.")
+    var maxSubscriptions = SessionConfiguration().maxSubscriptions
+
+    @Option(help: "Write a full snapshot every this many revisions (and at shutdown).")
+    var snapshotEvery = Int(SyncEngineConfiguration().snapshotEvery)
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard maxMessageBytes >= 1_024 else { throw ValidationError("--max-message-bytes \(maxMessageBytes) is below 1024") }
+        guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
+        guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be at least 1") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "statesync")
+
+        let configuration = try serverConfiguration()
+        let server = StateSyncServer<Board>(configuration: configuration, metricsRegistry: registry, logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let scheme = configuration.tls == nil ? "ws" : "wss"
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                let address = try await server.waitUntilStarted()
+                printLine("statesync listening on \(scheme)://\(Self.hostForURL(host))\(":")\(address.port ?? port)/sync")
+                try await tasks.waitForAll()
+            }
+        } catch {
+            throw CommandFailure(message: Self.describe(error, host: host, port: port))
+        }
+    }
+
+    private func serverConfiguration() throws(CommandFailure) -> StateSyncServerConfiguration {
+        var configuration = StateSyncServerConfiguration(host: host, port: port, echo: echo)
+        configuration.storage = memory ? .memory : .directory(data)
+        configuration.session.maxMessageBytes = maxMessageBytes
+        configuration.session.maxSubscriptions = maxSubscriptions
+        configuration.engine.snapshotEvery = UInt64(snapshotEvery)
+        var tokens: [String: Role] = [:]
+        if let tokensFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: tokensFile, encoding: .utf8)
+            } catch {
+                throw CommandFailure(message: "cannot read the tokens file \(tokensFile): \(error.localizedDescription)")
+            }
+            tokens = try TokensFile.parse(text, path: tokensFile)
+        }
+        for argument in token {
+            let (value, role) = try TokensFile.parseArgument(argument)
+            tokens[value] = role
+        }
+        if !tokens.isEmpty { configuration.authentication = .tokens(tokens) }
+        if let tlsCert, let tlsKey {
+            do {
+                configuration.tls = try WebSocketTLS.serverConfiguration(certificatePath: tlsCert, privateKeyPath: tlsKey)
+            } catch {
+                throw CommandFailure(message: "cannot load TLS certificate \(tlsCert) and key \(tlsKey): \(error)")
+            }
+        }
+        return configuration
+    }
+
+    /// IPv6 literals are bracketed in URLs.
+    private static func hostForURL(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// One line naming what went wrong.
+    private static func describe(_ error: any Error, host: String, port: Int) -> String {
+        if let error = error as? IOError, error.errnoCode == EADDRINUSE {
+            return "cannot listen on \(host):\(port): the port is already in use"
+        }
+        if let error = error as? IOError, error.errnoCode == EADDRNOTAVAIL {
+            return "cannot listen on \(host):\(port): the address is not available on this machine"
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+
+/// The `statesync` command. Subcommands: `serve` (more, such as `get`,
+/// `watch`, `dispatch` and `mirror`, join it in `subcommands`).
+///
+/// Exit codes: 0 success (including a clean shutdown on SIGTERM/SIGINT),
+/// 1 a runtime failure (port in use, data directory locked, bad TLS files),
+/// 2 a usage error (unknown flag, bad value).
+@main
+struct StateSync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statesync",
+        abstract: "A server-authoritative state store shared over WebSocket.",
+        version: "0.1.0",
+        subcommands: [Serve.self]
+    )
+
+    /// Parses, runs, and maps failures to the documented exit codes.
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }   // --help, --version
+            printError(fullMessage(for: error))
+            terminate(2)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch let failure as CommandFailure {
+            printError("statesync: \(failure.message)")
+            terminate(1)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import StateSyncProtocol
+
+/// Reads the token → role table of `--token` and `--tokens-file`.
+///
+/// `--token` takes `TOKEN` (a writer) or `TOKEN=ROLE`. A tokens file holds
+/// one `TOKEN ROLE` pair per line (separated by spaces or tabs; ROLE is
+/// `reader`, `writer` or `admin`); blank lines and lines starting with `#`
+/// are ignored:
+///
+/// ```
+/// # statesync tokens
+/// s3cret-admin   admin
+/// team-token     writer
+/// dashboard      reader
+/// ```
+enum TokensFile {
+    /// The role of a `--token` argument.
+    static func parseArgument(_ argument: String) throws(CommandFailure) -> (String, Role) {
+        guard let separator = argument.lastIndex(of: "=") else { return (argument, .writer) }
+        let token = String(argument[..<separator])
+        let roleName = String(argument[argument.index(after: separator)...])
+        return (token, try role(roleName, context: "--token \(token)=…"))
+    }
+
+    /// The pairs of a tokens file's text; `path` names it in errors.
+    static func parse(_ text: String, path: String) throws(CommandFailure) -> [String: Role] {
+        var tokens: [String: Role] = [:]
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingWhitespace()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard fields.count == 2 else {
+                throw CommandFailure(message: "\(path):\(index + 1): expected \"TOKEN ROLE\", found \(fields.count) fields")
+            }
+            tokens[String(fields[0])] = try role(String(fields[1]), context: "\(path):\(index + 1)")
+        }
+        return tokens
+    }
+
+    private static func role(_ name: String, context: String) throws(CommandFailure) -> Role {
+        guard let role = Role(rawValue: name) else {
+            throw CommandFailure(message: "\(context): \"\(name)\" is not a role (reader, writer or admin)")
+        }
+        return role
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces, tabs and carriage returns.
+    fileprivate func trimmingWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[start...end]
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+/// A real client written elsewhere (Python `websockets`, installed by
+/// scripts/test) runs a protocol scenario against the server.
+@Suite(.timeLimit(.minutes(1)))
+struct PythonClientInteropTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("protocol_scenario.py").path
+
+    @Test func pythonWebsocketsClientRunsTheProtocolScenario() async throws {
+        let python = try #require(ServeProcess.onPath("python3"), "python3 is needed (scripts/test installs websockets for it)")
+        try await TestServer.with { server in
+            let client = try ServeProcess([Self.script, server.url], executable: python)
+            let status = await client.waitForExit()
+            #expect(status == 0, "stdout: \(client.standardOutput) stderr: \(client.standardError)")
+            #expect(client.standardOutput.contains("ok"))
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import StateSyncCore
+import StateSyncProtocol
+@testable import StateSyncServer
+import Testing
+
+/// The session's decisions with no socket: hello first, auth, roles, limits.
+@Suite
+struct SessionStateMachineTests {
+    static let start = ContinuousClock.now
+
+    static func machine(
+        _ configuration: SessionConfiguration = SessionConfiguration(), authentication: SessionAuthentication = .open
+    ) -> SessionStateMachine {
+        SessionStateMachine(configuration: configuration, authentication: authentication, now: start)
+    }
+
+    static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func helloJoinsAsWriterWithoutAuthentication() {
+        var machine = Self.machine()
+        let action = machine.received(text: Self.bytes(#"{"type":"hello","clientId":"c1","name":"alice","extra":1}"#), now: Self.start)
+        #expect(action == .join(clientID: "c1", name: "alice", role: .writer))
+        #expect(machine.role == .writer)
+    }
+
+    @Test(arguments: [#"{"type":"get","id":"g1","path":""}"#, "nope", #"{"type":"hello","name":5}"#])
+    func anythingElseFirstClosesWithPolicyViolation(first: String) {
+        var machine = Self.machine()
+        guard case .replyAndClose(let message, let code) = machine.received(text: Self.bytes(first), now: Self.start) else {
+            Issue.record("expected a close")
+            return
+        }
+        #expect(code == 1008)
+        #expect(message.type == "error")
+        if case .error(_, let errorCode, _) = message { #expect(errorCode == .helloRequired) }
+        #expect(machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start) == .ignore)
+    }
+
+    @Test(arguments: [(nil, false), ("bad", false), ("r", true)] as [(String?, Bool)])
+    func tokensDecideAdmission(token: String?, admitted: Bool) {
+        var machine = Self.machine(authentication: .tokens(["r": .reader]))
+        let action = machine.received(text: MessageEncoder().encode(ClientMessage.hello(clientID: nil, token: token, name: nil)), now: Self.start)
+        if admitted {
+            #expect(action == .join(clientID: nil, name: nil, role: .reader))
+        } else {
+            #expect(action == .replyAndClose(.error(.unauthorized(tokenGiven: token != nil)), closeCode: 1008))
+        }
+    }
+
+    @Test func readerDispatchIsRejectedForbidden() {
+        var machine = Self.machine(authentication: .tokens(["r": .reader]))
+        _ = machine.received(text: Self.bytes(#"{"type":"hello","token":"r"}"#), now: Self.start)
+        let action = machine.received(text: Self.bytes(#"{"type":"dispatch","id":"a1","action":{"type":"x"}}"#), now: Self.start)
+        guard case .reply(.reject(let id, let code, _)) = action else {
+            Issue.record("expected a reject, got \(action)")
+            return
+        }
+        #expect(id == "a1")
+        #expect(code == .forbidden)
+    }
+
+    @Test func subscriptionLimitCountsOpenIDs() {
+        var configuration = SessionConfiguration()
+        configuration.maxSubscriptions = 1
+        var machine = Self.machine(configuration)
+        _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
+        let subscribe = Self.bytes(#"{"type":"subscribe","id":"s1","path":"/a"}"#)
+        #expect(machine.received(text: subscribe, now: Self.start) == .subscribe(id: "s1", path: JSONPointer(tokens: ["a"]), since: nil))
+        #expect(machine.received(text: subscribe, now: Self.start) == .subscribe(id: "s1", path: JSONPointer(tokens: ["a"]), since: nil))
+        #expect(machine.received(text: Self.bytes(#"{"type":"subscribe","id":"s2","path":""}"#), now: Self.start)
+            == .reply(.error(.tooManySubscriptions(limit: 1, id: "s2"))))
+        #expect(machine.received(text: Self.bytes(#"{"type":"unsubscribe","id":"s1"}"#), now: Self.start) == .unsubscribe(id: "s1"))
+        #expect(machine.openSubscriptions.isEmpty)
+    }
+
+    @Test func binaryAfterHelloIsUnsupportedAndStaysOpen() {
+        var machine = Self.machine()
+        _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
+        #expect(machine.receivedBinary(now: Self.start) == .reply(.error(.unsupportedBinary)))
+        #expect(machine.role == .writer)
+    }
+
+    @Test func rateLimitRefusesThenClosesAndRecoversWithTime() {
+        var configuration = SessionConfiguration()
+        configuration.messagesPerSecond = 10
+        configuration.burst = 2
+        configuration.rateLimitedMessagesBeforeClose = 3
+        var machine = Self.machine(configuration)
+        _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
+        let get = Self.bytes(#"{"type":"get","id":"g","path":""}"#)
+        #expect(machine.received(text: get, now: Self.start) == .get(id: "g", path: JSONPointer(tokens: [])))
+        #expect(machine.received(text: get, now: Self.start) == .get(id: "g", path: JSONPointer(tokens: [])))
+        #expect(machine.received(text: get, now: Self.start) == .reply(.error(.rateLimited(messagesPerSecond: 10, id: "g"))))
+        // A tenth of a second later one token is back.
+        let later = Self.start.advanced(by: .milliseconds(100))
+        #expect(machine.received(text: get, now: later) == .get(id: "g", path: JSONPointer(tokens: [])))
+        for _ in 0..<2 {
+            #expect(machine.received(text: get, now: later) == .reply(.error(.rateLimited(messagesPerSecond: 10, id: "g"))))
+        }
+        #expect(machine.received(text: get, now: later) == .replyAndClose(.error(.rateLimited(messagesPerSecond: 10, id: "g")), closeCode: 1008))
+        #expect(machine.received(text: get, now: later.advanced(by: .seconds(10))) == .ignore)
+    }
+
+    @Test func oversizedAndDeepInputIsBadJSON() {
+        var configuration = SessionConfiguration()
+        configuration.maxNestingDepth = 8
+        var machine = Self.machine(configuration)
+        _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
+        let deep = #"{"type":"dispatch","id":"a1","action":{"type":"x","v":"# + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + "}}"
+        guard case .reply(.error(_, let code, _)) = machine.received(text: Self.bytes(deep), now: Self.start) else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(code == .badJSON)
+    }
+}

@@ -1,0 +1,26 @@
+@testable import StateSyncServer
+import Testing
+
+@Suite
+struct TokenBucketTests {
+    @Test(arguments: [(1, 1), (5, 3), (100, 50)])
+    func burstThenRefillAtTheRate(rate: Int, capacity: Int) {
+        let start = ContinuousClock.now
+        var bucket = TokenBucket(ratePerSecond: rate, capacity: capacity, now: start)
+        var taken = (0..<capacity).map { _ in bucket.take(now: start) }
+        #expect(taken.allSatisfy { $0 })
+        var refused = bucket.take(now: start)
+        #expect(!refused)
+        let oneToken = start + Duration.seconds(1) / rate
+        let refilled = bucket.take(now: oneToken)
+        #expect(refilled)
+        refused = bucket.take(now: oneToken)
+        #expect(!refused)
+        // Refill never exceeds the capacity.
+        let much = start + .seconds(1_000)
+        taken = (0..<capacity).map { _ in bucket.take(now: much) }
+        #expect(taken.allSatisfy { $0 })
+        refused = bucket.take(now: much)
+        #expect(!refused)
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+import Foundation
+import StateSyncCore
+import StateSyncProtocol
+@testable import StateSyncServer
+
+/// A configuration with a fixed clock (deterministic `Meta.time`) and the given settings.
+func engineConfiguration(
+    snapshotEvery: UInt64 = 1_000, historyWindow: Int = 1_024, highWaterMark: Int = 1 << 20
+) -> SyncEngineConfiguration {
+    SyncEngineConfiguration(
+        snapshotEvery: snapshotEvery, historyWindow: historyWindow, outboundHighWaterMark: highWaterMark,
+        clock: { fixtureTime })
+}
+
+/// A board engine on `journal` (a fresh memory journal by default).
+func boardEngine(
+    journal: any Journal = MemoryJournal(), configuration: SyncEngineConfiguration = engineConfiguration()
+) async throws -> SyncEngine<Board> {
+    try await SyncEngine<Board>(journal: journal, configuration: configuration, logger: quietLogger)
+}
+
+extension SyncEngine {
+    /// Joins a session `id` (named after it) with a recording sink.
+    func joinRecording(_ id: String, clientID: String? = nil, role: Role = .writer) -> RecordingSink {
+        let sink = RecordingSink()
+        _ = join(session: SessionInfo(id: id, name: id), clientID: clientID, role: role, sink: sink)
+        return sink
+    }
+
+    /// The value at `path`, read with `get` through `sink` of session `session`.
+    func value(at path: String, session: String, sink: RecordingSink, id: String = UUID().uuidString) async throws -> (rev: UInt64, value: JSONValue) {
+        get(session: session, id: id, path: try JSONPointer(parsing: path))
+        let messages = await sink.waitForAnswer(id)
+        guard case let .value(_, rev, value)? = messages.last else {
+            Issue.record("expected a value for \(id), got \(String(describing: messages.last))")
+            return (0, .null)
+        }
+        return (rev, value)
+    }
+}
+
+/// `{"type":"addTodo","title":…}`.
+func addTodo(_ title: String) -> JSONObject { ["type": "addTodo", "title": .string(title)] }
+
+/// `{"type":"increment","counter":…,"by":…}`.
+func increment(_ counter: String, by: Int64 = 1) -> JSONObject {
+    ["type": "increment", "counter": .string(counter), "by": .integer(by)]
+}
+
+/// A pointer from a string known to be valid.
+func pointer(_ text: String) -> JSONPointer {
+    try! JSONPointer(parsing: text)  // test literals only
+}

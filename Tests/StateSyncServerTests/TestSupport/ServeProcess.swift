@@ -1,0 +1,85 @@
+import Foundation
+
+/// A child process: by default the real `statesync` executable (built
+/// beside the test bundle by `swift build --build-tests`).
+final class ServeProcess: @unchecked Sendable {
+    // @unchecked: `process` and the pipes are set up in `init` and only read
+    // afterwards; `output` is guarded by `lock`.
+    private let process = Process()
+    private let stdout = Pipe()
+    private let stderr = Pipe()
+    private let lock = NSLock()
+    private var output = ""
+    private var errors = ""
+
+    /// The executable next to the running test binary.
+    static var executable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("statesync")
+    }
+
+    /// Starts `executable` (default `statesync`) with `arguments`.
+    init(_ arguments: [String], executable: URL = ServeProcess.executable) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = stderr
+        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            self?.lock.withLock { self?.output += text }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            self?.lock.withLock { self?.errors += text }
+        }
+        try process.run()
+    }
+
+    /// Everything printed on stdout so far.
+    var standardOutput: String { lock.withLock { output } }
+    /// Everything printed on stderr so far.
+    var standardError: String { lock.withLock { errors } }
+
+    /// The port of the `statesync listening on ws://…:PORT/sync` line, once printed
+    /// (polls every 20 ms: a child's output cannot be awaited otherwise); `nil` if it exited first.
+    func waitForPort() async throws -> Int? {
+        while process.isRunning {
+            if let line = standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("statesync listening on ") }),
+               let port = line.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) {
+                return port
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Sends `signal` (SIGKILL, SIGTERM).
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit, collects the rest of its output, and returns its status.
+    func waitForExit() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.process.waitUntilExit()
+                self.stdout.fileHandleForReading.readabilityHandler = nil
+                self.stderr.fileHandleForReading.readabilityHandler = nil
+                let rest = String(decoding: self.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let restErrors = String(decoding: self.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                self.lock.withLock {
+                    self.output += rest
+                    self.errors += restErrors
+                }
+                continuation.resume(returning: self.process.terminationStatus)
+            }
+        }
+    }
+
+    /// The absolute path of `name` on `PATH` (the interpreter scripts/test installed packages for).
+    static func onPath(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: "\($0)/\(name)") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}

@@ -1,0 +1,48 @@
+import Logging
+import NIOCore
+import ServiceLifecycle
+import StateSyncServer
+
+/// A `StateSyncServer` (of the board, or any app) on a loopback port chosen
+/// by the OS, run in a `ServiceGroup` for the duration of a test body.
+struct TestServer: Sendable {
+    /// The bound port.
+    let port: Int
+
+    /// `ws://127.0.0.1:PORT/sync`.
+    var url: String { "ws://127.0.0.1:\(port)/sync" }
+
+    /// A quiet logger for servers under test.
+    static let logger = Logger(label: "statesync.test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Memory storage, port 0, no pings: what most tests need.
+    static var configuration: StateSyncServerConfiguration {
+        var configuration = StateSyncServerConfiguration(port: 0, storage: .memory)
+        configuration.session.pingInterval = nil
+        configuration.session.idleTimeout = nil
+        return configuration
+    }
+
+    /// Runs `body` against a started server, then shuts it down gracefully
+    /// and waits for it to stop.
+    static func with<T, App: StateSyncApp>(
+        _ configuration: StateSyncServerConfiguration = TestServer.configuration, app: App.Type = Board.self,
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
+        let server = StateSyncServer<App>(configuration: configuration, logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let address = try await server.waitUntilStarted()
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(TestServer(port: address.port ?? 0)))
+            } catch {
+                result = .failure(error)
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return try result.get()
+        }
+    }
+}
