@@ -65,7 +65,7 @@ let package = Package(
         // MARK: BoardApp: the example application of docs/PROTOCOL.md.
         .target(
             name: "BoardApp",
-            dependencies: ["StateSyncCore", "StateSyncProtocol"],
+            dependencies: ["StateSyncCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

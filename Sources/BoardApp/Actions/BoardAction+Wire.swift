@@ -1,5 +1,4 @@
 public import StateSyncCore
-public import StateSyncProtocol
 
 extension BoardAction: WireAction {
     /// Reads an action from its dispatched object. Unknown fields are

@@ -1,5 +1,4 @@
 public import StateSyncCore
-public import StateSyncProtocol
 
 /// The board's reducer: applies ``BoardAction``s sent by sessions and the
 /// server's session lifecycle commands, exactly as docs/PROTOCOL.md's table

@@ -1,5 +1,3 @@
-public import StateSyncCore
-
 /// An application action as a client dispatches it: a JSON object with a
 /// string `type` and the payload fields beside it (Redux convention), e.g.
 /// `{"type":"addTodo","title":"Milk"}`.

@@ -1,6 +1,5 @@
 import Foundation
 import StateSyncCore
-import StateSyncProtocol
 import Testing
 
 /// A tiny app action with a Codable wire form, for the generic envelope.
