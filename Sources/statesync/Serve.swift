@@ -40,6 +40,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A file of \"TOKEN ROLE\" lines; enables authentication.")
     var tokensFile: String?
 
+    @Option(help: "PATH=ROLE: only ROLE and above may read PATH, or any path containing it (e.g. /presence=admin). Repeatable.")
+    var restrictRead: [String] = []
+
     @Option(help: "A PEM certificate chain: serve wss:// (with --tls-key).")
     var tlsCert: String?
 
@@ -121,6 +124,10 @@ struct Serve: AsyncParsableCommand {
             tokens[value] = role
         }
         if !tokens.isEmpty { configuration.authentication = .tokens(tokens) }
+        for argument in restrictRead {
+            let (path, role) = try TokensFile.parseReadRestriction(argument)
+            configuration.session.readPermissions.minimumRoles[path] = role
+        }
         if let tlsCert, let tlsKey {
             do {
                 configuration.tls = try WebSocketTLS.serverConfiguration(certificatePath: tlsCert, privateKeyPath: tlsKey)

@@ -1,6 +1,8 @@
+import StateSyncCore
 import StateSyncProtocol
 
-/// Reads the token → role table of `--token` and `--tokens-file`.
+/// Reads the token → role table of `--token` and `--tokens-file`, and the
+/// read restrictions of `--restrict-read`.
 ///
 /// `--token` takes `TOKEN` (a writer) or `TOKEN=ROLE`. A tokens file holds
 /// one `TOKEN ROLE` pair per line (separated by spaces or tabs; ROLE is
@@ -20,6 +22,21 @@ enum TokensFile {
         let token = String(argument[..<separator])
         let roleName = String(argument[argument.index(after: separator)...])
         return (token, try role(roleName, context: "--token \(token)=…"))
+    }
+
+    /// The path and least role of a `--restrict-read PATH=ROLE` argument.
+    static func parseReadRestriction(_ argument: String) throws(CommandFailure) -> (JSONPointer, Role) {
+        guard let separator = argument.lastIndex(of: "=") else {
+            throw CommandFailure(message: "--restrict-read \(argument): expected PATH=ROLE, e.g. /presence=admin")
+        }
+        let pathText = String(argument[..<separator])
+        let path: JSONPointer
+        do {
+            path = try JSONPointer(parsing: pathText)
+        } catch {
+            throw CommandFailure(message: "--restrict-read \(argument): \(error)")
+        }
+        return (path, try role(String(argument[argument.index(after: separator)...]), context: "--restrict-read \(pathText)=…"))
     }
 
     /// The pairs of a tokens file's text; `path` names it in errors.

@@ -41,6 +41,8 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// How long without any received byte (pongs count) before the connection
     /// is closed; `nil` never. Default 90 s: three missed pings.
     public var idleTimeout: Duration?
+    /// Which paths each role may read. Default: everything, for every role.
+    public var readPermissions: ReadPermissions
 
     /// A configuration; every argument has the default documented on its property.
     public init(
@@ -51,7 +53,8 @@ public struct SessionConfiguration: Sendable, Hashable {
         burst: Int = 400,
         rateLimitedMessagesBeforeClose: Int = 100,
         pingInterval: Duration? = .seconds(30),
-        idleTimeout: Duration? = .seconds(90)
+        idleTimeout: Duration? = .seconds(90),
+        readPermissions: ReadPermissions = ReadPermissions()
     ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxNestingDepth = maxNestingDepth
@@ -61,5 +64,6 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.rateLimitedMessagesBeforeClose = rateLimitedMessagesBeforeClose
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
+        self.readPermissions = readPermissions
     }
 }

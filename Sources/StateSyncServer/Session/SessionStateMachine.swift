@@ -135,6 +135,9 @@ public struct SessionStateMachine: Sendable {
         case .hello:
             return .reply(.error(id: nil, code: .badRequest, message: "this session already said hello"))
         case let .subscribe(id, path, since):
+            guard configuration.readPermissions.allows(role, toRead: path) else {
+                return fail(.forbidden(path: path, role: role, id: id))
+            }
             if !subscriptions.contains(id), subscriptions.count >= configuration.maxSubscriptions {
                 return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id))
             }
@@ -144,6 +147,9 @@ public struct SessionStateMachine: Sendable {
             subscriptions.remove(id)
             return .unsubscribe(id: id)
         case let .get(id, path):
+            guard configuration.readPermissions.allows(role, toRead: path) else {
+                return fail(.forbidden(path: path, role: role, id: id))
+            }
             return .get(id: id, path: path)
         case let .dispatch(id, action):
             guard role.mayDispatch else {

@@ -114,6 +114,24 @@ struct HandshakeEndToEndTests {
         }
     }
 
+    @Test func restrictedPathIsForbiddenBelowItsRoleAndOpenAtIt() async throws {
+        var configuration = Self.authenticated
+        configuration.session.readPermissions = ReadPermissions([try JSONPointer(parsing: "/presence"): .admin])
+        try await TestServer.with(configuration) { server in
+            let writer = try await ProtocolClient.joined(server.url, token: "write-token")
+            try await writer.send(#"{"type":"subscribe","id":"s1","path":""}"#)
+            let error = try await writer.receive("error")
+            #expect(error["id"] == "s1")
+            #expect(error["code"] == "forbidden")
+            try await writer.send(#"{"type":"get","id":"g1","path":"/counters"}"#)
+            _ = try await writer.receive("value")    // still open, other paths readable
+
+            let admin = try await ProtocolClient.joined(server.url, token: "admin-token")
+            try await admin.send(#"{"type":"get","id":"g2","path":"/presence"}"#)
+            #expect(try await admin.receive("value")["value"]?.objectValue != nil)
+        }
+    }
+
     @Test func secondHelloIsABadRequestAndKeepsTheSession() async throws {
         try await TestServer.with { server in
             let client = try await ProtocolClient.joined(server.url)

@@ -122,6 +122,20 @@ struct ServeCommandTests {
         #expect(badTokens.standardError.contains("\(tokens):2: \"wizard\" is not a role"))
     }
 
+    @Test func restrictReadFlagForbidsThePathAndNamesABadArgument() async throws {
+        let server = try ServeProcess(["serve", "--memory", "--port", "0", "--restrict-read", "/presence=admin"])
+        let port = try #require(try await server.waitForPort())
+        let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync")
+        try await client.send(#"{"type":"get","id":"g1","path":"/presence/s-1"}"#)
+        #expect(try await client.receive("error")["code"] == "forbidden")
+        server.send(SIGTERM)
+        #expect(await server.waitForExit() == 0)
+
+        let bad = try ServeProcess(["serve", "--memory", "--port", "0", "--restrict-read", "presence=admin"])
+        #expect(await bad.waitForExit() == 1)
+        #expect(bad.standardError.hasPrefix("statesync: --restrict-read presence=admin:"))
+    }
+
     @Test func tokensFileGrantsRoles() async throws {
         let directory = try Self.temporaryDirectory()
         let tokens = directory + "/tokens"
