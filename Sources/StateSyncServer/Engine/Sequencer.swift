@@ -39,6 +39,11 @@ final class Sequencer<App: StateSyncApp> {
     var sessions: [String: SessionRecord] = [:]
     var trie = SubscriptionTrie()
     var outcomes: OutcomeCache
+    /// Whether the journal had history when the engine started (then a pair
+    /// missing from memory may be in the journal's outcomes).
+    let journalHasEarlierOutcomes: Bool
+    /// Whether the outcome cache has forgotten (or was reset on) any pair.
+    var outcomesEvicted: Bool { outcomes.hasForgotten }
     var building = PendingBatch()
     var inFlight: PendingBatch?
     /// Why the engine stopped accepting actions (the journal failed, or the
@@ -64,6 +69,7 @@ final class Sequencer<App: StateSyncApp> {
         self.history = HistoryWindow(capacity: configuration.historyWindow, revision: recovered.revision, state: recovered.mirror.json)
         self.lastSnapshotRevision = recovered.snapshotRevision
         self.outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes)
+        self.journalHasEarlierOutcomes = recovered.revision > 0
     }
 
     /// Journals `serverStarted`, then handles events until ``EngineEvent/shutdown``
@@ -148,7 +154,7 @@ final class Sequencer<App: StateSyncApp> {
     private func fail(_ batch: PendingBatch, reason: String) {
         // Forget the outcomes decided in memory: a retry must not get an ack
         // for an action that is not durable (the journal answers for the rest).
-        outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes)
+        outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes, hasForgotten: true)
         var failed = batch
         failed.states = []
         failed.journal = JournalBatch()
