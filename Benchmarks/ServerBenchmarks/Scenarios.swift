@@ -15,7 +15,7 @@ func increment(_ name: String) -> JSONObject { ["type": "increment", "counter": 
 
 /// Acked actions per second: `writers` sessions dispatch `actions` increments
 /// in total from concurrent tasks; the clock stops at the last ack.
-func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int) async throws -> (rate: Double, appends: UInt64) {
+func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int, idPrefix: String = "a") async throws -> (rate: Double, appends: UInt64) {
     let engine = try await SyncEngine<Board>(journal: journal, configuration: .init(snapshotEvery: 1 << 40), logger: quiet)
     let sink = BenchSink()
     for writer in 0..<writers {
@@ -27,7 +27,7 @@ func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int) asy
         for writer in 0..<writers {
             group.addTask {
                 for index in 0..<perWriter {
-                    engine.dispatch(session: "w\(writer)", id: "a\(index)", action: increment("w\(writer)"))
+                    engine.dispatch(session: "w\(writer)", id: "\(idPrefix)\(index)", action: increment("w\(writer)"))
                 }
             }
         }

@@ -106,7 +106,7 @@ extension Sequencer {
         if let outcome = outcomes[key] { return outcome }
         // A journal that was empty when the engine started holds only pairs
         // decided in this run, all remembered in memory unless evicted.
-        guard journalHasEarlierOutcomes || outcomesEvicted else { return nil }
+        guard journalHasEarlierOutcomes || outcomesEvicted, checkedAbsentOutcomes.remove(key) == nil else { return nil }
         do {
             guard let outcome = try await journal.outcome(clientID: key.clientID, actionID: key.actionID) else { return nil }
             outcomes.remember(outcome, for: key)

@@ -42,6 +42,8 @@ final class Sequencer<App: StateSyncApp> {
     /// Whether the journal had history when the engine started (then a pair
     /// missing from memory may be in the journal's outcomes).
     let journalHasEarlierOutcomes: Bool
+    /// Pairs of the current round that the journal was found not to know.
+    var checkedAbsentOutcomes: Set<OutcomeKey> = []
     /// Whether the outcome cache has forgotten (or was reset on) any pair.
     var outcomesEvicted: Bool { outcomes.hasForgotten }
     var building = PendingBatch()
@@ -78,9 +80,12 @@ final class Sequencer<App: StateSyncApp> {
         reduceLifecycle(.serverStarted, bytes: CommandCoding.serverStarted, clientID: nil)
         flush()
         for await _ in inbox.signals {
-            for event in inbox.takeAll() {
+            let events = inbox.takeAll()
+            await prefetchOutcomes(for: events)
+            for event in events {
                 await handle(event)
             }
+            checkedAbsentOutcomes.removeAll(keepingCapacity: true)
             flush()
             shared.statistics.withLock { $0 = stats }
             if stopping, inFlight == nil, building.isEmpty { break }
