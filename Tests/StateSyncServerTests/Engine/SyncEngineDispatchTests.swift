@@ -137,6 +137,28 @@ struct SyncEngineDispatchTests {
         #expect(latencies.withLock { $0.count } == 3)
     }
 
+    @Test func aFailedJournalWriteIsNeverAcked() async throws {
+        let journal = CountingJournal()
+        let engine = try await boardEngine(journal: journal)
+        let alice = engine.joinRecording("s-a", clientID: "c-a")
+        engine.subscribe(session: "s-a", id: "hits", path: pointer("/counters/hits"))
+        await alice.waitForAnswer("hits")
+        journal.failAppends()
+        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
+        engine.dispatch(session: "s-a", id: "a2", action: increment("hits"))
+        let messages = await alice.waitForAnswer("a2")
+        #expect(ServerMessage.patches(messages, for: "hits").isEmpty)
+        for message in messages.filter({ $0.answerID?.hasPrefix("a") == true }) {
+            guard case let .reject(_, code, _) = message else {
+                Issue.record("expected internal_error, got \(message)")
+                continue
+            }
+            #expect(code.rawValue == "internal_error")
+        }
+        #expect(try await engine.value(at: "/counters/hits", session: "s-a", sink: alice).value == .null)
+        await engine.shutdown()
+    }
+
     @Test func presenceFollowsJoinAndLeave() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
