@@ -206,6 +206,13 @@ let package = Package(
             path: "Tests/JournalCrashWriter",
             swiftSettings: strictSettings
         ),
+        // `swift run -c release server-benchmarks` (see BENCHMARKS.md "## Server engine").
+        .executableTarget(
+            name: "server-benchmarks",
+            dependencies: ["StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/ServerBenchmarks",
+            swiftSettings: strictSettings
+        ),
         // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal").
         .executableTarget(
             name: "journal-benchmarks",

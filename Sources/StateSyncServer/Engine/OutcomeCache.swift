@@ -6,10 +6,14 @@ struct OutcomeCache {
     private var outcomes: [OutcomeKey: JournalOutcome] = [:]
     private var order: Deque<OutcomeKey> = []
     private let capacity: Int
+    /// Whether a pair was ever dropped (then a miss may be in the journal).
+    private(set) var hasForgotten: Bool
 
-    /// A cache holding at most `capacity` pairs.
-    init(capacity: Int) {
+    /// A cache holding at most `capacity` pairs; `hasForgotten` when it
+    /// replaces a cache whose pairs it does not hold.
+    init(capacity: Int, hasForgotten: Bool = false) {
         self.capacity = Swift.max(1, capacity)
+        self.hasForgotten = hasForgotten
     }
 
     /// The remembered outcome of `key`.
@@ -24,6 +28,7 @@ struct OutcomeCache {
         order.append(key)
         if order.count > capacity {
             outcomes[order.removeFirst()] = nil
+            hasForgotten = true
         }
     }
 }

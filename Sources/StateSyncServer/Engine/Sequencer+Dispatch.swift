@@ -99,11 +99,14 @@ extension Sequencer {
     }
 
     /// The outcome of `key` from memory, else from the journal (pairs from
-    /// before a restart). When the journal cannot be read, the answer is an
+    /// before a restart, or forgotten by the bounded cache). When the journal cannot be read, the answer is an
     /// `internal_error` rejection (not remembered): applying the action could
     /// apply it twice.
     private func rememberedOutcome(_ key: OutcomeKey) async -> JournalOutcome? {
         if let outcome = outcomes[key] { return outcome }
+        // A journal that was empty when the engine started holds only pairs
+        // decided in this run, all remembered in memory unless evicted.
+        guard journalHasEarlierOutcomes || outcomesEvicted, checkedAbsentOutcomes.remove(key) == nil else { return nil }
         do {
             guard let outcome = try await journal.outcome(clientID: key.clientID, actionID: key.actionID) else { return nil }
             outcomes.remember(outcome, for: key)

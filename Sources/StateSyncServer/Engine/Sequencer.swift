@@ -39,6 +39,13 @@ final class Sequencer<App: StateSyncApp> {
     var sessions: [String: SessionRecord] = [:]
     var trie = SubscriptionTrie()
     var outcomes: OutcomeCache
+    /// Whether the journal had history when the engine started (then a pair
+    /// missing from memory may be in the journal's outcomes).
+    let journalHasEarlierOutcomes: Bool
+    /// Pairs of the current round that the journal was found not to know.
+    var checkedAbsentOutcomes: Set<OutcomeKey> = []
+    /// Whether the outcome cache has forgotten (or was reset on) any pair.
+    var outcomesEvicted: Bool { outcomes.hasForgotten }
     var building = PendingBatch()
     var inFlight: PendingBatch?
     /// Why the engine stopped accepting actions (the journal failed, or the
@@ -64,6 +71,7 @@ final class Sequencer<App: StateSyncApp> {
         self.history = HistoryWindow(capacity: configuration.historyWindow, revision: recovered.revision, state: recovered.mirror.json)
         self.lastSnapshotRevision = recovered.snapshotRevision
         self.outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes)
+        self.journalHasEarlierOutcomes = recovered.revision > 0
     }
 
     /// Journals `serverStarted`, then handles events until ``EngineEvent/shutdown``
@@ -72,9 +80,12 @@ final class Sequencer<App: StateSyncApp> {
         reduceLifecycle(.serverStarted, bytes: CommandCoding.serverStarted, clientID: nil)
         flush()
         for await _ in inbox.signals {
-            for event in inbox.takeAll() {
+            let events = inbox.takeAll()
+            await prefetchOutcomes(for: events)
+            for event in events {
                 await handle(event)
             }
+            checkedAbsentOutcomes.removeAll(keepingCapacity: true)
             flush()
             shared.statistics.withLock { $0 = stats }
             if stopping, inFlight == nil, building.isEmpty { break }
@@ -148,7 +159,7 @@ final class Sequencer<App: StateSyncApp> {
     private func fail(_ batch: PendingBatch, reason: String) {
         // Forget the outcomes decided in memory: a retry must not get an ack
         // for an action that is not durable (the journal answers for the rest).
-        outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes)
+        outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes, hasForgotten: true)
         var failed = batch
         failed.states = []
         failed.journal = JournalBatch()

@@ -29,6 +29,10 @@ public struct SyncEngineConfiguration: Sendable {
     /// The clock that fixes `Meta.time` when an action is accepted.
     /// Default: the system clock (`Date()`); tests inject a fixed one.
     public var clock: @Sendable () -> Date
+    /// Called from the engine's task with the time from each `dispatch` to
+    /// its `ack` or `reject` (for a latency histogram); must not block.
+    /// Default `nil`: only ``EngineStatistics`` keeps the sum and maximum.
+    public var answerLatencyObserver: (@Sendable (Duration) -> Void)?
 
     /// A configuration; every argument has the default documented on its field.
     public init(
@@ -36,12 +40,14 @@ public struct SyncEngineConfiguration: Sendable {
         historyWindow: Int = 1_024,
         outboundHighWaterMark: Int = 1 << 20,
         rememberedOutcomes: Int = 100_000,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        answerLatencyObserver: (@Sendable (Duration) -> Void)? = nil
     ) {
         self.snapshotEvery = Swift.max(1, snapshotEvery)
         self.historyWindow = Swift.max(1, historyWindow)
         self.outboundHighWaterMark = outboundHighWaterMark
         self.rememberedOutcomes = Swift.max(1, rememberedOutcomes)
         self.clock = clock
+        self.answerLatencyObserver = answerLatencyObserver
     }
 }

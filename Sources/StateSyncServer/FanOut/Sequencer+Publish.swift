@@ -30,6 +30,7 @@ extension Sequencer {
             }
             if answer.isDuplicate { stats.duplicateDispatches += 1 }
             let elapsed = now - answer.received
+            configuration.answerLatencyObserver?(elapsed)
             let nanoseconds = UInt64(max(0, elapsed.components.seconds)) * 1_000_000_000
                 + UInt64(max(0, elapsed.components.attoseconds / 1_000_000_000))
             stats.dispatchToAnswerNanoseconds += nanoseconds

@@ -11,6 +11,10 @@ import StateSyncCore
 ///   re-encoded and replaced in the mirror (cost of the changed part).
 /// - Otherwise (``Footprint/everything``, an unmapped key path, a path
 ///   missing in the mirror): the whole state is re-encoded.
+///
+/// Either way the re-encoded part is then made to share the storage of its
+/// unchanged parts with the previous revision (``JSONValue/sharingStorage(with:)``),
+/// so the history window and later diffs pay only for what changed.
 struct StateMirror<App: StateSyncApp> {
     /// The JSON form of the state.
     private(set) var json: JSONValue
@@ -54,7 +58,8 @@ struct StateMirror<App: StateSyncApp> {
         // does not describe this state: the caller falls back to a full
         // encode, which reports the encoding error if there is one.
         do {
-            try json.replace(at: pointer, with: value)
+            let previous = json[pointer] ?? .null
+            try json.replace(at: pointer, with: value.sharingStorage(with: previous))
             return true
         } catch {
             return false
@@ -68,7 +73,7 @@ struct StateMirror<App: StateSyncApp> {
             return
         }
         do {
-            json = try encoder.encode(state)
+            json = try encoder.encode(state).sharingStorage(with: json)
         } catch {
             throw .unencodableState(reason: "\(error)")
         }

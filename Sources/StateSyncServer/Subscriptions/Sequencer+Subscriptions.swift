@@ -13,14 +13,15 @@ extension Sequencer {
             trie.remove(key, at: old)
         }
         session.subscriptions[id] = path
-        let isSlow = session.isSlow
+        let writable = isWritable(&session)
         sessions[sessionID] = session
-        let resumeBase = since.flatMap { $0 <= publishedRevision && history.state(at: $0) != nil ? $0 : nil }
-        if isSlow {
-            // Nothing is sent now; the drain sends a patch from `since` or a snapshot.
-            trie.insert(key, at: path, base: resumeBase ?? Self.needsSnapshot)
+        if !writable {
+            // Nothing is sent now; the drain answers with a snapshot (a patch
+            // could be empty, and a subscription must get an answer).
+            trie.insert(key, at: path, base: Self.needsSnapshot)
             return
         }
+        let resumeBase = since.flatMap { $0 <= publishedRevision && history.state(at: $0) != nil ? $0 : nil }
         trie.insert(key, at: path, base: publishedRevision)
         if let message = catchUp(id: id, path: path, from: resumeBase, evenIfUnchanged: true) {
             session.sink.send(message)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StateSyncCore
 import StateSyncProtocol
 import Testing
@@ -114,6 +115,47 @@ struct SyncEngineDispatchTests {
         #expect(journal.entries >= 202)
         let hits = try await engine.value(at: "/counters/hits", session: "s-a", sink: alice)
         #expect(hits.value == 202)
+        await engine.shutdown()
+    }
+
+    @Test func statisticsAndLatencyObserverSeeEveryAnswer() async throws {
+        let latencies = Mutex<[Duration]>([])
+        var configuration = engineConfiguration()
+        configuration.answerLatencyObserver = { latency in latencies.withLock { $0.append(latency) } }
+        let engine = try await boardEngine(configuration: configuration)
+        let alice = engine.joinRecording("s-a", clientID: "c-a")
+        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
+        engine.dispatch(session: "s-a", id: "a2", action: ["type": "nope"])
+        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
+        await alice.waitForAnswer("a2")
+        _ = await alice.wait { $0.filter { $0.answerID == "a1" }.count == 2 }
+        await engine.shutdown()
+        let statistics = engine.statistics
+        #expect(statistics.acceptedActions == 1)
+        #expect(statistics.rejectedActions == 1)
+        #expect(statistics.duplicateDispatches == 1)
+        #expect(latencies.withLock { $0.count } == 3)
+    }
+
+    @Test func aFailedJournalWriteIsNeverAcked() async throws {
+        let journal = CountingJournal()
+        let engine = try await boardEngine(journal: journal)
+        let alice = engine.joinRecording("s-a", clientID: "c-a")
+        engine.subscribe(session: "s-a", id: "hits", path: pointer("/counters/hits"))
+        await alice.waitForAnswer("hits")
+        journal.failAppends()
+        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
+        engine.dispatch(session: "s-a", id: "a2", action: increment("hits"))
+        let messages = await alice.waitForAnswer("a2")
+        #expect(ServerMessage.patches(messages, for: "hits").isEmpty)
+        for message in messages.filter({ $0.answerID?.hasPrefix("a") == true }) {
+            guard case let .reject(_, code, _) = message else {
+                Issue.record("expected internal_error, got \(message)")
+                continue
+            }
+            #expect(code.rawValue == "internal_error")
+        }
+        #expect(try await engine.value(at: "/counters/hits", session: "s-a", sink: alice).value == .null)
         await engine.shutdown()
     }
 

@@ -58,4 +58,22 @@ struct SlowConsumerTests {
         #expect(messages.count == 12)
         await engine.shutdown()
     }
+
+    @Test func aSubscriptionOpenedWhileSlowIsAnsweredOnDrain() async throws {
+        let engine = try await boardEngine(configuration: engineConfiguration(highWaterMark: 1_000))
+        let slow = engine.joinRecording("s-slow", clientID: "c-s")
+        slow.setBacklog(5_000)
+        engine.dispatch(session: "s-slow", id: "a1", action: increment("hits"))
+        engine.subscribe(session: "s-slow", id: "hits", path: pointer("/counters/hits"), since: 1)
+        let writer = engine.joinRecording("s-w", clientID: "c-w")
+        engine.dispatch(session: "s-w", id: "sync", action: increment("other"))
+        await writer.waitForAnswer("sync")
+        #expect(slow.messages.isEmpty)
+
+        slow.setBacklog(0)
+        engine.sessionDrained(session: "s-slow")
+        let messages = await slow.waitForAnswer("a1")
+        #expect(messages.first == .snapshot(id: "hits", rev: engine.revision, value: 1))
+        await engine.shutdown()
+    }
 }

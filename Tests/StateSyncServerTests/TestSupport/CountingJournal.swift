@@ -13,6 +13,7 @@ final class CountingJournal: Journal {
         var holding = false
         var held: [@Sendable () -> Void] = []
         var heldWaiter: CheckedContinuation<Void, Never>?
+        var failing = false
     }
 
     private let base: any Journal
@@ -42,6 +43,11 @@ final class CountingJournal: Journal {
         gate.withLock { $0.holding = true }
     }
 
+    /// Makes later appends fail (as a full disk would), without writing them.
+    func failAppends() {
+        gate.withLock { $0.failing = true }
+    }
+
     /// Waits until at least one completion is held.
     func waitUntilHolding() async {
         await withCheckedContinuation { continuation in
@@ -65,6 +71,10 @@ final class CountingJournal: Journal {
     }
 
     func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void) {
+        if gate.withLock({ $0.failing }) {
+            completion(.failure(.closed))
+            return
+        }
         base.append(batch) { result in
             let run: @Sendable () -> Void = { completion(result) }
             let (now, waiter) = self.gate.withLock { gate in

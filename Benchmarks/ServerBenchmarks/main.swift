@@ -1,0 +1,67 @@
+import Foundation
+import StateSyncServer
+
+// Server engine benchmarks (BENCHMARKS.md "## Server engine").
+// Run: swift run -c release server-benchmarks [SECTION…]
+// SECTIONs: throughput, fanout, growth (default: all). The SQLite journal
+// goes to a fresh directory under the temporary directory.
+// Every figure comes with a baseline measured in the same run.
+
+let sections = Set(CommandLine.arguments.dropFirst())
+func runs(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
+let directory = NSTemporaryDirectory() + "statesync-server-bench-\(getpid())"
+try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: directory) }  // benchmark scratch space only
+
+func format(_ value: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)f", value) }
+
+if runs("throughput") {
+print("### Acked actions per second (8 writers dispatching concurrently)\n")
+print("| journal | acked actions/s | journal appends | baseline | ratio |")
+print("|---|---:|---:|---|---:|")
+let reducerRate = reducerOnlyPerSecond(actions: 200_000)
+let memory = try await ackedActionsPerSecond(journal: MemoryJournal(), writers: 8, actions: 200_000)
+print("| MemoryJournal | \(format(memory.rate)) | \(memory.appends) | reducer alone: \(format(reducerRate))/s | \(format(memory.rate / reducerRate, 3)) |")
+let fsyncRate = rawFsyncsPerSecond(in: directory)
+let sqlite = try await ackedActionsPerSecond(
+    journal: try await SQLiteJournal.open(configuration: .init(directory: directory + "/journal"), logger: quiet),
+    writers: 8, actions: 50_000)
+print("| SQLiteJournal | \(format(sqlite.rate)) | \(sqlite.appends) | write+fsync of 200 B: \(format(fsyncRate))/s | \(format(sqlite.rate / fsyncRate, 1)) |")
+// Reopened: the journal has history, so every new (clientId, id) pair is looked up (exactly-once across restarts).
+let reopened = try await ackedActionsPerSecond(
+    journal: try await SQLiteJournal.open(configuration: .init(directory: directory + "/journal"), logger: quiet),
+    writers: 8, actions: 50_000, idPrefix: "r")
+print("| SQLiteJournal, reopened (outcome lookups) | \(format(reopened.rate)) | \(reopened.appends) | write+fsync of 200 B: \(format(fsyncRate))/s | \(format(reopened.rate / fsyncRate, 1)) |")
+
+}
+
+if runs("fanout") {
+print("\n### Fan-out of one action (one action at a time, until every patch is delivered)\n")
+print("| subscribers | time per action | vs. no subscriber | ops+rev bytes built per action | patch bytes sent per action |")
+print("|---|---:|---:|---:|---:|")
+let none = try await fanOut(Board.self, subscribers: 0, actions: 2_000, path: { _ in "/counters/hits" }, counter: { _ in "hits" }, expectedPerAction: 0)
+print("| none (baseline) | \(format(none.secondsPerAction * 1e6, 1)) µs | 1.0 | 0 | 0 |")
+for count in [1_000, 10_000] {
+    let result = try await fanOut(Board.self, subscribers: count, actions: 200, path: { _ in "/counters/hits" }, counter: { _ in "hits" }, expectedPerAction: count)
+    print("| \(count) of the same path | \(format(result.secondsPerAction * 1e6, 1)) µs | \(format(result.secondsPerAction / none.secondsPerAction, 1)) | \(format(result.bytesProducedPerAction)) | \(format(result.bytesSentPerAction)) |")
+}
+let different = try await fanOut(
+    Board.self, subscribers: 10_000, actions: 2_000, path: { "/counters/c\($0)" }, counter: { "c\(($0 * 7_919) % 10_000)" }, expectedPerAction: 1)
+print("| 10,000 of different paths (one changes) | \(format(different.secondsPerAction * 1e6, 1)) µs | \(format(different.secondsPerAction / none.secondsPerAction, 1)) | \(format(different.bytesProducedPerAction)) | \(format(different.bytesSentPerAction)) |")
+
+}
+
+if runs("growth") {
+print("\n### Cost per one-field action as the state grows (subscriber of the whole state)\n")
+print("| state | time per action | vs. 1 KB | whole-state patch frame |")
+print("|---|---:|---:|---:|")
+let small = try await costPerAction(Size1KB.self, actions: 2_000)
+func row<Size: BoardSize>(_ size: Size.Type, actions: Int) async throws {
+    let result = try await costPerAction(size, actions: actions)
+    print("| \(Size.label) (\(result.stateBytes) B snapshot) | \(format(result.seconds * 1e6, 1)) µs | \(format(result.seconds / small.seconds, 2)) | \(result.patchFrameBytes) B |")
+}
+print("| 1 KB (\(small.stateBytes) B snapshot) | \(format(small.seconds * 1e6, 1)) µs | 1.00 | \(small.patchFrameBytes) B |")
+try await row(Size100KB.self, actions: 2_000)
+try await row(Size1MB.self, actions: 2_000)
+try await row(Size10MB.self, actions: 1_000)
+}
