@@ -29,13 +29,35 @@ final class DataDirectory: Sendable {
         guard descriptor >= 0 else {
             throw .notWritable(path, reason: "cannot open \(lockPath): \(Self.errnoDescription())")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        if let code = Self.lock(descriptor) {
             close(descriptor)
             if code == EWOULDBLOCK { throw .locked(path) }
             throw .notWritable(path, reason: "cannot lock \(lockPath): \(String(cString: strerror(code)))")
         }
         lockDescriptor = descriptor
+    }
+
+    /// How long a held lock is waited for before the directory counts as in use.
+    ///
+    /// A lock can outlive its owner's `close` for a moment: a process that is
+    /// exiting (a quick restart), or a child process forked by another thread
+    /// and not yet exec'd, which shares the descriptor until its `exec`. A
+    /// second server that really holds the directory is still reported after
+    /// this short wait.
+    static let lockPatience: Duration = .seconds(2)
+
+    /// Takes the exclusive lock, retrying while it is held for up to
+    /// ``lockPatience``; returns the `errno` of the last attempt on failure.
+    /// Runs on a background thread (the journal opens there), so the short
+    /// waits between attempts block no event loop.
+    private static func lock(_ descriptor: Int32) -> Int32? {
+        let deadline = ContinuousClock.now + lockPatience
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return nil }
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR, ContinuousClock.now < deadline else { return code }
+            usleep(20_000)
+        }
     }
 
     /// `name` inside the directory.
