@@ -121,15 +121,17 @@ struct ErrorTableEndToEndTests {
         configuration.session.rateLimitedMessagesBeforeClose = 5
         try await TestServer.with(configuration) { server in
             let client = try await ProtocolClient.joined(server.url)
+            // The whole burst is sent before any reply is awaited, so that a
+            // slow machine cannot refill the bucket (1 token/s) between them.
             for index in 0..<3 {
                 try await client.send(.object(["type": "get", "id": .string("g\(index)"), "path": ""]))
             }
-            for _ in 0..<3 { _ = try await client.receive("value") }
             try await client.send(#"{"type":"dispatch","id":"a1","action":{"type":"increment","counter":"hits"}}"#)
+            try await client.send(#"{"type":"get","id":"g9","path":""}"#)
+            for _ in 0..<3 { _ = try await client.receive("value") }
             let reject = try await client.receive("reject")
             #expect(reject["code"] == "rate_limited")
             #expect(reject["id"] == "a1")
-            try await client.send(#"{"type":"get","id":"g9","path":""}"#)
             let error = try await client.receive("error")
             #expect(error["code"] == "rate_limited")
             #expect(error["id"] == "g9")
