@@ -133,7 +133,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             let driver = SyncSession(
                 id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics, frames: frames,
                 highWaterMark: configuration.engine.outboundHighWaterMark, logger: logger)
-            await driver.run(connection.inbound, configuration: session, authentication: configuration.authentication)
+            await driver.run(
+                connection.inbound, configuration: session, authentication: configuration.authentication,
+                clock: configuration.sessionClock)
         }
         var routes = [sync]
         if configuration.echo {

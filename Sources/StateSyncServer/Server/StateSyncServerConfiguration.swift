@@ -29,6 +29,10 @@ public struct StateSyncServerConfiguration: Sendable {
     /// Whether `/echo` (a plain WebSocket echo, for conformance suites) is
     /// served. Default `false`: it is a test aid, not part of the protocol.
     public var echo: Bool
+    /// The time sessions read for their message-rate limits (the continuous
+    /// clock). Tests in this package freeze it so that no token refills while
+    /// a slow machine runs them.
+    package var sessionClock: @Sendable () -> ContinuousClock.Instant = { .now }
 
     /// A configuration; every argument has the default documented on its property.
     public init(

@@ -45,17 +45,19 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     // MARK: Inbound
 
     /// Serves the connection until it closes, then leaves the engine.
+    /// `clock` gives the time the rate limit is measured by.
     func run(
-        _ inbound: WebSocketInboundMessages, configuration: SessionConfiguration, authentication: SessionAuthentication
+        _ inbound: WebSocketInboundMessages, configuration: SessionConfiguration, authentication: SessionAuthentication,
+        clock: @Sendable () -> ContinuousClock.Instant
     ) async {
-        var machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: .now)
+        var machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: clock())
         logger.debug("connection opened")
         var joined = false
         for await message in inbound {
             logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
             let action = switch message.kind {
-            case .text: machine.received(text: message.data.readableBytesView, now: .now)
-            case .binary: machine.receivedBinary(now: .now)
+            case .text: machine.received(text: message.data.readableBytesView, now: clock())
+            case .binary: machine.receivedBinary(now: clock())
             }
             if case .join = action { joined = true }
             perform(action)
