@@ -143,13 +143,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Server: journal and snapshots (Persistence/); engine and sessions later.
+        // MARK: Server: journal (Persistence/), engine, sessions, HTTP routes, metrics.
         .target(
             name: "StateSyncServer",
             dependencies: [
                 "StateSyncCore",
                 "StateSyncProtocol",
-                "BoardApp",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

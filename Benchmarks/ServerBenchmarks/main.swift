@@ -1,3 +1,4 @@
+import BoardApp
 import Foundation
 import StateSyncServer
 

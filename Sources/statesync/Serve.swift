@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoardApp
 import Foundation
 import Logging
 import Metrics

@@ -3,7 +3,7 @@ public import NIOCore
 import NIOHTTP1
 public import Prometheus
 public import ServiceLifecycle
-import StateSyncCore
+public import StateSyncCore
 import StateSyncProtocol
 import Synchronization
 import WebSocket

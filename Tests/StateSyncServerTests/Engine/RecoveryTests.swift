@@ -1,7 +1,8 @@
+import BoardApp
 import StateSyncCore
 import StateSyncProtocol
-import Testing
 @testable import StateSyncServer
+import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct RecoveryTests {

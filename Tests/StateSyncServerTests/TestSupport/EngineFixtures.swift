@@ -1,8 +1,9 @@
-import Testing
+import BoardApp
 import Foundation
 import StateSyncCore
 import StateSyncProtocol
 @testable import StateSyncServer
+import Testing
 
 /// A configuration with a fixed clock (deterministic `Meta.time`) and the given settings.
 func engineConfiguration(

@@ -1,6 +1,8 @@
+import BoardApp
 import Logging
 import NIOCore
 import ServiceLifecycle
+import StateSyncCore
 import StateSyncServer
 
 /// A `StateSyncServer` (of the board, or any app) on a loopback port chosen

@@ -1,6 +1,3 @@
-public import StateSyncCore
-public import StateSyncProtocol
-
 /// What a StateSync server serves: any application, not only the board.
 ///
 /// An app names its state, its client actions and its reducer. The reducer
@@ -8,7 +5,7 @@ public import StateSyncProtocol
 /// sent them, plus the lifecycle commands the server journals itself
 /// (`sessionJoined`, `sessionLeft`, `serverStarted`).
 ///
-/// Subscribers see the state as JSON. ``SyncEngine`` keeps a JSON mirror of
+/// Subscribers see the state as JSON. The server's `SyncEngine` keeps a JSON mirror of
 /// the state and, after each action, re-encodes only the parts the reducer's
 /// ``Footprint`` names, found with ``jsonPointer(for:)``; without a mapping
 /// (the default) it re-encodes the whole state, which costs in proportion to

@@ -1,9 +1,7 @@
-public import BoardApp
 public import StateSyncCore
-public import StateSyncProtocol
 
 /// The board of docs/PROTOCOL.md, the server's built-in default app:
-/// `SyncEngine<Board>` serves it.
+/// the server's `SyncEngine<Board>` serves it.
 ///
 /// Its reducer reports the one top-level field each command may change, and
 /// each field maps to the pointer of its coding key, so an action re-encodes
