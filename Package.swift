@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BoardApp", targets: ["BoardApp"]),
         .executable(name: "websocket-echo", targets: ["websocket-echo"]),
         .library(name: "StateSyncServer", targets: ["StateSyncServer"]),
+        .library(name: "StateSyncClient", targets: ["StateSyncClient"]),
         .executable(name: "statesync", targets: ["statesync"]),
     ],
     dependencies: [
@@ -167,6 +168,7 @@ let package = Package(
                 "StateSyncServer",
                 "StateSyncCore",
                 "StateSyncProtocol",
+                "StateSyncTestSupport",
                 "BoardApp",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -181,11 +183,58 @@ let package = Package(
             exclude: ["Interop/protocol_scenario.py"],
             swiftSettings: strictSettings
         ),
-        // MARK: statesync: the command-line tool (`statesync serve`).
+        // MARK: Test support shared by the end-to-end suites: an in-process server,
+        // a raw protocol client, the `statesync` binary as a child process.
+        .target(
+            name: "StateSyncTestSupport",
+            dependencies: [
+                "StateSyncServer",
+                "StateSyncCore",
+                "BoardApp",
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StateSyncTestSupport",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Client: a local mirror of the server's state, dispatch, reconnect.
+        .target(
+            name: "StateSyncClient",
+            dependencies: [
+                "StateSyncCore",
+                "StateSyncProtocol",
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncClientTests",
+            dependencies: [
+                "StateSyncClient",
+                "StateSyncCore",
+                "StateSyncProtocol",
+                "StateSyncServer",
+                "StateSyncTestSupport",
+                "BoardApp",
+                "WebSocket",
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: statesync: the command-line tool (`serve`, `get`, `watch`, `dispatch`, `mirror`).
         .executableTarget(
             name: "statesync",
             dependencies: [
                 "StateSyncServer",
+                "StateSyncClient",
+                "StateSyncCore",
                 "StateSyncProtocol",
                 "BoardApp",
                 "WebSocket",

@@ -17,6 +17,15 @@ public struct WebSocketClientError: Error, Sendable, Equatable, CustomStringConv
         Self(base: .handshakeTimedOut(host: host, port: port, seconds: seconds))
     }
 
+    /// What failed, without the address: `connection refused`, or
+    /// `the WebSocket handshake did not complete within 10 s`.
+    public var reason: String {
+        switch base {
+        case .connectionFailed(_, _, let reason): reason
+        case .handshakeTimedOut(_, _, let seconds): "the WebSocket handshake did not complete within \(seconds) s"
+        }
+    }
+
     /// A sentence naming what failed, e.g. `connection refused to 127.0.0.1:9`.
     public var description: String {
         switch base {

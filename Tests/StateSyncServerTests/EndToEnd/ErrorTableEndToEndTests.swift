@@ -1,5 +1,6 @@
 import StateSyncCore
 import StateSyncServer
+import StateSyncTestSupport
 import Testing
 
 /// Every error row of docs/PROTOCOL.md over real sockets, and bad input of

@@ -1,5 +1,6 @@
 import StateSyncCore
 import StateSyncServer
+import StateSyncTestSupport
 import Testing
 
 /// The server is generic: a second app (key-value over `JSONValue`) is

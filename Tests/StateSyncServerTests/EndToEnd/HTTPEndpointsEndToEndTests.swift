@@ -1,5 +1,6 @@
 import StateSyncCore
 import StateSyncServer
+import StateSyncTestSupport
 import Testing
 
 /// `GET /health`, `GET /metrics` and `/echo` on the server's port.

@@ -1,6 +1,7 @@
 import StateSyncCore
 import StateSyncProtocol
 import StateSyncServer
+import StateSyncTestSupport
 import Testing
 import WebSocket
 

@@ -1,5 +1,6 @@
 import StateSyncCore
 import StateSyncServer
+import StateSyncTestSupport
 import Testing
 
 /// Exactly-once and resume across reconnects, over real sockets.

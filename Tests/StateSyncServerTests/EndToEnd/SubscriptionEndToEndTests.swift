@@ -1,5 +1,6 @@
 import StateSyncCore
 import StateSyncServer
+import StateSyncTestSupport
 import Testing
 
 /// Subscriptions, one-shot reads and dispatches over real sockets.

@@ -1,4 +1,5 @@
 import Foundation
+import StateSyncTestSupport
 import Testing
 
 /// A real client written elsewhere (Python `websockets`, installed by

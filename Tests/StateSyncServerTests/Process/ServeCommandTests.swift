@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import StateSyncTestSupport
 import Testing
 import WebSocket
 

@@ -1,15 +1,15 @@
-import NIOCore
-import NIOSSL
-import StateSyncCore
-import Testing
-import WebSocket
+package import NIOCore
+package import NIOSSL
+package import StateSyncCore
+package import Testing
+package import WebSocket
 
 /// A raw protocol client for end-to-end tests: sends JSON text exactly as
 /// written and reads the server's replies as parsed JSON values.
-final class ProtocolClient {
-    let connection: WebSocketConnection
+package final class ProtocolClient {
+    package let connection: WebSocketConnection
     /// The `welcome` received by ``joined(_:clientID:token:name:options:)``; `null` before.
-    private(set) var welcome: JSONValue = nil
+    package private(set) var welcome: JSONValue = nil
     private var iterator: WebSocketInboundMessages.AsyncIterator
 
     private init(_ connection: WebSocketConnection) {
@@ -18,7 +18,7 @@ final class ProtocolClient {
     }
 
     /// Opens a connection to `url`, offering `subprotocols`.
-    static func connect(
+    package static func connect(
         _ url: String, subprotocols: [String] = ["statesync.v1"], configuration: WebSocketConfiguration = .init(),
         options: WebSocketChannelOptions = .init(), tlsConfiguration: TLSConfiguration? = nil
     ) async throws -> ProtocolClient {
@@ -28,7 +28,7 @@ final class ProtocolClient {
     }
 
     /// Connects and says hello; returns the client after checking the `welcome`.
-    static func joined(
+    package static func joined(
         _ url: String, clientID: String? = nil, token: String? = nil, name: String? = nil,
         options: WebSocketChannelOptions = .init()
     ) async throws -> ProtocolClient {
@@ -45,36 +45,36 @@ final class ProtocolClient {
     }
 
     /// Sends `text` as one text message, unchanged.
-    func send(_ text: String) async throws {
+    package func send(_ text: String) async throws {
         try await connection.outbound.send(text: text)
     }
 
     /// Sends `value` serialized as one text message.
-    func send(_ value: JSONValue) async throws {
+    package func send(_ value: JSONValue) async throws {
         try await send(JSONSerializer().string(for: value))
     }
 
     /// Sends a binary message.
-    func sendBinary(_ bytes: [UInt8]) async throws {
+    package func sendBinary(_ bytes: [UInt8]) async throws {
         try await connection.outbound.send(binary: ByteBuffer(bytes: bytes))
     }
 
     /// The next message, parsed; fails the test when the connection closed instead.
-    func receive(sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    package func receive(sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         let message = try #require(await iterator.next(), "connection closed: \(String(describing: connection.closeStatus))", sourceLocation: sourceLocation)
         #expect(message.kind == .text, sourceLocation: sourceLocation)
         return try JSONParser().parse(Array(message.data.readableBytesView))
     }
 
     /// The next message of type `type`, failing on anything else first.
-    func receive(_ type: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    package func receive(_ type: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         let message = try await receive(sourceLocation: sourceLocation)
         #expect(message["type"]?.stringValue == type, "expected \(type), got \(message)", sourceLocation: sourceLocation)
         return message
     }
 
     /// Reads until the connection closes and returns the messages that came first.
-    func drainUntilClosed() async throws -> [JSONValue] {
+    package func drainUntilClosed() async throws -> [JSONValue] {
         var messages: [JSONValue] = []
         while let message = await iterator.next() {
             messages.append(try JSONParser().parse(Array(message.data.readableBytesView)))
@@ -83,10 +83,10 @@ final class ProtocolClient {
     }
 
     /// The close code once closed.
-    var closeCode: UInt16? { connection.closeStatus?.code.code }
+    package var closeCode: UInt16? { connection.closeStatus?.code.code }
 
     /// Closes normally and waits for the close handshake.
-    func close() async throws {
+    package func close() async throws {
         try await connection.outbound.close(code: .normalClosure, reason: "")
     }
 }

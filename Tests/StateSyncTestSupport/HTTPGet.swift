@@ -3,9 +3,9 @@ import NIOCore
 import NIOPosix
 
 /// A minimal HTTP/1.1 GET over loopback for `/health` and `/metrics`.
-enum HTTPGet {
+package enum HTTPGet {
     /// The status code and body of `GET path`.
-    static func get(port: Int, path: String, headers: String = "") async throws -> (status: Int, body: String) {
+    package static func get(port: Int, path: String, headers: String = "") async throws -> (status: Int, body: String) {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

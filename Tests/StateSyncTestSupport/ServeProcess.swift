@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 /// A child process: by default the real `statesync` executable (built
 /// beside the test bundle by `swift build --build-tests`).
-final class ServeProcess: @unchecked Sendable {
+package final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` and the pipes are set up in `init` and only read
     // afterwards; `output` is guarded by `lock`.
     private let process = Process()
@@ -13,13 +13,13 @@ final class ServeProcess: @unchecked Sendable {
     private var errors = ""
 
     /// The executable next to the running test binary.
-    static var executable: URL {
+    package static var executable: URL {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("statesync")
     }
 
     /// Starts `executable` (default `statesync`) with `arguments`.
-    init(_ arguments: [String], executable: URL = ServeProcess.executable) throws {
+    package init(_ arguments: [String], executable: URL = ServeProcess.executable) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = stdout
@@ -36,13 +36,13 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// Everything printed on stdout so far.
-    var standardOutput: String { lock.withLock { output } }
+    package var standardOutput: String { lock.withLock { output } }
     /// Everything printed on stderr so far.
-    var standardError: String { lock.withLock { errors } }
+    package var standardError: String { lock.withLock { errors } }
 
     /// The port of the `statesync listening on ws://…:PORT/sync` line, once printed
     /// (polls every 20 ms: a child's output cannot be awaited otherwise); `nil` if it exited first.
-    func waitForPort() async throws -> Int? {
+    package func waitForPort() async throws -> Int? {
         while process.isRunning {
             if let line = standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("statesync listening on ") }),
                let port = line.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) }) {
@@ -54,12 +54,12 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` (SIGKILL, SIGTERM).
-    func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
 
     /// Waits for the process to exit, collects the rest of its output, and returns its status.
-    func waitForExit() async -> Int32 {
+    package func waitForExit() async -> Int32 {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 self.process.waitUntilExit()
@@ -77,7 +77,7 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// The absolute path of `name` on `PATH` (the interpreter scripts/test installed packages for).
-    static func onPath(_ name: String) -> URL? {
+    package static func onPath(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { URL(fileURLWithPath: "\($0)/\(name)") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }

@@ -1,24 +1,24 @@
-import BoardApp
-import Logging
+package import BoardApp
+package import Logging
 import NIOCore
 import ServiceLifecycle
-import StateSyncCore
-import StateSyncServer
+package import StateSyncCore
+package import StateSyncServer
 
 /// A `StateSyncServer` (of the board, or any app) on a loopback port chosen
 /// by the OS, run in a `ServiceGroup` for the duration of a test body.
-struct TestServer: Sendable {
+package struct TestServer: Sendable {
     /// The bound port.
-    let port: Int
+    package let port: Int
 
     /// `ws://127.0.0.1:PORT/sync`.
-    var url: String { "ws://127.0.0.1:\(port)/sync" }
+    package var url: String { "ws://127.0.0.1:\(port)/sync" }
 
     /// A quiet logger for servers under test.
-    static let logger = Logger(label: "statesync.test") { _ in SwiftLogNoOpLogHandler() }
+    package static let logger = Logger(label: "statesync.test") { _ in SwiftLogNoOpLogHandler() }
 
     /// Memory storage, port 0, no pings: what most tests need.
-    static var configuration: StateSyncServerConfiguration {
+    package static var configuration: StateSyncServerConfiguration {
         var configuration = StateSyncServerConfiguration(port: 0, storage: .memory)
         configuration.session.pingInterval = nil
         configuration.session.idleTimeout = nil
@@ -27,7 +27,7 @@ struct TestServer: Sendable {
 
     /// Runs `body` against a started server, then shuts it down gracefully
     /// and waits for it to stop.
-    static func with<T, App: StateSyncApp>(
+    package static func with<T, App: StateSyncApp>(
         _ configuration: StateSyncServerConfiguration = TestServer.configuration, app: App.Type = Board.self,
         _ body: (TestServer) async throws -> T
     ) async throws -> T {

@@ -1,0 +1,171 @@
+import NIOCore
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+extension StateSyncClient {
+    /// Runs the connection until ``close()`` is called or the task is
+    /// cancelled: connects, says hello, restores subscriptions and unanswered
+    /// requests, receives, and after a drop waits (``ReconnectPolicy``) and
+    /// connects again.
+    ///
+    /// - Throws: ``StateSyncClientError/cannotConnect(url:reason:)`` when the
+    ///   first attempt fails (unless ``StateSyncClientConfiguration/waitsForServer``),
+    ///   ``StateSyncClientError/refused(url:code:message:)`` when the server
+    ///   refuses the session (bad token). Returns normally after ``close()``.
+    public nonisolated func run() async throws {
+        // Nonisolated so that the connection's (non-Sendable) message iterator
+        // stays in this task; each message then hops onto the actor.
+        var attempt = 0
+        var wasOnline = false
+        while await !isClosed && !Task.isCancelled {
+            setConnection(.connecting)
+            let reason: String
+            do {
+                let connection = try await openConnection()
+                var messages = connection.inbound.makeAsyncIterator()
+                let welcome = try await readWelcome(from: &messages, on: connection)
+                attempt = 0
+                wasOnline = true
+                await online(connection, welcome: welcome)
+                while let message = await messages.next() {
+                    await receive(message)
+                }
+                await offline()
+                reason = Self.describeDrop(connection.closeStatus)
+            } catch let error as StateSyncClientError where error.isFatal || !(wasOnline || configuration.waitsForServer) {
+                await end(with: error)
+                throw error
+            } catch {
+                reason = "\(error)"
+            }
+            guard await !isClosed && !Task.isCancelled else { break }
+            attempt += 1
+            setConnection(.offline(reason: reason))
+            await pause(configuration.reconnect.delay(forAttempt: attempt))
+        }
+        await end(with: StateSyncClientError.closed)
+    }
+
+    /// Opens the WebSocket and says hello.
+    private nonisolated func openConnection() async throws -> WebSocketConnection {
+        let url = configuration.url
+        let connection: WebSocketConnection
+        do {
+            connection = try await WebSocketClient.connect(
+                url: url, subprotocols: ["statesync.v1"], configuration: configuration.webSocket,
+                tlsConfiguration: configuration.tlsConfiguration)
+        } catch let error as WebSocketClientError {
+            throw StateSyncClientError.cannotConnect(url: url, reason: error.reason)
+        } catch {
+            throw StateSyncClientError.cannotConnect(url: url, reason: "\(error)")
+        }
+        send(.hello(clientID: configuration.clientID, token: configuration.token, name: configuration.name), on: connection)
+        return connection
+    }
+
+    /// The server's first message: a welcome, or the refusal of the session.
+    private nonisolated func readWelcome(
+        from messages: inout WebSocketInboundMessages.AsyncIterator, on connection: WebSocketConnection
+    ) async throws -> ServerMessage {
+        let url = configuration.url
+        guard let first = await messages.next() else {
+            throw StateSyncClientError.cannotConnect(
+                url: url, reason: "the server closed the connection before its welcome (\(Self.describeDrop(connection.closeStatus)))")
+        }
+        let message: ServerMessage
+        do {
+            message = try MessageDecoder().decodeServerMessage(first.data.readableBytesView)
+        } catch {
+            connection.outbound.close(code: .protocolError, reason: "expected welcome", promise: nil)
+            throw StateSyncClientError.cannotConnect(url: url, reason: "the server's first message is not a StateSync message: \(error)")
+        }
+        switch message {
+        case .welcome:
+            return message
+        case .error(_, let code, let text) where code == .unauthorized || code == .helloRequired:
+            throw StateSyncClientError.refused(url: url, code: code, message: text)
+        default:
+            connection.outbound.close(code: .protocolError, reason: "expected welcome", promise: nil)
+            throw StateSyncClientError.cannotConnect(url: url, reason: "the server answered hello with \(message.type), not welcome")
+        }
+    }
+
+    /// Online on `connection`: records the session (a new epoch means the
+    /// mirror starts over), then restores subscriptions and requests.
+    private func online(_ connection: WebSocketConnection, welcome: ServerMessage) {
+        guard case .welcome(let session, let epoch, let rev, let role, _) = welcome else { return }
+        let isNewEpoch = status.epoch.map { $0 != epoch } ?? false
+        subscriptions.connectionEnded(newEpoch: isNewEpoch)
+        statusStore.performStateUpdate { status in
+            status.session = session
+            status.epoch = epoch
+            status.role = role
+            status.rev = isNewEpoch ? rev : max(status.rev, rev)
+            status.connections += 1
+            status.connection = .online
+        }
+        self.connection = connection
+        sentDispatches = []
+        pending.online()
+        for path in subscriptions.records.keys.sorted(by: { $0.tokens.count < $1.tokens.count }) {
+            sendSubscribe(path)
+        }
+        for read in pending.reads.values {
+            send(.get(id: read.id, path: read.path), on: connection)
+        }
+        flushDispatches()
+    }
+
+    /// The connection ended: requests wait for the next one.
+    private func offline() {
+        connection = nil
+        subscriptions.connectionEnded(newEpoch: false)
+    }
+
+    /// Waits `delay` before the next attempt, or less if ``close()`` is called.
+    private nonisolated func pause(_ delay: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: delay)   // cancelled when woken: nothing to report
+            }
+            group.addTask { [wakeUps] in
+                for await _ in wakeUps { return }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Ends the client: no more retries; waiting callers fail with `error`.
+    private func end(with error: any Error) {
+        if failure == nil, (error as? StateSyncClientError) != .closed {
+            failure = error
+        }
+        isClosed = true
+        connection = nil
+        setConnection(.closed)
+        pending.failAll(with: error)
+    }
+
+    /// Writes `message` on `connection` (in call order, without waiting).
+    nonisolated func send(_ message: ClientMessage, on connection: WebSocketConnection) {
+        let bytes = MessageEncoder().encode(message)
+        connection.outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Sends, in order, every unanswered dispatch not yet sent on this connection.
+    private func flushDispatches() {
+        guard let connection else { return }
+        for dispatch in pending.dispatchesInOrder where !sentDispatches.contains(dispatch.id) {
+            sentDispatches.insert(dispatch.id)
+            send(.dispatch(id: dispatch.id, action: dispatch.action), on: connection)
+        }
+    }
+
+    /// `closed by the server (1001 goingAway: shutting down)`, or `connection lost` for a drop without a close frame.
+    private nonisolated static func describeDrop(_ status: WebSocketCloseStatus?) -> String {
+        guard let status, status.code != .abnormalClosure else { return "connection lost" }
+        return "closed by the server (\(status))"
+    }
+}

@@ -1,0 +1,59 @@
+public import StateSyncCore
+import StateSyncProtocol
+
+extension StateSyncClient {
+    /// Sends `action` and returns the revision at which the server applied
+    /// and durably stored it.
+    ///
+    /// Patches of the client's subscriptions up to that revision are in the
+    /// mirror when this returns (the server sends them before the ack). While
+    /// offline the action waits; after a reconnect every unanswered action is
+    /// sent again with its original id, and the server's de-duplication makes
+    /// it apply exactly once.
+    ///
+    /// ```swift
+    /// let rev = try await client.dispatch(["type": "addTodo", "title": "Milk"])
+    /// ```
+    ///
+    /// - Throws: ``DispatchRejection`` (code and message) when the server
+    ///   refuses it; ``StateSyncClientError/server(code:message:path:)`` for a
+    ///   protocol error; ``StateSyncClientError/closed`` when the client closes first.
+    @discardableResult
+    public func dispatch(_ action: JSONObject) async throws -> UInt64 {
+        if isClosed { throw failure ?? StateSyncClientError.closed }
+        let id = "\(actionIDPrefix)-\(makeWireID("a"))"
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.add(dispatch: id, action: action, continuation: continuation)
+            if let connection {
+                sentDispatches.insert(id)
+                send(.dispatch(id: id, action: action), on: connection)
+            }
+        }
+    }
+
+    /// Sends an action of the app's own type (its ``WireAction/wireValue``).
+    ///
+    /// ```swift
+    /// try await client.dispatch(BoardAction.addTodo(title: "Milk"))
+    /// ```
+    @discardableResult
+    public func dispatch(_ action: some WireAction) async throws -> UInt64 {
+        try await dispatch(action.wireValue)
+    }
+
+    /// Reads the value at `path` once from the server (not the mirror),
+    /// whether or not it is subscribed.
+    ///
+    /// - Returns: the revision it was read at and the value (`null` where nothing is).
+    /// - Throws: ``StateSyncClientError/server(code:message:path:)`` for
+    ///   `invalid_path` or `forbidden`; ``StateSyncClientError/closed``.
+    public func get(_ path: String) async throws -> (rev: UInt64, value: JSONValue) {
+        if isClosed { throw failure ?? StateSyncClientError.closed }
+        let pointer = try Self.pointer(path)
+        let id = makeWireID("g")
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.add(read: id, path: pointer, continuation: continuation)
+            if let connection { send(.get(id: id, path: pointer), on: connection) }
+        }
+    }
+}

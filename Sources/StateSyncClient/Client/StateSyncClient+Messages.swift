@@ -1,0 +1,87 @@
+import NIOCore
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+extension StateSyncClient {
+    /// Handles one message from the server.
+    func receive(_ message: WebSocketMessage) {
+        let decoded: ServerMessage
+        do {
+            decoded = try MessageDecoder().decodeServerMessage(message.data.readableBytesView)
+        } catch {
+            // A server that speaks something else: drop the connection and let
+            // the reconnect loop report it rather than guess at the mirror.
+            connection?.outbound.close(code: .protocolError, reason: "unreadable server message: \(error.code)", promise: nil)
+            return
+        }
+        handle(decoded)
+    }
+
+    /// Applies a decoded server message to the mirror and the waiting callers.
+    func handle(_ message: ServerMessage) {
+        switch message {
+        case .welcome, .unsubscribed:
+            break
+        case .snapshot(let id, let rev, let value):
+            heard(rev: rev)
+            apply(subscriptions.snapshot(wireID: id, rev: rev, value: value))
+        case .patch(let id, let base, let rev, let ops):
+            heard(rev: rev)
+            apply(subscriptions.patch(wireID: id, base: base, rev: rev, ops: ops))
+        case .value(let id, let rev, let value):
+            heard(rev: rev)
+            pending.takeRead(id)?.continuation.resume(returning: (rev, value))
+        case .ack(let id, let rev):
+            heard(rev: rev)
+            sentDispatches.remove(id)
+            pending.takeDispatch(id)?.continuation.resume(returning: rev)
+        case .reject(let id, let code, let message):
+            sentDispatches.remove(id)
+            pending.takeDispatch(id)?.continuation.resume(throwing: DispatchRejection(code: code, message: message, actionID: id))
+        case .error(let id, let code, let message):
+            guard let id else { return }   // not about one request (e.g. rate_limited): nothing to fail
+            fail(requestID: id, code: code, message: message)
+        }
+    }
+
+    /// Writes a subscription's new value into the mirror, or re-subscribes.
+    private func apply(_ outcome: MirrorSubscriptions.Outcome) {
+        switch outcome {
+        case .write(let path, let value):
+            let nested = subscriptions.nested(in: path)
+            mirror.performStateUpdate { document in
+                document.setMirrored(value, at: path)
+                for record in nested { document.setMirrored(record.value, at: record.path) }
+            }
+            pending.synced(path)
+        case .resubscribe(let path):
+            sendSubscribe(path)
+        case .ignore:
+            break
+        }
+    }
+
+    /// Fails the dispatch, read or subscription `id` with the server's error.
+    private func fail(requestID id: String, code: ErrorCode, message: String) {
+        if let dispatch = pending.takeDispatch(id) {
+            sentDispatches.remove(id)
+            dispatch.continuation.resume(throwing: StateSyncClientError.server(code: code, message: message, path: nil))
+        } else if let read = pending.takeRead(id) {
+            read.continuation.resume(throwing: StateSyncClientError.server(code: code, message: message, path: "\(read.path)"))
+        } else if let path = subscriptions.path(forWireID: id) {
+            _ = subscriptions.remove(path)
+            pending.failSync(path, with: StateSyncClientError.server(code: code, message: message, path: "\(path)"))
+        }
+    }
+
+    /// Subscribes `path` under a new wire id (resuming with `since` when the
+    /// mirror holds a revision of it), ending the previous id on the server.
+    func sendSubscribe(_ path: JSONPointer) {
+        let id = makeWireID("s")
+        let (since, replaced) = subscriptions.subscribe(path, wireID: id)
+        guard let connection else { return }   // sent when the connection is back
+        if let replaced { send(.unsubscribe(id: replaced), on: connection) }
+        send(.subscribe(id: id, path: path, since: since), on: connection)
+    }
+}

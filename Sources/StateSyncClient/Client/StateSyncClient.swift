@@ -1,0 +1,154 @@
+public import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+/// A client of a StateSync server that keeps a local mirror of the parts of
+/// the state it subscribes to, and dispatches actions.
+///
+/// ```swift
+/// try await StateSyncClient.withConnection(StateSyncClientConfiguration(url: "ws://127.0.0.1:8080/sync")) { client in
+///     // Several components observe slices of one server subscription of /todos.
+///     try await client.subscribe("/todos")
+///     let titles = try await client.observe("/todos/0/title")           // no extra server traffic
+///     let todos = try await client.observe("/todos", as: [Todo].self)   // typed
+///     let rev = try await client.dispatch(["type": "addTodo", "title": "Milk"])
+///     for try await todos in todos { print(todos) }
+/// }
+/// ```
+///
+/// ## Mirror
+/// Each ``subscribe(_:)`` makes one server subscription; the client applies
+/// its snapshot and patches to a local JSON document (holding only the
+/// subscribed parts) and checks that every patch's `base` is the revision it
+/// holds. A gap, or a patch that does not apply, makes it re-subscribe by
+/// itself, resuming with `since`. ``observe(_:)`` reads any path inside a
+/// subscription from that document, so many local observers cost no server
+/// traffic; it subscribes to the path itself when nothing covers it yet.
+/// Observation is the store's (``Store/observe(_:)-(JSONPointer)``): a
+/// sequence of distinct values, the newest for a slow consumer.
+///
+/// ## Connection
+/// ``run()`` owns the connection: it connects, says hello, re-subscribes
+/// (with `since` while the epoch is the same, from scratch when it changed)
+/// and re-sends every unacknowledged dispatch with its original id, so the
+/// server's de-duplication makes each action apply exactly once. After a drop
+/// it reconnects with exponential backoff and jitter (``ReconnectPolicy``).
+/// ``status`` and ``observeStatus(_:)`` show the connection state and revision.
+/// ``withConnection(_:_:)`` runs it around a body and closes cleanly.
+public actor StateSyncClient {
+    /// The configuration the client was made with.
+    public nonisolated let configuration: StateSyncClientConfiguration
+
+    /// The mirror: a JSON document holding the value of every subscription at
+    /// its path. Observe it through ``observe(_:)``, which makes sure the path
+    /// is subscribed and synced first.
+    nonisolated let mirror = LocalStore<JSONValue>(initialState: .object([:]))
+    /// The connection state, session and revision, observable.
+    nonisolated let statusStore = LocalStore<ClientStatus>(initialState: ClientStatus())
+
+    var subscriptions = MirrorSubscriptions()
+    var pending = PendingRequests()
+    /// The open connection while online.
+    var connection: WebSocketConnection?
+    var isClosed = false
+    /// The ids of the dispatches sent on the current connection.
+    var sentDispatches: Set<String> = []
+    /// Wakes the reconnect delay when ``close()`` is called.
+    let wakeUps: AsyncStream<Void>
+    private let wakeUpSender: AsyncStream<Void>.Continuation
+    /// The error that ended ``run()`` for good, for ``waitUntilOnline()``.
+    var failure: (any Error)?
+    var nextWireID = 0
+    /// A random prefix that makes action ids unique across this client's
+    /// lives, even with a persisted ``StateSyncClientConfiguration/clientID``.
+    let actionIDPrefix = StateSyncClientConfiguration.randomID(prefix: "")
+
+    /// A client for `configuration`; nothing happens until ``run()``.
+    public init(configuration: StateSyncClientConfiguration) {
+        self.configuration = configuration
+        (wakeUps, wakeUpSender) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The connection state, session, epoch, role and newest revision.
+    public nonisolated var status: ClientStatus { statusStore.state }
+
+    /// One part of ``status`` now and after every change, as an `AsyncSequence`
+    /// of distinct values (the store's ``StateObservation``).
+    ///
+    /// ```swift
+    /// for await state in client.observeStatus(\.connection) { print(state) }   // connecting, online, …
+    /// ```
+    public nonisolated func observeStatus<Value: Equatable & Sendable>(
+        _ path: any KeyPath<ClientStatus, Value> & Sendable
+    ) -> StateObservation<Value> {
+        statusStore.observe(path)
+    }
+
+    /// Runs a client for `configuration` around `body`: connects (throwing
+    /// ``StateSyncClientError/cannotConnect(url:reason:)`` when the first
+    /// attempt fails, unless ``StateSyncClientConfiguration/waitsForServer``),
+    /// runs `body`, then closes the connection and returns `body`'s result.
+    public static func withConnection<T: Sendable>(
+        _ configuration: StateSyncClientConfiguration,
+        _ body: @Sendable (StateSyncClient) async throws -> T
+    ) async throws -> T {
+        let client = StateSyncClient(configuration: configuration)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            let result: Result<T, any Error>
+            do {
+                try await client.waitUntilOnline()
+                result = .success(try await body(client))
+            } catch {
+                result = .failure(error)
+            }
+            await client.close()
+            do {
+                try await group.waitForAll()
+            } catch {
+                if case .success = result { throw error }
+            }
+            return try result.get()
+        }
+    }
+
+    /// Closes the connection (1000) and stops ``run()``. Requests still
+    /// waiting fail with ``StateSyncClientError/closed``; an unacknowledged
+    /// dispatch may or may not have been applied. Idempotent.
+    public func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        setConnection(.closed)
+        pending.failAll(with: StateSyncClientError.closed)
+        wakeUpSender.yield()
+        if let connection {
+            try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do
+        }
+    }
+
+    /// Waits until the client is online; throws the error that ended
+    /// ``run()`` if it ends first, or ``StateSyncClientError/closed``.
+    public func waitUntilOnline() async throws {
+        if let failure { throw failure }
+        if isClosed { throw StateSyncClientError.closed }
+        if case .online = status.connection { return }
+        try await withCheckedThrowingContinuation { pending.onlineWaiters.append($0) }
+    }
+
+    /// A new id for a message on the wire: `prefix` and a counter.
+    func makeWireID(_ prefix: String) -> String {
+        nextWireID += 1
+        return "\(prefix)\(nextWireID)"
+    }
+
+    /// Sets the connection state in ``status``.
+    nonisolated func setConnection(_ state: ConnectionState) {
+        statusStore.performStateUpdate { $0.connection = state }
+    }
+
+    /// Raises ``ClientStatus/rev`` to `rev` when it is newer.
+    func heard(rev: UInt64) {
+        guard rev > status.rev else { return }
+        statusStore.performStateUpdate { $0.rev = max($0.rev, rev) }
+    }
+}

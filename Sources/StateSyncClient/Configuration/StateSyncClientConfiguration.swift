@@ -1,0 +1,66 @@
+public import NIOSSL
+public import WebSocket
+
+/// How a ``StateSyncClient`` connects: where, as whom, and how it recovers.
+///
+/// ```swift
+/// var configuration = StateSyncClientConfiguration(url: "ws://127.0.0.1:8080/sync")
+/// configuration.clientID = savedClientID      // keep it across launches
+/// configuration.name = "alice-laptop"
+/// configuration.waitsForServer = true         // a long-running UI retries from the start
+/// ```
+public struct StateSyncClientConfiguration: Sendable {
+    /// `ws://HOST:PORT/sync` or `wss://…`. Default: a server on this machine at
+    /// its default port, as `statesync serve` starts it.
+    public var url: String
+
+    /// The stable id that scopes action ids for the server's de-duplication
+    /// (docs/PROTOCOL.md, `hello`). Default: a new random id, which is enough
+    /// for exactly-once within one client's life (action ids carry a random
+    /// prefix of their own, so a reused id never collides with an earlier run).
+    /// Persist it and pass it back to keep one identity across launches.
+    public var clientID: String
+
+    /// The token for a server with authentication; `nil` (default) for an open server.
+    public var token: String?
+
+    /// The name others see in presence; `nil` (default) lets the server name
+    /// the session after its session id.
+    public var name: String?
+
+    /// Delays between reconnection attempts.
+    public var reconnect: ReconnectPolicy
+
+    /// When `false` (default), a first connection that fails ends ``StateSyncClient/run()``
+    /// with the error, so a command-line tool says at once that nothing is
+    /// listening. When `true`, the client retries from the start with
+    /// ``reconnect``'s delays, showing ``ConnectionState/offline(reason:)``
+    /// meanwhile (a dashboard started before its server). Once connected, the
+    /// client always reconnects after a drop.
+    public var waitsForServer: Bool
+
+    /// WebSocket limits, keepalive and compression. The default offers
+    /// permessage-deflate and pings every 30 s, so a dead server is noticed.
+    public var webSocket: WebSocketConfiguration
+
+    /// TLS for `wss://`; `nil` (default) trusts the system's root certificates.
+    public var tlsConfiguration: TLSConfiguration?
+
+    /// A configuration for the server at `url`, with a new random ``clientID``.
+    public init(url: String = "ws://127.0.0.1:8080/sync") {
+        self.url = url
+        self.clientID = Self.randomID(prefix: "c-")
+        self.token = nil
+        self.name = nil
+        self.reconnect = ReconnectPolicy()
+        self.waitsForServer = false
+        self.webSocket = WebSocketConfiguration()
+        self.tlsConfiguration = nil
+    }
+
+    /// `prefix` followed by 12 random hexadecimal digits.
+    static func randomID(prefix: String) -> String {
+        let digits = String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+        return prefix + String(repeating: "0", count: 12 - digits.count) + digits
+    }
+}

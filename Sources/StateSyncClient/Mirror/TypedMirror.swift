@@ -1,0 +1,64 @@
+public import StateSyncCore
+import Synchronization
+
+/// A typed, read-only view of one path of a ``StateSyncClient``'s mirror
+/// (usually the whole state), kept up to date as patches arrive, and observed
+/// by key path exactly as a local ``Store``, so a view binds to either alike.
+///
+/// ```swift
+/// let board = try await client.mirror(BoardState.self)
+/// let token = board.subscribe(\.counters) { counters in print(counters) }
+/// for await todos in board.observe(\.todos) { render(todos) }
+/// ```
+///
+/// Each change of the mirrored JSON is decoded once into `State` (cost in
+/// proportion to the value's size); key-path observers then see only the
+/// slices that changed. A change that does not decode leaves ``state`` as it
+/// was and is reported by ``decodingError``.
+public final class TypedMirror<State: Decodable & Sendable>: Sendable {
+    private let store: LocalStore<State>
+    private let path: String
+    private let feed: Mutex<ObservationToken?>
+    private let lastError = Mutex<StateSyncClientError?>(nil)
+
+    /// A mirror of `pointer` in `mirror`, decoding its current value first.
+    init(mirror: LocalStore<JSONValue>, pointer: JSONPointer) throws(StateSyncClientError) {
+        path = "\(pointer)"
+        store = LocalStore(initialState: try decode(mirror.state[pointer] ?? nil, as: State.self, path: path))
+        feed = Mutex(nil)
+        let token = mirror.subscribe(pointer) { [weak self] json in self?.update(json) }
+        feed.withLock { $0 = token }
+    }
+
+    /// Decodes a new value of the mirrored JSON into ``state``.
+    private func update(_ json: JSONValue) {
+        do throws(StateSyncClientError) {
+            let state = try decode(json, as: State.self, path: path)
+            lastError.withLock { $0 = nil }
+            store.performStateUpdate { $0 = state }
+        } catch {
+            lastError.withLock { $0 = error }
+        }
+    }
+
+    /// The mirrored state now.
+    public var state: State { store.state }
+
+    /// The decoding failure of the latest change, if it did not decode
+    /// (``state`` then still holds the last value that did).
+    public var decodingError: StateSyncClientError? { lastError.withLock { $0 } }
+
+    /// The value at `path` now and after every change, as an `AsyncSequence`
+    /// of distinct values (``Store/observe(_:)-(KeyPath)``).
+    public func observe<Value: Equatable & Sendable>(_ path: any KeyPath<State, Value> & Sendable) -> StateObservation<Value> {
+        store.observe(path)
+    }
+
+    /// Calls `receive` with the value at `path` now and after every change
+    /// (``Store/subscribe(_:_:)``); the subscription lasts while the token does.
+    public func subscribe<Value: Equatable & Sendable>(
+        _ path: any KeyPath<State, Value> & Sendable, _ receive: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        store.subscribe(path, receive)
+    }
+}
