@@ -247,6 +247,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The CLI's client commands as processes against a real `statesync serve`,
+        // `mirror` driven in tmux, and unit tests of its pure parts (@testable).
+        .testTarget(
+            name: "StatesyncCLITests",
+            dependencies: [
+                "statesync",
+                "StateSyncTestSupport",
+                "StateSyncClient",
+                "StateSyncCore",
+                "BoardApp",
+            ],
+            swiftSettings: strictSettings
+        ),
         // Child process of the journal crash test: appends until SIGKILLed.
         .executableTarget(
             name: "journal-crash-writer",

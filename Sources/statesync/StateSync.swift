@@ -1,18 +1,19 @@
 import ArgumentParser
 
-/// The `statesync` command. Subcommands: `serve` (more, such as `get`,
-/// `watch`, `dispatch` and `mirror`, join it in `subcommands`).
+/// The `statesync` command. Subcommands: `serve` (the server), and the
+/// client commands `get`, `watch`, `dispatch` and `mirror`.
 ///
 /// Exit codes: 0 success (including a clean shutdown on SIGTERM/SIGINT),
-/// 1 a runtime failure (port in use, data directory locked, bad TLS files),
-/// 2 a usage error (unknown flag, bad value).
+/// 1 a runtime failure (port in use, data directory locked, bad TLS files,
+/// no server to connect to, a rejected action), 2 a usage error (unknown
+/// flag, bad value, an action that is not JSON).
 @main
 struct StateSync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statesync",
         abstract: "A server-authoritative state store shared over WebSocket.",
         version: "0.1.0",
-        subcommands: [Serve.self]
+        subcommands: [Serve.self, Get.self, Watch.self, Dispatch.self, MirrorCommand.self]
     )
 
     /// Parses, runs, and maps failures to the documented exit codes.

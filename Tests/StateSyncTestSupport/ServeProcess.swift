@@ -18,10 +18,14 @@ package final class ServeProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("statesync")
     }
 
-    /// Starts `executable` (default `statesync`) with `arguments`.
-    package init(_ arguments: [String], executable: URL = ServeProcess.executable) throws {
+    /// Starts `executable` (default `statesync`) with `arguments`, and with
+    /// `environment` added to the test's own.
+    package init(_ arguments: [String], executable: URL = ServeProcess.executable, environment: [String: String] = [:]) throws {
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = stdout
         process.standardError = stderr
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in

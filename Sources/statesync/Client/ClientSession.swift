@@ -1,0 +1,43 @@
+import StateSyncClient
+import StateSyncCore
+import UnixSignals
+
+/// How the client commands run: connected for the length of a body, with
+/// every client error turned into the one-line failure `main` prints.
+enum ClientSession {
+    /// Connects with `configuration`, runs `body`, closes. A failure to
+    /// connect, a rejection or a server error becomes a ``CommandFailure``
+    /// (`cannot connect to ws://127.0.0.1:8080/sync: connection refused`).
+    static func run<T: Sendable>(
+        _ configuration: StateSyncClientConfiguration, _ body: @Sendable (StateSyncClient) async throws -> T
+    ) async throws(CommandFailure) -> T {
+        do {
+            return try await StateSyncClient.withConnection(configuration, body)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            // StateSyncClientError and DispatchRejection read as sentences.
+            throw CommandFailure(message: "\(error)")
+        }
+    }
+
+    /// Runs `body` until it returns, SIGINT or SIGTERM arrives (a normal end
+    /// for a long-running command), or `client` closes for good (the server
+    /// refused it on a reconnect; `withConnection` then reports why).
+    static func untilStopped(
+        _ client: StateSyncClient, _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask(operation: body)
+            group.addTask {
+                for await _ in signals { return }
+            }
+            group.addTask {
+                for await state in client.observeStatus(\.connection) where state == .closed { return }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import StateSyncClient
+import StateSyncCore
+
+/// `statesync watch PATH…`: prints the value at each path now and each time
+/// it changes, until Ctrl-C.
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the values at paths now and every time they change, until Ctrl-C.",
+        discussion: """
+            One line per value, as compact JSON; with several paths each line starts with its path \
+            (/counters/hits 3). With --json each line is an object with the revision, the path \
+            and the value: {"path":"/counters/hits","rev":7,"value":3}. Without PATH the whole \
+            state is watched. After a dropped connection the client reconnects and resumes.
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(help: "Print one JSON object per change (NDJSON) with rev, path and value.")
+    var json = false
+
+    @Argument(help: "JSON Pointers such as /todos or /counters/hits (default: the whole state).")
+    var paths: [String] = []
+
+    func validate() throws {
+        for path in paths { try PathArgument.validate(path) }
+    }
+
+    func run() async throws {
+        let paths = self.paths.isEmpty ? [""] : self.paths
+        let format = WatchFormat(json: json, showsPath: paths.count > 1)
+        try await ClientSession.run(connection.configuration()) { client in
+            let (changes, sink) = AsyncStream.makeStream(of: String.self)
+            var feeds: [(TypedMirror<JSONValue>, ObservationToken)] = []
+            for path in paths {
+                let mirror = try await client.mirror(JSONValue.self, at: path)
+                // Called in the client's order, right after the mirror
+                // changed: the client's revision is the change's.
+                let token = mirror.subscribe(\.self) { value in
+                    sink.yield(format.line(path: path, rev: client.status.rev, value: value))
+                }
+                feeds.append((mirror, token))
+            }
+            try await ClientSession.untilStopped(client) {
+                for await line in changes { printLine(line) }
+            }
+            withExtendedLifetime(feeds) {}
+        }
+    }
+}
+
+/// How `watch` prints one change.
+struct WatchFormat: Sendable {
+    /// NDJSON objects instead of bare values.
+    var json: Bool
+    /// Whether bare lines start with their path (when watching several).
+    var showsPath: Bool
+
+    /// The line for `value` at `path`, seen at revision `rev`.
+    func line(path: String, rev: UInt64, value: JSONValue) -> String {
+        if json {
+            let object: JSONValue = ["rev": .integer(Int64(clamping: rev)), "path": .string(path), "value": value]
+            return object.description
+        }
+        return showsPath ? "\(path.isEmpty ? "\"\"" : path) \(value)" : value.description
+    }
+}

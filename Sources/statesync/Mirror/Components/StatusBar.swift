@@ -1,0 +1,42 @@
+import StateSyncClient
+
+/// The top line: which server, whether the mirror is live, at which revision.
+///
+/// `StateSync mirror · ws://127.0.0.1:8080/sync · online · rev 12`
+struct StatusBar: Sendable, Hashable {
+    /// The server's URL.
+    var url: String
+    /// The client's connection state.
+    var connection: ConnectionState = .connecting
+    /// The newest revision the client has heard of.
+    var rev: UInt64 = 0
+
+    /// The words for ``connection``.
+    var connectionText: String {
+        switch connection {
+        case .connecting: "connecting…"
+        case .online: "online"
+        case .offline(let reason): "offline, retrying (\(reason))"
+        case .closed: "closed"
+        }
+    }
+
+    /// The bar's text.
+    var text: String {
+        "StateSync mirror · \(url) · \(connectionText)" + (rev > 0 ? " · rev \(rev)" : "")
+    }
+
+    /// The plain-output line for a connection change: `status: online`.
+    var summary: String {
+        "status: \(connectionText)"
+    }
+
+    /// The colour of the bar: green online, yellow connecting, red otherwise.
+    var color: String {
+        switch connection {
+        case .online: ANSI.green
+        case .connecting: ANSI.yellow
+        case .offline, .closed: ANSI.red
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import StateSyncClient
+import UnixSignals
+
+/// `mirror` on a terminal: the full-screen view with its command line.
+/// Resizes follow SIGWINCH; Ctrl-C, `quit`, SIGTERM and SIGHUP leave it,
+/// and the terminal is restored on every way out.
+struct FullScreenMirror {
+    /// Where to connect.
+    let configuration: StateSyncClientConfiguration
+
+    /// Shows the view until the user leaves.
+    func run() async throws {
+        let client = StateSyncClient(configuration: configuration)
+        let terminal = try TerminalSession()
+        defer { terminal.restore() }
+        let screen = Screen(size: TerminalSession.size(), url: configuration.url, write: TerminalOutput.write)
+        await screen.redrawAll()
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sighup, .sigwinch)
+        try await MirrorSession.run(
+            client,
+            onStatus: { change in await screen.setStatus { change.apply(to: &$0) } },
+            onPanel: { panel in await screen.show(panel) },
+            until: {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await signal in signals {
+                            guard signal == .sigwinch else { return }
+                            await screen.resize(to: TerminalSession.size())
+                        }
+                    }
+                    group.addTask { await CommandLoop(client: client, screen: screen).run() }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            })
+    }
+}

@@ -1,0 +1,58 @@
+import BoardApp
+import StateSyncClient
+import StateSyncCore
+
+/// What both forms of `mirror` run: the client's connection, its status, one
+/// typed mirror of the whole board feeding the components, and a `stop`
+/// body whose end (quit, a signal) closes everything.
+enum MirrorSession {
+    /// A change of the client's status.
+    enum StatusChange: Sendable {
+        /// The connection state changed.
+        case connection(ConnectionState)
+        /// A newer revision was heard of.
+        case rev(UInt64)
+
+        /// Applies the change to a status bar.
+        func apply(to bar: inout StatusBar) {
+            switch self {
+            case .connection(let state): bar.connection = state
+            case .rev(let rev): bar.rev = rev
+            }
+        }
+    }
+
+    /// Runs `client` with the components until `stop` returns, then closes
+    /// the client. Throws what ends the client for good (the server refused
+    /// the session) or a whole state that is not a board.
+    static func run(
+        _ client: StateSyncClient,
+        onStatus: @escaping @Sendable (StatusChange) async -> Void,
+        onPanel: @escaping @Sendable (any BoardPanel) async -> Void,
+        until stop: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            group.addTask {
+                for await state in client.observeStatus(\.connection) { await onStatus(.connection(state)) }
+            }
+            group.addTask {
+                for await rev in client.observeStatus(\.rev) { await onStatus(.rev(rev)) }
+            }
+            group.addTask {
+                // One subscription of the whole state; every component observes a slice of it.
+                let board = try await client.mirror(BoardState.self)
+                await BoardFeeds.run(board, show: onPanel)
+            }
+            group.addTask(operation: stop)
+            defer { group.cancelAll() }
+            do {
+                try await group.next()
+            } catch {
+                await client.close()
+                throw error
+            }
+            await client.close()
+        }
+    }
+}

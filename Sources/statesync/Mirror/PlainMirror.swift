@@ -1,0 +1,29 @@
+import StateSyncClient
+import UnixSignals
+
+/// `mirror` when stdout is not a terminal: one plain line per component
+/// change (`todos: [ ] t3 Milk`, `status: online`), until SIGINT or SIGTERM.
+struct PlainMirror {
+    /// Where to connect.
+    let configuration: StateSyncClientConfiguration
+
+    /// Prints changes until a signal.
+    func run() async throws {
+        let client = StateSyncClient(configuration: configuration)
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sighup)
+        let url = configuration.url
+        try await MirrorSession.run(
+            client,
+            onStatus: { change in
+                // Only connection changes: the revision moves with every component line.
+                guard case .connection = change else { return }
+                var bar = StatusBar(url: url)
+                change.apply(to: &bar)
+                printLine(bar.summary)
+            },
+            onPanel: { panel in printLine(panel.summary) },
+            until: {
+                for await _ in signals { return }
+            })
+    }
+}

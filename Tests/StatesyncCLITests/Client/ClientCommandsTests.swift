@@ -1,0 +1,81 @@
+import Foundation
+import StateSyncCore
+import Testing
+
+/// `statesync get`, `dispatch` and their exit codes, run as processes
+/// against a real `statesync serve --memory --port 0`.
+@Suite(.timeLimit(.minutes(1)))
+struct ClientCommandsTests {
+    @Test func dispatchPrintsTheAckedRevisionAndGetPrintsPrettyJSON() async throws {
+        try await CLI.withServer { url in
+            let added = try await CLI.run(["dispatch", "--url", url, #"{"type":"addTodo","title":"Milk"}"#])
+            #expect(added.status == 0, "\(added.errors)")
+            let rev = try #require(Int(added.output.trimmingCharacters(in: .whitespacesAndNewlines)), "printed \(added.output)")
+
+            let got = try await CLI.run(["get", "/todos", "--url", url])
+            #expect(got.status == 0, "\(got.errors)")
+            let todos = try JSONValue(parsing: got.output)
+            #expect(todos == [["id": .string("t\(rev)"), "title": "Milk", "done": false]])
+            #expect(got.output.contains("\n  {\n    \"done\": false,"), "not pretty: \(got.output)")
+        }
+    }
+
+    @Test func shortFormReadsNumbersAsJSONAndTheRestAsStrings() async throws {
+        try await CLI.withServer { url in
+            let first = try await CLI.run(["dispatch", "--url", url, "increment", "counter=hits", "by=-3"])
+            #expect(first.status == 0, "\(first.errors)")
+            let second = try await CLI.run(["dispatch", "--url", url, "say", "text=hello world"])
+            #expect(second.status == 0, "\(second.errors)")
+            #expect(Int(second.output.trimmingCharacters(in: .newlines))! > Int(first.output.trimmingCharacters(in: .newlines))!)
+
+            let state = try JSONValue(parsing: try await CLI.run(["get", "--url", url]).output)
+            #expect(state["counters"] == ["hits": -3])
+            #expect(state["chat"]?[0]?["text"] == "hello world")
+        }
+    }
+
+    @Test func aRejectedActionExitsOneWithTheCodeAndMessage() async throws {
+        try await CLI.withServer { url in
+            let result = try await CLI.run(["dispatch", "--url", url, "toggleTodo", "id=t404"])
+            #expect(result.status == 1)
+            #expect(result.output.isEmpty)
+            #expect(result.errors.hasPrefix("statesync: rejected (not_found): "), "\(result.errors)")
+            #expect(result.errors.contains("t404"))
+            #expect(!result.errors.contains("Error"), "a plain sentence, not a Swift error dump: \(result.errors)")
+        }
+    }
+
+    @Test func withoutAServerTheCommandsSayConnectionRefused() async throws {
+        let url = "ws://127.0.0.1:\(try CLI.unusedPort())/sync"
+        for arguments in [["get", "/todos"], ["watch", "/todos"], ["dispatch", "addTodo", "title=Milk"]] {
+            let result = try await CLI.run(arguments + ["--url", url])
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.errors == "statesync: cannot connect to \(url): connection refused\n", "\(arguments)")
+        }
+    }
+
+    @Test func theURLComesFromSTATESYNC_URLWhenNotGiven() async throws {
+        try await CLI.withServer { url in
+            let result = try await CLI.run(["get", "/counters"], environment: ["STATESYNC_URL": url])
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(try JSONValue(parsing: result.output) == [:])
+        }
+    }
+
+    @Test(arguments: [
+        (["dispatch", #"{"type":"addTodo","title":}"#], "at byte 26"),
+        (["dispatch", "[1,2]"], "must be a JSON object, not an array"),
+        (["dispatch", #"{"title":"Milk"}"#], "needs a string \"type\""),
+        (["dispatch", "addTodo", "title"], "\"title\" is not KEY=VALUE"),
+        (["dispatch"], "Missing expected argument"),
+        (["get", "todos"], "invalid JSON pointer \"todos\""),
+        (["watch", "/todos", "--bogus"], "Unknown option '--bogus'"),
+        (["get", "--url", "http://127.0.0.1:1/sync"], "is not a WebSocket URL"),
+    ])
+    func usageErrorsExitTwoNamingTheProblem(arguments: [String], expected: String) async throws {
+        // Checked before connecting: no server is needed.
+        let result = try await CLI.run(arguments + (arguments.contains("--url") ? [] : ["--url", "ws://127.0.0.1:1/sync"]))
+        #expect(result.status == 2, "\(arguments): \(result.errors)")
+        #expect(result.errors.contains(expected), "\(arguments): \(result.errors)")
+    }
+}

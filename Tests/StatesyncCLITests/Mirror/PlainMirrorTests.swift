@@ -1,0 +1,30 @@
+import Foundation
+import StateSyncTestSupport
+import Testing
+
+/// `statesync mirror` with stdout on a pipe: one plain line per component change.
+@Suite(.timeLimit(.minutes(1)))
+struct PlainMirrorTests {
+    @Test func printsALinePerComponentChange() async throws {
+        try await CLI.withServer { url in
+            let mirror = try ServeProcess(["mirror", "--url", url, "--name", "pipe"])
+            let lines = { mirror.standardOutput.split(separator: "\n").map(String.init) }
+            #expect(try await eventually { Set(lines()).isSuperset(of: ["status: online", "todos: (none)", "counters: (none)", "chat: (empty)"]) },
+                    "\(mirror.standardOutput) \(mirror.standardError)")
+            #expect(try await eventually { lines().contains("presence: pipe") }, "\(mirror.standardOutput)")
+
+            let before = lines().count
+            let added = try await CLI.run(["dispatch", "addTodo", "title=Milk", "--url", url])
+            let rev = added.output.trimmingCharacters(in: .newlines)
+            #expect(try await eventually { lines().contains("todos: [ ] t\(rev) Milk") }, "\(mirror.standardOutput)")
+            // The dispatching process came and went (presence twice), the todos changed
+            // once; the other components printed nothing.
+            let after = lines().dropFirst(before).filter { !$0.hasPrefix("presence: ") }
+            #expect(after == ["todos: [ ] t\(rev) Milk"])
+
+            mirror.send(SIGTERM)
+            #expect(await mirror.waitForExit() == 0)
+            #expect(mirror.standardError.isEmpty, "\(mirror.standardError)")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A private tmux server (its own socket, no user configuration) for
+/// driving full-screen commands: start panes, type into them, read them.
+/// ``kill()`` ends the server and everything in it.
+struct Tmux: Sendable {
+    /// The socket name (`tmux -L`), unique per test.
+    let socket = "statesync-test-\(UUID().uuidString.prefix(12))"
+
+    /// The tmux executable, or `nil` when it is not installed (scripts/test installs it).
+    static let executable: URL? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
+        .map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    /// Starts a detached session `name` of `columns`×`rows` running `command`.
+    func newSession(_ name: String, columns: Int, rows: Int, command: String) throws {
+        try run(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+    }
+
+    /// Splits `target` top/bottom, running `command` in the new pane.
+    func splitVertically(_ target: String, command: String) throws {
+        try run(["split-window", "-v", "-t", target, command])
+    }
+
+    /// Types `keys` into `target` (tmux key names such as `Enter`, `C-c`; `literal` text otherwise).
+    func send(_ target: String, keys: [String], literal: Bool = false) throws {
+        try run(["send-keys", "-t", target] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// Resizes the window of `target`.
+    func resize(_ target: String, columns: Int, rows: Int) throws {
+        try run(["resize-window", "-t", target, "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// The visible text of `target`.
+    func capture(_ target: String) throws -> String {
+        try run(["capture-pane", "-p", "-t", target])
+    }
+
+    /// Ends the server and every process in its panes.
+    func kill() {
+        _ = try? run(["kill-server"])   // already gone: nothing to end
+    }
+
+    /// Runs `tmux -L socket -f /dev/null -u arguments…` and returns its stdout.
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> String {
+        guard let executable = Self.executable else { throw TmuxError(message: "tmux is not installed") }
+        let process = Process()
+        let output = Pipe()
+        let errors = Pipe()
+        process.executableURL = executable
+        process.arguments = ["-L", socket, "-f", "/dev/null", "-u"] + arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) failed: \(errorText)")
+        }
+        return text
+    }
+}
+
+/// A tmux command that failed.
+struct TmuxError: Error, CustomStringConvertible {
+    /// What failed and tmux's own words.
+    let message: String
+
+    var description: String { message }
+}
