@@ -1,7 +1,8 @@
 import StateSyncCore
 
 /// Reads the action of `statesync dispatch` from its arguments: either one
-/// JSON object, or the short form `TYPE KEY=VALUE…`.
+/// JSON object (an argument starting with `{`), or the short form
+/// `TYPE KEY=VALUE…`, where TYPE is letters, digits and `_-.:`.
 ///
 /// In the short form each VALUE is read as JSON when it parses as JSON
 /// (numbers, `true`, `false`, `null`, `"quoted strings"`, arrays, objects)
@@ -28,7 +29,7 @@ struct ActionArguments {
         guard let first = arguments.first else {
             throw ParseError(description: "missing the action: give a JSON object or TYPE KEY=VALUE…")
         }
-        if first.drop(while: \.isWhitespace).first == "{" {
+        if let opening = first.drop(while: \.isWhitespace).first, opening == "{" || opening == "[" {
             guard arguments.count == 1 else {
                 throw ParseError(description: "a JSON action is one argument (quote it); unexpected \"\(arguments[1])\" after it")
             }
@@ -57,7 +58,7 @@ struct ActionArguments {
 
     /// `TYPE KEY=VALUE…`.
     private static func parseShortForm(type: String, pairs: ArraySlice<String>) throws(ParseError) -> JSONObject {
-        guard !type.isEmpty, !type.contains("=") else {
+        guard !type.isEmpty, type.allSatisfy({ $0.isLetter || $0.isNumber || "_-.:".contains($0) }) else {
             throw ParseError(description: "\"\(type)\" is not an action type; the short form is TYPE KEY=VALUE…, e.g. addTodo title=Milk")
         }
         var object: JSONObject = ["type": .string(type)]

@@ -29,25 +29,25 @@ struct TmuxMirrorTests {
                 try tmux.splitVertically("board", command: Self.mirrorCommand(url: url, name: "bob"))
                 let panes = ["board.0", "board.1"]
                 for pane in panes {
-                    #expect(try await eventually { try tmux.capture(pane).contains("online") && tmux.capture(pane).contains("bob") },
-                            "\(try tmux.capture(pane))")
+                    #expect(try await eventually { let text = try tmux.capture(pane); return text.contains("online") && text.contains("bob") },
+                            tmux.show(pane))
                 }
 
                 let added = try await CLI.run(["dispatch", #"{"type":"addTodo","title":"Milk"}"#, "--url", url])
                 let id = "t" + added.output.trimmingCharacters(in: .newlines)
                 for pane in panes {
                     #expect(try await eventually(within: .seconds(1)) { try tmux.capture(pane).contains("[ ] \(id)  Milk") },
-                            "\(try tmux.capture(pane))")
+                            tmux.show(pane))
                 }
 
                 try tmux.send("board.0", keys: ["inc hits 5"], literal: true)
                 try tmux.send("board.0", keys: ["Enter"])
-                #expect(try await eventually { try tmux.capture("board.1").contains(#/hits +5/#) }, "\(try tmux.capture("board.1"))")
+                #expect(try await eventually { try tmux.capture("board.1").contains(#/hits +5/#) }, tmux.show("board.1"))
                 #expect(try await eventually { try tmux.capture("board.0").contains("✓ increment applied at rev") })
 
                 try tmux.send("board.1", keys: ["toggle \(id.dropFirst())"], literal: true)
                 try tmux.send("board.1", keys: ["Enter"])
-                #expect(try await eventually { try tmux.capture("board.0").contains("[x] \(id)  Milk") }, "\(try tmux.capture("board.0"))")
+                #expect(try await eventually { try tmux.capture("board.0").contains("[x] \(id)  Milk") }, tmux.show("board.0"))
             }
         }
     }
@@ -60,7 +60,7 @@ struct TmuxMirrorTests {
                 try tmux.send("board", keys: ["rm t999"], literal: true)
                 try tmux.send("board", keys: ["Enter"])
                 #expect(try await eventually { try tmux.capture("board").contains("✗ removeTodo rejected (not_found)") },
-                        "\(try tmux.capture("board"))")
+                        tmux.show("board"))
                 try tmux.send("board", keys: ["fly away"], literal: true)
                 try tmux.send("board", keys: ["Enter"])
                 #expect(try await eventually { try tmux.capture("board").contains("unknown command \"fly\": type help") })
@@ -74,7 +74,7 @@ struct TmuxMirrorTests {
                 try tmux.newSession("board", columns: 100, rows: 30, command: Self.mirrorCommand(url: url, name: "alice"))
                 #expect(try await eventually { try tmux.capture("board").contains("online") })
                 try tmux.send("board", keys: ["C-c"])
-                #expect(try await eventually { try tmux.capture("board").contains("exit=0 restored=yes") }, "\(try tmux.capture("board"))")
+                #expect(try await eventually { try tmux.capture("board").contains("exit=0 restored=yes") }, tmux.show("board"))
                 // Back on the normal screen: the view is gone.
                 #expect(try !tmux.capture("board").contains("StateSync mirror"))
             }
@@ -87,11 +87,11 @@ struct TmuxMirrorTests {
                 try tmux.newSession("board", columns: 120, rows: 30, command: Self.mirrorCommand(url: url, name: "alice"))
                 // Wide: counters in the right column, beside the todos.
                 #expect(try await eventually { try tmux.capture("board").split(separator: "\n").contains { $0.hasPrefix("── Todos") && $0.contains("── Counters") } },
-                        "\(try tmux.capture("board"))")
+                        tmux.show("board"))
                 try tmux.resize("board", columns: 60, rows: 40)
                 // Narrow: stacked, each heading on its own line.
                 #expect(try await eventually { try tmux.capture("board").split(separator: "\n").contains { $0.hasPrefix("── Counters") } },
-                        "\(try tmux.capture("board"))")
+                        tmux.show("board"))
             }
         }
     }
@@ -102,12 +102,12 @@ struct TmuxMirrorTests {
         try await Self.withTmux { tmux in
             try tmux.newSession("board", columns: 120, rows: 30, command: Self.mirrorCommand(url: url, name: "early"))
             #expect(try await eventually { try tmux.capture("board").contains("offline, retrying (cannot connect to \(url): connection refused)") },
-                    "\(try tmux.capture("board"))")
+                    tmux.show("board"))
             let server = try ServeProcess(["serve", "--memory", "--port", "\(port)"])
             defer { server.send(SIGTERM) }
             #expect(try await server.waitForPort() == port)
             #expect(try await eventually(within: .seconds(15)) { try tmux.capture("board").contains("· online") },
-                    "\(try tmux.capture("board"))")
+                    tmux.show("board"))
             server.send(SIGTERM)
             _ = await server.waitForExit()
         }

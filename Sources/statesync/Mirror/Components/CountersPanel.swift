@@ -18,7 +18,8 @@ struct CountersPanel: BoardPanel {
         guard !counters.isEmpty else { return ["none yet: type  inc hits"] }
         let values = counters.map { "\($0.value)" }
         let valueWidth = values.map(\.count).max() ?? 0
-        let nameWidth = max(1, width - valueWidth - 2)
+        let longestName = counters.map { TerminalText.width(of: $0.name) }.max() ?? 0
+        let nameWidth = max(1, min(longestName, width - valueWidth - 2))
         return Self.clipped(zip(counters, values).map { counter, value in
             TerminalText.fit(counter.name, width: nameWidth) + "  "
                 + String(repeating: " ", count: valueWidth - value.count) + value

@@ -16,7 +16,8 @@ import Testing
 
     @Test func counters() {
         let panel = CountersPanel(["misses": -2, "hits": 120])
-        #expect(panel.lines(width: 12, height: 5) == ["hits     120", "misses    -2"])
+        #expect(panel.lines(width: 40, height: 5) == ["hits    120", "misses   -2"])
+        #expect(panel.lines(width: 8, height: 5) == ["hi…  120", "mi…   -2"])
         #expect(panel.summary == "counters: hits=120, misses=-2")
     }
 
