@@ -151,3 +151,23 @@ import Testing
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ClientUnsubscribeEndToEndTests {
+    @Test func unsubscribingForgetsTheValueUnlessAnotherSubscriptionCoversIt() async throws {
+        try await TestServer.with { server in
+            try await StateSyncClient.withConnection(ClientFixtures.configuration(server.url)) { client in
+                try await client.subscribe("/counters")
+                try await client.dispatch(ClientFixtures.increment("hits"))
+                try await client.unsubscribe("/counters")
+                #expect(client.mirror.state["counters"] == .null)
+                #expect(await client.subscriptions.records.isEmpty)
+
+                try await client.subscribe("")
+                try await client.subscribe("/counters")
+                try await client.unsubscribe("/counters")
+                #expect(client.mirror.state["counters"] == ["hits": 1])
+                #expect(await client.subscriptions.records.keys.map(\.description) == [""])
+            }
+        }
+    }
+}
