@@ -2,6 +2,7 @@ import Foundation
 import StateSyncCore
 import StateSyncTestSupport
 import Testing
+import WebSocket
 
 @testable import StateSyncClient
 
@@ -110,5 +111,26 @@ private actor Counter {
     func waitUntil(atLeast target: Int) async {
         if value >= target { return }
         await withCheckedContinuation { waiters.append((target, $0)) }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ClientTLSEndToEndTests {
+    @Test func mirrorsAndDispatchesOverWSS() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }   // best-effort cleanup of a temp dir
+        let files = try await TestCertificate.make(in: directory.path)
+        let server = try ServeProcess(["serve", "--memory", "--port", "0", "--tls-cert", files.certificate, "--tls-key", files.key])
+        let port = try #require(try await server.waitForPort(), "serve did not start: \(server.standardError)")
+        var configuration = ClientFixtures.configuration("wss://localhost:\(port)/sync")
+        configuration.tlsConfiguration = try WebSocketTLS.clientConfiguration(trustedCertificatePath: files.certificate)
+        try await StateSyncClient.withConnection(configuration) { client in
+            try await client.subscribe("/counters")
+            let rev = try await client.dispatch(ClientFixtures.increment("tls", by: 7))
+            #expect(try await client.value(at: "/counters/tls") == 7)
+            #expect(client.status.rev >= rev)
+        }
+        server.send(SIGTERM)
+        #expect(await server.waitForExit() == 0)
     }
 }
