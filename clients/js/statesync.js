@@ -288,9 +288,10 @@ export class StateSyncClient {
    * mirror of an open subscription containing `path` (so `/todos/0/title`
    * rides on a subscription to `/todos`); without one, a subscription at
    * `path` is opened and closed with its last observer. Returns a function
-   * that stops observing.
+   * that stops observing. `onError(error)` gets the server's refusal of a
+   * subscription it opened (forbidden, invalid_path).
    */
-  observe(path, callback) {
+  observe(path, callback, onError) {
     const tokens = parsePointer(path);
     let owner = null;
     for (const subscription of this._subscriptions.values()) {
@@ -300,7 +301,7 @@ export class StateSyncClient {
       }
     }
     const ownsSubscription = !owner;
-    if (!owner) owner = this.subscribe(path);
+    if (!owner) owner = this.subscribe(path, undefined, onError);
     const observer = { relative: tokens.slice(parsePointer(owner.path).length), callback, last: undefined, seen: false };
     owner.observers.add(observer);
     if (owner.rev !== null) this._notifyObserver(owner, observer);

@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import StateSyncProtocol
 
 /// The JSON bodies of the devtools endpoints (docs/PROTOCOL.md, "Devtools").
 enum DevtoolsJSON {

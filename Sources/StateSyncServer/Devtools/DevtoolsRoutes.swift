@@ -72,14 +72,15 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
 
     /// A read-only admin route answering JSON from `body`.
     private func route(
-        _ path: String, _ body: @escaping @Sendable ([String: String]) async throws(DevtoolsError) -> JSONValue
+        _ path: String, _ body: @escaping @Sendable ([String: String]) async throws -> JSONValue
     ) -> HTTPRoute {
         HTTPRoute(path: path, asyncHandler: { [authentication] head, _ in
             if let refusal = Self.refusal(head, authentication) { return refusal }
             do {
                 return Self.json(.ok, try await body(Self.query(head.uri)))
             } catch {
-                return Self.error(HTTPResponseStatus(statusCode: error.status), code: error.code, error.description)
+                let failure = error as? DevtoolsError ?? .failed("\(error)")
+                return Self.error(HTTPResponseStatus(statusCode: failure.status), code: failure.code, failure.description)
             }
         })
     }

@@ -103,11 +103,11 @@ struct TimeTravel<App: StateSyncApp>: Sendable {
             if let snapshot = try await journal.snapshot(atOrBefore: revision) {
                 return (try RecoveredState<App>.decode(snapshot), snapshot.revision)
             }
-            guard revision == 0 || (try await journal.oldestRevision()) == 1 else {
+            let oldest = try await journal.oldestRevision()
+            guard revision == 0 || oldest == 1 else {
                 let snapshots = try await journal.snapshotRevisions()
-                let oldest = try await journal.oldestRevision().map(String.init) ?? "none"
                 throw DevtoolsError.notRebuildable(
-                    revision, reason: "no snapshot at or below it (kept: \(snapshots)) and the journal starts at revision \(oldest)")
+                    revision, reason: "no snapshot at or below it (kept: \(snapshots)) and the journal starts at revision \(oldest.map(String.init) ?? "none")")
             }
             return (App.initialState, 0)
         } catch let error as DevtoolsError {

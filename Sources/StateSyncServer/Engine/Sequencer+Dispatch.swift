@@ -1,6 +1,7 @@
 import Logging
 import StateSyncCore
 import StateSyncProtocol
+import Synchronization
 
 extension Sequencer {
     /// Reduces one client action into the building batch, or answers it from

@@ -105,10 +105,11 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch state {
         case .http(let head, let route, let body):
             state = .idle
-            if let route, case .deferred(let handler) = route.responder, route.methods.contains(head.method) {
+            switch responder(for: head, route: route) {
+            case .immediate(let handler):
+                respond(context: context, head: head, response: handler(head, body))
+            case .deferred(let handler):
                 respondLater(context: context, head: head, handler: handler, body: body)
-            } else {
-                respond(context: context, head: head, response: response(for: head, route: route, body: body))
             }
         case .bodyTooLarge(let head):
             state = .closing
@@ -151,17 +152,20 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func response(for head: HTTPRequestHead, route: HTTPRoute?, body: ByteBuffer) -> HTTPRouteResponse {
+    /// What answers `head`: the route's handler, or a 404 or 405.
+    private func responder(for head: HTTPRequestHead, route: HTTPRoute?) -> HTTPRoute.Responder {
         guard let route else {
-            return HTTPRouteResponse(status: .notFound, body: "no route for \(ServerRouter.path(of: head.uri))\n")
+            let response = HTTPRouteResponse(status: .notFound, body: "no route for \(ServerRouter.path(of: head.uri))\n")
+            return .immediate { _, _ in response }
         }
         guard route.methods.contains(head.method) else {
             let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
-            return HTTPRouteResponse(
+            let response = HTTPRouteResponse(
                 status: .methodNotAllowed, headers: ["Allow": allowed],
                 body: "\(head.method.rawValue) is not allowed on \(route.path)\n")
+            return .immediate { _, _ in response }
         }
-        return route.handler(head, body)
+        return route.responder
     }
 
     private func respond(
