@@ -151,6 +151,11 @@ function describe(entry) {
   return `${entry.command}${who}`;
 }
 
+// The client id when the client gave one, else who sent it (session name and id, or "server").
+function clientCell(clientId, fallback) {
+  return element("td", { className: "mono client", textContent: clientId ?? fallback, title: clientId ?? fallback });
+}
+
 function renderLog() {
   const rows = [];
   for (const entry of model.entries.values()) {
@@ -169,7 +174,7 @@ function renderLog() {
       cells = [
         element("td", { className: "num", textContent: entry.rev }),
         element("td", { className: "mono", textContent: entry.time.slice(11, 23) }),
-        element("td", { className: "mono", textContent: entry.clientId ?? (entry.session?.id ?? "server") }),
+        clientCell(entry.clientId, entry.session ? `${entry.session.name} (${entry.session.id})` : "server"),
         element("td", { className: system ? "mono sys" : "mono", textContent: describe(entry) }),
         element("td", { className: system ? "sys" : "ok", textContent: system ? "server" : "accepted" }),
       ];
@@ -178,9 +183,9 @@ function renderLog() {
       cells = [
         element("td", { className: "num sys", textContent: `(${rejection.rev})` }),
         element("td", { className: "mono", textContent: rejection.time.slice(11, 23) }),
-        element("td", { className: "mono", textContent: rejection.clientId ?? rejection.session }),
+        clientCell(rejection.clientId, rejection.session),
         element("td", { className: "mono", textContent: JSON.stringify(rejection.action) }),
-        element("td", { className: "bad", textContent: `rejected ${rejection.code}: ${rejection.message}` }),
+        element("td", { className: "bad", textContent: `rejected ${rejection.code}`, title: rejection.message }),
       ];
     }
     const tr = element("tr", { className: selected ? "selected" : "" }, ...cells);

@@ -394,6 +394,7 @@ class StateSyncClient:
         if error.code in _FATAL:
             self._stopped = True
             self._fail(error)
+            self._set_connection("closed")
             self._welcomed.set()
 
     def _changed(self, subscription: Subscription) -> None:

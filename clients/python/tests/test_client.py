@@ -99,7 +99,7 @@ def test_reconnects_resumes_with_since_and_resends_a_pending_dispatch(start_serv
         rev = await asyncio.wait_for(pending, TIMEOUT)
         await until(lambda: counters.rev == rev, "the resumed subscription's patch")
         assert counters.value == {"hits": 3}
-        assert states[:3] == ["connecting", "open", "reconnecting"]
+        assert states[:4] == ["closed", "connecting", "open", "reconnecting"]
         await client.close()
         second.stop()
 
