@@ -173,18 +173,18 @@ function renderLog() {
       const system = entry.command !== "dispatch";
       cells = [
         element("td", { className: "num", textContent: entry.rev }),
-        element("td", { className: "mono", textContent: entry.time.slice(11, 23) }),
+        element("td", { className: "mono", textContent: entry.time.slice(11, 19), title: entry.time }),
         clientCell(entry.clientId, entry.session ? `${entry.session.name} (${entry.session.id})` : "server"),
-        element("td", { className: system ? "mono sys" : "mono", textContent: describe(entry) }),
+        element("td", { className: system ? "mono action sys" : "mono action", textContent: describe(entry), title: describe(entry) }),
         element("td", { className: system ? "sys" : "ok", textContent: system ? "server" : "accepted" }),
       ];
     } else {
       const rejection = row.rejection;
       cells = [
         element("td", { className: "num sys", textContent: `(${rejection.rev})` }),
-        element("td", { className: "mono", textContent: rejection.time.slice(11, 23) }),
+        element("td", { className: "mono", textContent: rejection.time.slice(11, 19), title: rejection.time }),
         clientCell(rejection.clientId, rejection.session),
-        element("td", { className: "mono", textContent: JSON.stringify(rejection.action) }),
+        element("td", { className: "mono action", textContent: JSON.stringify(rejection.action), title: JSON.stringify(rejection.action) }),
         element("td", { className: "bad", textContent: `rejected ${rejection.code}`, title: rejection.message }),
       ];
     }

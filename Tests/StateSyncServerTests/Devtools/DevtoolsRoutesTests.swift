@@ -103,6 +103,7 @@ struct DevtoolsRoutesTests {
                 }
                 let (_, journal) = try await Self.json(server.port, "/devtools/api/journal", token: nil)
                 #expect(journal["snapshots"]?.arrayValue?.isEmpty == false, "snapshots every 3 revisions")
+                var replayedFromASnapshot = false
                 for (rev, state) in seen {
                     let (status, rebuilt) = try await Self.json(server.port, "/devtools/api/state?rev=\(rev)", token: nil)
                     #expect(status == 200)
@@ -110,7 +111,9 @@ struct DevtoolsRoutesTests {
                     #expect(rebuilt["state"] == state, "rev \(rev)")
                     let snapshot = try #require(rebuilt["snapshot"]?.intValue)
                     #expect(snapshot <= rev)
+                    replayedFromASnapshot = replayedFromASnapshot || (snapshot > 0 && snapshot < rev)
                 }
+                #expect(replayedFromASnapshot, "some revision was rebuilt from a snapshot plus journal entries")
                 let (initial, zero) = try await Self.json(server.port, "/devtools/api/state?rev=0", token: nil)
                 #expect(initial == 200)
                 #expect(zero["state"]?["todos"] == [])
