@@ -1,5 +1,6 @@
 import StateSyncCore
 import Testing
+import StateSyncTestSupport
 
 /// The board page (clients/js/board.html) in headless Chromium against a real server.
 @Suite(.timeLimit(.minutes(2)))

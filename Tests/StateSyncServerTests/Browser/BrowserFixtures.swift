@@ -1,6 +1,7 @@
 import Foundation
 import StateSyncServer
 import StateSyncWebClients
+import StateSyncTestSupport
 
 /// Where the browser tests save their screenshots: `STATESYNC_SCREENSHOT_DIR`
 /// when set (`STATESYNC_SCREENSHOT_DIR=docs swift test --filter Browser`

@@ -2,6 +2,7 @@ import StateSyncCore
 import StateSyncProtocol
 import StateSyncServer
 import Testing
+import StateSyncTestSupport
 
 /// The devtools page (clients/js/devtools.html) in headless Chromium against
 /// a real server with authentication on, opened with an admin token.

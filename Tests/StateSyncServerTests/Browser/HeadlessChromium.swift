@@ -3,6 +3,7 @@ import NIOCore
 import StateSyncCore
 import Testing
 import WebSocket
+import StateSyncTestSupport
 
 /// Debian's `chromium` run headless (`--headless --no-sandbox`) with its own
 /// temporary profile and a DevTools port the OS chose, driven over the

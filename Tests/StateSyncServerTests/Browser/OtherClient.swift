@@ -1,5 +1,6 @@
 import StateSyncCore
 import Testing
+import StateSyncTestSupport
 
 /// The "other client" of the browser tests: the issue asks for the CLI
 /// (`statesync dispatch`, `statesync get`), which comes with issue 5; until

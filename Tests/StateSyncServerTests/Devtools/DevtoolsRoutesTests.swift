@@ -3,6 +3,7 @@ import StateSyncCore
 import StateSyncProtocol
 import StateSyncServer
 import Testing
+import StateSyncTestSupport
 
 /// The devtools' HTTP JSON endpoints against a real server (docs/PROTOCOL.md, "Devtools").
 @Suite(.timeLimit(.minutes(1)))

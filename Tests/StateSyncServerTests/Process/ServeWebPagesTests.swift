@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StateSyncTestSupport
 
 /// The real `statesync serve` binary serves the web files of clients/js from
 /// its resource bundle: the board page at `/` and `/board`, the client and the devtools.
