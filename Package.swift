@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "StateSyncProtocol", targets: ["StateSyncProtocol"]),
         .library(name: "BoardApp", targets: ["BoardApp"]),
         .executable(name: "websocket-echo", targets: ["websocket-echo"]),
+        .library(name: "StateSyncWebClients", targets: ["StateSyncWebClients"]),
         .library(name: "StateSyncServer", targets: ["StateSyncServer"]),
         .library(name: "StateSyncClient", targets: ["StateSyncClient"]),
         .executable(name: "statesync", targets: ["statesync"]),
@@ -144,12 +145,24 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Web clients: clients/js (the canonical place of the browser files) as
+        // resources, so the server serves statesync.js and devtools, and the CLI the board page.
+        .target(
+            name: "StateSyncWebClients",
+            path: "clients/js",
+            exclude: ["tests"],
+            sources: ["WebClientFiles.swift"],
+            resources: [.copy("statesync.js"), .copy("board.html"), .copy("devtools.html"), .copy("devtools.js")],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Server: journal (Persistence/), engine, sessions, HTTP routes, metrics.
         .target(
             name: "StateSyncServer",
             dependencies: [
                 "StateSyncCore",
                 "StateSyncProtocol",
+                "StateSyncWebClients",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -166,6 +179,7 @@ let package = Package(
             name: "StateSyncServerTests",
             dependencies: [
                 "StateSyncServer",
+                "StateSyncWebClients",
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "StateSyncTestSupport",
@@ -236,6 +250,7 @@ let package = Package(
                 "StateSyncClient",
                 "StateSyncCore",
                 "StateSyncProtocol",
+                "StateSyncWebClients",
                 "BoardApp",
                 "WebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -8,13 +8,15 @@ import Prometheus
 import ServiceLifecycle
 import StateSyncProtocol
 import StateSyncServer
+import StateSyncWebClients
 import UnixSignals
 import WebSocket
 
-/// `statesync serve`: serves the board app (docs/PROTOCOL.md) until SIGTERM or SIGINT.
+/// `statesync serve`: serves the board app (docs/PROTOCOL.md) until SIGTERM or SIGINT,
+/// with its page at `/` and `/board` and the devtools at `/devtools`.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the board app over WebSocket (ws://HOST:PORT/sync).",
+        abstract: "Serve the board app over WebSocket (ws://HOST:PORT/sync), its page at / and devtools at /devtools.",
         discussion: """
             Stops on SIGTERM or SIGINT: finishes and acknowledges what was received, \
             writes a final snapshot, closes connections with 1001 and exits 0.
@@ -107,6 +109,12 @@ struct Serve: AsyncParsableCommand {
     private func serverConfiguration() throws(CommandFailure) -> StateSyncServerConfiguration {
         var configuration = StateSyncServerConfiguration(host: host, port: port, echo: echo)
         configuration.storage = memory ? .memory : .directory(data)
+        do {
+            let board = try WebClientFiles.file(named: "board.html")
+            configuration.pages = [WebPage(path: "/", file: board), WebPage(path: "/board", file: board)]
+        } catch {
+            throw CommandFailure(message: "\(error)")
+        }
         configuration.session.maxMessageBytes = maxMessageBytes
         configuration.session.maxSubscriptions = maxSubscriptions
         configuration.engine.snapshotEvery = UInt64(snapshotEvery)

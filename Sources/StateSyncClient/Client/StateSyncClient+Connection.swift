@@ -96,8 +96,10 @@ extension StateSyncClient {
     private func online(_ connection: WebSocketConnection, welcome: ServerMessage) {
         guard case .welcome(let session, let epoch, let rev, let role, _) = welcome else { return }
         let isNewEpoch = status.epoch.map { $0 != epoch } ?? false
+        let resent = pending.dispatches.count
         subscriptions.connectionEnded(newEpoch: isNewEpoch)
         statusStore.performStateUpdate { status in
+            status.resentDispatches += resent
             status.session = session
             status.epoch = epoch
             status.role = role

@@ -19,16 +19,18 @@ extension StateSyncClient {
     }
 
     /// Applies a decoded server message to the mirror and the waiting callers.
+    /// The mirror changes before ``ClientStatus/rev`` does, so an observer of
+    /// the revision finds the mirror at least as new.
     func handle(_ message: ServerMessage) {
         switch message {
         case .welcome, .unsubscribed:
             break
         case .snapshot(let id, let rev, let value):
-            heard(rev: rev)
             apply(subscriptions.snapshot(wireID: id, rev: rev, value: value))
-        case .patch(let id, let base, let rev, let ops):
             heard(rev: rev)
+        case .patch(let id, let base, let rev, let ops):
             apply(subscriptions.patch(wireID: id, base: base, rev: rev, ops: ops))
+            heard(rev: rev)
         case .value(let id, let rev, let value):
             heard(rev: rev)
             pending.takeRead(id)?.continuation.resume(returning: (rev, value))

@@ -21,6 +21,9 @@ public struct ClientStatus: Sendable, Hashable {
     /// How many times the client has been welcomed (1 after the first
     /// connection; each reconnect adds one).
     public var connections: Int = 0
+    /// How many dispatches were sent again, with their original ids, on a
+    /// new connection because the previous one ended before their answer.
+    public var resentDispatches: Int = 0
 
     /// The status of a client that has not connected yet.
     public init() {}

@@ -11,6 +11,8 @@ enum EngineEvent: Sendable {
     case get(sessionID: String, id: String, path: JSONPointer)
     case dispatch(sessionID: String, id: String, action: JSONObject, received: ContinuousClock.Instant)
     case drained(sessionID: String)
+    /// Devtools: the joined sessions, answered through `reply` from the sequencer's task.
+    case listSessions(@Sendable ([SessionSummary]) -> Void)
     case durable(Result<Void, JournalError>)
     case shutdown
 }

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// What ``SyncEngine``'s callers read while the sequencer runs: the latest
-/// durable revision and the statistics, each behind its own atomic or lock.
+/// durable revision, the statistics and the recent rejections, each behind
+/// its own atomic or lock.
 final class EngineShared: Sendable {
     /// The journal's epoch.
     let epoch: String
@@ -9,9 +10,12 @@ final class EngineShared: Sendable {
     let publishedRevision: Atomic<UInt64>
     /// The sequencer's counters, copied in after each round of events.
     let statistics = Mutex(EngineStatistics())
+    /// The recent rejections, for devtools.
+    let rejections: Mutex<RejectionLog>
 
-    init(epoch: String, revision: UInt64) {
+    init(epoch: String, revision: UInt64, rejectionLogCapacity: Int) {
         self.epoch = epoch
         self.publishedRevision = Atomic(revision)
+        self.rejections = Mutex(RejectionLog(capacity: rejectionLogCapacity))
     }
 }

@@ -19,26 +19,11 @@ struct RecoveredState<App: StateSyncApp> {
         var state = App.initialState
         var revision: UInt64 = 0
         if let snapshot = recovery.snapshot {
-            do {
-                let json = try JSONParser().parse(snapshot.state)
-                state = try JSONValueDecoder().decode(App.State.self, from: json)
-            } catch {
-                throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
-            }
+            state = try decode(snapshot)
             revision = snapshot.revision
         }
         for try await entry in recovery.entries {
-            let command: SessionCommand<App.Action>
-            do {
-                command = try CommandCoding.decode(entry.action, as: App.Action.self)
-            } catch {
-                throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
-            }
-            do throws(Rejection) {
-                _ = try App.reducer.reduce(into: &state, action: command, meta: entry.meta)
-            } catch {
-                throw SyncEngineError.rejectedOnReplay(revision: entry.revision, code: error.code, message: error.message)
-            }
+            try apply(entry, to: &state)
             revision = entry.revision
         }
         return RecoveredState(
@@ -48,5 +33,33 @@ struct RecoveredState<App: StateSyncApp> {
             snapshotRevision: recovery.snapshot?.revision ?? 0,
             epoch: recovery.epoch
         )
+    }
+
+    /// The state a snapshot holds.
+    ///
+    /// - Throws: ``SyncEngineError`` when it does not decode as `App.State`.
+    static func decode(_ snapshot: JournalSnapshot) throws(SyncEngineError) -> App.State {
+        do {
+            return try JSONValueDecoder().decode(App.State.self, from: try JSONParser().parse(snapshot.state))
+        } catch {
+            throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
+        }
+    }
+
+    /// Replays one journaled command through `App.reducer` with its recorded ``Meta``.
+    ///
+    /// - Throws: ``SyncEngineError`` when it does not decode or is rejected.
+    static func apply(_ entry: JournalEntry, to state: inout App.State) throws(SyncEngineError) {
+        let command: SessionCommand<App.Action>
+        do {
+            command = try CommandCoding.decode(entry.action, as: App.Action.self)
+        } catch {
+            throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
+        }
+        do throws(Rejection) {
+            _ = try App.reducer.reduce(into: &state, action: command, meta: entry.meta)
+        } catch {
+            throw SyncEngineError.rejectedOnReplay(revision: entry.revision, code: error.code, message: error.message)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Logging
 import StateSyncCore
 import StateSyncProtocol
+import Synchronization
 
 extension Sequencer {
     /// Reduces one client action into the building batch, or answers it from
@@ -17,14 +18,14 @@ extension Sequencer {
             return
         }
         guard session.role.mayDispatch else {
-            decide(.rejected(code: "forbidden", message: "role \(session.role.rawValue) may not dispatch"), session, id, key, received)
+            decide(.rejected(code: "forbidden", message: "role \(session.role.rawValue) may not dispatch"), session, id, key, received, object)
             return
         }
         let command: SessionCommand<App.Action>
         do throws(Rejection) {
             command = .dispatch(try App.Action(wireValue: object), from: session.info)
         } catch {
-            decide(.rejected(code: error.code, message: error.message), session, id, key, received)
+            decide(.rejected(code: error.code, message: error.message), session, id, key, received, object)
             return
         }
         let meta = Meta(revision: headRevision + 1, clientID: session.clientID, time: configuration.clock())
@@ -32,10 +33,10 @@ extension Sequencer {
             let footprint = try reducer.reduce(into: &state, action: command, meta: meta)
             logger.trace("accepted", metadata: ["rev": "\(meta.revision)", "session": "\(sessionID)", "id": "\(id)"])
             accept(meta, footprint: footprint, actionID: id, bytes: CommandCoding.dispatch(object, from: session.info))
-            decide(.accepted(revision: meta.revision), session, id, key, received)
+            decide(.accepted(revision: meta.revision), session, id, key, received, object)
         } catch {
             logger.trace("rejected", metadata: ["code": "\(error.code)", "session": "\(sessionID)", "id": "\(id)"])
-            decide(.rejected(code: error.code, message: error.message), session, id, key, received)
+            decide(.rejected(code: error.code, message: error.message), session, id, key, received, object)
         }
     }
 
@@ -81,8 +82,19 @@ extension Sequencer {
         building.states.append(mirror.json)
     }
 
-    /// Records the outcome of a new dispatch and queues its answer.
-    private func decide(_ outcome: JournalOutcome, _ session: SessionRecord, _ id: String, _ key: OutcomeKey?, _ received: ContinuousClock.Instant) {
+    /// Records the outcome of a new dispatch (a rejection also in the
+    /// devtools' ``RejectionLog``) and queues its answer.
+    private func decide(
+        _ outcome: JournalOutcome, _ session: SessionRecord, _ id: String, _ key: OutcomeKey?,
+        _ received: ContinuousClock.Instant, _ action: JSONObject
+    ) {
+        if case let .rejected(code, message) = outcome {
+            shared.rejections.withLock {
+                $0.record(
+                    time: configuration.clock(), revision: headRevision, sessionID: session.info.id,
+                    clientID: session.clientID, actionID: id, action: action, code: code, message: message)
+            }
+        }
         if let key {
             outcomes.remember(outcome, for: key)
             if case let .rejected(code, message) = outcome {

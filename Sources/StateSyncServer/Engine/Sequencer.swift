@@ -110,6 +110,8 @@ final class Sequencer<App: StateSyncApp> {
             await dispatch(sessionID: sessionID, id: id, action: action, received: received)
         case .drained(let sessionID):
             drained(sessionID)
+        case .listSessions(let reply):
+            reply(sessionSummaries())
         case .durable(let result):
             await durable(result)
         case .shutdown:
@@ -176,6 +178,17 @@ final class Sequencer<App: StateSyncApp> {
         }
     }
 
+    /// The joined sessions for devtools, in id order.
+    private func sessionSummaries() -> [SessionSummary] {
+        sessions.values.sorted { $0.info.id < $1.info.id }.map { record in
+            SessionSummary(
+                id: record.info.id, name: record.info.name, clientID: record.clientID, role: record.role,
+                subscriptions: record.subscriptions.sorted { $0.key < $1.key }
+                    .map { SessionSummary.Subscription(id: $0.key, path: $0.value.description) },
+                bufferedBytes: record.sink.bufferedBytes, isSlow: record.isSlow)
+        }
+    }
+
     private func finish() async {
         if failure == nil {
             await saveSnapshot()
@@ -185,7 +198,7 @@ final class Sequencer<App: StateSyncApp> {
         } catch {
             logger.error("closing the journal failed", metadata: ["error": "\(error)"])
         }
-        inbox.finish()
+        for case .listSessions(let reply) in inbox.finish() { reply([]) }
         shared.statistics.withLock { $0 = stats }
         logger.info("engine stopped", metadata: ["rev": "\(publishedRevision)"])
     }

@@ -69,7 +69,8 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
         ])
         let inbox = EngineInbox()
-        let shared = EngineShared(epoch: recovered.epoch, revision: recovered.revision)
+        let shared = EngineShared(
+            epoch: recovered.epoch, revision: recovered.revision, rejectionLogCapacity: configuration.rejectionLogCapacity)
         let sequencer = Sequencer<App>(
             journal: journal, configuration: configuration, logger: logger,
             inbox: inbox, shared: shared, recovered: recovered
@@ -140,6 +141,24 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// sends what it held back (coalesced patches or snapshots, then answers).
     public func sessionDrained(session: String) {
         inbox.post(.drained(sessionID: session))
+    }
+
+    /// The joined sessions with their subscriptions and outbound backlog, in
+    /// session-id order (devtools). Answered by the sequencer in turn with
+    /// other requests; empty once the engine has stopped.
+    public func sessions() async -> [SessionSummary] {
+        await withCheckedContinuation { continuation in
+            if !inbox.post(.listSessions { continuation.resume(returning: $0) }) {
+                continuation.resume(returning: [])
+            }
+        }
+    }
+
+    /// The rejections kept in memory (``SyncEngineConfiguration/rejectionLogCapacity``)
+    /// numbered above `sequence`, oldest first (devtools; the journal holds
+    /// only accepted actions).
+    public func rejections(after sequence: UInt64 = 0) -> [RejectedAction] {
+        shared.rejections.withLock { $0.entries(after: sequence) }
     }
 
     /// Finishes the requests queued so far, waits for the last batch to be

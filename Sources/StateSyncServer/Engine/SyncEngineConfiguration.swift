@@ -26,6 +26,11 @@ public struct SyncEngineConfiguration: Sendable {
     /// are read back from the journal. Default 100,000 (~10 MB): covers the
     /// retries of many thousands of clients without a journal read.
     public var rememberedOutcomes: Int
+    /// How many recent rejections the engine keeps in memory for devtools
+    /// (the journal stores only accepted actions). Default 1,000: a few
+    /// minutes of a misbehaving client, at most ~4 MB (actions over 4 KiB
+    /// are kept as their type and size); 0 keeps none.
+    public var rejectionLogCapacity: Int
     /// The clock that fixes `Meta.time` when an action is accepted.
     /// Default: the system clock (`Date()`); tests inject a fixed one.
     public var clock: @Sendable () -> Date
@@ -40,6 +45,7 @@ public struct SyncEngineConfiguration: Sendable {
         historyWindow: Int = 1_024,
         outboundHighWaterMark: Int = 1 << 20,
         rememberedOutcomes: Int = 100_000,
+        rejectionLogCapacity: Int = 1_000,
         clock: @escaping @Sendable () -> Date = { Date() },
         answerLatencyObserver: (@Sendable (Duration) -> Void)? = nil
     ) {
@@ -47,6 +53,7 @@ public struct SyncEngineConfiguration: Sendable {
         self.historyWindow = Swift.max(1, historyWindow)
         self.outboundHighWaterMark = outboundHighWaterMark
         self.rememberedOutcomes = Swift.max(1, rememberedOutcomes)
+        self.rejectionLogCapacity = Swift.max(0, rejectionLogCapacity)
         self.clock = clock
         self.answerLatencyObserver = answerLatencyObserver
     }

@@ -24,4 +24,14 @@ enum ServerHTTPRoutes {
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: body)
         }
     }
+
+    /// `GET page.path`: the page's bytes, revalidated on every load (`no-cache`)
+    /// so that a browser never runs a stale client against a newer server.
+    static func page(_ page: WebPage) -> HTTPRoute {
+        let body = ByteBuffer(bytes: page.body)
+        return HTTPRoute(path: page.path) { _, _ in
+            HTTPRouteResponse(
+                status: .ok, headers: ["Content-Type": page.contentType, "Cache-Control": "no-cache"], body: body)
+        }
+    }
 }

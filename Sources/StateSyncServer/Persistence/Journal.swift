@@ -74,6 +74,19 @@ public protocol Journal: AnyObject, Sendable {
     /// - Throws: ``JournalError``.
     func snapshot(atOrBefore revision: UInt64) async throws -> JournalSnapshot?
 
+    /// The revisions of the snapshots kept, oldest first (for time travel:
+    /// a state can be rebuilt from the nearest one at or below it).
+    ///
+    /// - Throws: ``JournalError``.
+    func snapshotRevisions() async throws -> [UInt64]
+
+    /// The revision of the oldest entry still kept, or `nil` when there is
+    /// none. ``SQLiteJournal`` keeps every entry (1 once anything was
+    /// appended); ``MemoryJournal`` drops the oldest beyond its retention.
+    ///
+    /// - Throws: ``JournalError``.
+    func oldestRevision() async throws -> UInt64?
+
     /// The durable entries with revisions in `from...through`, in order;
     /// fewer (or none) when the range goes past ``lastRevision``.
     ///

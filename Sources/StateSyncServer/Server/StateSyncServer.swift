@@ -5,6 +5,7 @@ public import Prometheus
 public import ServiceLifecycle
 public import StateSyncCore
 import StateSyncProtocol
+import StateSyncWebClients
 import Synchronization
 import WebSocket
 
@@ -14,6 +15,10 @@ import WebSocket
 /// - `/sync`: the protocol (docs/PROTOCOL.md), subprotocol `statesync.v1`;
 /// - `GET /health`: `{"connections":…,"epoch":…,"rev":…,"status":"ok"}`;
 /// - `GET /metrics`: Prometheus text (see ``ServerMetrics`` for the names);
+/// - `GET /statesync.js`: the browser client (`clients/js`); `GET /devtools`:
+///   the devtools page, and its read-only JSON endpoints under
+///   `/devtools/api/` (admin only when authentication is on);
+/// - ``StateSyncServerConfiguration/pages``: the app's own pages;
 /// - `/echo` when ``StateSyncServerConfiguration/echo`` is on.
 ///
 /// It is a swift-service-lifecycle `Service`: run it in a `ServiceGroup`
@@ -76,7 +81,12 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         do {
             let journal = try await openJournal()
             engine = try await SyncEngine<App>(journal: journal, configuration: configuration.engine, logger: logger)
-            server = try makeWebSocketServer(engine: engine)
+            do {
+                server = try makeWebSocketServer(engine: engine, journal: journal)
+            } catch {
+                await engine.shutdown()
+                throw error
+            }
         } catch {
             started.finish(.failure(error))
             throw error
@@ -112,7 +122,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         return try await SQLiteJournal.open(configuration: .init(directory: directory), logger: logger)
     }
 
-    private func makeWebSocketServer(engine: SyncEngine<App>) throws -> WebSocketServer {
+    private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal) throws -> WebSocketServer {
         let session = configuration.session
         var webSocket = WebSocketConfiguration()
         webSocket.maxMessageSize = session.maxMessageBytes
@@ -146,9 +156,17 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 status: stopping.load(ordering: .acquiring) ? "stopping" : "ok", epoch: engine.epoch, rev: engine.revision,
                 connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
         }
+        let devtools = DevtoolsRoutes(
+            engine: engine, travel: TimeTravel<App>(journal: journal), authentication: configuration.authentication)
+        let pages = try [
+            WebPage(path: "/statesync.js", file: WebClientFiles.file(named: "statesync.js")),
+            WebPage(path: "/devtools", file: WebClientFiles.file(named: "devtools.html")),
+            WebPage(path: "/devtools.js", file: WebClientFiles.file(named: "devtools.js")),
+        ] + configuration.pages
         let server = try WebSocketServer(
             configuration: WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls),
-            routes: routes, httpRoutes: [health, ServerHTTPRoutes.metrics(metricsRegistry)])
+            routes: routes,
+            httpRoutes: [health, ServerHTTPRoutes.metrics(metricsRegistry)] + devtools.routes + pages.map(ServerHTTPRoutes.page))
         webSocketServer.withLock { $0 = server }
         return server
     }

@@ -29,6 +29,10 @@ public struct StateSyncServerConfiguration: Sendable {
     /// Whether `/echo` (a plain WebSocket echo, for conformance suites) is
     /// served. Default `false`: it is a test aid, not part of the protocol.
     public var echo: Bool
+    /// Static pages served beside `/sync`, `/statesync.js` and `/devtools`
+    /// (e.g. an app's page at `/`). Default none: the server does not know
+    /// what page suits an app; `statesync serve` adds the board page.
+    public var pages: [WebPage]
     /// The time sessions read for their message-rate limits (the continuous
     /// clock). Tests in this package freeze it so that no token refills while
     /// a slow machine runs them.
@@ -43,7 +47,8 @@ public struct StateSyncServerConfiguration: Sendable {
         authentication: SessionAuthentication = .open,
         session: SessionConfiguration = SessionConfiguration(),
         engine: SyncEngineConfiguration = SyncEngineConfiguration(),
-        echo: Bool = false
+        echo: Bool = false,
+        pages: [WebPage] = []
     ) {
         self.host = host
         self.port = port
@@ -53,6 +58,7 @@ public struct StateSyncServerConfiguration: Sendable {
         self.session = session
         self.engine = engine
         self.echo = echo
+        self.pages = pages
     }
 }
 

@@ -4,28 +4,49 @@ public import NIOHTTP1
 /// A plain HTTP endpoint served next to the WebSocket routes on the same
 /// port, e.g. `GET /health`.
 ///
-/// The handler runs on the connection's event loop and must not block; it
-/// gets the request head and body and returns the whole response.
+/// A handler made with ``init(path:methods:handler:)`` runs on the
+/// connection's event loop and must not block; it gets the request head and
+/// body and returns the whole response. One made with
+/// ``init(path:methods:asyncHandler:)`` may suspend (read a database, ask
+/// another task): the connection answers requests in order, so requests
+/// pipelined behind it wait for its response.
 ///
 /// ```swift
 /// HTTPRoute(path: "/health") { _, _ in HTTPRouteResponse(status: .ok, body: "ok\n") }
+/// HTTPRoute(path: "/report", asyncHandler: { _, _ in HTTPRouteResponse(status: .ok, body: await report()) })
 /// ```
 public struct HTTPRoute: Sendable {
-    /// Produces the response to one request.
+    /// Produces the response to one request, without blocking.
     public typealias Handler = @Sendable (_ head: HTTPRequestHead, _ body: ByteBuffer) -> HTTPRouteResponse
+    /// Produces the response to one request; may suspend.
+    public typealias AsyncHandler = @Sendable (_ head: HTTPRequestHead, _ body: ByteBuffer) async -> HTTPRouteResponse
+
+    /// How a route answers: at once on the event loop, or from a task.
+    enum Responder: Sendable {
+        case immediate(Handler)
+        case deferred(AsyncHandler)
+    }
 
     /// The exact path served (the query string is ignored when matching).
     public var path: String
     /// The methods served; others get 405. Default `[.GET, .HEAD]`.
     public var methods: [HTTPMethod]
     /// The handler.
-    public var handler: Handler
+    let responder: Responder
 
-    /// Creates a route.
+    /// A route answered on the event loop by `handler`.
     public init(path: String, methods: [HTTPMethod] = [.GET, .HEAD], handler: @escaping Handler) {
         self.path = path
         self.methods = methods
-        self.handler = handler
+        self.responder = .immediate(handler)
+    }
+
+    /// A route answered by `asyncHandler`, which may suspend; it runs in a
+    /// task the connection's event loop waits for.
+    public init(path: String, methods: [HTTPMethod] = [.GET, .HEAD], asyncHandler: @escaping AsyncHandler) {
+        self.path = path
+        self.methods = methods
+        self.responder = .deferred(asyncHandler)
     }
 }
 

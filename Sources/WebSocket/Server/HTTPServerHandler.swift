@@ -24,6 +24,9 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         case bodyTooLarge(HTTPRequestHead)
         case webSocket(HTTPRequestHead, WebSocketRoute)
         case upgrading(buffered: [NIOAny])
+        /// An ``HTTPRoute/AsyncHandler`` is producing the response; requests
+        /// pipelined behind it wait here, in order.
+        case responding(pending: [HTTPServerRequestPart])
         case closing
     }
 
@@ -55,7 +58,17 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             state = .upgrading(buffered: buffered)
             return
         }
-        switch unwrapInboundIn(data) {
+        handle(unwrapInboundIn(data), context: context)
+    }
+
+    private func handle(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        if case .responding(var pending) = state {
+            state = .idle
+            pending.append(part)
+            state = .responding(pending: pending)
+            return
+        }
+        switch part {
         case .head(let head):
             limiter.headReceived()
             received(head: head)
@@ -92,7 +105,12 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch state {
         case .http(let head, let route, let body):
             state = .idle
-            respond(context: context, head: head, response: response(for: head, route: route, body: body))
+            switch responder(for: head, route: route) {
+            case .immediate(let handler):
+                respond(context: context, head: head, response: handler(head, body))
+            case .deferred(let handler):
+                respondLater(context: context, head: head, handler: handler, body: body)
+            }
         case .bodyTooLarge(let head):
             state = .closing
             let response = HTTPRouteResponse(
@@ -107,22 +125,47 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
                 let response = HTTPRouteResponse(status: rejection.status, headers: rejection.headers, body: rejection.body)
                 respond(context: context, head: head, response: response, close: true)
             }
-        case .idle, .upgrading, .closing:
+        case .idle, .upgrading, .responding, .closing:
             break
         }
     }
 
-    private func response(for head: HTTPRequestHead, route: HTTPRoute?, body: ByteBuffer) -> HTTPRouteResponse {
+    /// Runs `handler` in a task (NIO's `makeFutureWithTask`, awaited through
+    /// its future), writes its response on the event loop, then handles the
+    /// requests that were pipelined meanwhile.
+    private func respondLater(
+        context: ChannelHandlerContext, head: HTTPRequestHead, handler: @escaping HTTPRoute.AsyncHandler, body: ByteBuffer
+    ) {
+        state = .responding(pending: [])
+        let response = context.eventLoop.makeFutureWithTask { await handler(head, body) }
+        response.assumeIsolated().whenSuccess { response in
+            guard case .responding(let pending) = self.state, context.channel.isActive else { return }
+            self.state = .idle
+            self.respond(context: context, head: head, response: response)
+            for (index, part) in pending.enumerated() {
+                if case .responding(let waiting) = self.state {
+                    self.state = .responding(pending: waiting + pending[(index)...])
+                    return
+                }
+                self.handle(part, context: context)
+            }
+        }
+    }
+
+    /// What answers `head`: the route's handler, or a 404 or 405.
+    private func responder(for head: HTTPRequestHead, route: HTTPRoute?) -> HTTPRoute.Responder {
         guard let route else {
-            return HTTPRouteResponse(status: .notFound, body: "no route for \(ServerRouter.path(of: head.uri))\n")
+            let response = HTTPRouteResponse(status: .notFound, body: "no route for \(ServerRouter.path(of: head.uri))\n")
+            return .immediate { _, _ in response }
         }
         guard route.methods.contains(head.method) else {
             let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
-            return HTTPRouteResponse(
+            let response = HTTPRouteResponse(
                 status: .methodNotAllowed, headers: ["Allow": allowed],
                 body: "\(head.method.rawValue) is not allowed on \(route.path)\n")
+            return .immediate { _, _ in response }
         }
-        return route.handler(head, body)
+        return route.responder
     }
 
     private func respond(

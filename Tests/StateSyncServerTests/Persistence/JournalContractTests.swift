@@ -94,6 +94,24 @@ struct JournalContractTests {
     }
 
     @Test(arguments: JournalKind.allCases)
+    func oldestRevisionAndSnapshotRevisionsTellWhatTimeTravelCanRebuild(kind: JournalKind) async throws {
+        try await withTemporaryDirectory { directory in
+            let journal = try await kind.make(in: directory, snapshotsKept: 2)
+            #expect(try await journal.oldestRevision() == nil)
+            #expect(try await journal.snapshotRevisions() == [])
+            try await journal.append(batch(1...12))
+            for revision in [8, 4, 12] as [UInt64] {
+                try await journal.saveSnapshot(JournalSnapshot(revision: revision, state: Array("{}".utf8)))
+            }
+            #expect(try await journal.oldestRevision() == 1)
+            #expect(try await journal.snapshotRevisions() == [8, 12])
+            try await journal.close()
+            await #expect(throws: JournalError.self) { try await journal.snapshotRevisions() }
+            await #expect(throws: JournalError.self) { try await journal.oldestRevision() }
+        }
+    }
+
+    @Test(arguments: JournalKind.allCases)
     func recoveryStartsAtTheLatestSnapshotAndStreamsTheRest(kind: JournalKind) async throws {
         try await withTemporaryDirectory { directory in
             let journal = try await kind.make(in: directory)

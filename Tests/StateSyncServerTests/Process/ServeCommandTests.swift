@@ -153,17 +153,8 @@ struct ServeCommandTests {
     }
 
     @Test func servesWSSWithTLSFiles() async throws {
-        let openssl = try #require(ServeProcess.onPath("openssl"), "openssl is needed to make a test certificate")
-        let directory = try Self.temporaryDirectory()
-        let certificate = directory + "/cert.pem"
-        let key = directory + "/key.pem"
-        let make = try ServeProcess([
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ], executable: openssl)
-        #expect(await make.waitForExit() == 0, "openssl: \(make.standardError)")
-
+        let files = try await TestCertificate.make(in: try Self.temporaryDirectory())
+        let certificate = files.certificate, key = files.key
         let server = try ServeProcess(["serve", "--memory", "--port", "0", "--tls-cert", certificate, "--tls-key", key])
         let port = try #require(try await server.waitForPort(), "no URL: \(server.standardError)")
         #expect(server.standardOutput.hasPrefix("statesync listening on wss://127.0.0.1:"))

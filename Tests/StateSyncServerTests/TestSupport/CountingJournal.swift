@@ -97,6 +97,8 @@ final class CountingJournal: Journal {
     }
     func snapshot(atOrBefore revision: UInt64) async throws -> JournalSnapshot? { try await base.snapshot(atOrBefore: revision) }
     func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] { try await base.entries(from: from, through: through) }
+    func snapshotRevisions() async throws -> [UInt64] { try await base.snapshotRevisions() }
+    func oldestRevision() async throws -> UInt64? { try await base.oldestRevision() }
     func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
         try await base.outcome(clientID: clientID, actionID: actionID)
     }

@@ -117,6 +117,22 @@ public final class MemoryJournal: Journal {
         }
     }
 
+    /// The revisions of the kept snapshots (see ``Journal/snapshotRevisions()``).
+    public func snapshotRevisions() async throws -> [UInt64] {
+        try storage.withLock { storage throws(JournalError) in
+            guard !storage.closed else { throw .closed }
+            return storage.snapshots.map(\.revision)
+        }
+    }
+
+    /// The oldest kept entry's revision (see ``Journal/oldestRevision()``).
+    public func oldestRevision() async throws -> UInt64? {
+        try storage.withLock { storage throws(JournalError) in
+            guard !storage.closed else { throw .closed }
+            return storage.entries.first?.revision
+        }
+    }
+
     /// The entries `from...through` (see ``Journal/entries(from:through:)``).
     public func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] {
         try storage.withLock { storage throws(JournalError) in

@@ -72,6 +72,16 @@ enum JournalStatements {
         UInt64(try Int64.fetchOne(db, sql: "SELECT max(revision) FROM journal") ?? 0)
     }
 
+    /// The lowest revision in the journal, `nil` when empty.
+    static func oldestRevision(_ db: Database) throws -> UInt64? {
+        try Int64.fetchOne(db, sql: "SELECT min(revision) FROM journal").map { UInt64($0) }
+    }
+
+    /// The revisions of the snapshots, ascending.
+    static func snapshotRevisions(_ db: Database) throws -> [UInt64] {
+        try Int64.fetchAll(db, sql: "SELECT revision FROM snapshots ORDER BY revision").map { UInt64($0) }
+    }
+
     /// The entries with revisions in `from...through`, in order.
     static func entries(_ db: Database, from: UInt64, through: UInt64) throws -> [JournalEntry] {
         let lower = Int64(clamping: from)

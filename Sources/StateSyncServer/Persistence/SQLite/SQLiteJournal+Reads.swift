@@ -11,6 +11,16 @@ extension SQLiteJournal {
         }
     }
 
+    /// The revisions of the kept snapshots (see ``Journal/snapshotRevisions()``).
+    public func snapshotRevisions() async throws -> [UInt64] {
+        try await read("list the snapshots") { try JournalStatements.snapshotRevisions($0) }
+    }
+
+    /// The oldest entry's revision (see ``Journal/oldestRevision()``).
+    public func oldestRevision() async throws -> UInt64? {
+        try await read("read the oldest revision") { try JournalStatements.oldestRevision($0) }
+    }
+
     /// The entries `from...through` (see ``Journal/entries(from:through:)``).
     public func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] {
         try await read("read entries \(from)...\(through)") {

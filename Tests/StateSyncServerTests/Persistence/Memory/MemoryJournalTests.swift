@@ -10,6 +10,7 @@ struct MemoryJournalTests {
         #expect(try await journal.entries(from: 16, through: 25).map(\.revision) == Array(16...25))
         let error = await #expect(throws: JournalError.self) { try await journal.entries(from: 15, through: 25) }
         #expect(error?.description == "journal entries before revision 16 are no longer kept (requested 15)")
+        #expect(try await journal.oldestRevision() == 16)
         #expect(journal.lastRevision == 25)
     }
 

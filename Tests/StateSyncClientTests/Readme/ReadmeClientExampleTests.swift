@@ -1,0 +1,47 @@
+import BoardApp
+import StateSyncClient
+import StateSyncCore
+import StateSyncTestSupport
+import Testing
+
+/// The README's client example, run against a real server (its endless
+/// `for await` loops stop after the first value here).
+@Suite(.timeLimit(.minutes(1))) struct ReadmeClientExampleTests {
+    @Test func theReadmeClientExampleRuns() async throws {
+        try await TestServer.with { server in
+            var configuration = StateSyncClientConfiguration(url: server.url)
+            configuration.clientID = "c-readme"
+            configuration.name = "alice-laptop"
+
+            try await StateSyncClient.withConnection(configuration) { client in
+                try await client.subscribe("/todos")
+                let titles = try await client.observe("/todos/0/title")
+                let todos = try await client.observe("/todos", as: [Todo].self)
+                let board = try await client.mirror(BoardState.self)
+                for await counters in board.observe(\.counters) {
+                    #expect(counters == [:])
+                    break
+                }
+
+                let rev = try await client.dispatch(["type": "addTodo", "title": "Milk"])
+                var rejected: DispatchRejection?
+                do {
+                    try await client.dispatch(BoardAction.toggleTodo(id: "nope"))
+                } catch let rejection as DispatchRejection {
+                    rejected = rejection
+                }
+                #expect(rejected.map { "\($0.code)" } == "not_found")
+                #expect(rejected?.message == "no todo with id nope")
+                for await state in client.observeStatus(\.connection) {
+                    #expect(state == .online)
+                    break
+                }
+                for try await title in titles where title == "Milk" { break }
+                for try await list in todos where !list.isEmpty {
+                    #expect(list == [Todo(id: "t\(rev)", title: "Milk")])
+                    break
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import StateSyncCore
+import StateSyncProtocol
+import StateSyncServer
+import Testing
+import StateSyncTestSupport
+
+/// The devtools page (clients/js/devtools.html) in headless Chromium against
+/// a real server with authentication on, opened with an admin token.
+@Suite(.timeLimit(.minutes(2)))
+struct DevtoolsPageBrowserTests {
+    @Test func thePageListsActionsLiveAndShowsTheStateAtAnEarlierRevision() async throws {
+        var configuration = TestServer.configuration
+        configuration.authentication = .tokens(["s3cret": .admin, "pen": .writer])
+        try await TestServer.with(configuration) { server in
+            let milk = try await OtherClient.dispatch(url: server.url, action: ["type": "addTodo", "title": "Milk"], token: "pen")
+            try await HeadlessChromium.with { browser in
+                let page = try await browser.open("http://127.0.0.1:\(server.port)/devtools#token=s3cret")
+                try await page.waitUntil("document.getElementById('connection').textContent === 'open'")
+                try await page.waitUntil(#"document.getElementById('log').textContent.includes('"title":"Milk"')"#)
+
+                // Actions that happen while the page is open show up by themselves.
+                let bread = try await OtherClient.dispatch(url: server.url, action: ["type": "addTodo", "title": "Bread"], token: "pen")
+                _ = try await OtherClient.dispatch(url: server.url, action: ["type": "toggleTodo", "id": .string("t\(milk)")], token: "pen")
+                let code = try await OtherClient.dispatchRejected(url: server.url, action: ["type": "toggleTodo", "id": "nope"], token: "pen")
+                #expect(code == "not_found")
+                try await page.waitUntil(#"document.getElementById('log').textContent.includes('"title":"Bread"')"#)
+                try await page.waitUntil("document.getElementById('log').textContent.includes('rejected not_found')")
+
+                // An action's JSON Patch.
+                _ = try await page.evaluate("document.querySelector('#log tr[data-key=\"r\(bread)\"]').click(); true")
+                try await page.waitUntil(#"document.getElementById('diff').textContent.includes('"Bread"')"#)
+                try await page.waitUntil(#"document.getElementById('diff').textContent.includes('"op": "add"')"#)
+
+                // Time travel: the state after Milk, before Bread; then one step forward.
+                _ = try await page.evaluate("document.getElementById('travel-rev').value = '\(milk)'; document.getElementById('go').click(); true")
+                try await page.waitUntil("document.getElementById('state-banner').textContent.includes('the state at rev \(milk) ')")
+                let before = try await page.evaluate("document.getElementById('state').textContent")
+                #expect(before.stringValue?.contains("\"Milk\"") == true)
+                #expect(before.stringValue?.contains("\"Bread\"") == false)
+                _ = try await page.evaluate("document.getElementById('forward').click(); true")
+                try await page.waitUntil("document.getElementById('state-banner').textContent.includes('the state at rev \(milk + 1) ')")
+
+                // Sessions: at least the page's own, with its subscription to the whole state.
+                try await page.waitUntil("document.getElementById('sessions').textContent.includes('devtools')")
+                _ = try await page.evaluate("document.querySelector('#log tr[data-key=\"r\(bread)\"]').click(); true")
+                try await page.screenshot(to: screenshotPath("devtools.png"))
+                try await page.close()
+            }
+        }
+    }
+}

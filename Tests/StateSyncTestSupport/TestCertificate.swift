@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+
+/// A self-signed certificate for `localhost` and 127.0.0.1, made with openssl
+/// for the TLS tests.
+package struct TestCertificate: Sendable {
+    /// The PEM certificate's path.
+    package let certificate: String
+    /// The PEM private key's path.
+    package let key: String
+
+    /// Makes a certificate and key (P-256, valid for a day) in `directory`.
+    package static func make(in directory: String) async throws -> TestCertificate {
+        let openssl = try #require(ServeProcess.onPath("openssl"), "openssl is needed to make a test certificate")
+        let certificate = TestCertificate(certificate: directory + "/cert.pem", key: directory + "/key.pem")
+        let make = try ServeProcess([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", certificate.key, "-out", certificate.certificate, "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ], executable: openssl)
+        #expect(await make.waitForExit() == 0, "openssl: \(make.standardError)")
+        return certificate
+    }
+}

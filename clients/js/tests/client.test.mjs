@@ -1,0 +1,136 @@
+// StateSyncClient against a scripted fake WebSocket: base checks, resume
+// with `since`, epoch changes, dispatch outcomes and focused observers.
+// The real server is exercised by the browser tests (Tests/StateSyncServerTests/Browser).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { StateSyncClient, StateSyncError } from "../statesync.js";
+
+class FakeSocket {
+  static all = [];
+  constructor(url, protocols) {
+    this.url = url;
+    this.protocols = protocols;
+    this.sent = [];
+    FakeSocket.all.push(this);
+    queueMicrotask(() => this.onopen?.());
+  }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close() { queueMicrotask(() => this.onclose?.({ code: 1000 })); }
+  serve(message) { this.onmessage({ data: JSON.stringify(message) }); }
+  drop() { this.onclose({ code: 1006 }); }
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const welcome = (epoch, rev) => ({ type: "welcome", session: "s-1", epoch, rev, role: "writer", server: "test" });
+
+function makeClient() {
+  FakeSocket.all = [];
+  return new StateSyncClient("ws://test/sync", { WebSocket: FakeSocket, name: "t", backoff: { initialMs: 1, maxMs: 2 } });
+}
+
+test("hello first, then snapshot and patches with base checks; a gap re-subscribes", async () => {
+  const client = makeClient();
+  await tick();
+  const socket = FakeSocket.all[0];
+  assert.deepEqual(socket.protocols, ["statesync.v1"]);
+  assert.equal(socket.sent[0].type, "hello");
+  assert.equal(socket.sent[0].name, "t");
+  socket.serve(welcome("e-1", 4));
+  assert.equal(client.connection, "open");
+  const seen = [];
+  const subscription = client.subscribe("/todos", (value, rev) => seen.push([value, rev]));
+  assert.deepEqual(socket.sent.at(-1), { type: "subscribe", id: subscription.id, path: "/todos" });
+  socket.serve({ type: "snapshot", id: subscription.id, rev: 4, value: [] });
+  socket.serve({ type: "patch", id: subscription.id, base: 4, rev: 5, ops: [{ op: "add", path: "/0", value: { id: "t5", title: "Milk" } }] });
+  assert.deepEqual(seen.at(-1), [[{ id: "t5", title: "Milk" }], 5]);
+  socket.serve({ type: "patch", id: subscription.id, base: 7, rev: 8, ops: [{ op: "remove", path: "/0" }] });
+  assert.deepEqual(socket.sent.at(-1), { type: "subscribe", id: subscription.id, path: "/todos" });
+  assert.equal(seen.length, 2, "a patch after a gap is not applied");
+  client.close();
+});
+
+test("reconnects with since in the same epoch, and starts over in a new epoch", async () => {
+  const client = makeClient();
+  await tick();
+  let socket = FakeSocket.all[0];
+  socket.serve(welcome("e-1", 1));
+  const subscription = client.subscribe("/counters", () => {});
+  socket.serve({ type: "snapshot", id: subscription.id, rev: 9, value: { hits: 1 } });
+  const states = [];
+  client.onConnection((state) => states.push(state));
+  socket.drop();
+  assert.equal(client.connection, "reconnecting");
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  socket = FakeSocket.all[1];
+  assert.ok(socket, "reconnected");
+  socket.serve(welcome("e-1", 12));
+  assert.deepEqual(socket.sent.at(-1), { type: "subscribe", id: subscription.id, path: "/counters", since: 9 });
+  socket.drop();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  socket = FakeSocket.all[2];
+  socket.serve(welcome("e-2", 3));
+  assert.deepEqual(socket.sent.at(-1), { type: "subscribe", id: subscription.id, path: "/counters" });
+  assert.equal(client.rev, 3, "revisions of the old epoch are forgotten");
+  assert.deepEqual(states.slice(0, 3), ["open", "reconnecting", "open"]);
+  client.close();
+});
+
+test("dispatch resolves with the ack, rejects with code and message, and is re-sent after a reconnect", async () => {
+  const client = makeClient();
+  await tick();
+  let socket = FakeSocket.all[0];
+  socket.serve(welcome("e-1", 1));
+  const accepted = client.dispatch({ type: "addTodo", title: "Milk" });
+  const sent = socket.sent.at(-1);
+  assert.equal(sent.type, "dispatch");
+  socket.serve({ type: "ack", id: sent.id, rev: 2 });
+  assert.deepEqual(await accepted, { rev: 2 });
+  const rejected = client.dispatch({ type: "toggleTodo", id: "nope" });
+  socket.serve({ type: "reject", id: socket.sent.at(-1).id, code: "not_found", message: "no todo with id nope" });
+  await assert.rejects(rejected, (error) => error instanceof StateSyncError && error.code === "not_found" && error.detail === "no todo with id nope");
+  const retried = client.dispatch({ type: "increment", counter: "hits" });
+  const first = socket.sent.at(-1);
+  socket.drop();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  socket = FakeSocket.all[1];
+  socket.serve(welcome("e-1", 3));
+  assert.deepEqual(socket.sent.at(-1), first, "the same id again: exactly-once on the server");
+  assert.equal(socket.sent[0].clientId, FakeSocket.all[0].sent[0].clientId, "one clientId across reconnects");
+  socket.serve({ type: "ack", id: first.id, rev: 4 });
+  assert.deepEqual(await retried, { rev: 4 });
+  client.close();
+});
+
+test("observe a slice below a subscription: called on its changes only", async () => {
+  const client = makeClient();
+  await tick();
+  const socket = FakeSocket.all[0];
+  socket.serve(welcome("e-1", 1));
+  const subscription = client.subscribe("/todos");
+  const titles = [];
+  client.observe("/todos/0/title", (title) => titles.push(title));
+  assert.equal(socket.sent.filter((m) => m.type === "subscribe").length, 1, "no second subscription");
+  socket.serve({ type: "snapshot", id: subscription.id, rev: 1, value: [{ id: "t1", title: "Milk", done: false }] });
+  socket.serve({ type: "patch", id: subscription.id, base: 1, rev: 2, ops: [{ op: "replace", path: "/0/done", value: true }] });
+  socket.serve({ type: "patch", id: subscription.id, base: 2, rev: 3, ops: [{ op: "replace", path: "/0/title", value: "Oat milk" }] });
+  socket.serve({ type: "patch", id: subscription.id, base: 3, rev: 4, ops: [{ op: "remove", path: "/0" }] });
+  assert.deepEqual(titles, ["Milk", "Oat milk", null]);
+  const hits = [];
+  const stop = client.observe("/counters/hits", (value) => hits.push(value));
+  const own = socket.sent.at(-1);
+  assert.deepEqual({ type: own.type, path: own.path }, { type: "subscribe", path: "/counters/hits" });
+  socket.serve({ type: "snapshot", id: own.id, rev: 4, value: 7 });
+  assert.deepEqual(hits, [7]);
+  stop();
+  assert.deepEqual(socket.sent.at(-1), { type: "unsubscribe", id: own.id });
+  client.close();
+});
+
+test("an unauthorized hello stops the client instead of retrying", async () => {
+  const client = makeClient();
+  await tick();
+  const ready = client.ready();
+  FakeSocket.all[0].serve({ type: "error", code: "unauthorized", message: "a token is required" });
+  await assert.rejects(ready, /unauthorized/);
+  assert.equal(client.connection, "closed");
+});
