@@ -126,17 +126,32 @@ extension StateSyncClient {
     }
 
     /// Waits `delay` before the next attempt, or less if ``close()`` is called.
+    ///
+    /// Each pause has a wake-up stream of its own: cancelling the task that
+    /// iterates an `AsyncStream` finishes the stream, so a stream shared by
+    /// all pauses would be finished after the first one, and every later
+    /// pause would return at once (retrying in a tight loop).
     private nonisolated func pause(_ delay: Duration) async {
+        let (wakeUp, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        guard await startPause(wakingWith: waker) else { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 try? await Task.sleep(for: delay)   // cancelled when woken: nothing to report
             }
-            group.addTask { [wakeUps] in
-                for await _ in wakeUps { return }
+            group.addTask {
+                for await _ in wakeUp { return }
             }
             await group.next()
             group.cancelAll()
         }
+    }
+
+    /// Registers the waker of the pause about to start; `false` when the
+    /// client is already closed (no pause then).
+    private func startPause(wakingWith waker: AsyncStream<Void>.Continuation) -> Bool {
+        guard !isClosed else { return false }
+        pauseWaker = waker
+        return true
     }
 
     /// Ends the client: no more retries; waiting callers fail with `error`.

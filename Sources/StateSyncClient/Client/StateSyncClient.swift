@@ -53,9 +53,8 @@ public actor StateSyncClient {
     var isClosed = false
     /// The ids of the dispatches sent on the current connection.
     var sentDispatches: Set<String> = []
-    /// Wakes the reconnect delay when ``close()`` is called.
-    let wakeUps: AsyncStream<Void>
-    private let wakeUpSender: AsyncStream<Void>.Continuation
+    /// Wakes the reconnect delay in progress when ``close()`` is called.
+    var pauseWaker: AsyncStream<Void>.Continuation?
     /// The error that ended ``run()`` for good, for ``waitUntilOnline()``.
     var failure: (any Error)?
     var nextWireID = 0
@@ -66,7 +65,6 @@ public actor StateSyncClient {
     /// A client for `configuration`; nothing happens until ``run()``.
     public init(configuration: StateSyncClientConfiguration) {
         self.configuration = configuration
-        (wakeUps, wakeUpSender) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The connection state, session, epoch, role and newest revision.
@@ -120,7 +118,7 @@ public actor StateSyncClient {
         isClosed = true
         setConnection(.closed)
         pending.failAll(with: StateSyncClientError.closed)
-        wakeUpSender.yield()
+        pauseWaker?.yield()
         if let connection {
             try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do
         }
