@@ -100,7 +100,7 @@ struct TmuxMirrorTests {
         let port = try CLI.unusedPort()
         let url = "ws://127.0.0.1:\(port)/sync"
         try await Self.withTmux { tmux in
-            try tmux.newSession("board", columns: 120, rows: 30, command: Self.mirrorCommand(url: url, name: "early"))
+            try tmux.newSession("board", columns: 160, rows: 30, command: Self.mirrorCommand(url: url, name: "early"))
             #expect(try await eventually { try tmux.capture("board").contains("offline, retrying (cannot connect to \(url): connection refused)") },
                     tmux.show("board"))
             let server = try ServeProcess(["serve", "--memory", "--port", "\(port)"])

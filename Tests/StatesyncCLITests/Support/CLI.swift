@@ -4,21 +4,9 @@ import Testing
 
 /// Runs `statesync` commands as child processes, as a user would.
 enum CLI {
-    /// What a finished command left behind.
-    struct Result: Sendable {
-        /// The exit status.
-        var status: Int32
-        /// Everything on stdout.
-        var output: String
-        /// Everything on stderr.
-        var errors: String
-    }
-
     /// Runs `statesync arguments…` to the end.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
-        let process = try ServeProcess(arguments, environment: environment)
-        let status = await process.waitForExit()
-        return Result(status: status, output: process.standardOutput, errors: process.standardError)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Subprocess.Result {
+        try await Subprocess.run([ServeProcess.executable.path] + arguments, environment: environment)
     }
 
     /// Runs `body` with a `statesync serve --memory --port 0` child process,

@@ -52,49 +52,14 @@ struct Tmux: Sendable {
     }
 
     /// Runs `tmux -L socket -f /dev/null -u arguments…` and returns its stdout.
-    ///
-    /// Spawned and reaped here with `posix_spawn` and `waitpid` rather than
-    /// Foundation's `Process`, whose exit monitoring on Linux can miss a
-    /// child that exits as fast as a tmux client does (it stays a zombie and
-    /// `waitUntilExit()` never returns). Output goes through temporary files:
-    /// a tmux server started by the command keeps inherited pipes open.
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
         guard let executable = Self.executable else { throw TmuxError(message: "tmux is not installed") }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }   // best effort: a temporary directory
-        let outputPath = directory.appendingPathComponent("out").path
-        let errorPath = directory.appendingPathComponent("err").path
-        let argv = [executable.path, "-L", socket, "-f", "/dev/null", "-u"] + arguments
-        let status = try Self.spawnAndWait(argv, stdout: outputPath, stderr: errorPath)
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) exited with \(status): \(errors)")
+        let result = try Subprocess.run([executable.path, "-L", socket, "-f", "/dev/null", "-u"] + arguments)
+        guard result.status == 0 else {
+            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")) exited with \(result.status): \(result.errors)")
         }
-        return output
-    }
-
-    /// Runs `argv` with stdin from /dev/null and stdout, stderr to files; returns its exit status.
-    private static func spawnAndWait(_ argv: [String], stdout: String, stderr: String) throws -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
-        guard spawned == 0 else { throw TmuxError(message: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw TmuxError(message: "waitpid: \(String(cString: strerror(errno)))") }
-        }
-        // WIFEXITED / WEXITSTATUS (macros Swift does not import).
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return result.output
     }
 }
 
