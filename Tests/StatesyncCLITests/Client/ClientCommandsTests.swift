@@ -54,6 +54,19 @@ struct ClientCommandsTests {
         }
     }
 
+    @Test func tokensAreSentAndARefusedOneIsOnePlainLine() async throws {
+        try await CLI.withServer(["--token", "s3cret=writer"]) { url in
+            let refused = try await CLI.run(["dispatch", "say", "text=hi", "--url", url, "--token", "wrong"])
+            #expect(refused.status == 1)
+            #expect(refused.errors.hasPrefix("statesync: the server at \(url) refused the session (unauthorized)"), "\(refused.errors)")
+            #expect(refused.errors.split(separator: "\n").count == 1)
+            let accepted = try await CLI.run(["dispatch", "say", "text=hi", "--url", url, "--token", "s3cret", "--name", "alice"])
+            #expect(accepted.status == 0, "\(accepted.errors)")
+            let chat = try await CLI.run(["get", "/chat/0/from", "--url", url, "--token", "s3cret"])
+            #expect(chat.output == "\"alice\"\n")
+        }
+    }
+
     @Test func theURLComesFromSTATESYNC_URLWhenNotGiven() async throws {
         try await CLI.withServer { url in
             let result = try await CLI.run(["get", "/counters"], environment: ["STATESYNC_URL": url])

@@ -9,10 +9,10 @@ enum CLI {
         try await Subprocess.run([ServeProcess.executable.path] + arguments, environment: environment)
     }
 
-    /// Runs `body` with a `statesync serve --memory --port 0` child process,
-    /// given its URL; stops it with SIGTERM afterwards.
-    static func withServer<T>(_ body: (String) async throws -> T) async throws -> T {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0"])
+    /// Runs `body` with a `statesync serve --memory --port 0 options…` child
+    /// process, given its URL; stops it with SIGTERM afterwards.
+    static func withServer<T>(_ options: [String] = [], _ body: (String) async throws -> T) async throws -> T {
+        let server = try ServeProcess(["serve", "--memory", "--port", "0"] + options)
         guard let port = try await server.waitForPort() else {
             _ = await server.waitForExit()
             Issue.record("statesync serve did not start: \(server.standardError)")
