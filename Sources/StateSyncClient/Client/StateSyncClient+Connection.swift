@@ -163,6 +163,7 @@ extension StateSyncClient {
         connection = nil
         setConnection(.closed)
         pending.failAll(with: error)
+        changeFeeds.finishAll()
     }
 
     /// Writes `message` on `connection` (in call order, without waiting).

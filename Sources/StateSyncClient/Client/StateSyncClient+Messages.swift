@@ -26,10 +26,10 @@ extension StateSyncClient {
         case .welcome, .unsubscribed:
             break
         case .snapshot(let id, let rev, let value):
-            apply(subscriptions.snapshot(wireID: id, rev: rev, value: value))
+            apply(subscriptions.snapshot(wireID: id, rev: rev, value: value), rev: rev)
             heard(rev: rev)
         case .patch(let id, let base, let rev, let ops):
-            apply(subscriptions.patch(wireID: id, base: base, rev: rev, ops: ops))
+            apply(subscriptions.patch(wireID: id, base: base, rev: rev, ops: ops), rev: rev)
             heard(rev: rev)
         case .value(let id, let rev, let value):
             heard(rev: rev)
@@ -47,12 +47,13 @@ extension StateSyncClient {
         }
     }
 
-    /// Writes a subscription's new value into the mirror, or re-subscribes.
-    private func apply(_ outcome: MirrorSubscriptions.Outcome) {
+    /// Writes a subscription's new value (of revision `rev`) into the
+    /// mirror, or re-subscribes.
+    private func apply(_ outcome: MirrorSubscriptions.Outcome, rev: UInt64) {
         switch outcome {
         case .write(let path, let value):
             let nested = subscriptions.nested(in: path)
-            mirror.performStateUpdate { document in
+            writeMirror(at: path, rev: rev) { document in
                 document.setMirrored(value, at: path)
                 for record in nested { document.setMirrored(record.value, at: record.path) }
             }
@@ -62,6 +63,15 @@ extension StateSyncClient {
         case .ignore:
             break
         }
+    }
+
+    /// Changes the mirror's document at `path` with `update`, then publishes
+    /// it to the mirror's observers and the ``changes(at:)`` sequences.
+    func writeMirror(at path: JSONPointer, rev: UInt64, _ update: (inout JSONValue) -> Void) {
+        update(&document)
+        let document = document
+        mirror.performStateUpdate { $0 = document }
+        changeFeeds.changed(at: path, rev: rev, document: document)
     }
 
     /// Fails the dispatch, read or subscription `id` with the server's error.

@@ -29,12 +29,11 @@ extension StateSyncClient {
         let pointer = try Self.pointer(path)
         guard let wireID = subscriptions.remove(pointer) else { return }
         if let connection { send(.unsubscribe(id: wireID), on: connection) }
+        var value: JSONValue = nil
         if let covering = subscriptions.covering(pointer), covering.isSynced {
-            let value = covering.value[covering.path.relativePath(to: pointer) ?? .root] ?? nil
-            mirror.performStateUpdate { $0.setMirrored(value, at: pointer) }
-        } else {
-            mirror.performStateUpdate { $0.setMirrored(nil, at: pointer) }
+            value = covering.value[covering.path.relativePath(to: pointer) ?? .root] ?? nil
         }
+        writeMirror(at: pointer, rev: status.rev) { $0.setMirrored(value, at: pointer) }
     }
 
     /// The value at `path` now and after every change, as an `AsyncSequence`
@@ -70,7 +69,24 @@ extension StateSyncClient {
     public func value(at path: String) async throws -> JSONValue {
         let pointer = try Self.pointer(path)
         try await ensureCovered(pointer)
-        return mirror.state[pointer] ?? nil
+        return document[pointer] ?? nil
+    }
+
+    /// Every change of the value at `path`, each with the revision that made
+    /// it, as an `AsyncSequence` that starts with the current value (and the
+    /// revision of the subscription holding it). Unlike ``observe(_:)``,
+    /// nothing is skipped: every distinct value is buffered until read, for
+    /// consumers that must see each revision (a log, `statesync watch --json`).
+    /// Subscribes `path` when no subscription covers it; ends when the client closes.
+    ///
+    /// ```swift
+    /// for await change in try await client.changes(at: "/counters/hits") { print(change.rev, change.value) }
+    /// ```
+    public func changes(at path: String) async throws -> AsyncStream<MirrorChange> {
+        let pointer = try Self.pointer(path)
+        try await ensureCovered(pointer)
+        let rev = subscriptions.covering(pointer)?.rev ?? status.rev
+        return changeFeeds.add(pointer, current: document[pointer] ?? nil, rev: rev)
     }
 
     /// A typed mirror of the value at `path` (default: the whole state), for
@@ -87,7 +103,7 @@ extension StateSyncClient {
     public func mirror<State: Decodable & Sendable>(_ type: State.Type, at path: String = "") async throws -> TypedMirror<State> {
         let pointer = try Self.pointer(path)
         try await ensureCovered(pointer)
-        return try TypedMirror(mirror: mirror, pointer: pointer)
+        return try TypedMirror(mirror: mirror, pointer: pointer, current: document[pointer] ?? nil)
     }
 
     /// Makes sure a synced subscription covers `pointer`.

@@ -43,6 +43,12 @@ public actor StateSyncClient {
     /// its path. Observe it through ``observe(_:)``, which makes sure the path
     /// is subscribed and synced first.
     nonisolated let mirror = LocalStore<JSONValue>(initialState: .object([:]))
+    /// The mirror's document as the client last wrote it. The store's own
+    /// copy can lag by an update while an observer registers on another
+    /// thread, so the client reads this one.
+    var document: JSONValue = .object([:])
+    /// The sequences of ``changes(at:)``.
+    nonisolated let changeFeeds = ChangeFeeds()
     /// The connection state, session and revision, observable.
     nonisolated let statusStore = LocalStore<ClientStatus>(initialState: ClientStatus())
 
@@ -86,27 +92,38 @@ public actor StateSyncClient {
     /// ``StateSyncClientError/cannotConnect(url:reason:)`` when the first
     /// attempt fails, unless ``StateSyncClientConfiguration/waitsForServer``),
     /// runs `body`, then closes the connection and returns `body`'s result.
+    /// When the client ends for good meanwhile (the server refuses it on a
+    /// reconnect), `body` is cancelled and that error is thrown.
     public static func withConnection<T: Sendable>(
         _ configuration: StateSyncClientConfiguration,
-        _ body: @Sendable (StateSyncClient) async throws -> T
+        _ body: @escaping @Sendable (StateSyncClient) async throws -> T
     ) async throws -> T {
         let client = StateSyncClient(configuration: configuration)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await client.run() }
-            let result: Result<T, any Error>
-            do {
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.run()
+                return nil
+            }
+            group.addTask {
                 try await client.waitUntilOnline()
-                result = .success(try await body(client))
-            } catch {
-                result = .failure(error)
+                return try await body(client)
             }
-            await client.close()
             do {
-                try await group.waitForAll()
+                // The body's result, or run()'s end: a refusal on a reconnect
+                // throws here and cancels the body, which would otherwise wait
+                // for a mirror that no longer changes.
+                while let finished = try await group.next() {
+                    guard let result = finished else { continue }
+                    await client.close()
+                    try await group.waitForAll()
+                    return result
+                }
+                throw StateSyncClientError.closed
             } catch {
-                if case .success = result { throw error }
+                group.cancelAll()
+                await client.close()
+                throw error
             }
-            return try result.get()
         }
     }
 
@@ -118,6 +135,7 @@ public actor StateSyncClient {
         isClosed = true
         setConnection(.closed)
         pending.failAll(with: StateSyncClientError.closed)
+        changeFeeds.finishAll()
         pauseWaker?.yield()
         if let connection {
             try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do

@@ -21,10 +21,10 @@ public final class TypedMirror<State: Decodable & Sendable>: Sendable {
     private let feed: Mutex<ObservationToken?>
     private let lastError = Mutex<StateSyncClientError?>(nil)
 
-    /// A mirror of `pointer` in `mirror`, decoding its current value first.
-    init(mirror: LocalStore<JSONValue>, pointer: JSONPointer) throws(StateSyncClientError) {
+    /// A mirror of `pointer` in `mirror`, starting from its `current` value.
+    init(mirror: LocalStore<JSONValue>, pointer: JSONPointer, current: JSONValue) throws(StateSyncClientError) {
         path = "\(pointer)"
-        store = LocalStore(initialState: try decode(mirror.state[pointer] ?? nil, as: State.self, path: path))
+        store = LocalStore(initialState: try decode(current, as: State.self, path: path))
         feed = Mutex(nil)
         let token = mirror.subscribe(pointer) { [weak self] json in self?.update(json) }
         feed.withLock { $0 = token }

@@ -9,7 +9,7 @@ enum ClientSession {
     /// connect, a rejection or a server error becomes a ``CommandFailure``
     /// (`cannot connect to ws://127.0.0.1:8080/sync: connection refused`).
     static func run<T: Sendable>(
-        _ configuration: StateSyncClientConfiguration, _ body: @Sendable (StateSyncClient) async throws -> T
+        _ configuration: StateSyncClientConfiguration, _ body: @escaping @Sendable (StateSyncClient) async throws -> T
     ) async throws(CommandFailure) -> T {
         do {
             return try await StateSyncClient.withConnection(configuration, body)

@@ -10,8 +10,8 @@ struct Watch: AsyncParsableCommand {
         discussion: """
             One line per value, as compact JSON; with several paths each line starts with its path \
             (/counters/hits 3). With --json each line is an object with the revision, the path \
-            and the value: {"path":"/counters/hits","rev":7,"value":3} (rev: the revision the \
-            client reached with the change). Without PATH the whole state is watched. After a \
+            and the value: {"path":"/counters/hits","rev":7,"value":3} (rev: the revision that \
+            made the change). Without PATH the whole state is watched. After a \
             dropped connection the client reconnects and resumes.
             """
     )
@@ -32,45 +32,20 @@ struct Watch: AsyncParsableCommand {
         let paths = self.paths.isEmpty ? [""] : self.paths
         let format = WatchFormat(json: json, showsPath: paths.count > 1)
         try await ClientSession.run(connection.configuration()) { client in
-            // Every change, unbuffered and in order: a callback on the mirror
-            // of each path, called as the mirror changes, with the revision
-            // the client had until then.
-            let (changes, sink) = AsyncStream.makeStream(of: (path: String, value: JSONValue, before: UInt64).self)
-            var feeds: [(TypedMirror<JSONValue>, ObservationToken)] = []
-            for path in paths {
-                let mirror = try await client.mirror(JSONValue.self, at: path)
-                feeds.append((mirror, mirror.subscribe(\.self) { value in sink.yield((path, value, client.status.rev)) }))
-            }
-            try await ClientSession.untilStopped(client) {
-                for await change in changes {
-                    let rev = await Self.revision(of: client, after: change.before)
-                    printLine(format.line(path: change.path, rev: rev, value: change.value))
+            // Every change in order, each with the revision that made it.
+            var feeds: [(path: String, changes: AsyncStream<MirrorChange>)] = []
+            for path in paths { feeds.append((path, try await client.changes(at: path))) }
+            try await ClientSession.untilStopped(client) { [feeds] in
+                await withTaskGroup(of: Void.self) { group in
+                    for feed in feeds {
+                        group.addTask {
+                            for await change in feed.changes {
+                                printLine(format.line(path: feed.path, rev: change.rev, value: change.value))
+                            }
+                        }
+                    }
                 }
             }
-            withExtendedLifetime(feeds) {}
-        }
-    }
-}
-
-extension Watch {
-    /// The revision of a change seen when `client` was at `before`. The
-    /// client raises its revision right after changing its mirror, so this
-    /// waits for a revision above `before`, briefly: a first value (or a
-    /// re-sent snapshot) belongs to the revision the client already has.
-    static func revision(of client: StateSyncClient, after before: UInt64) async -> UInt64 {
-        if client.status.rev > before { return client.status.rev }
-        return await withTaskGroup(of: UInt64?.self) { group in
-            group.addTask {
-                for await rev in client.observeStatus(\.rev) where rev > before { return rev }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(50))   // cancelled when the revision came: nothing to report
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? client.status.rev
         }
     }
 }

@@ -171,3 +171,23 @@ import Testing
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ClientChangesEndToEndTests {
+    @Test func changesCarryTheRevisionThatMadeEachValue() async throws {
+        try await TestServer.with { server in
+            try await StateSyncClient.withConnection(ClientFixtures.configuration(server.url)) { client in
+                var changes = try await client.changes(at: "/counters/hits").makeAsyncIterator()
+                let first = try #require(await changes.next())
+                #expect(first.value == .null)
+                var revs: [UInt64] = []
+                for _ in 0..<5 { revs.append(try await client.dispatch(ClientFixtures.increment("hits"))) }
+                try await client.dispatch(ClientFixtures.increment("other"))   // not a change of /counters/hits
+                revs.append(try await client.dispatch(ClientFixtures.increment("hits", by: 10)))
+                var seen: [MirrorChange] = []
+                for _ in revs { seen.append(try #require(await changes.next())) }
+                #expect(seen.map(\.rev) == revs)
+                #expect(seen.map(\.value) == [1, 2, 3, 4, 5, 15])
+            }
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import StateSyncProtocol
 import StateSyncTestSupport
 import Testing
 import WebSocket
@@ -132,5 +133,26 @@ private actor Counter {
         }
         server.send(SIGTERM)
         #expect(await server.waitForExit() == 0)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ClientRefusedOnReconnectTests {
+    @Test func aRefusalOnReconnectEndsWithConnectionAndCancelsItsBody() async throws {
+        let first = try ServeProcess(["serve", "--host", "127.0.0.1", "--port", "0", "--memory", "--token", "old=writer"])
+        let port = try #require(try await first.waitForPort(), "serve did not start: \(first.standardError)")
+        var configuration = ClientFixtures.configuration("ws://127.0.0.1:\(port)/sync")
+        configuration.token = "old"
+        let error = await #expect(throws: StateSyncClientError.self) {
+            try await StateSyncClient.withConnection(configuration) { client in
+                let changes = try await client.changes(at: "/counters")
+                first.send(SIGTERM)
+                _ = await first.waitForExit()
+                let second = try ServeProcess(["serve", "--host", "127.0.0.1", "--port", "\(port)", "--memory", "--token", "new=writer"])
+                defer { second.send(SIGTERM) }
+                for await _ in changes {}                           // ends when the client ends for good
+                try await Task.sleep(for: .seconds(60))             // cancelled by withConnection, well before the time limit
+            }
+        }
+        #expect(error?.code == .unauthorized)
     }
 }
