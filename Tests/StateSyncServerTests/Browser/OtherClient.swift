@@ -1,39 +1,37 @@
+import Foundation
 import StateSyncCore
-import Testing
 import StateSyncTestSupport
+import Testing
 
-/// The "other client" of the browser tests: the issue asks for the CLI
-/// (`statesync dispatch`, `statesync get`), which comes with issue 5; until
-/// then this speaks the protocol with ``ProtocolClient``. Switching it to the
-/// CLI processes changes only this file.
+/// The "other client" of the browser tests: the `statesync` CLI, run as a
+/// process (`statesync dispatch`, `statesync get`), as a user in another
+/// terminal would.
 enum OtherClient {
-    /// Dispatches `action` (a JSON object) and returns the `ack`'s revision;
-    /// fails the test on a `reject`.
+    /// `statesync dispatch ACTION_JSON`; returns the acked revision it prints,
+    /// failing the test when the command fails.
     static func dispatch(url: String, action: JSONValue, token: String? = nil) async throws -> UInt64 {
-        let client = try await ProtocolClient.joined(url, token: token, name: "other-client")
-        try await client.send(["type": "dispatch", "id": "o1", "action": action])
-        var reply = try await client.receive()
-        while reply["type"] == "patch" { reply = try await client.receive() }
-        try await client.close()
-        try #require(reply["type"] == "ack", "expected an ack, got \(reply)")
-        return UInt64(try #require(reply["rev"]?.intValue))
+        let result = try await CLI.run(["dispatch", "--url", url, "--name", "other-client"] + tokenOption(token) + [action.description])
+        try #require(result.status == 0, "statesync dispatch failed (\(result.status)): \(result.errors)")
+        return try #require(UInt64(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "not a revision: \(result.output)")
     }
 
-    /// The value at `path` (a JSON Pointer) now.
+    /// `statesync get PATH`: the value it prints.
     static func get(url: String, path: String, token: String? = nil) async throws -> JSONValue {
-        let client = try await ProtocolClient.joined(url, token: token, name: "other-client")
-        try await client.send(["type": "get", "id": "g1", "path": .string(path)])
-        let reply = try await client.receive("value")
-        try await client.close()
-        return reply["value"] ?? .null
+        let result = try await CLI.run(["get", "--url", url] + tokenOption(token) + [path])
+        try #require(result.status == 0, "statesync get failed (\(result.status)): \(result.errors)")
+        return try JSONParser().parse(Array(result.output.utf8))
     }
 
-    /// Dispatches `action` expecting a `reject`; returns its code.
+    /// `statesync dispatch` of an action the server refuses: exit 1 and the
+    /// rejection on stderr (`statesync: rejected (not_found): …`); returns its code.
     static func dispatchRejected(url: String, action: JSONValue, token: String? = nil) async throws -> String {
-        let client = try await ProtocolClient.joined(url, token: token, name: "other-client")
-        try await client.send(["type": "dispatch", "id": "o1", "action": action])
-        let reply = try await client.receive("reject")
-        try await client.close()
-        return try #require(reply["code"]?.stringValue)
+        let result = try await CLI.run(["dispatch", "--url", url, "--name", "other-client"] + tokenOption(token) + [action.description])
+        try #require(result.status == 1, "expected a rejection, got \(result.status): \(result.output)\(result.errors)")
+        let code = result.errors.split(separator: "(").dropFirst().first?.split(separator: ")").first
+        return String(try #require(code, "no code in: \(result.errors)"))
+    }
+
+    private static func tokenOption(_ token: String?) -> [String] {
+        token.map { ["--token", $0] } ?? []
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StateSyncCore
 import Testing
+import StateSyncTestSupport
 
 /// `statesync get`, `dispatch` and their exit codes, run as processes
 /// against a real `statesync serve --memory --port 0`.

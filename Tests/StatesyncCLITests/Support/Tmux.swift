@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StateSyncTestSupport
 
 /// A private tmux server (its own socket, no user configuration) for
 /// driving full-screen commands: start panes, type into them, read them.

@@ -8,26 +8,26 @@ import Foundation
 /// once); the child stays a zombie and `waitUntilExit()` never returns.
 /// Output goes through temporary files rather than pipes, because a tmux
 /// server started by a command would keep inherited pipes open.
-enum Subprocess {
+package enum Subprocess {
     /// What a finished process left behind.
-    struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status (128 + N when killed by signal N).
-        var status: Int32
+        package var status: Int32
         /// Everything on stdout.
-        var output: String
+        package var output: String
         /// Everything on stderr.
-        var errors: String
+        package var errors: String
     }
 
     /// Why a process could not be run.
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What failed.
-        let description: String
+        package let description: String
     }
 
     /// Runs `argv` (stdin from /dev/null, `environment` added to the test's
     /// own) on a dispatch thread, so the test's task pool does not block.
-    static func run(_ argv: [String], environment: [String: String] = [:]) async throws -> Result {
+    package static func run(_ argv: [String], environment: [String: String] = [:]) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Swift.Result { try run(argv, environment: environment) })
@@ -36,7 +36,7 @@ enum Subprocess {
     }
 
     /// Runs `argv`, blocking the calling thread (for commands of a few milliseconds).
-    static func run(_ argv: [String], environment: [String: String] = [:]) throws -> Result {
+    package static func run(_ argv: [String], environment: [String: String] = [:]) throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statesync-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }   // best effort: a temporary directory

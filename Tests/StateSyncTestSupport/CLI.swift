@@ -1,17 +1,16 @@
 import Foundation
-import StateSyncTestSupport
 import Testing
 
 /// Runs `statesync` commands as child processes, as a user would.
-enum CLI {
+package enum CLI {
     /// Runs `statesync arguments…` to the end.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Subprocess.Result {
+    package static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Subprocess.Result {
         try await Subprocess.run([ServeProcess.executable.path] + arguments, environment: environment)
     }
 
     /// Runs `body` with a `statesync serve --memory --port 0 options…` child
     /// process, given its URL; stops it with SIGTERM afterwards.
-    static func withServer<T>(_ options: [String] = [], _ body: (String) async throws -> T) async throws -> T {
+    package static func withServer<T>(_ options: [String] = [], _ body: (String) async throws -> T) async throws -> T {
         let server = try ServeProcess(["serve", "--memory", "--port", "0"] + options)
         guard let port = try await server.waitForPort() else {
             _ = await server.waitForExit()
@@ -30,7 +29,7 @@ enum CLI {
     }
 
     /// A loopback port nothing listens on (bound by the OS, then released).
-    static func unusedPort() throws -> Int {
+    package static func unusedPort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EMFILE) }
         defer { close(socket) }
@@ -52,7 +51,7 @@ enum CLI {
 /// Polls `condition` every 50 ms until it holds or `timeout` passes: for
 /// what cannot be awaited (another process's output, a tmux pane).
 /// Returns whether it held.
-func eventually(within timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws -> Bool {
+package func eventually(within timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
