@@ -136,6 +136,7 @@ let package = Package(
             name: "WebSocketTests",
             dependencies: [
                 "WebSocket",
+                "StateSyncTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,7 +1,6 @@
 import StateSyncClient
 import StateSyncCore
 import StateSyncTestSupport
-import Synchronization
 import Testing
 
 /// Reconnect delays are really waited, attempt after attempt, and close()
@@ -9,34 +8,31 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ClientBackoffTests {
     @Test func failedAttemptsWaitTheirDelayAndCloseWakesTheWait() async throws {
-        let port = try await TestServer.with { $0.port }   // stopped: nothing listens there now
-        var configuration = ClientFixtures.configuration("ws://127.0.0.1:\(port)/sync")
+        let reserved = try ReservedPort()
+        var configuration = ClientFixtures.configuration("ws://127.0.0.1:\(reserved.port)/sync")
         configuration.waitsForServer = true
-        configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(300), maximumDelay: .seconds(30), jitter: 0)
+        configuration.reconnect = ReconnectPolicy(
+            initialDelay: .milliseconds(300), maximumDelay: .seconds(30), multiplier: 4, jitter: 0)
         let client = StateSyncClient(configuration: configuration)
-        let attempts = Attempts()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
-            group.addTask {
-                for await state in client.observeStatus(\.connection) where state == .connecting {
-                    attempts.count.add(1, ordering: .relaxed)
-                }
+            // The attempts, and the start of the pause after the third: delays
+            // of 300 ms and 1.2 s come between them (a load can only make
+            // them longer; a pause that returned at once would make them ~0).
+            var attempts: [ContinuousClock.Instant] = []
+            for await state in client.observeStatus(\.connection) {
+                if state == .connecting { attempts.append(.now) }
+                if attempts.count == 3, case .offline = state { break }
             }
-            // 300 ms, then 600 ms: at most three attempts in the first second
-            // (a pause that returned at once would make hundreds).
-            try await Task.sleep(for: .seconds(1))
-            #expect((2...3).contains(attempts.count.load(ordering: .relaxed)), "\(attempts.count.load(ordering: .relaxed)) attempts in 1 s")
-            // Now in a 1.2 s (or longer) pause: close ends it at once.
+            #expect(attempts[1] - attempts[0] >= .milliseconds(300))
+            #expect(attempts[2] - attempts[1] >= .milliseconds(1_200))
+            // Now in a 4.8 s pause: close ends it at once.
             let closing = ContinuousClock.now
             await client.close()
             try await group.next()
-            #expect(ContinuousClock.now - closing < .milliseconds(500))
+            #expect(ContinuousClock.now - closing < .seconds(3))
             group.cancelAll()
         }
+        reserved.release()
     }
-}
-
-/// Connection attempts seen, counted from the observing task.
-private final class Attempts: Sendable {
-    let count = Atomic(0)
 }

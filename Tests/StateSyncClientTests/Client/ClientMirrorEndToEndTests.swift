@@ -128,12 +128,13 @@ import Testing
     }
 
     @Test func withNoServerTheErrorSaysConnectionRefusedInPlainWords() async throws {
-        let port = try await TestServer.with { $0.port }   // a port that was just freed
-        let url = "ws://127.0.0.1:\(port)/sync"
+        let reserved = try ReservedPort()
+        let url = "ws://127.0.0.1:\(reserved.port)/sync"
         let error = await #expect(throws: StateSyncClientError.self) {
             try await StateSyncClient.withConnection(ClientFixtures.configuration(url)) { _ in }
         }
         #expect(error?.description == "cannot connect to \(url): connection refused")
+        reserved.release()
     }
 
     @Test func aBadTokenEndsTheClientWithoutRetrying() async throws {

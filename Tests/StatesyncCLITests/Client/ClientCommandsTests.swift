@@ -47,12 +47,14 @@ struct ClientCommandsTests {
     }
 
     @Test func withoutAServerTheCommandsSayConnectionRefused() async throws {
-        let url = "ws://127.0.0.1:\(try CLI.unusedPort())/sync"
+        let reserved = try ReservedPort()
+        let url = "ws://127.0.0.1:\(reserved.port)/sync"
         for arguments in [["get", "/todos"], ["watch", "/todos"], ["dispatch", "addTodo", "title=Milk"]] {
             let result = try await CLI.run(arguments + ["--url", url])
             #expect(result.status == 1, "\(arguments)")
             #expect(result.errors == "statesync: cannot connect to \(url): connection refused\n", "\(arguments)")
         }
+        reserved.release()
     }
 
     @Test func tokensAreSentAndARefusedOneIsOnePlainLine() async throws {

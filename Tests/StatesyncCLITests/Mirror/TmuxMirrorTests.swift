@@ -97,12 +97,14 @@ struct TmuxMirrorTests {
     }
 
     @Test func startedBeforeTheServerItShowsOfflineAndConnectsWhenItComes() async throws {
-        let port = try CLI.unusedPort()
+        let reserved = try ReservedPort()
+        let port = reserved.port
         let url = "ws://127.0.0.1:\(port)/sync"
         try await Self.withTmux { tmux in
             try tmux.newSession("board", columns: 160, rows: 30, command: Self.mirrorCommand(url: url, name: "early"))
             #expect(try await eventually { try tmux.capture("board").contains("offline, retrying (cannot connect to \(url): connection refused)") },
                     tmux.show("board"))
+            reserved.release()
             let server = try ServeProcess(["serve", "--memory", "--port", "\(port)"])
             defer { server.send(SIGTERM) }
             #expect(try await server.waitForPort() == port)

@@ -1,19 +1,19 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import StateSyncTestSupport
 import Testing
 import WebSocket
 
 @Suite(.timeLimit(.minutes(1))) struct WebSocketClientTests {
     @Test func connectionRefusedNamesHostAndPort() async throws {
-        // Bind and close a listener to get a port nobody listens on.
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = listener.localAddress?.port ?? 0
-        try await listener.close()
+        // A port bound but not listening: nobody else can take it meanwhile.
+        let reserved = try ReservedPort()
+        let port = reserved.port
         await #expect(throws: WebSocketClientError.connectionFailed(host: "127.0.0.1", port: port, reason: "connection refused")) {
             _ = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/")
         }
+        reserved.release()
     }
 
     @Test func rejectedHandshakeCarriesStatusAndBody() async throws {
