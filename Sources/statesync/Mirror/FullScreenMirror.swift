@@ -13,9 +13,11 @@ struct FullScreenMirror {
         let client = StateSyncClient(configuration: configuration)
         let terminal = try TerminalSession()
         defer { terminal.restore() }
+        // Trap SIGWINCH before reading the size: a resize in between (a pane
+        // split right after the start) would otherwise leave a stale layout.
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sighup, .sigwinch)
         let screen = Screen(size: TerminalSession.size(), url: configuration.url, write: TerminalOutput.write)
         await screen.redrawAll()
-        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sighup, .sigwinch)
         try await MirrorSession.run(
             client,
             onStatus: { change in await screen.setStatus { change.apply(to: &$0) } },
