@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // MARK: Core: state, JSON, store. No networking.
@@ -181,12 +182,37 @@ let package = Package(
             exclude: ["Interop/protocol_scenario.py"],
             swiftSettings: strictSettings
         ),
-        // MARK: statesync: the command-line tool (`statesync serve`).
+        // MARK: StateSyncLoad: the load generator behind `statesync bench`.
+        .target(
+            name: "StateSyncLoad",
+            dependencies: [
+                "StateSyncCore",
+                "StateSyncProtocol",
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncLoadTests",
+            dependencies: [
+                "StateSyncLoad",
+                "StateSyncCore",
+                "StateSyncProtocol",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: statesync: the command-line tool (`statesync serve`, `statesync bench`).
         .executableTarget(
             name: "statesync",
             dependencies: [
                 "StateSyncServer",
                 "StateSyncProtocol",
+                "StateSyncLoad",
                 "BoardApp",
                 "WebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

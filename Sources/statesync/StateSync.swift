@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `statesync` command. Subcommands: `serve` (more, such as `get`,
+/// The `statesync` command. Subcommands: `serve`, `bench` (more, such as `get`,
 /// `watch`, `dispatch` and `mirror`, join it in `subcommands`).
 ///
 /// Exit codes: 0 success (including a clean shutdown on SIGTERM/SIGINT),
@@ -12,7 +12,7 @@ struct StateSync: AsyncParsableCommand {
         commandName: "statesync",
         abstract: "A server-authoritative state store shared over WebSocket.",
         version: "0.1.0",
-        subcommands: [Serve.self]
+        subcommands: [Serve.self, Bench.self]
     )
 
     /// Parses, runs, and maps failures to the documented exit codes.

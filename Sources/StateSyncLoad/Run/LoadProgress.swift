@@ -1,0 +1,30 @@
+/// What a running load test reports several times a second (for a progress bar).
+public struct LoadProgress: Sendable {
+    /// The stage of the run.
+    public enum Phase: String, Sendable {
+        /// Opening connections and subscribing.
+        case connecting
+        /// Writers dispatch.
+        case running
+        /// Waiting for the last answers and deliveries.
+        case draining
+        /// Closing connections.
+        case closing
+    }
+
+    /// The current stage.
+    public var phase: Phase
+    /// Clients connected, subscribed (ready), and failed to connect; of ``clients``.
+    public var connected: Int
+    public var ready: Int
+    public var failed: Int
+    public var clients: Int
+    /// Seconds into the phase, and the phase's planned length (`nil` when open-ended).
+    public var elapsed: Double
+    public var planned: Double?
+    /// Tallies so far.
+    public var acked: Int
+    public var deliveries: Int
+    public var errors: Int
+    public var gaps: Int
+}
