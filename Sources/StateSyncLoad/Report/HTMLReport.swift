@@ -27,7 +27,7 @@ public enum HTMLReport {
                 .init(name: "dispatch→delivery", color: "#e45756", points: result.deliveryDistribution.map { (nines($0.percentile), $0.milliseconds) }),
                 .init(name: "dispatch→ack", color: "#54a24b", points: result.ackDistribution.map { (nines($0.percentile), $0.milliseconds) }),
             ],
-            xTicks: [(0, "0%"), (1, "90%"), (2, "99%"), (3, "99.9%"), (4, "99.99%")].map { SVGChart.Tick(value: $0.0, label: $0.1) })
+            xTicks: [(0, "0%"), (1, "90%"), (2, "99%"), (3, "99.9%"), (4, "≥99.99%")].map { SVGChart.Tick(value: $0.0, label: $0.1) })
         let verdict = result.passed ? #"<p class="ok">PASSED: no gaps, no errors, every expected delivery counted.</p>"#
             : #"<p class="bad">FAILED: see the problems below.</p>"#
         return """
@@ -57,9 +57,10 @@ public enum HTMLReport {
             """
     }
 
-    /// The percentile on a "number of nines" scale: 90 → 1, 99 → 2, 99.9 → 3 (capped at 5).
+    /// The percentile on a "number of nines" scale: 90 → 1, 99 → 2, 99.9 → 3
+    /// (capped at 4: 99.99 and above, the maximum included, share the right edge).
     static func nines(_ percentile: Double) -> Double {
         let rest = 1 - percentile / 100
-        return rest <= 1e-5 ? 5 : -log10(rest)
+        return rest <= 1e-4 ? 4 : -log10(rest)
     }
 }

@@ -34,17 +34,17 @@ struct SVGChart {
         let yMax = Self.niceCeiling(all.map(\.y).max() ?? 1)
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
-        func px(_ x: Double) -> Double { left + (x - xMin) / (xMax - xMin) * plotWidth }
-        func py(_ y: Double) -> Double { top + plotHeight - y / yMax * plotHeight }
+        func px(_ x: Double) -> String { Self.coordinate(left + (min(max(x, xMin), xMax) - xMin) / (xMax - xMin) * plotWidth) }
+        func py(_ y: Double) -> String { Self.coordinate(top + plotHeight - min(y, yMax) / yMax * plotHeight) }
 
         var svg = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" font-family="sans-serif" font-size="11">"##
         svg += ##"<text x="\##(left)" y="18" font-size="14" font-weight="bold">\##(HTMLText.escape(title))</text>"##
         // Horizontal grid and y labels.
         for step in 0...4 {
             let value = yMax * Double(step) / 4
-            let y = py(value)
-            svg += ##"<line x1="\##(left)" y1="\##(y)" x2="\##(width - right)" y2="\##(y)" stroke="#ddd"/>"##
-            svg += ##"<text x="\##(left - 6)" y="\##(y + 4)" text-anchor="end">\##(Self.label(value))</text>"##
+            let y = top + plotHeight - value / yMax * plotHeight
+            svg += ##"<line x1="\##(left)" y1="\##(Self.coordinate(y))" x2="\##(width - right)" y2="\##(Self.coordinate(y))" stroke="#ddd"/>"##
+            svg += ##"<text x="\##(left - 6)" y="\##(Self.coordinate(y + 4))" text-anchor="end">\##(Self.label(value))</text>"##
         }
         let ticks = xTicks ?? (0...4).map { step in
             let value = xMin + (xMax - xMin) * Double(step) / 4
@@ -60,7 +60,7 @@ struct SVGChart {
         svg += ##"<text x="\##(left + plotWidth / 2)" y="\##(height - 8)" text-anchor="middle">\##(HTMLText.escape(xLabel))</text>"##
         svg += ##"<text transform="translate(14 \##(top + plotHeight / 2)) rotate(-90)" text-anchor="middle">\##(HTMLText.escape(yLabel))</text>"##
         for (number, line) in series.enumerated() {
-            let points = line.points.map { "\(px($0.x)),\(py(min($0.y, yMax)))" }.joined(separator: " ")
+            let points = line.points.map { "\(px($0.x)),\(py($0.y))" }.joined(separator: " ")
             svg += ##"<polyline fill="none" stroke="\##(line.color)" stroke-width="2" points="\##(points)"/>"##
             let legendX = width - right - 150
             let legendY = top + 14 * Double(number)
@@ -68,6 +68,11 @@ struct SVGChart {
             svg += ##"<text x="\##(legendX + 24)" y="\##(legendY + 4)">\##(HTMLText.escape(line.name))</text>"##
         }
         return svg + "</svg>"
+    }
+
+    /// A coordinate with one decimal (enough for a 720-unit-wide drawing).
+    static func coordinate(_ value: Double) -> String {
+        ResultText.fixed(value, 1)
     }
 
     /// 1, 2 or 5 times a power of ten, at or above `value`.

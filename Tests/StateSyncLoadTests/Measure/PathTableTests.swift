@@ -24,12 +24,16 @@ import Testing
         _ = table.addSubscription("/counters/c2")
         _ = table.addSubscription("")
         _ = table.addSubscription("/todos")
+        let c1 = table.intern("/counters/c1")
+        let counters = table.intern("/counters")
+        let chat = table.intern("/chat")
+        let root = table.intern("")
         // A change of c1 concerns /counters (3), /counters/c1 and the root.
-        #expect(table.subscribersAffected(by: table.intern("/counters/c1")) == 5)
+        #expect(table.subscribersAffected(by: c1) == 5)
         // A change of the whole counters object concerns everything at or below it, and the root.
-        #expect(table.subscribersAffected(by: table.intern("/counters")) == 6)
-        #expect(table.subscribersAffected(by: table.intern("/chat")) == 1)
-        #expect(table.subscribersAffected(by: table.intern("")) == 7)
+        #expect(table.subscribersAffected(by: counters) == 6)
+        #expect(table.subscribersAffected(by: chat) == 1)
+        #expect(table.subscribersAffected(by: root) == 7)
     }
 }
 
@@ -65,7 +69,8 @@ import Testing
         let far = UInt64(DeliveryLedger.capacity) + 5
         _ = ledger.recordAck(rev: far, sent: 0, path: action)
         var pending = [PendingPatch(path: path, base: 0, rev: far, arrived: 10)]
-        #expect(ledger.match(&pending, before: .max) { _ in } == 1)
+        let found = ledger.match(&pending, before: .max) { _ in }
+        #expect(found == 1)
         #expect(pending.isEmpty)
     }
 }

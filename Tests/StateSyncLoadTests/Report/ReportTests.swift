@@ -67,6 +67,7 @@ import Testing
         #expect(SVGChart.niceCeiling(7) == 10)
         #expect(SVGChart.niceCeiling(0.13) == 0.2)
         #expect(SVGChart.niceCeiling(300) == 500)
-        #expect(HTMLReport.nines(99) == 2)
+        #expect(abs(HTMLReport.nines(99) - 2) < 1e-9)
+        #expect(HTMLReport.nines(100) == 4)
     }
 }
