@@ -78,7 +78,8 @@ extension Sequencer {
             failure = "\(error)"
         }
         building.journal.entries.append(JournalEntry(meta: meta, actionID: actionID, action: bytes))
-        building.states.append(mirror.json)
+        building.revisions += 1
+        building.cost += mirror.takeChangeCost()
     }
 
     /// Records the outcome of a new dispatch and queues its answer.

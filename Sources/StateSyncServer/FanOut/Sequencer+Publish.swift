@@ -7,13 +7,11 @@ extension Sequencer {
     /// Makes a durable batch visible: patches to the subscriptions whose
     /// slice changed, then the batch's acks and rejects, then the history.
     func publish(_ batch: PendingBatch) {
-        if let last = batch.states.last {
+        if let last = batch.state {
             let old = published
-            for state in batch.states {
-                history.append(state)
-            }
             published = last
-            publishedRevision += UInt64(batch.states.count)
+            publishedRevision += UInt64(batch.revisions)
+            history.append(last, at: publishedRevision, cost: batch.cost)
             shared.publishedRevision.store(publishedRevision, ordering: .releasing)
             fanOut(from: old, to: last, rev: publishedRevision)
         }
