@@ -13,8 +13,9 @@ struct PendingBatch {
     /// intermediate state would make each change copy the containers it
     /// touches, since they would be shared).
     var state: JSONValue?
-    /// What the batch's changes copied (see ``HistoryWindow``).
-    var cost = 0
+    /// What the batch's entries changed in the mirror: the paths the
+    /// fan-out starts from, and the cost the history window charges.
+    var change = MirrorChange()
     /// Answers to dispatches, sent after the batch's patches.
     var answers: [DispatchAnswer] = []
 

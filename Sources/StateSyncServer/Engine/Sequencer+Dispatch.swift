@@ -79,7 +79,7 @@ extension Sequencer {
         }
         building.journal.entries.append(JournalEntry(meta: meta, actionID: actionID, action: bytes))
         building.revisions += 1
-        building.cost += mirror.takeChangeCost()
+        building.change.merge(mirror.takeChange())
     }
 
     /// Records the outcome of a new dispatch and queues its answer.

@@ -11,9 +11,9 @@ extension Sequencer {
             let old = published
             published = last
             publishedRevision += UInt64(batch.revisions)
-            history.append(last, at: publishedRevision, cost: batch.cost)
+            history.append(last, at: publishedRevision, cost: batch.change.cost)
             shared.publishedRevision.store(publishedRevision, ordering: .releasing)
-            fanOut(from: old, to: last, rev: publishedRevision)
+            fanOut(from: old, to: last, rev: publishedRevision, changed: batch.change.paths)
         }
         let now = ContinuousClock.now
         for answer in batch.answers {
@@ -41,9 +41,12 @@ extension Sequencer {
     /// and `new`. Only subscriptions at, above or below a changed path are
     /// visited; subscriptions of one path share one focused diff and one
     /// serialized ops array, and those with the same id and base share the
-    /// very same bytes.
-    private func fanOut(from old: JSONValue, to new: JSONValue, rev: UInt64) {
-        let changed = JSONPatch.diff(from: old, to: new).operations.flatMap(Self.changedRegions)
+    /// very same bytes. `paths` are where the mirror changed (then the whole
+    /// state need not be diffed to find them: a counter among 10,000 costs
+    /// one counter); `nil` means unknown.
+    private func fanOut(from old: JSONValue, to new: JSONValue, rev: UInt64, changed paths: [JSONPointer]?) {
+        let changed = paths.map { $0.map(Self.arrayWidened) }
+            ?? JSONPatch.diff(from: old, to: new).operations.flatMap(Self.changedRegions)
         for node in trie.affected(by: changed) {
             let ops = JSONPatch.diff(from: old, to: new, at: node.pointer)
             guard !ops.isEmpty else { continue }

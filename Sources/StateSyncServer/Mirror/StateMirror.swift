@@ -25,13 +25,8 @@ struct StateMirror<App: StateSyncApp> {
     private(set) var json: JSONValue
     /// How many times the whole state was re-encoded (for tests and benchmarks).
     private(set) var fullEncodes = 0
-    /// Object members and array elements of the containers the updates since
-    /// the last ``takeChangeCost()`` replaced: what a state kept in the
-    /// history window holds on its own, beyond what it shares with the
-    /// previous revision (an estimate that counts the containers on each
-    /// changed path, the new value's own members, and for a full encode the
-    /// first two levels).
-    private var changeCost = 0
+    /// What the updates since the last ``takeChange()`` changed.
+    private var change = MirrorChange()
 
     private let encoder = JSONValueEncoder()
 
@@ -98,22 +93,23 @@ struct StateMirror<App: StateSyncApp> {
         return .some(collection.element(withKey: key))
     }
 
-    /// The cost of the updates since the last call (see `changeCost`), which starts again at 0.
-    mutating func takeChangeCost() -> Int {
-        defer { changeCost = 0 }
-        return changeCost
+    /// What the updates since the last call changed; starts again empty.
+    mutating func takeChange() -> MirrorChange {
+        defer { change = MirrorChange() }
+        return change
     }
 
-    /// Charges a change at `pointer` to `value`: every container on the
+    /// Records a change at `pointer` to `value`: every container on the
     /// path to it is copied, and the value's own members are new.
     private mutating func charge(_ pointer: JSONPointer, _ value: JSONValue) {
         var container = json
-        changeCost += Self.width(container) + Self.width(value)
+        change.cost += Self.width(container) + Self.width(value)
         for token in pointer.tokens.dropLast() {
             guard let child = container[token] else { break }
-            changeCost += Self.width(child)
+            change.cost += Self.width(child)
             container = child
         }
+        change.paths?.append(pointer)
     }
 
     /// Members or elements of a container; 1 for a scalar.
@@ -153,9 +149,35 @@ struct StateMirror<App: StateSyncApp> {
         do {
             json = try encoder.encode(state).sharingStorage(with: json)
             let children: [JSONValue] = json.objectValue.map { Array($0.values) } ?? json.arrayValue ?? []
-            changeCost += children.reduce(Self.width(json)) { $0 + Self.width($1) }
+            change.cost += children.reduce(Self.width(json)) { $0 + Self.width($1) }
+            change.paths = nil
         } catch {
             throw .unencodableState(reason: "\(error)")
+        }
+    }
+}
+
+/// What mirror updates changed: the paths (for the fan-out, which then
+/// need not diff the whole state to find them) and a cost for the history
+/// window.
+struct MirrorChange {
+    /// Object members and array elements of the containers the updates
+    /// replaced: what a state kept in the history window holds on its own,
+    /// beyond what it shares with the previous revision (an estimate that
+    /// counts the containers on each changed path, the new value's own
+    /// members, and for a full encode the first two levels).
+    var cost = 0
+    /// The pointers whose values were replaced, added or removed; `nil`
+    /// after a full encode (then anything may have changed).
+    var paths: [JSONPointer]? = []
+
+    /// Both changes together.
+    mutating func merge(_ other: MirrorChange) {
+        cost += other.cost
+        if let more = other.paths {
+            paths?.append(contentsOf: more)
+        } else {
+            paths = nil
         }
     }
 }

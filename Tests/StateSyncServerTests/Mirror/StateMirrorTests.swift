@@ -44,6 +44,7 @@ import Testing
         state.counters["hits"] = 1
         try mirror.update(to: state, footprint: .everything)
         #expect(mirror.fullEncodes == 2)
+        #expect(mirror.takeChange().paths == nil)
         #expect(mirror.json["counters"]?["hits"] == 1)
     }
 
@@ -51,7 +52,7 @@ import Testing
         var state = BoardState()
         state.presence = Dictionary(uniqueKeysWithValues: (0..<1_000).map { ("s-\($0)", Presence(name: "n\($0)", since: "t")) })
         var mirror = try StateMirror<Board>(state)
-        _ = mirror.takeChangeCost()
+        _ = mirror.takeChange()
         let reducer = BoardReducer()
         let newcomer = SessionInfo(id: "s-new", name: "newcomer")
         let leaver = SessionInfo(id: "s-7", name: "n7")
@@ -76,7 +77,11 @@ import Testing
         // Each presence change copies the ~1,000-member object plus the root
         // (5) and its entry: 1,009 for the join, 1,008 for the leave; the
         // counter changes copy small objects (7, 8, 8); the unknown leave nothing.
-        #expect(mirror.takeChangeCost() == 2_040)
-        #expect(mirror.takeChangeCost() == 0)
+        let change = mirror.takeChange()
+        #expect(change.cost == 2_040)
+        #expect(change.paths?.map(\.description) == [
+            "/presence/s-new", "/counters/hits", "/counters/hits", "/counters/misses", "/presence/s-7",
+        ])
+        #expect(mirror.takeChange().cost == 0)
     }
 }
