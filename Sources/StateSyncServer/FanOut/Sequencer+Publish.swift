@@ -57,9 +57,8 @@ extension Sequencer {
             node.subscribers = [:]
             for index in subscribers.indices {
                 let (key, base) = subscribers[index]
-                guard var session = sessions[key.sessionID] else { continue }
-                guard isWritable(&session) else {
-                    sessions[key.sessionID] = session  // keeps the slow mark
+                // In place: copying the record would retain all its fields once per subscriber.
+                guard let position = sessions.index(forKey: key.sessionID), isWritable(&sessions.values[position]) else {
                     continue
                 }
                 let frameKey = FrameKey(id: key.id, base: base)
@@ -70,7 +69,7 @@ extension Sequencer {
                     bytes = frames.frame(id: key.id, base: base)
                     shared[frameKey] = bytes
                 }
-                session.sink.send(bytes)
+                sessions.values[position].sink.send(bytes)
                 stats.patchesSent += 1
                 stats.patchBytesSent += UInt64(bytes.count)
                 subscribers.values[index] = rev
