@@ -40,6 +40,9 @@ struct StateMirror<App: StateSyncApp> {
     mutating func update(to state: App.State, footprint: Footprint) throws(SyncEngineError) {
         if let value = state as? JSONValue {
             json = value
+            // The app changed the JSON itself: where is found by diffing.
+            change.cost += Self.width(value)
+            change.paths = nil
             return
         }
         guard let parts = footprint.changedParts else {
