@@ -10,7 +10,6 @@ struct PathTable {
     typealias ID = Int32
 
     private var ids: [String: ID] = [:]
-    private var texts: [String] = []
     /// Per id: the ids of the path's ancestors and itself, root first.
     private var lineage: [[ID]] = []
     /// Per id: subscriptions exactly at this path.
@@ -26,9 +25,8 @@ struct PathTable {
             let parent = intern(String(path[..<slash]))
             ancestry = lineage[Int(parent)]
         }
-        let id = ID(texts.count)
+        let id = ID(lineage.count)
         ids[path] = id
-        texts.append(path)
         lineage.append(ancestry + [id])
         subscribersAt.append(0)
         subscribersWithin.append(0)
@@ -58,10 +56,5 @@ struct PathTable {
             count += subscribersAt[Int(ancestor)]
         }
         return count
-    }
-
-    /// The text of `id`.
-    func text(_ id: ID) -> String {
-        texts[Int(id)]
     }
 }

@@ -47,16 +47,6 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         self.parts = parts
     }
 
-    /// Whether the text has a `{n}` or `{seq}` placeholder (so it differs between actions).
-    public var variesPerAction: Bool {
-        parts.contains { $0 == .random || $0 == .sequence }
-    }
-
-    /// Whether the text has a `{i}` placeholder.
-    public var usesClientIndex: Bool {
-        parts.contains(.client)
-    }
-
     /// The text with `{i}` = `client`, `{n}` = `random` and `{seq}` = `sequence`.
     public func render(client: Int, random: Int, sequence: Int) -> String {
         var text = ""

@@ -14,7 +14,6 @@ import Testing
         #expect(table.overlaps(root, todos))
         #expect(!table.overlaps(hits, misses))
         #expect(!table.overlaps(todos, hits))
-        #expect(table.text(hits) == "/counters/hits")
     }
 
     @Test func countsTheSubscriptionsAChangeConcerns() {
