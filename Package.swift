@@ -166,6 +166,7 @@ let package = Package(
             name: "StateSyncServerTests",
             dependencies: [
                 "StateSyncServer",
+                "StateSyncLoad",
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "BoardApp",

@@ -98,6 +98,11 @@ final class SimulatedClient {
             }
         case let .error(id, code, text):
             problem("client \(index): error \(code.rawValue)\(id.map { " (\($0))" } ?? ""): \(text)")
+            // An error naming an unanswered dispatch (a persistent rate
+            // limit) answers it: the action was refused.
+            if let id, let sequence = Self.sequence(of: id), writer?.queue.contains(sequence) == true {
+                answered(id: id, arrived: arrived) { _ in self.shared.counters.rejected.bump() }
+            }
         case .unsubscribed, .value:
             problem("client \(index): unexpected \(decoded.type)")
         }
@@ -198,14 +203,17 @@ final class SimulatedClient {
     }
 
     private func answered(id: String, arrived: UInt64, _ record: (WriterQueue.Outstanding) -> Void) {
-        guard let writer, let outstanding = writer.queue.removeFirst() else {
-            return problem("client \(index): answer \(id) to no dispatch")
-        }
-        if id != "a\(outstanding.sequence)" {
-            problem("writer \(index): answer for \(id) while a\(outstanding.sequence) was the oldest unanswered")
+        guard let writer, let sequence = Self.sequence(of: id), let outstanding = writer.queue.remove(sequence: sequence) else {
+            return problem("client \(index): answer \(id) to no unanswered dispatch")
         }
         record(outstanding)
-        shared.watermark.update(writer: writer.number, oldestSent: writer.queue.first?.sent ?? AnswerWatermark.clear)
+        shared.watermark.update(writer: writer.number, oldestSent: writer.queue.oldest()?.sent ?? AnswerWatermark.clear)
+        writer.queue.compact()
+    }
+
+    /// The sequence number of action id `a<sequence>`.
+    private static func sequence(of id: String) -> Int? {
+        id.first == "a" ? Int(id.dropFirst()) : nil
     }
 
     // MARK: Helpers

@@ -1,5 +1,7 @@
-/// A writer's unanswered actions, oldest first (a server answers a
-/// session's dispatches in order).
+/// A writer's unanswered actions by sequence number, and the oldest of
+/// them. Answers are matched by id, not by position: the server answers
+/// the dispatches it reduces in order, but a session-level refusal (a rate
+/// limit) may overtake the answer of an earlier dispatch.
 struct WriterQueue {
     struct Outstanding {
         var sequence: Int
@@ -7,28 +9,44 @@ struct WriterQueue {
         var path: PathTable.ID
     }
 
-    private var items: [Outstanding] = []
+    private var pending: [Int: Outstanding] = [:]
+    /// Sequence numbers in sending order; answered ones are skipped lazily.
+    private var order: [Int] = []
     private var head = 0
 
-    var count: Int { items.count - head }
-    var first: Outstanding? { head < items.count ? items[head] : nil }
+    /// Unanswered actions.
+    var count: Int { pending.count }
 
     mutating func append(_ item: Outstanding) {
-        items.append(item)
+        pending[item.sequence] = item
+        order.append(item.sequence)
     }
 
-    /// Removes and returns the oldest.
-    mutating func removeFirst() -> Outstanding? {
-        guard head < items.count else { return nil }
-        let item = items[head]
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1_024, head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
+    /// Removes and returns the action with `sequence`, or `nil` when it is not outstanding.
+    mutating func remove(sequence: Int) -> Outstanding? {
+        pending.removeValue(forKey: sequence)
+    }
+
+    /// The oldest unanswered action (forgetting answered ones ahead of it).
+    mutating func oldest() -> Outstanding? {
+        while head < order.count {
+            if let item = pending[order[head]] { return item }
+            head += 1
         }
-        return item
+        order.removeAll(keepingCapacity: true)
+        head = 0
+        return nil
+    }
+
+    /// Whether `sequence` is outstanding.
+    func contains(_ sequence: Int) -> Bool {
+        pending[sequence] != nil
+    }
+
+    /// Drops the answered prefix of `order` once it is large (amortized O(1)).
+    mutating func compact() {
+        guard head >= 1_024, head * 2 >= order.count else { return }
+        order.removeFirst(head)
+        head = 0
     }
 }

@@ -3,10 +3,9 @@ import Synchronization
 /// The send time of the oldest unanswered action, over all writers: every
 /// action sent before it has been answered (acked or rejected).
 ///
-/// Writers answer in order per connection (the protocol answers a
-/// session's dispatches in the order they were made), so each writer only
-/// reports the send time of the front of its queue. A `Mutex` guards the
-/// table; writers touch it when their front changes.
+/// Each writer reports the send time of its oldest unanswered action (see
+/// ``WriterQueue``). A `Mutex` guards the table; writers touch it when they
+/// send into an empty queue and when an answer arrives.
 final class AnswerWatermark: Sendable {
     /// "Nothing outstanding".
     static let clear = UInt64.max
