@@ -35,8 +35,9 @@ public struct LoadRunner: Sendable {
     }
 
     /// Runs the scenario; `progress` is called every 200 ms (from a task).
-    /// Throws ``LoadScenarioError`` for an inconsistent scenario; failures
-    /// during the run (refused connections, errors, gaps) are in the result.
+    /// Throws ``LoadScenarioError`` for an inconsistent scenario and
+    /// ``LoadRunError`` when no client can connect; other failures (some
+    /// refused connections, errors, gaps) are in the result.
     public func run(progress: @escaping @Sendable (LoadProgress) -> Void) async throws -> LoadResult {
         try scenario.validate()
         let startedAt = ISO8601DateFormatter().string(from: Date())
@@ -53,6 +54,9 @@ public struct LoadRunner: Sendable {
                 defer { tasks.cancelAll() }
                 let serverBefore = probe?.sample()
                 let ramp = await connectAll(shared: shared, loops: loops, phase: phase)
+                guard !ramp.clients.isEmpty else {
+                    throw LoadRunError.noConnection(url: scenario.url, reason: shared.problems.messages.first ?? "unknown")
+                }
                 let serverIdle: ServerProbe.Sample?
                 if probe != nil {
                     try await Task.sleep(for: .seconds(1))  // let the server's buffers settle before reading its memory

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StateSyncLoad
+import StateSyncServer
 
 /// `statesync bench`: opens many real WebSocket clients against a server,
 /// drives a write load, and measures acks and deliveries.
@@ -70,6 +71,9 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "No progress bar.")
     var quiet = false
 
+    /// What `statesync serve` allows each connection (``SessionConfiguration/messagesPerSecond``).
+    private static let serverMessageRate = Double(SessionConfiguration().messagesPerSecond)
+
     func validate() throws {
         guard serverData == nil || spawnServer else { throw ValidationError("--server-data needs --spawn-server") }
         guard serverPid == nil || !spawnServer else { throw ValidationError("--server-pid and --spawn-server exclude each other") }
@@ -83,6 +87,9 @@ struct Bench: AsyncParsableCommand {
             printError("statesync bench: warning: the open-file limit is \(openFiles), below the \(clients) connections asked for; raise it (ulimit -n) or expect failed connects")
         }
         var scenario = try makeScenario()
+        if writers > 0, rate / Double(writers) > Self.serverMessageRate {
+            printError("statesync bench: warning: \(rate / Double(writers)) actions/s per writer is above the \(Int(Self.serverMessageRate)) messages/s a server allows each connection by default; expect rate_limited rejects (use more --writers)")
+        }
         let server = spawnServer ? try await SpawnedServer(data: serverData) : nil
         if let server { scenario.url = server.url }
         let bar = ProgressBar()

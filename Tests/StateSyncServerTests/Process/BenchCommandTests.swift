@@ -48,4 +48,10 @@ struct BenchCommandTests {
         #expect(await bench.waitForExit() == 1)
         #expect(bench.standardError.contains("--writers 3: must be from 0 to the number of clients (2)"))
     }
+
+    @Test func reportsAServerNoClientCanReach() async throws {
+        let bench = try ServeProcess(["bench", "--clients", "3", "--duration", "1", "--url", "ws://127.0.0.1:9/sync", "--quiet"])
+        #expect(await bench.waitForExit() == 1)
+        #expect(bench.standardError.contains("statesync: no client could connect to ws://127.0.0.1:9/sync"), "\(bench.standardError)")
+    }
 }
