@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // MARK: Core: state, JSON, store. No networking.
@@ -181,6 +182,7 @@ let package = Package(
             dependencies: [
                 "StateSyncServer",
                 "StateSyncWebClients",
+                "StateSyncLoad",
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "StateSyncTestSupport",
@@ -243,12 +245,37 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: statesync: the command-line tool (`serve`, `get`, `watch`, `dispatch`, `mirror`).
+        // MARK: StateSyncLoad: the load generator behind `statesync bench`.
+        .target(
+            name: "StateSyncLoad",
+            dependencies: [
+                "StateSyncCore",
+                "StateSyncProtocol",
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncLoadTests",
+            dependencies: [
+                "StateSyncLoad",
+                "StateSyncCore",
+                "StateSyncProtocol",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: statesync: the command-line tool (`serve`, `get`, `watch`, `dispatch`, `mirror`, `bench`).
         .executableTarget(
             name: "statesync",
             dependencies: [
                 "StateSyncServer",
                 "StateSyncClient",
+                "StateSyncLoad",
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "StateSyncWebClients",

@@ -4,7 +4,8 @@ import StateSyncServer
 
 // Server engine benchmarks (BENCHMARKS.md "## Server engine").
 // Run: swift run -c release server-benchmarks [SECTION…]
-// SECTIONs: throughput, fanout, growth (default: all). The SQLite journal
+// SECTIONs: throughput, fanout, growth, presence (default: all), and
+// presence-profile (2,000 joins once, for valgrind --tool=callgrind). The SQLite journal
 // goes to a fresh directory under the temporary directory.
 // Every figure comes with a baseline measured in the same run.
 
@@ -65,4 +66,21 @@ print("| 1 KB (\(small.stateBytes) B snapshot) | \(format(small.seconds * 1e6, 1
 try await row(Size100KB.self, actions: 2_000)
 try await row(Size1MB.self, actions: 2_000)
 try await row(Size10MB.self, actions: 1_000)
+}
+
+if runs("presence") {
+print("\n### Sessions joining (each join is a presence change of the state)\n")
+print("| sessions | time per join | vs. 1,000 |")
+print("|---|---:|---:|")
+let base = try await secondsPerJoin(sessions: 1_000)
+print("| 1,000 | \(format(base * 1e6, 1)) µs | 1.00 |")
+for (count, label) in [(2_000, "2,000"), (4_000, "4,000"), (10_000, "10,000")] {
+    let perJoin = try await secondsPerJoin(sessions: count)
+    print("| \(label) | \(format(perJoin * 1e6, 1)) µs | \(format(perJoin / base, 2)) |")
+}
+}
+
+if sections.contains("presence-profile") {
+let perJoin = try await secondsPerJoin(sessions: 2_000)
+print("2,000 joins: \(format(perJoin * 1e6, 1)) µs per join")
 }

@@ -5,7 +5,8 @@ public import StateSyncCore
 ///
 /// Its reducer reports the one top-level field each command may change, and
 /// each field maps to the pointer of its coding key, so an action re-encodes
-/// only that field (`/todos`, `/counters`, `/chat` or `/presence`).
+/// only that field (`/todos`, `/counters`, `/chat` or `/presence`), and a
+/// counter or presence change only that entry (`/counters/hits`).
 ///
 /// ```swift
 /// let engine = try await SyncEngine<Board>(journal: MemoryJournal())

@@ -22,7 +22,8 @@ public import StateSyncCore
 /// it was (the ``Reducer`` contract). Ids, times and names come from
 /// ``Meta`` and ``SessionInfo`` only; see ``BoardRules`` for how lengths are
 /// counted and ``BoardTime`` for the time format. The footprint names the
-/// one top-level field that may have changed.
+/// one top-level field that may have changed, or the one counter or presence
+/// entry (so the server re-encodes that entry only).
 ///
 /// ```swift
 /// let store = Store(initialState: BoardState(), reducer: BoardReducer())
@@ -43,10 +44,10 @@ public struct BoardReducer: Reducer {
             return try reduce(into: &state, action: action, session: session, meta: meta)
         case .sessionJoined(let session):
             state.presence[session.id] = Presence(name: session.name, since: BoardTime.string(from: meta.time))
-            return .keyPath(\BoardState.presence)
+            return .element(of: \BoardState.presence, key: session.id)
         case .sessionLeft(let session):
             state.presence[session.id] = nil
-            return .keyPath(\BoardState.presence)
+            return .element(of: \BoardState.presence, key: session.id)
         case .serverStarted:
             state.presence = [:]
             return .keyPath(\BoardState.presence)
@@ -83,10 +84,10 @@ public struct BoardReducer: Reducer {
             let (sum, overflow) = current.addingReportingOverflow(by)
             guard !overflow else { throw .invalidAction("counter \(counter) would overflow: \(current) + \(by)") }
             state.counters[counter] = sum
-            return .keyPath(\BoardState.counters)
+            return .element(of: \BoardState.counters, key: counter)
         case .resetCounter(let counter):
             state.counters[counter] = 0
-            return .keyPath(\BoardState.counters)
+            return .element(of: \BoardState.counters, key: counter)
         case .say(let text):
             try BoardRules.checkMessage(text)
             state.chat.append(ChatMessage(from: session.name, text: text, at: BoardTime.string(from: meta.time)))

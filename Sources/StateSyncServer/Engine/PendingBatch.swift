@@ -1,13 +1,21 @@
 import StateSyncCore
 
 /// What the sequencer has decided but not yet made visible: the journal
-/// batch, the JSON state after each of its entries, and the answers to send
+/// batch, the JSON state after its last entry, and the answers to send
 /// once it is durable (DESIGN invariant 3).
 struct PendingBatch {
     /// What goes to the journal in one append.
     var journal = JournalBatch()
-    /// The mirror after each entry of `journal.entries`, in order.
-    var states: [JSONValue] = []
+    /// Revisions the batch adds (its accepted entries).
+    var revisions = 0
+    /// The mirror after the batch's last entry, taken when the batch is
+    /// handed to the journal (not after each entry: holding every
+    /// intermediate state would make each change copy the containers it
+    /// touches, since they would be shared).
+    var state: JSONValue?
+    /// What the batch's entries changed in the mirror: the paths the
+    /// fan-out starts from, and the cost the history window charges.
+    var change = MirrorChange()
     /// Answers to dispatches, sent after the batch's patches.
     var answers: [DispatchAnswer] = []
 

@@ -79,7 +79,8 @@ extension Sequencer {
             failure = "\(error)"
         }
         building.journal.entries.append(JournalEntry(meta: meta, actionID: actionID, action: bytes))
-        building.states.append(mirror.json)
+        building.revisions += 1
+        building.change.merge(mirror.takeChange())
     }
 
     /// Records the outcome of a new dispatch (a rejection also in the

@@ -68,7 +68,9 @@ final class Sequencer<App: StateSyncApp> {
         self.headRevision = recovered.revision
         self.published = recovered.mirror.json
         self.publishedRevision = recovered.revision
-        self.history = HistoryWindow(capacity: configuration.historyWindow, revision: recovered.revision, state: recovered.mirror.json)
+        self.history = HistoryWindow(
+            capacity: configuration.historyWindow, costBudget: configuration.historyBudget,
+            revision: recovered.revision, state: recovered.mirror.json)
         self.lastSnapshotRevision = recovered.snapshotRevision
         self.outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes)
         self.journalHasEarlierOutcomes = recovered.revision > 0
@@ -122,8 +124,9 @@ final class Sequencer<App: StateSyncApp> {
     /// Hands the building batch to the journal when none is in flight.
     private func flush() {
         guard inFlight == nil, !building.isEmpty else { return }
-        let batch = building
+        var batch = building
         building = PendingBatch()
+        if batch.revisions > 0 { batch.state = mirror.json }
         if let failure, !batch.journal.entries.isEmpty {
             fail(batch, reason: failure)
             return
@@ -163,7 +166,8 @@ final class Sequencer<App: StateSyncApp> {
         // for an action that is not durable (the journal answers for the rest).
         outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes, hasForgotten: true)
         var failed = batch
-        failed.states = []
+        failed.revisions = 0
+        failed.state = nil
         failed.journal = JournalBatch()
         for index in failed.answers.indices {
             if case .accepted = failed.answers[index].outcome {

@@ -11,12 +11,20 @@ public struct SyncEngineConfiguration: Sendable {
     /// Default 1,000: recovery replays at most ~1,000 actions (milliseconds)
     /// while a snapshot of a 1 MB state costs ~1 ms per 1,000 actions.
     public var snapshotEvery: UInt64
-    /// How many recent revisions' JSON states the engine keeps to answer
-    /// `subscribe … since` and slow consumers with a patch instead of a
-    /// snapshot. Default 1,024: revisions share unchanged storage, so this
-    /// costs roughly 1,024 times the size of an average change, and covers
-    /// a client that was away for ~1,000 actions.
+    /// How many recent published revisions' JSON states the engine keeps to
+    /// answer `subscribe … since` and slow consumers with a patch instead of
+    /// a snapshot (one state per published batch). Default 1,024: revisions
+    /// share unchanged storage, so this costs roughly 1,024 times the size of
+    /// an average change, and covers a client that was away for ~1,000 actions.
     public var historyWindow: Int
+    /// The most object members and array elements the history's revisions
+    /// may hold beyond what they share: each revision is charged the size of
+    /// the containers its change copied, and the oldest revisions leave
+    /// first. Default 1,000,000 (tens of MB): changes of small containers keep
+    /// the whole ``historyWindow``, while with 10,000 connected sessions a
+    /// presence change copies a 10,000-member object, so about 100 such
+    /// revisions are kept instead of 1,024 copies (~400 MB).
+    public var historyBudget: Int
     /// A session whose ``SessionSink/bufferedBytes`` is above this gets no
     /// more patches or answers until it drains (then one coalesced patch per
     /// subscription). Default 1 MiB: several seconds of normal traffic for
@@ -43,6 +51,7 @@ public struct SyncEngineConfiguration: Sendable {
     public init(
         snapshotEvery: UInt64 = 1_000,
         historyWindow: Int = 1_024,
+        historyBudget: Int = 1_000_000,
         outboundHighWaterMark: Int = 1 << 20,
         rememberedOutcomes: Int = 100_000,
         rejectionLogCapacity: Int = 1_000,
@@ -51,6 +60,7 @@ public struct SyncEngineConfiguration: Sendable {
     ) {
         self.snapshotEvery = Swift.max(1, snapshotEvery)
         self.historyWindow = Swift.max(1, historyWindow)
+        self.historyBudget = Swift.max(0, historyBudget)
         self.outboundHighWaterMark = outboundHighWaterMark
         self.rememberedOutcomes = Swift.max(1, rememberedOutcomes)
         self.rejectionLogCapacity = Swift.max(0, rejectionLogCapacity)

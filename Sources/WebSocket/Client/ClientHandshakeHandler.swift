@@ -4,14 +4,15 @@ import NIOHTTP1
 /// Sends the upgrade request when the channel becomes active, validates the
 /// response, and on success swaps the HTTP handlers for the WebSocket handler
 /// (handing on bytes that arrived right behind the 101 response).
-final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class ClientHandshakeHandler<Result: Sendable>: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
 
-    /// Installs the WebSocket handler after `self` and returns the connection.
+    /// Installs the WebSocket handler after `self` and returns what the
+    /// caller of `connect` gets (the connection, or its outbound side).
     typealias Installer = (
         _ channel: any Channel, _ accepted: WebSocketClientHandshake.Accepted, _ after: ClientHandshakeHandler
-    ) throws -> WebSocketConnection
+    ) throws -> Result
 
     private enum State {
         case waiting
@@ -22,19 +23,19 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
     }
 
     /// The most rejection body kept for the error message.
-    static let maxRejectionBody = 4096
+    static var maxRejectionBody: Int { 4096 }
 
     private let handshake: WebSocketClientHandshake
     private let encoder: HTTPRequestEncoder
     private let decoder: any RemovableChannelHandler
     private let install: Installer
-    private let result: EventLoopPromise<WebSocketConnection>
+    private let result: EventLoopPromise<Result>
     private var state = State.waiting
     private var requestSent = false
 
     init(
         handshake: WebSocketClientHandshake, encoder: HTTPRequestEncoder, decoder: any RemovableChannelHandler,
-        result: EventLoopPromise<WebSocketConnection>, install: @escaping Installer
+        result: EventLoopPromise<Result>, install: @escaping Installer
     ) {
         self.handshake = handshake
         self.encoder = encoder
@@ -105,7 +106,7 @@ final class ClientHandshakeHandler: ChannelInboundHandler, RemovableChannelHandl
 
     private func upgrade(context: ChannelHandlerContext, accepted: WebSocketClientHandshake.Accepted) {
         state = .upgrading(buffered: [])
-        var connection: WebSocketConnection?
+        var connection: Result?
         ProtocolSwitch.replaceHTTPHandlers(context: context, removing: [encoder], decoder: decoder) {
             connection = try self.install(context.channel, accepted, self)
         } switched: {

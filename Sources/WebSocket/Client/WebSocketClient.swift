@@ -42,6 +42,54 @@ public enum WebSocketClient {
         headers: HTTPHeaders = [:],
         group: (any EventLoopGroup)? = nil
     ) async throws -> WebSocketConnection {
+        try await open(
+            url: url, subprotocols: subprotocols, configuration: configuration, options: options,
+            tlsConfiguration: tlsConfiguration, headers: headers, group: group, eventLoopHandler: nil
+        ) { outbound, inbound in
+            WebSocketConnection(inbound: inbound!, outbound: outbound)
+        }
+    }
+
+    /// Connects and performs the opening handshake like
+    /// ``connect(url:subprotocols:configuration:options:tlsConfiguration:headers:group:)``,
+    /// but hands every received message to `eventLoopHandler` on the
+    /// connection's event loop instead of to a task: no task and no async
+    /// sequence per connection, which is what lets one process hold many
+    /// thousands of connections (a load generator).
+    ///
+    /// ```swift
+    /// struct Printer: WebSocketEventLoopHandler {
+    ///     func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage) {
+    ///         print(message.text ?? "")
+    ///     }
+    /// }
+    /// let outbound = try await WebSocketClient.connect(url: "ws://127.0.0.1:8080/chat", eventLoopHandler: Printer())
+    /// outbound.write(.text("hello"))
+    /// ```
+    ///
+    /// `webSocketOpened` runs before this returns, on the event loop.
+    public static func connect(
+        url: String,
+        subprotocols: [String] = [],
+        configuration: WebSocketConfiguration = .init(),
+        options: WebSocketChannelOptions = .init(),
+        tlsConfiguration: TLSConfiguration? = nil,
+        headers: HTTPHeaders = [:],
+        group: (any EventLoopGroup)? = nil,
+        eventLoopHandler: any WebSocketEventLoopHandler
+    ) async throws -> WebSocketOutbound {
+        try await open(
+            url: url, subprotocols: subprotocols, configuration: configuration, options: options,
+            tlsConfiguration: tlsConfiguration, headers: headers, group: group, eventLoopHandler: eventLoopHandler
+        ) { outbound, _ in outbound }
+    }
+
+    private static func open<Result: Sendable>(
+        url: String, subprotocols: [String], configuration: WebSocketConfiguration, options: WebSocketChannelOptions,
+        tlsConfiguration: TLSConfiguration?, headers: HTTPHeaders, group: (any EventLoopGroup)?,
+        eventLoopHandler: (any WebSocketEventLoopHandler)?,
+        result: @escaping @Sendable (WebSocketOutbound, WebSocketInboundMessages?) -> Result
+    ) async throws -> Result {
         let target = try WebSocketURL(url)
         let group = group ?? MultiThreadedEventLoopGroup.singleton
         let sslContext = try target.isSecure
@@ -60,7 +108,7 @@ public enum WebSocketClient {
         } catch {
             throw WebSocketClientError.connectionFailed(host: target.host, port: target.port, reason: reason(for: error))
         }
-        let promise = channel.eventLoop.makePromise(of: WebSocketConnection.self)
+        let promise = channel.eventLoop.makePromise(of: Result.self)
         let timeout = channel.eventLoop.scheduleTask(in: options.handshakeTimeout) {
             promise.fail(WebSocketClientError.handshakeTimedOut(
                 host: target.host, port: target.port, seconds: options.handshakeTimeout.nanoseconds / 1_000_000_000))
@@ -69,7 +117,8 @@ public enum WebSocketClient {
         channel.eventLoop.execute {
             do {
                 try configure(channel, handshake: handshake, configuration: configuration, options: options,
-                              sslContext: sslContext, serverName: target.host, promise: promise)
+                              sslContext: sslContext, serverName: target.host, eventLoopHandler: eventLoopHandler,
+                              promise: promise, result: result)
             } catch {
                 promise.fail(error)
                 channel.close(promise: nil)
@@ -88,10 +137,11 @@ public enum WebSocketClient {
         }
     }
 
-    static func configure(
+    static func configure<Result: Sendable>(
         _ channel: any Channel, handshake: WebSocketClientHandshake,
         configuration: WebSocketConfiguration, options: WebSocketChannelOptions, sslContext: NIOSSLContext?, serverName: String,
-        promise: EventLoopPromise<WebSocketConnection>
+        eventLoopHandler: (any WebSocketEventLoopHandler)?,
+        promise: EventLoopPromise<Result>, result: @escaping @Sendable (WebSocketOutbound, WebSocketInboundMessages?) -> Result
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let sslContext {
@@ -105,8 +155,8 @@ public enum WebSocketClient {
         ) { channel, accepted, after in
             let (outbound, inbound) = try WebSocketChannelHandler.install(
                 on: channel, after: after, role: .client, configuration: configuration, options: options,
-                subprotocol: accepted.subprotocol, compression: accepted.compression, eventLoopHandler: nil)
-            return WebSocketConnection(inbound: inbound!, outbound: outbound)
+                subprotocol: accepted.subprotocol, compression: accepted.compression, eventLoopHandler: eventLoopHandler)
+            return result(outbound, inbound)
         }
         try pipeline.addHandlers([encoder, decoder, handler])
     }

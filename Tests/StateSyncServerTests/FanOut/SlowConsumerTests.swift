@@ -46,8 +46,12 @@ struct SlowConsumerTests {
             engine.dispatch(session: "s-slow", id: "a\(index)", action: increment("hits"))
         }
         let writer = engine.joinRecording("s-w", clientID: "c-w")
-        engine.dispatch(session: "s-w", id: "sync", action: increment("other"))
-        await writer.waitForAnswer("sync")
+        // The window holds the state at the end of each published batch:
+        // five more batches, one at a time, push the slow session's base out of it.
+        for index in 0..<5 {
+            engine.dispatch(session: "s-w", id: "sync\(index)", action: increment("other"))
+            await writer.waitForAnswer("sync\(index)")
+        }
         #expect(slow.messages.count == 1)
 
         slow.setBacklog(0)

@@ -42,7 +42,10 @@ import Testing
         try await client.testingEventLoop.executeInContext {
             try WebSocketClient.configure(
                 client, handshake: handshake, configuration: .init(compression: compression), options: .init(),
-                sslContext: nil, serverName: "memory", promise: promise)
+                sslContext: nil, serverName: "memory", eventLoopHandler: nil, promise: promise
+            ) { outbound, inbound in
+                WebSocketConnection(inbound: inbound!, outbound: outbound)
+            }
         }
         try await server.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1))
         try await client.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1))

@@ -1,0 +1,16 @@
+import NIOCore
+
+/// What every simulated client of a run shares: the scenario and the
+/// run-wide measurement state (all `Sendable`, safe from any event loop).
+struct RunShared: Sendable {
+    let scenario: LoadScenario
+    let counters: LoadCounters
+    let ledger: DeliveryLedger
+    let watermark: AnswerWatermark
+    let problems: ProblemLog
+
+    /// Monotonic nanoseconds (the clock every latency is measured on).
+    static func now() -> UInt64 {
+        NIODeadline.now().uptimeNanoseconds
+    }
+}

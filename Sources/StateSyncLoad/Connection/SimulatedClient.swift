@@ -1,0 +1,252 @@
+import NIOCore
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+/// One simulated client, living on its connection's event loop: says
+/// hello, subscribes, checks that every patch chains on the last (`base`),
+/// hands patches to the loop's recorder for latency matching and, for a
+/// writer, dispatches on a schedule and records each answer.
+final class SimulatedClient {
+    private struct Subscription {
+        var id: String
+        var pointer: JSONPointer
+        var path: PathTable.ID
+        var lastRev: UInt64?
+    }
+
+    let index: Int
+    private let shared: RunShared
+    private let recorder: LoopRecorder
+    private let decoder = MessageDecoder()
+    private let encoder = MessageEncoder()
+    private var subscriptions: [Subscription]
+    private var snapshotsMissing: Int
+    private var outbound: WebSocketOutbound?
+    /// The run closes the connection itself at the end: not a failure.
+    private var closing = false
+    private var writer: Writer?
+
+    /// The dispatching side of a writer client (a class: its queue is
+    /// changed in place, never copied).
+    private final class Writer {
+        let number: Int
+        var queue = WriterQueue()
+        var sequence = 0
+        var timer: RepeatedTask?
+
+        init(number: Int) {
+            self.number = number
+        }
+    }
+
+    init(index: Int, shared: RunShared, recorder: LoopRecorder, subscriptionPaths: [(JSONPointer, PathTable.ID)]) {
+        self.index = index
+        self.shared = shared
+        self.recorder = recorder
+        self.subscriptions = subscriptionPaths.enumerated().map { number, path in
+            Subscription(id: "s\(number)", pointer: path.0, path: path.1)
+        }
+        self.snapshotsMissing = subscriptionPaths.count
+        if index < shared.scenario.writers { writer = Writer(number: index) }
+    }
+
+    // MARK: Connection events
+
+    func opened(_ outbound: WebSocketOutbound) {
+        self.outbound = outbound
+        let name = "\(shared.scenario.clientPrefix)-\(index)"
+        send(.hello(clientID: name, token: shared.scenario.token, name: name))
+    }
+
+    func received(_ message: WebSocketMessage) {
+        let arrived = RunShared.now()
+        shared.counters.bytesReceived.bump(message.data.readableBytes)
+        let decoded: ServerMessage
+        do {
+            decoded = try decoder.decodeServerMessage(message.data.readableBytesView)
+        } catch {
+            problem("client \(index): a server message does not decode: \(error)")
+            return
+        }
+        switch decoded {
+        case .welcome:
+            for subscription in subscriptions {
+                send(.subscribe(id: subscription.id, path: subscription.pointer, since: nil))
+            }
+            if subscriptions.isEmpty { becameReady() }
+        case let .snapshot(id, rev, _):
+            guard let number = subscriptionNumber(id), subscriptions[number].lastRev == nil else {
+                return problem("client \(index): unexpected snapshot for \(id)")
+            }
+            subscriptions[number].lastRev = rev
+            snapshotsMissing -= 1
+            if snapshotsMissing == 0 { becameReady() }
+        case let .patch(id, base, rev, _):
+            patch(id: id, base: base, rev: rev, arrived: arrived)
+        case let .ack(id, rev):
+            answered(id: id, arrived: arrived) { outstanding in
+                self.recorder.recordAck(nanoseconds: arrived - min(arrived, outstanding.sent))
+                let expected = self.shared.ledger.recordAck(rev: rev, sent: outstanding.sent, path: outstanding.path)
+                self.shared.counters.expectedDeliveries.bump(expected)
+                self.shared.counters.acked.bump()
+            }
+        case let .reject(id, code, _):
+            answered(id: id, arrived: arrived) { _ in
+                self.shared.counters.rejected.bump()
+                self.shared.problems.reject(code: code.rawValue)
+            }
+        case let .error(id, code, text):
+            problem("client \(index): error \(code.rawValue)\(id.map { " (\($0))" } ?? ""): \(text)")
+            // An error naming an unanswered dispatch (a persistent rate
+            // limit) answers it: the action was refused.
+            if let id, let sequence = Self.sequence(of: id), writer?.queue.contains(sequence) == true {
+                answered(id: id, arrived: arrived) { _ in self.shared.counters.rejected.bump() }
+            }
+        case .unsubscribed, .value:
+            problem("client \(index): unexpected \(decoded.type)")
+        }
+    }
+
+    func closed(_ status: WebSocketCloseStatus) {
+        writer?.timer?.cancel()
+        writer?.timer = nil
+        outbound = nil
+        guard !closing else { return }
+        shared.counters.dropped.bump()
+        problem("client \(index): the connection closed during the run (\(status))")
+    }
+
+    /// Closes the connection (the run is over).
+    func close() {
+        closing = true
+        writer?.timer?.cancel()
+        writer?.timer = nil
+        outbound?.close(code: .normalClosure, reason: "bench done", promise: nil)
+    }
+
+    // MARK: Subscriptions
+
+    private func becameReady() {
+        shared.counters.ready.bump()
+    }
+
+    private func subscriptionNumber(_ id: String) -> Int? {
+        guard id.first == "s", let number = Int(id.dropFirst()), subscriptions.indices.contains(number) else { return nil }
+        return number
+    }
+
+    private func patch(id: String, base: UInt64, rev: UInt64, arrived: UInt64) {
+        guard let number = subscriptionNumber(id), let last = subscriptions[number].lastRev else {
+            return problem("client \(index): patch for \(id), which has no snapshot")
+        }
+        shared.counters.patches.bump()
+        if base != last {
+            shared.counters.gaps.bump()
+            problem("client \(index): gap on \(id): base \(base) after rev \(last)")
+        }
+        subscriptions[number].lastRev = rev
+        recorder.pending.append(PendingPatch(path: subscriptions[number].path, base: base, rev: rev, arrived: arrived))
+    }
+
+    // MARK: Writing
+
+    /// Dispatches `rate` actions per second from `start` until `end`
+    /// (monotonic nanoseconds), on a schedule that does not drift.
+    func startWriting(rate: Double, start: UInt64, end: UInt64, loop: any EventLoop) {
+        guard writer != nil, rate > 0 else { return }
+        // A tick at least every 10 ms (a smooth rate), at most every 1 ms.
+        let interval = min(10_000_000, max(1_000_000, Int64(1e9 / rate)))
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        writer?.timer = loop.scheduleRepeatedTask(initialDelay: .zero, delay: .nanoseconds(interval)) { task in
+            bound.value.tick(start: start, end: end, rate: rate, task: task)
+        }
+    }
+
+    private func tick(start: UInt64, end: UInt64, rate: Double, task: RepeatedTask) {
+        guard let writer, outbound != nil else { return task.cancel() }
+        let now = RunShared.now()
+        let until = min(now, end)
+        let due = until > start ? Int((Double(until - start) / 1e9 * rate).rounded(.down)) - writer.sequence : 0
+        for _ in 0..<max(0, due) {
+            writer.sequence += 1
+            if writer.queue.count >= shared.scenario.maxOutstandingPerWriter {
+                shared.counters.skipped.bump()
+                continue
+            }
+            dispatch(writer, sent: now)
+        }
+        if now >= end {
+            task.cancel()
+            writer.timer = nil
+        }
+    }
+
+    private func dispatch(_ writer: Writer, sent: UInt64) {
+        let scenario = shared.scenario
+        let random = Int.random(in: 0..<scenario.clients)
+        let text = scenario.action.action.render(client: index, random: random, sequence: writer.sequence)
+        let path = shared.ledger.actionPath(scenario.action.path.render(client: index, random: random, sequence: writer.sequence))
+        let parsed: JSONValue
+        do {
+            parsed = try JSONValue(parsing: text)
+        } catch {
+            return problem("writer \(index): action \(text) is not JSON: \(error)")
+        }
+        guard let action = parsed.objectValue else {
+            return problem("writer \(index): action \(text) is not a JSON object")
+        }
+        if writer.queue.count == 0 { shared.watermark.update(writer: writer.number, oldestSent: sent) }
+        writer.queue.append(.init(sequence: writer.sequence, sent: sent, path: path))
+        send(.dispatch(id: "a\(writer.sequence)", action: action))
+        shared.counters.sent.bump()
+    }
+
+    private func answered(id: String, arrived: UInt64, _ record: (WriterQueue.Outstanding) -> Void) {
+        guard let writer, let sequence = Self.sequence(of: id), let outstanding = writer.queue.remove(sequence: sequence) else {
+            return problem("client \(index): answer \(id) to no unanswered dispatch")
+        }
+        record(outstanding)
+        shared.watermark.update(writer: writer.number, oldestSent: writer.queue.oldest()?.sent ?? AnswerWatermark.clear)
+        writer.queue.compact()
+    }
+
+    /// The sequence number of action id `a<sequence>`.
+    private static func sequence(of id: String) -> Int? {
+        id.first == "a" ? Int(id.dropFirst()) : nil
+    }
+
+    // MARK: Helpers
+
+    private func send(_ message: ClientMessage) {
+        guard let outbound else { return }
+        let bytes = encoder.encode(message)
+        shared.counters.bytesSent.bump(bytes.count)
+        outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
+    }
+
+    private func problem(_ message: String) {
+        shared.counters.errors.bump()
+        shared.problems.note(message)
+    }
+}
+
+@available(*, unavailable)
+extension SimulatedClient: Sendable {}
+
+/// The event-loop handler of a simulated client's connection.
+struct SimulatedClientHandler: WebSocketEventLoopHandler {
+    let client: NIOLoopBound<SimulatedClient>
+
+    func webSocketOpened(_ outbound: WebSocketOutbound) {
+        client.value.opened(outbound)
+    }
+
+    func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage) {
+        client.value.received(message)
+    }
+
+    func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus) {
+        client.value.closed(status)
+    }
+}

@@ -1,0 +1,126 @@
+import NIOCore
+import StateSyncCore
+import WebSocket
+
+/// A client whose connection opened.
+struct ConnectedClient: Sendable {
+    let index: Int
+    let loop: any EventLoop
+    let handler: SimulatedClientHandler
+    let outbound: WebSocketOutbound
+}
+
+/// How the ramp-up went.
+struct RampOutcome: Sendable {
+    var clients: [ConnectedClient]
+    var seconds: Double
+}
+
+extension LoadRunner {
+    /// The protocol's subprotocol name.
+    static let subprotocol = "statesync.v1"
+
+    /// Opens every connection, at most `connectConcurrency` handshakes at a
+    /// time, then waits until each opened client has its snapshots (or the
+    /// drain timeout passes without progress).
+    func connectAll(shared: RunShared, loops: RunLoops, phase: PhaseClock) async -> RampOutcome {
+        phase.enter(.connecting, planned: nil)
+        let start = ContinuousClock.now
+        var clients: [ConnectedClient] = []
+        clients.reserveCapacity(scenario.clients)
+        await withTaskGroup(of: ConnectedClient?.self) { group in
+            var next = 0
+            func startNext() {
+                let index = next
+                next += 1
+                group.addTask { await connect(index, shared: shared, loops: loops) }
+            }
+            while next < min(scenario.connectConcurrency, scenario.clients) { startNext() }
+            for await client in group {
+                if let client { clients.append(client) }
+                if next < scenario.clients { startNext() }
+            }
+        }
+        await waitUntilReady(clients.count, shared: shared)
+        let elapsed = start.duration(to: .now)
+        return RampOutcome(
+            clients: clients.sorted { $0.index < $1.index },
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    private func connect(_ index: Int, shared: RunShared, loops: RunLoops) async -> ConnectedClient? {
+        let slot = loops.slot(index)
+        let loop = loops.loops[slot]
+        let recorder = loops.recorders[slot]
+        var paths: [(JSONPointer, PathTable.ID)] = []
+        for template in scenario.subscriptions {
+            let text = template.render(client: index, random: 0, sequence: 0)
+            do {
+                paths.append((try JSONPointer(parsing: text), shared.ledger.addSubscription(text)))
+            } catch {
+                shared.problems.note("client \(index): subscription path \(text): \(error)")  // validated before: not expected
+                shared.counters.failedConnects.bump()
+                return nil
+            }
+        }
+        do {
+            let handler = try await loop.submit { [paths] in
+                SimulatedClientHandler(client: NIOLoopBound(
+                    SimulatedClient(index: index, shared: shared, recorder: recorder.value, subscriptionPaths: paths),
+                    eventLoop: loop))
+            }.get()
+            let outbound = try await WebSocketClient.connect(
+                url: scenario.url, subprotocols: [Self.subprotocol], configuration: Self.connectionConfiguration,
+                group: loop, eventLoopHandler: handler)
+            shared.counters.connected.bump()
+            return ConnectedClient(index: index, loop: loop, handler: handler, outbound: outbound)
+        } catch {
+            shared.counters.failedConnects.bump()
+            shared.problems.note("client \(index): cannot connect: \(error)")
+            return nil
+        }
+    }
+
+    /// No compression (it would cost both sides a zlib context per
+    /// connection and measure zlib instead of the store), no pings of our
+    /// own (the server's keep connections alive), and no idle cut: a
+    /// subscriber may hear nothing for a whole run.
+    static var connectionConfiguration: WebSocketConfiguration {
+        WebSocketConfiguration(pingInterval: nil, idleTimeout: nil, compression: nil)
+    }
+
+    /// Polls (every 20 ms) until `opened` clients are ready; gives up when
+    /// the count has not moved for the drain timeout.
+    private func waitUntilReady(_ opened: Int, shared: RunShared) async {
+        var lastReady = -1
+        var lastChange = ContinuousClock.now
+        while shared.counters.ready.current < opened {
+            let ready = shared.counters.ready.current
+            if ready != lastReady {
+                lastReady = ready
+                lastChange = .now
+            } else if lastChange.duration(to: .now) > scenario.drainTimeout {
+                shared.problems.note("\(opened - ready) connected clients never got their snapshots")
+                shared.counters.errors.bump(opened - ready)
+                return
+            }
+            do {
+                try await Task.sleep(for: .milliseconds(20))
+            } catch {
+                return  // cancelled: the run is being torn down
+            }
+        }
+    }
+
+    /// Closes every connection (1000) and waits until they are closed.
+    static func closeAll(_ clients: [ConnectedClient], loops: RunLoops) async {
+        var closed: [EventLoopFuture<Void>] = []
+        for client in clients {
+            let handler = client.handler
+            client.loop.execute { handler.client.value.close() }
+            closed.append(client.outbound.channel.closeFuture)
+        }
+        guard let loop = loops.loops.first else { return }
+        try? await EventLoopFuture.andAllComplete(closed, on: loop).get()  // andAllComplete never fails
+    }
+}

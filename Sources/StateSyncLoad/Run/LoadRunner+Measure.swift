@@ -1,0 +1,68 @@
+import NIOCore
+
+/// What the run phase measured besides the histograms.
+struct MeasuredRun: Sendable {
+    var runSeconds: Double
+    var measuredSeconds: Double
+    var ownCPUSeconds: Double
+    var timeline: [LoadResult.TimelineSample]
+    var serverStart: ServerProbe.Sample?
+    var serverEnd: ServerProbe.Sample?
+}
+
+extension LoadRunner {
+    /// Starts the writers, samples the timeline every second while they
+    /// write and while the last answers and deliveries drain, then matches
+    /// what is left.
+    func measure(
+        shared: RunShared, loops: RunLoops, clients: [ConnectedClient], phase: PhaseClock, probe: ServerProbe?
+    ) async throws -> MeasuredRun {
+        let duration = scenario.duration
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        phase.enter(.running, planned: seconds)
+        let cpuStart = ProcessResources.ownCPUSeconds()
+        let serverStart = probe?.sample()
+        let start = ContinuousClock.now
+        let matching = loops.startMatching(shared)
+        let writeStart = RunShared.now()
+        let end = writeStart + UInt64(seconds * 1e9)
+        let writers = clients.filter { $0.index < scenario.writers }
+        let perWriter = writers.isEmpty ? 0 : scenario.rate / Double(writers.count)
+        for writer in writers {
+            let handler = writer.handler
+            let loop = writer.loop
+            loop.execute { handler.client.value.startWriting(rate: perWriter, start: writeStart, end: end, loop: loop) }
+        }
+        var timeline = TimelineSampler(start: start)
+        while ContinuousClock.now < start + duration {
+            try await Task.sleep(for: .milliseconds(50))
+            try await timeline.sampleIfDue(loops: loops, counters: shared.counters)
+        }
+        phase.enter(.draining, planned: Double(scenario.drainTimeout.components.seconds))
+        let drainEnd = ContinuousClock.now + scenario.drainTimeout
+        while ContinuousClock.now < drainEnd, !Self.drained(shared) {
+            try await Task.sleep(for: .milliseconds(20))
+            try await timeline.sampleIfDue(loops: loops, counters: shared.counters)
+        }
+        let measured = start.duration(to: .now)
+        let cpu = ProcessResources.ownCPUSeconds() - cpuStart
+        let serverEnd = probe?.sample()
+        matching.forEach { $0.cancel() }
+        // Whatever is still unanswered will not be: match everything left.
+        _ = try await loops.withEachRecorder { recorder in
+            recorder.match(ledger: shared.ledger, watermark: AnswerWatermark.clear, counters: shared.counters)
+        }
+        return MeasuredRun(
+            runSeconds: seconds,
+            measuredSeconds: Double(measured.components.seconds) + Double(measured.components.attoseconds) / 1e18,
+            ownCPUSeconds: cpu, timeline: timeline.samples, serverStart: serverStart, serverEnd: serverEnd)
+    }
+
+    /// Every action answered and every expected delivery counted.
+    private static func drained(_ shared: RunShared) -> Bool {
+        let counters = shared.counters
+        return shared.watermark.value == AnswerWatermark.clear
+            && counters.acked.current + counters.rejected.current == counters.sent.current
+            && counters.deliveries.current >= counters.expectedDeliveries.current
+    }
+}

@@ -1,0 +1,15 @@
+/// Samples the server process's CPU time and resident memory, when its
+/// process id is known and it runs on this machine.
+struct ServerProbe: Sendable {
+    let pid: Int32
+
+    struct Sample {
+        var cpuSeconds: Double
+        var rssBytes: Int
+    }
+
+    func sample() -> Sample? {
+        guard let cpu = ProcessResources.cpuSeconds(pid: pid), let rss = ProcessResources.rssBytes(pid: pid) else { return nil }
+        return Sample(cpuSeconds: cpu, rssBytes: rss)
+    }
+}

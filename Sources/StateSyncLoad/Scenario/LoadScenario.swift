@@ -1,0 +1,103 @@
+/// What a load run does: how many clients, what they subscribe to, who
+/// writes what and how fast, for how long.
+///
+/// Every field has a default; `LoadScenario()` is 100 clients subscribed to
+/// `/counters`, one of which increments `hits` 10 times a second for 10 s.
+///
+/// ```swift
+/// var scenario = LoadScenario(url: "ws://127.0.0.1:8080/sync")
+/// scenario.clients = 10_000
+/// scenario.subscriptions = [Template("/counters/c{i}")]
+/// scenario.writers = 10
+/// scenario.rate = 1_000
+/// scenario.action = try ActionTemplate(#"{"type":"increment","counter":"c{n}","by":1}"#)
+/// ```
+public struct LoadScenario: Sendable {
+    /// The server's sync endpoint. Default `ws://127.0.0.1:8080/sync`, where
+    /// `statesync serve` listens by default.
+    public var url: String
+    /// The token sent in `hello`; default `nil` (a server without authentication).
+    public var token: String?
+    /// Connections opened (writers included). Default 100.
+    public var clients: Int
+    /// The paths every client subscribes to (`{i}` is its index). Default
+    /// `["/counters"]`: every client hears every increment (a broadcast).
+    public var subscriptions: [Template]
+    /// How many of the clients also dispatch. Default 1.
+    public var writers: Int
+    /// Actions per second, all writers together (spread evenly, sent on a
+    /// schedule whatever the answers: an open-loop load). Default 10.
+    public var rate: Double
+    /// How long writers dispatch, after every client is connected and
+    /// subscribed. Default 10 s.
+    public var duration: Duration
+    /// What writers dispatch. Default the board's increment of `hits`.
+    public var action: ActionTemplate
+    /// Handshakes in flight at once during the ramp-up. Default 256: enough
+    /// to keep a server's accept loop busy without a burst of SYNs that
+    /// overflows its backlog.
+    public var connectConcurrency: Int
+    /// Event-loop threads of the load generator. Default: one per core.
+    public var threads: Int
+    /// How long, after the last dispatch, to wait for outstanding answers and
+    /// deliveries before counting what is missing. Default 10 s.
+    public var drainTimeout: Duration
+    /// Unanswered actions one writer may have; above it the writer skips its
+    /// slot (counted as `skipped`). Default 10,000: bounds the generator's
+    /// memory when the server stops answering.
+    public var maxOutstandingPerWriter: Int
+    /// Prefix of every client's `clientId` and name; default `bench`.
+    public var clientPrefix: String
+
+    /// A scenario; every argument has the default documented on its property.
+    public init(
+        url: String = "ws://127.0.0.1:8080/sync",
+        token: String? = nil,
+        clients: Int = 100,
+        subscriptions: [Template] = [Template("/counters")],
+        writers: Int = 1,
+        rate: Double = 10,
+        duration: Duration = .seconds(10),
+        action: ActionTemplate = .incrementHits,
+        connectConcurrency: Int = 256,
+        threads: Int = LoadScenario.coreCount,
+        drainTimeout: Duration = .seconds(10),
+        maxOutstandingPerWriter: Int = 10_000,
+        clientPrefix: String = "bench"
+    ) {
+        self.url = url
+        self.token = token
+        self.clients = clients
+        self.subscriptions = subscriptions
+        self.writers = writers
+        self.rate = rate
+        self.duration = duration
+        self.action = action
+        self.connectConcurrency = connectConcurrency
+        self.threads = threads
+        self.drainTimeout = drainTimeout
+        self.maxOutstandingPerWriter = maxOutstandingPerWriter
+        self.clientPrefix = clientPrefix
+    }
+
+    /// The number of cores (the default of ``threads``).
+    public static var coreCount: Int { ProcessResources.coreCount }
+
+    /// Throws what is inconsistent (no clients, more writers than clients, a bad path).
+    public func validate() throws(LoadScenarioError) {
+        guard clients >= 1 else { throw .invalidValue("clients", "\(clients)", reason: "at least 1 client is needed") }
+        guard (0...clients).contains(writers) else {
+            throw .invalidValue("writers", "\(writers)", reason: "must be from 0 to the number of clients (\(clients))")
+        }
+        guard rate >= 0, rate.isFinite else { throw .invalidValue("rate", "\(rate)", reason: "must be 0 or more actions per second") }
+        guard writers > 0 || rate == 0 else { throw .invalidValue("rate", "\(rate)", reason: "actions need at least one writer") }
+        guard duration > .zero else { throw .invalidValue("duration", "\(duration)", reason: "must be positive") }
+        guard connectConcurrency >= 1 else {
+            throw .invalidValue("connect-concurrency", "\(connectConcurrency)", reason: "must be at least 1")
+        }
+        guard threads >= 1 else { throw .invalidValue("threads", "\(threads)", reason: "must be at least 1") }
+        for subscription in subscriptions {
+            try PathCheck.validate(subscription)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// A text with placeholders, filled in for each client or each action.
+///
+/// Placeholders:
+/// - `{i}`: the client's index (`0..<clients`), e.g. `/counters/c{i}` gives
+///   every client its own counter;
+/// - `{n}`: a random number in `0..<clients`, drawn anew for each action,
+///   e.g. `"counter":"c{n}"` increments a random client's counter;
+/// - `{seq}`: the writer's action sequence number (from 1).
+///
+/// Any other text, braces included, is kept as written.
+///
+/// ```swift
+/// let path = try Template("/counters/c{i}")
+/// path.render(client: 7, random: 0, sequence: 0)   // "/counters/c7"
+/// ```
+public struct Template: Sendable, Hashable, CustomStringConvertible {
+    enum Part: Sendable, Hashable {
+        case literal(String)
+        case client
+        case random
+        case sequence
+    }
+
+    let parts: [Part]
+    /// The template as written.
+    public let description: String
+
+    /// Splits `text` into literal runs and placeholders.
+    public init(_ text: String) {
+        description = text
+        var parts: [Part] = []
+        var literal = ""
+        var rest = Substring(text)
+        let placeholders: [(String, Part)] = [("{i}", .client), ("{n}", .random), ("{seq}", .sequence)]
+        while let first = rest.first {
+            if first == "{", let (token, part) = placeholders.first(where: { rest.hasPrefix($0.0) }) {
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(part)
+                rest = rest.dropFirst(token.count)
+            } else {
+                literal.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        self.parts = parts
+    }
+
+    /// The text with `{i}` = `client`, `{n}` = `random` and `{seq}` = `sequence`.
+    public func render(client: Int, random: Int, sequence: Int) -> String {
+        var text = ""
+        for part in parts {
+            switch part {
+            case .literal(let literal): text += literal
+            case .client: text += String(client)
+            case .random: text += String(random)
+            case .sequence: text += String(sequence)
+            }
+        }
+        return text
+    }
+}

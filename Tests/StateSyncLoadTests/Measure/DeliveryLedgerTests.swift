@@ -1,0 +1,40 @@
+import Testing
+@testable import StateSyncLoad
+
+@Suite struct DeliveryLedgerTests {
+    @Test func matchesEachCoveredActionOfTheRunWithItsSubscriber() {
+        let ledger = DeliveryLedger()
+        let counters = ledger.addSubscription("/counters")
+        let own = ledger.addSubscription("/counters/c1")
+        let c1 = ledger.actionPath("/counters/c1")
+        let c2 = ledger.actionPath("/counters/c2")
+        #expect(ledger.recordAck(rev: 11, sent: 1_000, path: c1) == 2)
+        #expect(ledger.recordAck(rev: 12, sent: 2_000, path: c2) == 1)
+        // Rev 13 is not the run's (presence, say).
+        var pending = [
+            PendingPatch(path: counters, base: 10, rev: 13, arrived: 5_000),
+            PendingPatch(path: own, base: 10, rev: 13, arrived: 6_000),
+            PendingPatch(path: own, base: 13, rev: 14, arrived: 9_000),
+        ]
+        var samples: [UInt64] = []
+        let found = ledger.match(&pending, before: 8_000) { samples.append($0) }
+        #expect(found == 3)
+        #expect(samples == [4_000, 3_000, 5_000])
+        // The patch that arrived after the watermark waits.
+        #expect(pending.count == 1)
+        #expect(pending.first?.rev == 14)
+    }
+
+    @Test func revisionsBeyondTheWindowAreNotMatched() {
+        let ledger = DeliveryLedger()
+        let path = ledger.addSubscription("/counters")
+        let action = ledger.actionPath("/counters/hits")
+        _ = ledger.recordAck(rev: 1, sent: 0, path: action)
+        let far = UInt64(DeliveryLedger.capacity) + 5
+        _ = ledger.recordAck(rev: far, sent: 0, path: action)
+        var pending = [PendingPatch(path: path, base: 0, rev: far, arrived: 10)]
+        let found = ledger.match(&pending, before: .max) { _ in }
+        #expect(found == 1)
+        #expect(pending.isEmpty)
+    }
+}

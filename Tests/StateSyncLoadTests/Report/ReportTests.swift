@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import StateSyncLoad
+
+@Suite struct ReportTests {
+    static func sample(gaps: Int = 0, problems: [String] = []) -> LoadResult {
+        var ack = LatencyHistogram()
+        var delivery = LatencyHistogram()
+        for value in 1...1_000 {
+            ack.record(nanoseconds: UInt64(value) * 1_000)
+            delivery.record(nanoseconds: UInt64(value) * 10_000)
+        }
+        return LoadResult(
+            scenario: .init(url: "ws://127.0.0.1:1/sync", clients: 3, writers: 1, rate: 10, durationSeconds: 2,
+                            subscriptions: ["/counters"], action: #"{"type":"increment","counter":"hits"}"#,
+                            actionPath: "/counters/hits", threads: 2),
+            rampUp: .init(seconds: 0.5, connected: 3, failed: 0, connectionsPerSecond: 6),
+            counts: .init(actionsSent: 20, actionsSkipped: 0, acked: 20, rejected: 0, patches: 60, deliveries: 60,
+                          expectedDeliveries: 60, gaps: gaps, errors: 0, droppedConnections: 0, bytesReceived: 6_000, bytesSent: 2_000),
+            rates: .init(runSeconds: 2, actionsPerSecond: 10, deliveriesPerSecond: 30, patchesPerSecond: 30, bytesReceivedPerSecond: 3_000),
+            ackLatency: .init(ack), deliveryLatency: .init(delivery),
+            ackDistribution: [.init(percentile: 50, milliseconds: 0.5), .init(percentile: 99.9, milliseconds: 1)],
+            deliveryDistribution: [.init(percentile: 50, milliseconds: 5), .init(percentile: 100, milliseconds: 10)],
+            timeline: [.init(second: 1, acks: 10, deliveries: 30, ackP50: 0.5, ackP99: 1, deliveryP50: 5, deliveryP99: 9.9, deliveryMax: 10)],
+            generator: .init(cpuSeconds: 0.1, cpuPercent: 5, peakRSSBytes: 1 << 20, threads: 2, cores: 2),
+            server: nil, problems: problems, rejectCodes: [:], loadAverageBefore: [1, 1, 1], loadAverageAfter: [1, 1, 1],
+            startedAt: "2026-11-21T00:00:00Z")
+    }
+
+    @Test func summaryLineHasEveryFieldTheIssueNames() {
+        let line = ResultText.summaryLine(Self.sample())
+        #expect(line == "RESULT clients=3 actions_per_s=10.0 deliveries_per_s=30.0 ack_p99_ms=0.99 delivery_p99_ms=9.90 gaps=0 errors=0")
+    }
+
+    @Test func tableShowsPercentilesAndTallies() {
+        let table = ResultText.table(Self.sample())
+        #expect(table.contains("p99.9"))
+        #expect(table.contains("60 of 60 expected"))
+        #expect(ResultText.grouped(1_234_567) == "1,234,567")
+    }
+
+    @Test func passedNeedsNoGapsAndEveryDelivery() {
+        #expect(Self.sample().passed)
+        #expect(!Self.sample(gaps: 1).passed)
+    }
+
+    @Test func htmlReportIsSelfContainedAndEscaped() {
+        let html = HTMLReport.render(Self.sample(problems: ["<script>alert(1)</script>"]))
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.components(separatedBy: "<svg").count - 1 == 3)
+        #expect(!html.contains("<script"))
+        #expect(html.contains("&lt;script&gt;"))
+        // Nothing is fetched: the only URLs are the SVG namespace and the server's own.
+        let urls = html.components(separatedBy: "http").dropFirst().map { String($0.prefix(30)) }
+        #expect(urls.allSatisfy { $0.hasPrefix("://www.w3.org/2000/svg") })
+        #expect(!html.contains("src="))
+    }
+
+    @Test func jsonRoundTrips() throws {
+        let data = try JSONEncoder().encode(Self.sample())
+        let decoded = try JSONDecoder().decode(LoadResult.self, from: data)
+        #expect(decoded.counts.deliveries == 60)
+        #expect(decoded.deliveryLatency.p99 == Self.sample().deliveryLatency.p99)
+    }
+
+    @Test func niceCeilingRoundsUpToOneTwoOrFive() {
+        #expect(SVGChart.niceCeiling(7) == 10)
+        #expect(SVGChart.niceCeiling(0.13) == 0.2)
+        #expect(SVGChart.niceCeiling(300) == 500)
+        #expect(abs(HTMLReport.nines(99) - 2) < 1e-9)
+        #expect(HTMLReport.nines(100) == 4)
+    }
+}

@@ -1,0 +1,60 @@
+import StateSyncLoad
+import Testing
+@testable import StateSyncServer
+import StateSyncTestSupport
+
+/// `LoadRunner` (statesync bench's engine) against an in-process server:
+/// every delivery is matched to the subscribers an action concerns, and a
+/// server's refusals keep the writers' answers in step.
+@Suite(.timeLimit(.minutes(1)))
+struct LoadRunnerTests {
+    private static func scenario(_ url: String) -> LoadScenario {
+        LoadScenario(url: url, clients: 12, writers: 2, rate: 30, duration: .seconds(1), drainTimeout: .seconds(5))
+    }
+
+    @Test func aBroadcastDeliversEveryActionToEverySubscriber() async throws {
+        let result = try await TestServer.with { server in
+            try await LoadRunner(scenario: Self.scenario(server.url)).run { _ in }
+        }
+        #expect(result.passed, "\(result.problems)")
+        #expect(result.counts.acked >= 20)
+        #expect(result.counts.deliveries == result.counts.acked * 12)
+        #expect(result.deliveryLatency.count == UInt64(result.counts.acked * 12))
+        #expect(result.ackLatency.count == UInt64(result.counts.acked))
+    }
+
+    @Test func anOwnCounterIsDeliveredOnlyToItsSubscriber() async throws {
+        let result = try await TestServer.with { server in
+            var scenario = Self.scenario(server.url)
+            scenario.subscriptions = [Template("/counters/c{i}"), Template("/todos")]
+            scenario.action = try ActionTemplate(#"{"type":"increment","counter":"c{n}","by":1}"#)
+            return try await LoadRunner(scenario: scenario).run { _ in }
+        }
+        #expect(result.passed, "\(result.problems)")
+        #expect(result.counts.acked >= 20)
+        // Each increment concerns one client's counter; no one hears it on /todos.
+        #expect(result.counts.expectedDeliveries == result.counts.acked)
+        #expect(result.counts.deliveries == result.counts.acked)
+    }
+
+    @Test func aRateLimitedWriterCountsItsRefusalsAndStaysInStep() async throws {
+        var configuration = TestServer.configuration
+        configuration.session.messagesPerSecond = 5
+        configuration.session.burst = 6
+        configuration.session.rateLimitedMessagesBeforeClose = 4
+        let result = try await TestServer.with(configuration) { server in
+            var scenario = Self.scenario(server.url)
+            scenario.clients = 2
+            scenario.writers = 1
+            scenario.rate = 100
+            scenario.drainTimeout = .seconds(1)
+            return try await LoadRunner(scenario: scenario).run { _ in }
+        }
+        #expect(!result.passed)
+        #expect((result.rejectCodes["rate_limited"] ?? 0) >= 3)
+        // Every answer matched an outstanding dispatch, though refusals overtake acks.
+        #expect(!result.problems.contains { $0.contains("to no unanswered dispatch") }, "\(result.problems)")
+        #expect(result.counts.acked + result.counts.rejected <= result.counts.actionsSent)
+        #expect(result.counts.acked >= 1)
+    }
+}
