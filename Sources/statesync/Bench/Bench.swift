@@ -21,7 +21,7 @@ struct Bench: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: BenchConnectionOptions
+    @OptionGroup var connection: ConnectionOptions
 
     @Option(help: "Connections to open (writers included).")
     var clients = 100
@@ -116,7 +116,8 @@ struct Bench: AsyncParsableCommand {
 
     private func makeScenario() throws(CommandFailure) -> LoadScenario {
         do {
-            var scenario = LoadScenario(url: connection.url, token: connection.token, clients: clients)
+            var scenario = LoadScenario(url: connection.resolvedURL, token: connection.token, clients: clients)
+            if let name = connection.name { scenario.clientPrefix = name }
             if !subscribe.isEmpty { scenario.subscriptions = subscribe.map(Template.init) }
             scenario.writers = writers
             scenario.rate = rate
