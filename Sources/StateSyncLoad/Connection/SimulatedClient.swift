@@ -1,6 +1,7 @@
 import NIOCore
 import StateSyncCore
 import StateSyncProtocol
+import Synchronization
 import WebSocket
 
 /// One simulated client, living on its connection's event loop: says
@@ -155,6 +156,7 @@ final class SimulatedClient {
     /// (monotonic nanoseconds), on a schedule that does not drift.
     func startWriting(rate: Double, start: UInt64, end: UInt64, loop: any EventLoop) {
         guard writer != nil, rate > 0 else { return }
+        shared.counters.writing.add(1, ordering: .releasing)
         // A tick at least every 10 ms (a smooth rate), at most every 1 ms.
         let interval = min(10_000_000, max(1_000_000, Int64(1e9 / rate)))
         let bound = NIOLoopBound(self, eventLoop: loop)
@@ -164,7 +166,7 @@ final class SimulatedClient {
     }
 
     private func tick(start: UInt64, end: UInt64, rate: Double, task: RepeatedTask) {
-        guard let writer, outbound != nil else { return task.cancel() }
+        guard let writer, outbound != nil else { return stopWriting(task) }
         let now = RunShared.now()
         let until = min(now, end)
         let due = until > start ? Int((Double(until - start) / 1e9 * rate).rounded(.down)) - writer.sequence : 0
@@ -176,10 +178,14 @@ final class SimulatedClient {
             }
             dispatch(writer, sent: now)
         }
-        if now >= end {
-            task.cancel()
-            writer.timer = nil
-        }
+        if now >= end { stopWriting(task) }
+    }
+
+    /// Ends this writer's ticks; the run's drain waits for every writer to get here.
+    private func stopWriting(_ task: RepeatedTask) {
+        task.cancel()
+        writer?.timer = nil
+        shared.counters.writing.add(-1, ordering: .releasing)
     }
 
     private func dispatch(_ writer: Writer, sent: UInt64) {

@@ -11,6 +11,9 @@ final class LoadCounters: Sendable {
     let ready = Atomic<Int>(0)
     /// Connections that closed before the run ended them.
     let dropped = Atomic<Int>(0)
+    /// Writers still sending: their last tick (which sends what was due at
+    /// the end) may come after the run's clock says the run is over.
+    let writing = Atomic<Int>(0)
     /// `dispatch` messages sent.
     let sent = Atomic<Int>(0)
     /// Writer slots skipped because too many actions were unanswered.

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 
 /// What the run phase measured besides the histograms.
 struct MeasuredRun: Sendable {
@@ -58,10 +59,11 @@ extension LoadRunner {
             ownCPUSeconds: cpu, timeline: timeline.samples, serverStart: serverStart, serverEnd: serverEnd)
     }
 
-    /// Every action answered and every expected delivery counted.
+    /// Every writer done, every action answered and every expected delivery counted.
     private static func drained(_ shared: RunShared) -> Bool {
         let counters = shared.counters
-        return shared.watermark.value == AnswerWatermark.clear
+        return counters.writing.load(ordering: .acquiring) == 0
+            && shared.watermark.value == AnswerWatermark.clear
             && counters.acked.current + counters.rejected.current == counters.sent.current
             && counters.deliveries.current >= counters.expectedDeliveries.current
     }
