@@ -37,20 +37,27 @@ struct LoadRunnerTests {
         #expect(result.counts.deliveries == result.counts.acked)
     }
 
-    @Test func aRateLimitedWriterCountsItsRefusalsAndStaysInStep() async throws {
+    /// A run of one writer at 100 actions/s against a server allowing 5
+    /// messages/s, closing the connection after `closeAfter` refusals.
+    private static func rateLimitedRun(closeAfter: Int, drainTimeout: Duration) async throws -> LoadResult {
         var configuration = TestServer.configuration
         configuration.session.messagesPerSecond = 5
         configuration.session.burst = 6
-        // Never closed for persisting: every dispatch then gets its answer,
-        // however slowly a loaded machine commits the accepted ones.
-        configuration.session.rateLimitedMessagesBeforeClose = 1_000
-        let result = try await TestServer.with(configuration) { server in
+        configuration.session.rateLimitedMessagesBeforeClose = closeAfter
+        return try await TestServer.with(configuration) { server in
             var scenario = Self.scenario(server.url)
             scenario.clients = 2
             scenario.writers = 1
             scenario.rate = 100
+            scenario.drainTimeout = drainTimeout
             return try await LoadRunner(scenario: scenario).run { _ in }
         }
+    }
+
+    @Test func aRateLimitedWriterCountsItsRefusalsAndStaysInStep() async throws {
+        // Never closed for persisting: every dispatch then gets its answer,
+        // however slowly a loaded machine commits the accepted ones.
+        let result = try await Self.rateLimitedRun(closeAfter: 1_000, drainTimeout: .seconds(5))
         #expect(result.passed, "\(result.problems)")
         #expect((result.rejectCodes["rate_limited"] ?? 0) >= 3)
         // Every answer matched its dispatch, though refusals overtake acks.
@@ -60,18 +67,7 @@ struct LoadRunnerTests {
     }
 
     @Test func aWriterClosedForPersistingIsAFailedRunWithItsAnswersInStep() async throws {
-        var configuration = TestServer.configuration
-        configuration.session.messagesPerSecond = 5
-        configuration.session.burst = 6
-        configuration.session.rateLimitedMessagesBeforeClose = 4
-        let result = try await TestServer.with(configuration) { server in
-            var scenario = Self.scenario(server.url)
-            scenario.clients = 2
-            scenario.writers = 1
-            scenario.rate = 100
-            scenario.drainTimeout = .seconds(1)
-            return try await LoadRunner(scenario: scenario).run { _ in }
-        }
+        let result = try await Self.rateLimitedRun(closeAfter: 4, drainTimeout: .seconds(1))
         #expect(!result.passed)
         #expect((result.rejectCodes["rate_limited"] ?? 0) >= 3)
         #expect(!result.problems.contains { $0.contains("to no unanswered dispatch") }, "\(result.problems)")
