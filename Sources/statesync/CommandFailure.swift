@@ -6,6 +6,17 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// The line printed after `statesync: `.
     let message: String
 
+    /// A failure reading `message`.
+    init(message: String) {
+        self.message = message
+    }
+
+    /// `error` itself when it is a ``CommandFailure``, else a failure reading
+    /// its description (the client's errors and rejections are sentences).
+    init(_ error: any Error) {
+        self = error as? CommandFailure ?? CommandFailure(message: "\(error)")
+    }
+
     var description: String { message }
 }
 

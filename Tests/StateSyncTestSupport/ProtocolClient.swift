@@ -1,4 +1,4 @@
-package import NIOCore
+import NIOCore
 package import NIOSSL
 package import StateSyncCore
 package import Testing

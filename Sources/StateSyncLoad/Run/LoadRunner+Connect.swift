@@ -45,7 +45,7 @@ extension LoadRunner {
         let elapsed = start.duration(to: .now)
         return RampOutcome(
             clients: clients.sorted { $0.index < $1.index },
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: elapsed.inSeconds)
     }
 
     private func connect(_ index: Int, shared: RunShared, loops: RunLoops) async -> ConnectedClient? {

@@ -19,7 +19,7 @@ extension LoadRunner {
         shared: RunShared, loops: RunLoops, clients: [ConnectedClient], phase: PhaseClock, probe: ServerProbe?
     ) async throws -> MeasuredRun {
         let duration = scenario.duration
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         phase.enter(.running, planned: seconds)
         let cpuStart = ProcessResources.ownCPUSeconds()
         let serverStart = probe?.sample()
@@ -55,7 +55,7 @@ extension LoadRunner {
         }
         return MeasuredRun(
             runSeconds: seconds,
-            measuredSeconds: Double(measured.components.seconds) + Double(measured.components.attoseconds) / 1e18,
+            measuredSeconds: measured.inSeconds,
             ownCPUSeconds: cpu, timeline: timeline.samples, serverStart: serverStart, serverEnd: serverEnd)
     }
 

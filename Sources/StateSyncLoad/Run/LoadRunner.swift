@@ -108,7 +108,7 @@ final class PhaseClock: Sendable {
     var current: (LoadProgress.Phase, Double, Double?) {
         state.withLock { state in
             let elapsed = state.1.duration(to: .now)
-            return (state.0, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, state.2)
+            return (state.0, elapsed.inSeconds, state.2)
         }
     }
 }

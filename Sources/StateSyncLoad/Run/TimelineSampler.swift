@@ -28,7 +28,7 @@ struct TimelineSampler {
         let deliveries = counters.deliveries.current
         let elapsed = start.duration(to: now)
         samples.append(LoadResult.TimelineSample(
-            second: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            second: elapsed.inSeconds,
             acks: acked - lastAcked, deliveries: deliveries - lastDeliveries,
             ackP50: ack.milliseconds(atPercentile: 50), ackP99: ack.milliseconds(atPercentile: 99),
             deliveryP50: delivery.milliseconds(atPercentile: 50), deliveryP99: delivery.milliseconds(atPercentile: 99),

@@ -55,7 +55,6 @@ public struct ActionTemplate: Sendable, Hashable {
         guard let value = try? JSONValue(parsing: text),  // placeholders outside strings: no derivation
               value["type"]?.stringValue == "increment", let counter = value["counter"]?.stringValue
         else { return "" }
-        let escaped = counter.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-        return "/counters/" + escaped
+        return JSONPointer(tokens: ["counters", counter]).description
     }
 }

@@ -55,8 +55,12 @@ enum DevtoolsJSON {
         ]
     }
 
-    /// RFC 3339 UTC with milliseconds, as the board app writes times.
+    /// RFC 3339 UTC, always with milliseconds (so that the action log's
+    /// times line up), made once for every entry of a journal page.
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// `date` as RFC 3339 UTC with milliseconds.
     static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        date.formatted(timestampStyle)
     }
 }

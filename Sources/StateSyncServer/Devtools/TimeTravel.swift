@@ -42,6 +42,52 @@ struct TimeTravel<App: StateSyncApp>: Sendable {
     /// - Throws: ``DevtoolsError``: the revision is ahead of the journal, its
     ///   entries are gone (a trimmed memory journal), or replay failed.
     func state(at revision: UInt64) async throws(DevtoolsError) -> Rebuilt {
+        let rebuilt = try await rebuild(at: revision)
+        return Rebuilt(revision: revision, snapshotRevision: rebuilt.snapshot, state: try encode(rebuilt.state))
+    }
+
+    /// The entries `from...through` (at most what exists), each with its
+    /// whole-state patch when the state before `from` can be rebuilt.
+    ///
+    /// The JSON of the states is kept by a ``StateMirror``, as the engine
+    /// keeps its own: each entry re-encodes only what its reducer's footprint
+    /// names, and consecutive states share the storage of the rest, so each
+    /// diff costs what the entry changed, not the size of the state.
+    ///
+    /// - Throws: ``DevtoolsError`` when the journal cannot be read.
+    func steps(from: UInt64, through: UInt64) async throws(DevtoolsError) -> Steps {
+        let entries: [JournalEntry]
+        do {
+            entries = try await journal.entries(from: from, through: through)
+        } catch {
+            throw .failed("reading journal entries \(from)...\(through) failed: \(error)")
+        }
+        guard let first = entries.first else { return Steps(steps: []) }
+        var state: App.State
+        do {
+            state = try await rebuild(at: first.revision - 1).state
+        } catch {
+            // Older history is gone: the entries still show, without patches.
+            return Steps(steps: entries.map { Step(entry: $0, patch: nil) }, patchesUnavailable: "\(error)")
+        }
+        var steps: [Step] = []
+        do throws(SyncEngineError) {
+            var mirror = try StateMirror<App>(state)
+            for entry in entries {
+                let before = mirror.json
+                let footprint = try RecoveredState<App>.apply(entry, to: &state)
+                try mirror.update(to: state, footprint: footprint)
+                _ = mirror.takeChange()   // the engine's fan-out bookkeeping: not needed here
+                steps.append(Step(entry: entry, patch: JSONPatch.diff(from: before, to: mirror.json)))
+            }
+        } catch {
+            throw .failed("replaying revisions \(first.revision)...\(through) failed: \(error)")
+        }
+        return Steps(steps: steps)
+    }
+
+    /// The state at `revision` and the snapshot revision it was replayed from.
+    private func rebuild(at revision: UInt64) async throws(DevtoolsError) -> (state: App.State, snapshot: UInt64) {
         let latest = journal.lastRevision
         guard revision <= latest else { throw .revisionAhead(revision, latest: latest) }
         var (state, start) = try await base(for: revision)
@@ -54,47 +100,7 @@ struct TimeTravel<App: StateSyncApp>: Sendable {
         } catch {
             throw .failed("replaying up to revision \(revision) failed: \(error)")
         }
-        return Rebuilt(revision: revision, snapshotRevision: start, state: try encode(state))
-    }
-
-    /// The entries `from...through` (at most what exists), each with its
-    /// whole-state patch when the state before `from` can be rebuilt.
-    ///
-    /// - Throws: ``DevtoolsError`` when the journal cannot be read.
-    func steps(from: UInt64, through: UInt64) async throws(DevtoolsError) -> Steps {
-        let entries: [JournalEntry]
-        do {
-            entries = try await journal.entries(from: from, through: through)
-        } catch {
-            throw .failed("reading journal entries \(from)...\(through) failed: \(error)")
-        }
-        guard let first = entries.first else { return Steps(steps: []) }
-        let before: Rebuilt
-        do {
-            before = try await state(at: first.revision - 1)
-        } catch {
-            // Older history is gone: the entries still show, without patches.
-            return Steps(steps: entries.map { Step(entry: $0, patch: nil) }, patchesUnavailable: "\(error)")
-        }
-        var state: App.State
-        do {
-            state = try JSONValueDecoder().decode(App.State.self, from: before.state)
-        } catch {
-            throw .failed("the state at revision \(before.revision) does not decode: \(error)")
-        }
-        var json = before.state
-        var steps: [Step] = []
-        for entry in entries {
-            do {
-                try RecoveredState<App>.apply(entry, to: &state)
-            } catch {
-                throw .failed("replaying revision \(entry.revision) failed: \(error)")
-            }
-            let next = try encode(state)
-            steps.append(Step(entry: entry, patch: JSONPatch.diff(from: json, to: next)))
-            json = next
-        }
-        return Steps(steps: steps)
+        return (state, start)
     }
 
     /// The state to replay from for `revision`, and its revision.

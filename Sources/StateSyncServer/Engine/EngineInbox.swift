@@ -4,9 +4,8 @@ import Synchronization
 /// sequencer's task waits on ``signals`` and takes everything queued at once
 /// with ``takeAll()``, so actions that arrive together form one batch.
 final class EngineInbox: Sendable {
-    private let queue = Mutex<[EngineEvent]>([])
-    /// Set by ``finish()``: later events are refused.
-    private let finished = Atomic<Bool>(false)
+    /// The events not yet taken, and whether ``finish()`` has refused later ones.
+    private let queue = Mutex<(events: [EngineEvent], finished: Bool)>(([], false))
     private let continuation: AsyncStream<Void>.Continuation
     /// Wakes the sequencer; holds at most one pending wake-up.
     let signals: AsyncStream<Void>
@@ -20,9 +19,9 @@ final class EngineInbox: Sendable {
     @discardableResult
     func post(_ event: EngineEvent) -> Bool {
         let wasEmpty: Bool? = queue.withLock { queue in
-            guard !finished.load(ordering: .acquiring) else { return nil }
-            queue.append(event)
-            return queue.count == 1
+            guard !queue.finished else { return nil }
+            queue.events.append(event)
+            return queue.events.count == 1
         }
         guard let wasEmpty else { return false }
         if wasEmpty { continuation.yield() }
@@ -31,7 +30,7 @@ final class EngineInbox: Sendable {
 
     /// Everything queued so far, in order.
     func takeAll() -> [EngineEvent] {
-        queue.withLock { takeAll(&$0) }
+        queue.withLock { takeAll(&$0.events) }
     }
 
     private func takeAll(_ queue: inout [EngineEvent]) -> [EngineEvent] {
@@ -44,8 +43,8 @@ final class EngineInbox: Sendable {
     /// events, and returns those queued but never handled.
     func finish() -> [EngineEvent] {
         let rest = queue.withLock { queue in
-            finished.store(true, ordering: .releasing)
-            return takeAll(&queue)
+            queue.finished = true
+            return takeAll(&queue.events)
         }
         continuation.finish()
         return rest

@@ -6,8 +6,8 @@ import StateSyncCore
 struct PendingBatch {
     /// What goes to the journal in one append.
     var journal = JournalBatch()
-    /// Revisions the batch adds (its accepted entries).
-    var revisions = 0
+    /// Revisions the batch adds: one per accepted entry.
+    var revisions: Int { journal.entries.count }
     /// The mirror after the batch's last entry, taken when the batch is
     /// handed to the journal (not after each entry: holding every
     /// intermediate state would make each change copy the containers it

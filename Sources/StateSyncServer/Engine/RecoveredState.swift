@@ -46,10 +46,12 @@ struct RecoveredState<App: StateSyncApp> {
         }
     }
 
-    /// Replays one journaled command through `App.reducer` with its recorded ``Meta``.
+    /// Replays one journaled command through `App.reducer` with its recorded
+    /// ``Meta``; returns the reducer's ``Footprint`` (for a ``StateMirror``).
     ///
     /// - Throws: ``SyncEngineError`` when it does not decode or is rejected.
-    static func apply(_ entry: JournalEntry, to state: inout App.State) throws(SyncEngineError) {
+    @discardableResult
+    static func apply(_ entry: JournalEntry, to state: inout App.State) throws(SyncEngineError) -> Footprint {
         let command: SessionCommand<App.Action>
         do {
             command = try CommandCoding.decode(entry.action, as: App.Action.self)
@@ -57,7 +59,7 @@ struct RecoveredState<App: StateSyncApp> {
             throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
         }
         do throws(Rejection) {
-            _ = try App.reducer.reduce(into: &state, action: command, meta: entry.meta)
+            return try App.reducer.reduce(into: &state, action: command, meta: entry.meta)
         } catch {
             throw SyncEngineError.rejectedOnReplay(revision: entry.revision, code: error.code, message: error.message)
         }

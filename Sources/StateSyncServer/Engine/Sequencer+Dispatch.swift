@@ -79,7 +79,6 @@ extension Sequencer {
             failure = "\(error)"
         }
         building.journal.entries.append(JournalEntry(meta: meta, actionID: actionID, action: bytes))
-        building.revisions += 1
         building.change.merge(mirror.takeChange())
     }
 

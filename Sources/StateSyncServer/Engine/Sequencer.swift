@@ -166,7 +166,6 @@ final class Sequencer<App: StateSyncApp> {
         // for an action that is not durable (the journal answers for the rest).
         outcomes = OutcomeCache(capacity: configuration.rememberedOutcomes, hasForgotten: true)
         var failed = batch
-        failed.revisions = 0
         failed.state = nil
         failed.journal = JournalBatch()
         for index in failed.answers.indices {

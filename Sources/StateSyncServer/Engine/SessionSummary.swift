@@ -25,25 +25,5 @@ public struct SessionSummary: Sendable, Hashable {
         public var id: String
         /// The JSON Pointer it watches, as text (`""` is the whole state).
         public var path: String
-
-        /// A subscription `id` at `path`.
-        public init(id: String, path: String) {
-            self.id = id
-            self.path = path
-        }
-    }
-
-    /// A summary with every field given.
-    public init(
-        id: String, name: String, clientID: String?, role: Role, subscriptions: [Subscription], bufferedBytes: Int,
-        isSlow: Bool
-    ) {
-        self.id = id
-        self.name = name
-        self.clientID = clientID
-        self.role = role
-        self.subscriptions = subscriptions
-        self.bufferedBytes = bufferedBytes
-        self.isSlow = isSlow
     }
 }

@@ -34,6 +34,7 @@ struct StateMirror<App: StateSyncApp> {
     init(_ state: App.State) throws(SyncEngineError) {
         json = .null
         try encodeAll(state)
+        change = MirrorChange()   // the first encoding is the starting point, not a change to publish
     }
 
     /// Brings the mirror to `state` after a reduction that reported `footprint`.
@@ -45,7 +46,7 @@ struct StateMirror<App: StateSyncApp> {
             change.paths = nil
             return
         }
-        guard let parts = footprint.changedParts else {
+        guard let parts = footprint.changedRegions else {
             try encodeAll(state)
             return
         }

@@ -142,13 +142,8 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard case .responding(let pending) = self.state, context.channel.isActive else { return }
             self.state = .idle
             self.respond(context: context, head: head, response: response)
-            for (index, part) in pending.enumerated() {
-                if case .responding(let waiting) = self.state {
-                    self.state = .responding(pending: waiting + pending[(index)...])
-                    return
-                }
-                self.handle(part, context: context)
-            }
+            // A part that starts another async response queues the rest (see `handle`).
+            for part in pending { self.handle(part, context: context) }
         }
     }
 

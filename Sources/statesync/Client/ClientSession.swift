@@ -13,28 +13,21 @@ enum ClientSession {
     ) async throws(CommandFailure) -> T {
         do {
             return try await StateSyncClient.withConnection(configuration, body)
-        } catch let failure as CommandFailure {
-            throw failure
         } catch {
-            // StateSyncClientError and DispatchRejection read as sentences.
-            throw CommandFailure(message: "\(error)")
+            throw CommandFailure(error)
         }
     }
 
-    /// Runs `body` until it returns, SIGINT or SIGTERM arrives (a normal end
-    /// for a long-running command), or `client` closes for good (the server
-    /// refused it on a reconnect; `withConnection` then reports why).
-    static func untilStopped(
-        _ client: StateSyncClient, _ body: @escaping @Sendable () async throws -> Void
-    ) async throws {
+    /// Runs `body` until it returns or SIGINT or SIGTERM arrives (a normal
+    /// end for a long-running command). When the client ends for good (the
+    /// server refused it on a reconnect), `withConnection` cancels the body
+    /// and reports why.
+    static func untilStopped(_ body: @escaping @Sendable () async throws -> Void) async throws {
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask(operation: body)
             group.addTask {
                 for await _ in signals { return }
-            }
-            group.addTask {
-                for await state in client.observeStatus(\.connection) where state == .closed { return }
             }
             try await group.next()
             group.cancelAll()

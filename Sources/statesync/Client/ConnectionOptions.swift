@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StateSyncClient
+import WebSocket
 
 /// The options every client command shares: where the server is and who is
 /// asking. Include them with `@OptionGroup var connection: ConnectionOptions`.
@@ -11,7 +12,7 @@ import StateSyncClient
 /// ```
 struct ConnectionOptions: ParsableArguments {
     /// Where `statesync serve` listens by default.
-    static let defaultURL = "ws://127.0.0.1:8080/sync"
+    static let defaultURL = StateSyncClientConfiguration().url
 
     @Option(help: ArgumentHelp(
         "The server's WebSocket URL, ws:// or wss:// (default: $STATESYNC_URL, else \(ConnectionOptions.defaultURL)).",
@@ -31,9 +32,11 @@ struct ConnectionOptions: ParsableArguments {
 
     func validate() throws {
         let url = resolvedURL
-        guard url.hasPrefix("ws://") || url.hasPrefix("wss://") else {
+        do {
+            _ = try WebSocketURL(url)   // the client's own parser: scheme, host, port
+        } catch {
             let source = self.url == nil ? "STATESYNC_URL" : "--url"
-            throw ValidationError("\(source) \(url) is not a WebSocket URL (expected ws://HOST:PORT/PATH or wss://…)")
+            throw ValidationError("\(source) \(url) is not a WebSocket URL (expected ws://HOST:PORT/PATH or wss://…): \(error)")
         }
     }
 

@@ -35,7 +35,7 @@ struct Watch: AsyncParsableCommand {
             // Every change in order, each with the revision that made it.
             var feeds: [(path: String, changes: AsyncStream<MirrorChange>)] = []
             for path in paths { feeds.append((path, try await client.changes(at: path))) }
-            try await ClientSession.untilStopped(client) { [feeds] in
+            try await ClientSession.untilStopped { [feeds] in
                 await withTaskGroup(of: Void.self) { group in
                     for feed in feeds {
                         group.addTask {

@@ -27,10 +27,8 @@ struct MirrorCommand: AsyncParsableCommand {
             } else {
                 try await PlainMirror(configuration: configuration).run()
             }
-        } catch let failure as CommandFailure {
-            throw failure
         } catch {
-            throw CommandFailure(message: "\(error)")
+            throw CommandFailure(error)
         }
     }
 }

@@ -10,8 +10,7 @@ struct Tmux: Sendable {
     let socket = "statesync-test-\(UUID().uuidString.prefix(12))"
 
     /// The tmux executable, or `nil` when it is not installed (scripts/test installs it).
-    static let executable: URL? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
-        .map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    static let executable: URL? = ServeProcess.onPath("tmux")
 
     /// Starts a detached session `name` of `columns`×`rows` running `command`.
     func newSession(_ name: String, columns: Int, rows: Int, command: String) throws {

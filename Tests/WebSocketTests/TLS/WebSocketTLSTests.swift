@@ -1,23 +1,16 @@
 import Foundation
 import NIOSSL
+import StateSyncTestSupport
 import Testing
 import WebSocket
 
 /// `wss://` end to end with a self-signed certificate made by `openssl`.
 @Suite(.timeLimit(.minutes(1))) struct WebSocketTLSTests {
     static func makeCertificate() async throws -> (certificate: String, key: String) {
-        let openssl = try ExternalProcess.locate("openssl", hint: "install OpenSSL (apt-get install openssl)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wss-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let certificate = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        let output = try await ExternalProcess.run(openssl, [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ])
-        #expect(output.status == 0, "openssl failed: \(output.stderr)")
-        return (certificate, key)
+        let files = try await TestCertificate.make(in: directory.path)
+        return (files.certificate, files.key)
     }
 
     @Test func echoOverTLS() async throws {

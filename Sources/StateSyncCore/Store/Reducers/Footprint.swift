@@ -12,7 +12,7 @@
 /// `Sendable` because key paths and `AnyHashable` are not.
 public struct Footprint {
     /// One changed region.
-    enum Region {
+    package enum Region {
         /// Anything under this key path from the root state.
         case keyPath(AnyKeyPath)
         /// The element with `key` in the keyed collection at `collection`.
@@ -76,7 +76,7 @@ public struct Footprint {
     }
 
     /// The regions, empty for ``nothing`` and ``everything``.
-    private var regions: [Region] {
+    var regions: [Region] {
         switch storage {
         case .nothing, .everything: return []
         case .one(let region): return [region]

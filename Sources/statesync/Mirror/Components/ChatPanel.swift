@@ -11,7 +11,7 @@ struct ChatPanel: BoardPanel {
         messages = slice
     }
 
-    var title: String { "Chat" }
+    var title: String { Self.id.rawValue }
 
     func lines(width: Int, height: Int) -> [String] {
         guard !messages.isEmpty else { return ["quiet so far: type  say hello"] }

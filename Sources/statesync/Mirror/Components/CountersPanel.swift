@@ -12,7 +12,7 @@ struct CountersPanel: BoardPanel {
         counters = slice.sorted { $0.key < $1.key }.map { (TerminalText.sanitize($0.key), $0.value) }
     }
 
-    var title: String { "Counters" }
+    var title: String { Self.id.rawValue }
 
     func lines(width: Int, height: Int) -> [String] {
         guard !counters.isEmpty else { return ["none yet: type  inc hits"] }

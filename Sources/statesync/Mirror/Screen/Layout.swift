@@ -45,15 +45,16 @@ struct Layout: Sendable, Hashable {
 }
 
 /// The four panels of the board view.
-enum PanelID: CaseIterable, Sendable, Hashable {
+/// Each one's raw value is its title before it has anything to show.
+enum PanelID: String, CaseIterable, Sendable, Hashable {
     /// The to-do list.
-    case todos
+    case todos = "Todos"
     /// Named counters.
-    case counters
+    case counters = "Counters"
     /// The chat, newest at the bottom.
-    case chat
+    case chat = "Chat"
     /// Who is connected.
-    case presence
+    case presence = "Presence"
 }
 
 /// A rectangle of character cells; rows and columns count from 1.

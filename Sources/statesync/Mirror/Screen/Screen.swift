@@ -88,7 +88,7 @@ actor Screen {
         let rect = layout.rect(for: id)
         guard rect.height > 0, rect.width > 0 else { return "" }
         let panel = panels[id]
-        let title = panel?.title ?? Self.placeholderTitle(id)
+        let title = panel?.title ?? id.rawValue
         let heading = "── \(title) " + String(repeating: "─", count: max(0, rect.width - TerminalText.width(of: title) - 4))
         let body = panel?.lines(width: rect.width - 1, height: rect.height - 1) ?? ["waiting for the server…"]
         var text = ANSI.moveTo(row: rect.row, column: rect.column) + ANSI.bold + TerminalText.fit(heading, width: rect.width) + ANSI.resetStyle
@@ -97,14 +97,5 @@ actor Screen {
             text += ANSI.moveTo(row: rect.row + 1 + index, column: rect.column) + TerminalText.fit(line, width: rect.width)
         }
         return text
-    }
-
-    private static func placeholderTitle(_ id: PanelID) -> String {
-        switch id {
-        case .todos: "Todos"
-        case .counters: "Counters"
-        case .chat: "Chat"
-        case .presence: "Presence"
-        }
     }
 }
