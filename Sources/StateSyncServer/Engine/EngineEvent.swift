@@ -2,17 +2,33 @@ import StateSyncCore
 import StateSyncProtocol
 
 /// One request to the sequencer, queued by ``SyncEngine``'s public methods
-/// (from any thread) or by a journal completion, handled in arrival order.
-enum EngineEvent: Sendable {
+/// (from any thread), by a journal completion or by an effect, handled in
+/// arrival order.
+enum EngineEvent<App: StateSyncApp>: Sendable {
+    /// A session completed `hello`.
     case join(SessionInfo, clientID: String?, role: Role, sink: any SessionSink)
+    /// A session's connection ended.
     case leave(sessionID: String)
-    case subscribe(sessionID: String, id: String, path: JSONPointer, since: UInt64?)
-    case unsubscribe(sessionID: String, id: String)
-    case get(sessionID: String, id: String, path: JSONPointer)
-    case dispatch(sessionID: String, id: String, action: JSONObject, received: ContinuousClock.Instant)
+    /// What a joined session asked, and when it reached the engine.
+    case request(sessionID: String, SessionRequest, received: ContinuousClock.Instant)
+    /// An effect's follow-up, to reduce and journal as a system command;
+    /// `reduced` is resumed once it has been (or the engine has stopped).
+    case system(SessionCommand<App.Action>, reduced: CheckedContinuation<Void, Never>)
+    /// A slow session's sink can take more.
     case drained(sessionID: String)
     /// Devtools: the joined sessions, answered through `reply` from the sequencer's task.
     case listSessions(@Sendable ([SessionSummary]) -> Void)
+    /// The batch in flight was written, or the journal failed.
     case durable(Result<Void, JournalError>)
+    /// Finish what is queued, then stop.
     case shutdown
+
+    /// Ends an event the stopped sequencer will never handle, so no caller waits forever.
+    func abandon() {
+        switch self {
+        case .listSessions(let reply): reply([])
+        case .system(_, let reduced): reduced.resume()
+        default: break
+        }
+    }
 }

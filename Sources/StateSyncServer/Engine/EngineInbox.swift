@@ -1,11 +1,12 @@
+import StateSyncCore
 import Synchronization
 
 /// The sequencer's queue: callers on any thread ``post(_:)`` events; the
 /// sequencer's task waits on ``signals`` and takes everything queued at once
 /// with ``takeAll()``, so actions that arrive together form one batch.
-final class EngineInbox: Sendable {
+final class EngineInbox<App: StateSyncApp>: Sendable {
     /// The events not yet taken, and whether ``finish()`` has refused later ones.
-    private let queue = Mutex<(events: [EngineEvent], finished: Bool)>(([], false))
+    private let queue = Mutex<(events: [EngineEvent<App>], finished: Bool)>(([], false))
     private let continuation: AsyncStream<Void>.Continuation
     /// Wakes the sequencer; holds at most one pending wake-up.
     let signals: AsyncStream<Void>
@@ -17,7 +18,7 @@ final class EngineInbox: Sendable {
     /// Queues `event` and wakes the sequencer; `false` (and nothing queued)
     /// once the sequencer has stopped.
     @discardableResult
-    func post(_ event: EngineEvent) -> Bool {
+    func post(_ event: EngineEvent<App>) -> Bool {
         let wasEmpty: Bool? = queue.withLock { queue in
             guard !queue.finished else { return nil }
             queue.events.append(event)
@@ -29,19 +30,19 @@ final class EngineInbox: Sendable {
     }
 
     /// Everything queued so far, in order.
-    func takeAll() -> [EngineEvent] {
+    func takeAll() -> [EngineEvent<App>] {
         queue.withLock { takeAll(&$0.events) }
     }
 
-    private func takeAll(_ queue: inout [EngineEvent]) -> [EngineEvent] {
-        var events: [EngineEvent] = []
+    private func takeAll(_ queue: inout [EngineEvent<App>]) -> [EngineEvent<App>] {
+        var events: [EngineEvent<App>] = []
         swap(&events, &queue)
         return events
     }
 
     /// Ends ``signals`` once the sequencer has stopped, refuses later
     /// events, and returns those queued but never handled.
-    func finish() -> [EngineEvent] {
+    func finish() -> [EngineEvent<App>] {
         let rest = queue.withLock { queue in
             queue.finished = true
             return takeAll(&queue.events)

@@ -1,15 +1,13 @@
 import Synchronization
 
 /// What ``SyncEngine``'s callers read while the sequencer runs: the latest
-/// durable revision, the statistics and the recent rejections, each behind
-/// its own atomic or lock.
+/// durable revision and the recent rejections, each behind its own atomic
+/// or lock.
 final class EngineShared: Sendable {
     /// The journal's epoch.
     let epoch: String
     /// The latest revision whose patches have been sent (durable).
     let publishedRevision: Atomic<UInt64>
-    /// The sequencer's counters, copied in after each round of events.
-    let statistics = Mutex(EngineStatistics())
     /// The recent rejections, for devtools.
     let rejections: Mutex<RejectionLog>
 

@@ -1,131 +1,114 @@
-import Logging
+import Foundation
 import StateSyncCore
 import StateSyncProtocol
-import Synchronization
 
 extension Sequencer {
     /// Reduces one client action into the building batch, or answers it from
-    /// a remembered outcome (exactly-once per `(clientId, id)`).
-    func dispatch(sessionID: String, id: String, action object: JSONObject, received: ContinuousClock.Instant) async {
-        guard let session = sessions[sessionID] else { return }
-        let key = session.clientID.map { OutcomeKey(clientID: $0, actionID: id) }
-        if let key, let outcome = await rememberedOutcome(key) {
-            answer(session, id, outcome, received: received, duplicate: true)
+    /// its earlier outcome (exactly-once per `(clientId, id)`).
+    func dispatch(_ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant) async {
+        guard let session = publication.sessions[sessionID] else { return }
+        let dispatch = Dispatch(session: session, id: id, action: object, received: received)
+        if let key = dispatch.key, let outcome = await earlierOutcome(of: key) {
+            commits.answer(dispatch.answer(outcome, isDuplicate: true))
             return
         }
-        if let failure {
-            answer(session, id, .rejected(code: "internal_error", message: failure), received: received, duplicate: false)
+        if let failure = commits.failure {
+            commits.answer(dispatch.answer(.rejected(code: "internal_error", message: failure), isDuplicate: false))
             return
         }
         guard session.role.mayDispatch else {
-            decide(.rejected(code: "forbidden", message: "role \(session.role.rawValue) may not dispatch"), session, id, key, received, object)
+            decide(.rejected(code: "forbidden", message: "role \(session.role.rawValue) may not dispatch"), for: dispatch)
             return
         }
-        let command: SessionCommand<App.Action>
+        let action: App.Action
         do throws(Rejection) {
-            command = .dispatch(try App.Action(wireValue: object), from: session.info)
+            action = try App.Action(wireValue: object)
         } catch {
-            decide(.rejected(code: error.code, message: error.message), session, id, key, received, object)
+            decide(.rejected(code: error.code, message: error.message), for: dispatch)
             return
         }
-        let meta = Meta(revision: headRevision + 1, clientID: session.clientID, time: configuration.clock())
-        do throws(Rejection) {
-            let footprint = try reducer.reduce(into: &state, action: command, meta: meta)
-            logger.trace("accepted", metadata: ["rev": "\(meta.revision)", "session": "\(sessionID)", "id": "\(id)"])
-            accept(meta, footprint: footprint, actionID: id, bytes: CommandCoding.dispatch(object, from: session.info))
-            decide(.accepted(revision: meta.revision), session, id, key, received, object)
-        } catch {
-            logger.trace("rejected", metadata: ["code": "\(error.code)", "session": "\(sessionID)", "id": "\(id)"])
-            decide(.rejected(code: error.code, message: error.message), session, id, key, received, object)
+        switch authority.apply(.dispatch(action, from: session.info), clientID: session.clientID, actionID: id) {
+        case .rejected(let rejection):
+            logger.trace("rejected", metadata: ["code": "\(rejection.code)", "session": "\(sessionID)", "id": "\(id)"])
+            decide(.rejected(code: rejection.code, message: rejection.message), for: dispatch)
+        case .accepted(let accepted):
+            logger.trace("accepted", metadata: ["rev": "\(accepted.entry.revision)", "session": "\(sessionID)", "id": "\(id)"])
+            record(accepted)
+            decide(.accepted(revision: accepted.entry.revision), for: dispatch)
         }
     }
 
-    /// Reduces a lifecycle command the server journals itself (presence).
-    func reduceLifecycle(_ command: SessionCommand<App.Action>, bytes: [UInt8], clientID: String?) {
-        guard failure == nil else { return }
-        let meta = Meta(revision: headRevision + 1, clientID: clientID, time: configuration.clock())
-        do throws(Rejection) {
-            let footprint = try reducer.reduce(into: &state, action: command, meta: meta)
-            accept(meta, footprint: footprint, actionID: nil, bytes: bytes)
-        } catch {
-            logger.warning("the reducer rejected a lifecycle command", metadata: ["code": "\(error.code)", "message": "\(error.message)"])
+    /// Runs a command of the server's own (presence, `serverStarted`, an
+    /// effect's follow-up) through the pipeline; a rejection is logged.
+    func applyServerCommand(_ command: SessionCommand<App.Action>, clientID: String?) {
+        guard commits.failure == nil else { return }
+        switch authority.apply(command, clientID: clientID, actionID: nil) {
+        case .rejected(let rejection):
+            logger.warning("a server command was rejected", metadata: ["code": "\(rejection.code)", "message": "\(rejection.message)"])
+        case .accepted(let accepted):
+            record(accepted)
         }
     }
 
-    func join(_ info: SessionInfo, clientID: String?, role: Role, sink: any SessionSink) {
-        sessions[info.id] = SessionRecord(info: info, clientID: clientID, role: role, sink: sink)
-        logger.debug("session joined", metadata: ["session": "\(info.id)", "role": "\(role.rawValue)"])
-        reduceLifecycle(.sessionJoined(info), bytes: CommandCoding.sessionEvent(joined: true, info), clientID: clientID)
-    }
-
-    func leave(_ sessionID: String) {
-        guard let session = sessions.removeValue(forKey: sessionID) else { return }
-        for (id, path) in session.subscriptions {
-            trie.remove(SubscriberKey(sessionID: sessionID, id: id), at: path)
-        }
-        logger.debug("session left", metadata: ["session": "\(sessionID)"])
-        reduceLifecycle(.sessionLeft(session.info), bytes: CommandCoding.sessionEvent(joined: false, session.info), clientID: session.clientID)
-    }
-
-    /// Records an accepted action: new head revision, mirror, journal entry.
-    private func accept(_ meta: Meta, footprint: Footprint, actionID: String?, bytes: [UInt8]) {
-        headRevision = meta.revision
-        do throws(SyncEngineError) {
-            try mirror.update(to: state, footprint: footprint)
-        } catch {
+    /// Adds an accepted command to the building batch.
+    private func record(_ accepted: AcceptedCommand<App>) {
+        if let reason = accepted.unencodable {
             // The reducer produced a state JSON cannot express: serving it
             // would break every mirror, so the engine stops accepting.
-            logger.critical("the state no longer encodes to JSON; the engine accepts no more actions", metadata: ["error": "\(error)"])
-            failure = "\(error)"
+            logger.critical("the state no longer encodes to JSON; the engine accepts no more actions", metadata: ["error": "\(reason)"])
+            commits.stop(reason: reason)
         }
-        building.journal.entries.append(JournalEntry(meta: meta, actionID: actionID, action: bytes))
-        building.change.merge(mirror.takeChange())
+        commits.append(accepted.entry, change: accepted.change, startingEffect: startEffect(accepted.effect))
+    }
+
+    /// Starts `effect` once its command is durable. Its follow-ups come back
+    /// as ``EngineEvent/system(_:reduced:)`` events and are journaled like any
+    /// other command, so replay never runs an effect again.
+    private func startEffect(_ effect: Effect<SessionCommand<App.Action>>) -> @Sendable () -> Void {
+        let (effects, inbox) = (effects, inbox)
+        return {
+            effects.start(effect) { command in
+                await withCheckedContinuation { reduced in
+                    if !inbox.post(.system(command, reduced: reduced)) { reduced.resume() }
+                }
+            }
+        }
     }
 
     /// Records the outcome of a new dispatch (a rejection also in the
     /// devtools' ``RejectionLog``) and queues its answer.
-    private func decide(
-        _ outcome: JournalOutcome, _ session: SessionRecord, _ id: String, _ key: OutcomeKey?,
-        _ received: ContinuousClock.Instant, _ action: JSONObject
-    ) {
+    private func decide(_ outcome: JournalOutcome, for dispatch: Dispatch) {
+        var journaled: JournalRejection?
         if case let .rejected(code, message) = outcome {
+            let session = dispatch.session
             shared.rejections.withLock {
                 $0.record(
-                    time: configuration.clock(), revision: headRevision, sessionID: session.info.id,
-                    clientID: session.clientID, actionID: id, action: action, code: code, message: message)
+                    time: authority.now(), revision: authority.revision, sessionID: session.info.id, clientID: session.clientID,
+                    actionID: dispatch.id, action: dispatch.action, code: code, message: message)
             }
+            journaled = dispatch.key.map { JournalRejection(clientID: $0.clientID, actionID: $0.actionID, code: code, message: message) }
         }
-        if let key {
-            outcomes.remember(outcome, for: key)
-            if case let .rejected(code, message) = outcome {
-                building.journal.rejections.append(
-                    JournalRejection(clientID: key.clientID, actionID: key.actionID, code: code, message: message))
-            }
-        }
-        answer(session, id, outcome, received: received, duplicate: false)
+        if let key = dispatch.key { exactlyOnce.decided(outcome, for: key) }
+        commits.answer(dispatch.answer(outcome, isDuplicate: false), journaling: journaled)
     }
+}
 
-    private func answer(_ session: SessionRecord, _ id: String, _ outcome: JournalOutcome, received: ContinuousClock.Instant, duplicate: Bool) {
-        building.answers.append(DispatchAnswer(
-            sessionID: session.info.id, actionID: id, outcome: outcome, received: received, isDuplicate: duplicate))
-    }
+/// One client dispatch as the sequencer handles it.
+struct Dispatch {
+    /// The sending session.
+    var session: SessionRecord
+    /// The action id the client chose.
+    var id: String
+    /// The action object as sent.
+    var action: JSONObject
+    /// When it reached the engine.
+    var received: ContinuousClock.Instant
 
-    /// The outcome of `key` from memory, else from the journal (pairs from
-    /// before a restart, or forgotten by the bounded cache). When the journal cannot be read, the answer is an
-    /// `internal_error` rejection (not remembered): applying the action could
-    /// apply it twice.
-    private func rememberedOutcome(_ key: OutcomeKey) async -> JournalOutcome? {
-        if let outcome = outcomes[key] { return outcome }
-        // A journal that was empty when the engine started holds only pairs
-        // decided in this run, all remembered in memory unless evicted.
-        guard journalHasEarlierOutcomes || outcomesEvicted, checkedAbsentOutcomes.remove(key) == nil else { return nil }
-        do {
-            guard let outcome = try await journal.outcome(clientID: key.clientID, actionID: key.actionID) else { return nil }
-            outcomes.remember(outcome, for: key)
-            return outcome
-        } catch {
-            logger.error("reading a remembered outcome failed", metadata: ["client": "\(key.clientID)", "id": "\(key.actionID)", "error": "\(error)"])
-            return .rejected(code: "internal_error", message: "could not check whether action \(key.actionID) was already applied: \(error)")
-        }
+    /// Its exactly-once key, when the session gave a `clientId`.
+    var key: OutcomeKey? { session.clientID.map { OutcomeKey(clientID: $0, actionID: id) } }
+
+    /// Its answer.
+    func answer(_ outcome: JournalOutcome, isDuplicate: Bool) -> DispatchAnswer {
+        DispatchAnswer(sessionID: session.info.id, actionID: id, outcome: outcome, received: received, isDuplicate: isDuplicate)
     }
 }

@@ -4,22 +4,32 @@
 /// The engine calls it from its own task, one call at a time per engine, and
 /// never waits for it: `send` must only queue the bytes.
 ///
+/// Backpressure is explicit: before sending, the engine reads
+/// ``isWritable``. When it is `false` the engine holds the session's
+/// messages back (it becomes a *slow consumer*) and calls
+/// ``notifyWhenWritable(_:)`` once; the sink calls the given closure when
+/// it can take more, and the engine then sends one coalesced patch per
+/// subscription, then the answers it held back.
+///
 /// ```swift
 /// final class ConnectionSink: SessionSink {
-///     func send(_ message: [UInt8]) { outbound.writeText(message) }
-///     var bufferedBytes: Int { outbound.bufferedByteCount }
+///     func send(_ message: [UInt8]) { outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: message))) }
+///     var isWritable: Bool { outbound.isWritable }
+///     func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
+///         outbound.whenWritable().whenSuccess { drained() }
+///     }
 /// }
 /// ```
 public protocol SessionSink: AnyObject, Sendable {
     /// Queues one complete server message (a UTF-8 JSON text frame) without
     /// blocking. The same array may be passed to many sinks: do not mutate it.
     func send(_ message: [UInt8])
-    /// Bytes queued for this session and not yet written to the socket.
-    ///
-    /// When it is above ``SyncEngine/Configuration/outboundHighWaterMark``
-    /// the engine stops sending this session patches and answers (it becomes
-    /// a *slow consumer*) until the session layer calls
-    /// ``SyncEngine/sessionDrained(session:)``, which it must do once the
-    /// backlog has fallen below its low-water mark.
-    var bufferedBytes: Int { get }
+    /// Whether the session takes more messages now: its backlog is below
+    /// its high-water mark. Reading it has no side effect.
+    var isWritable: Bool { get }
+    /// The engine found the sink not writable and holds its messages back:
+    /// call `drained` once the backlog has fallen below the low-water mark
+    /// (at once when it already has). Not called again until `drained` ran;
+    /// a session that closes meanwhile need not call it.
+    func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void)
 }

@@ -1,8 +1,8 @@
 public import StateSyncProtocol
 
 /// One joined session as the engine sees it, for devtools
-/// (``SyncEngine/sessions()``): who it is, what it watches, and how much is
-/// waiting to be written to it.
+/// (``SyncEngine/sessions()``): who it is, what it watches, and whether
+/// the engine is holding its messages back.
 public struct SessionSummary: Sendable, Hashable {
     /// The session id (`welcome.session`).
     public var id: String
@@ -14,10 +14,11 @@ public struct SessionSummary: Sendable, Hashable {
     public var role: Role
     /// Its open subscriptions: id and JSON Pointer, sorted by id.
     public var subscriptions: [Subscription]
-    /// Bytes queued for it and not yet written to its socket.
-    public var bufferedBytes: Int
-    /// Whether it is a slow consumer (over the high-water mark, patches held back).
+    /// Whether it is a slow consumer: its connection stopped being writable,
+    /// so its patches are held back (to be coalesced) until it drains.
     public var isSlow: Bool
+    /// Answers (`ack`, `reject`, `value`, …) held back while it is slow.
+    public var deferredAnswers: Int
 
     /// One open subscription.
     public struct Subscription: Sendable, Hashable {

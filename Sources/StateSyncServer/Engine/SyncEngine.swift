@@ -28,55 +28,73 @@ public import StateSyncProtocol
 ///   subscription (or a snapshot if its base left the history window).
 ///
 /// The session layer validates messages (hello first, roles, rate limits,
-/// pointer syntax, subscription limits) and calls the engine only with valid
-/// requests; the engine still rejects a dispatch from a `reader` with
-/// `forbidden`.
+/// pointer syntax, subscription limits) and hands the engine only valid
+/// ``SessionRequest``s; the engine still rejects a dispatch from a `reader`
+/// with `forbidden`.
+///
+/// Every command, the clients' and the server's own (presence, an effect's
+/// follow-ups), runs through the app's pipeline: `middleware` before and
+/// after `App.reducer`, then `App.effects` once it is durable (see
+/// ``init(journal:configuration:middleware:metrics:logger:)``).
 ///
 /// ```swift
 /// let journal = try await SQLiteJournal.open(configuration: .init(directory: dataDirectory), logger: logger)
-/// let engine = try await SyncEngine<BoardApp>(journal: journal, logger: logger)
+/// let engine = try await SyncEngine<Board>(journal: journal, logger: logger)
 /// let welcome = engine.join(session: SessionInfo(id: "s-1", name: "alice"), clientID: "c-5f2a", role: .writer, sink: sink)
-/// engine.subscribe(session: "s-1", id: "s1", path: try JSONPointer(parsing: "/todos"))
-/// engine.dispatch(session: "s-1", id: "a1", action: ["type": "addTodo", "title": "Milk"])
+/// engine.handle(.subscribe(id: "s1", path: try JSONPointer(parsing: "/todos"), since: nil), from: "s-1")
+/// engine.handle(.dispatch(id: "a1", action: ["type": "addTodo", "title": "Milk"]), from: "s-1")
 /// // sink receives: snapshot s1, patch s1 (base → rev), ack a1
 /// engine.leave(session: "s-1")
 /// await engine.shutdown()
 /// ```
 public final class SyncEngine<App: StateSyncApp>: Sendable {
-    private let inbox: EngineInbox
+    private let inbox: EngineInbox<App>
     private let shared: EngineShared
+    private let effects: EffectRunner<SessionCommand<App.Action>>
     private let loop: Task<Void, Never>
 
     /// Opens the engine on `journal`: restores the last snapshot, replays the
-    /// entries after it through `App.reducer` with their recorded `Meta`,
-    /// then starts the sequencer, which first journals `serverStarted`.
-    /// The engine takes over the journal and closes it in ``shutdown()``.
+    /// entries after it through `App.reducer` with their recorded `Meta`
+    /// (middleware and effects do not run on replay), then starts the
+    /// sequencer, which first journals `serverStarted`. The engine takes over
+    /// the journal and closes it in ``shutdown()``.
     ///
     /// - Parameters:
     ///   - journal: Where accepted actions, outcomes and snapshots go
     ///     (``SQLiteJournal``, or ``MemoryJournal`` for `--memory`).
     ///   - configuration: Batching, history and slow-consumer settings.
+    ///   - middleware: Run around `App.reducer` for every command, in order
+    ///     (``ActionLogMiddleware``, ``ActionMetricsMiddleware``, your own);
+    ///     a middleware's rejection answers a client's dispatch with its code.
+    ///   - metrics: Where the engine counts actions, patches, snapshots,
+    ///     slow consumers and dispatch → answer times (default: handles from
+    ///     the process's `MetricsSystem`).
     ///   - logger: Lifecycle at `info`, sessions at `debug`, each action at `trace`.
     /// - Throws: ``SyncEngineError`` when the journal does not replay into
     ///   this app's state; ``JournalError`` when it cannot be read.
     public init(
         journal: any Journal,
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
+        middleware: [any Middleware<App.State, SessionCommand<App.Action>>] = [],
+        metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "statesync.engine")
     ) async throws {
         let recovered = try await RecoveredState<App>.restore(from: journal)
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
         ])
-        let inbox = EngineInbox()
+        let inbox = EngineInbox<App>()
         let shared = EngineShared(
             epoch: recovered.epoch, revision: recovered.revision, rejectionLogCapacity: configuration.rejectionLogCapacity)
+        let effects = EffectRunner<SessionCommand<App.Action>>()
         let sequencer = Sequencer<App>(
-            journal: journal, configuration: configuration, logger: logger,
-            inbox: inbox, shared: shared, recovered: recovered
+            journal: journal, configuration: configuration,
+            pipeline: ActionPipeline(reducer: App.reducer, middleware: middleware, effects: App.effects),
+            effects: effects, metrics: metrics, logger: logger, inbox: inbox, shared: shared, recovered: recovered
         )
         self.inbox = inbox
         self.shared = shared
+        self.effects = effects
         // Awaited by `shutdown()`: the sequencer's one long-lived task.
         self.loop = Task { await sequencer.run() }
     }
@@ -86,10 +104,6 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
 
     /// The latest durable revision whose patches have been sent.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
-
-    /// The engine's counters (see ``EngineStatistics``), updated after each
-    /// round of requests the sequencer handles.
-    public var statistics: EngineStatistics { shared.statistics.withLock { $0 } }
 
     /// Registers a session that completed `hello` and journals
     /// `sessionJoined` (presence). Send `welcome` with the returned epoch and
@@ -111,41 +125,21 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         inbox.post(.leave(sessionID: session))
     }
 
-    /// Opens subscription `id` at `path` (replacing an open one with the same
-    /// id): a `snapshot`, or, when `since` is within the history window, a
-    /// `patch` with `base` `since` (empty `ops` when nothing changed).
-    public func subscribe(session: String, id: String, path: JSONPointer, since: UInt64? = nil) {
-        inbox.post(.subscribe(sessionID: session, id: id, path: path, since: since))
+    /// Queues `request` of the joined session `session`; the answer goes to
+    /// its sink (see ``SessionRequest`` for what each one sends).
+    ///
+    /// A `dispatch` is answered `ack` once durable (after the patches up to
+    /// its revision), or `reject` (`invalid_action` when it does not decode,
+    /// `forbidden` for a reader, a middleware's or the reducer's code
+    /// otherwise). A repeated `(clientId, id)` gets the original answer
+    /// without applying the action again.
+    public func handle(_ request: SessionRequest, from session: String) {
+        inbox.post(.request(sessionID: session, request, received: .now))
     }
 
-    /// Closes subscription `id` and sends `unsubscribed` (also for an unknown id).
-    public func unsubscribe(session: String, id: String) {
-        inbox.post(.unsubscribe(sessionID: session, id: id))
-    }
-
-    /// Sends `value` with the value at `path` (`null` when absent) at the latest durable revision.
-    public func get(session: String, id: String, path: JSONPointer) {
-        inbox.post(.get(sessionID: session, id: id, path: path))
-    }
-
-    /// Applies the client action `action` (the `dispatch` message's object),
-    /// then sends `ack` once durable (after the patches up to its revision),
-    /// or `reject` (`invalid_action` when it does not decode, `forbidden` for
-    /// a reader, the reducer's code otherwise). A repeated `(clientId, id)`
-    /// gets the original answer without applying the action again.
-    public func dispatch(session: String, id: String, action: JSONObject) {
-        inbox.post(.dispatch(sessionID: session, id: id, action: action, received: .now))
-    }
-
-    /// The session's sink has drained below its low-water mark: the engine
-    /// sends what it held back (coalesced patches or snapshots, then answers).
-    public func sessionDrained(session: String) {
-        inbox.post(.drained(sessionID: session))
-    }
-
-    /// The joined sessions with their subscriptions and outbound backlog, in
-    /// session-id order (devtools). Answered by the sequencer in turn with
-    /// other requests; empty once the engine has stopped.
+    /// The joined sessions with their subscriptions and whether they are
+    /// slow, in session-id order (devtools). Answered by the sequencer in
+    /// turn with other requests; empty once the engine has stopped.
     public func sessions() async -> [SessionSummary] {
         await withCheckedContinuation { continuation in
             if !inbox.post(.listSessions { continuation.resume(returning: $0) }) {
@@ -161,10 +155,12 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         shared.rejections.withLock { $0.entries(after: sequence) }
     }
 
-    /// Finishes the requests queued so far, waits for the last batch to be
+    /// Cancels the running effects (their later follow-ups are dropped),
+    /// finishes the requests queued so far, waits for the last batch to be
     /// durable and answered, saves a final snapshot and closes the journal.
     /// Requests made after this are ignored.
     public func shutdown() async {
+        await effects.shutdown()
         inbox.post(.shutdown)
         await loop.value
     }

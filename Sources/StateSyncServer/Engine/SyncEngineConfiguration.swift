@@ -1,6 +1,6 @@
 public import Foundation
 
-/// How a ``SyncEngine`` batches, remembers and protects itself. Every field
+/// How a ``SyncEngine`` batches, remembers and keeps history. Every field
 /// has a default; `SyncEngineConfiguration()` suits a single-node server.
 ///
 /// ```swift
@@ -25,11 +25,6 @@ public struct SyncEngineConfiguration: Sendable {
     /// presence change copies a 10,000-member object, so about 100 such
     /// revisions are kept instead of 1,024 copies (~400 MB).
     public var historyBudget: Int
-    /// A session whose ``SessionSink/bufferedBytes`` is above this gets no
-    /// more patches or answers until it drains (then one coalesced patch per
-    /// subscription). Default 1 MiB: several seconds of normal traffic for
-    /// one client, yet 10,000 slow clients stay under 10 GiB in the worst case.
-    public var outboundHighWaterMark: Int
     /// Outcomes of `(clientId, actionId)` pairs kept in memory; older ones
     /// are read back from the journal. Default 100,000 (~10 MB): covers the
     /// retries of many thousands of clients without a journal read.
@@ -42,29 +37,21 @@ public struct SyncEngineConfiguration: Sendable {
     /// The clock that fixes `Meta.time` when an action is accepted.
     /// Default: the system clock (`Date()`); tests inject a fixed one.
     public var clock: @Sendable () -> Date
-    /// Called from the engine's task with the time from each `dispatch` to
-    /// its `ack` or `reject` (for a latency histogram); must not block.
-    /// Default `nil`: only ``EngineStatistics`` keeps the sum and maximum.
-    public var answerLatencyObserver: (@Sendable (Duration) -> Void)?
 
     /// A configuration; every argument has the default documented on its field.
     public init(
         snapshotEvery: UInt64 = 1_000,
         historyWindow: Int = 1_024,
         historyBudget: Int = 1_000_000,
-        outboundHighWaterMark: Int = 1 << 20,
         rememberedOutcomes: Int = 100_000,
         rejectionLogCapacity: Int = 1_000,
-        clock: @escaping @Sendable () -> Date = { Date() },
-        answerLatencyObserver: (@Sendable (Duration) -> Void)? = nil
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.snapshotEvery = Swift.max(1, snapshotEvery)
         self.historyWindow = Swift.max(1, historyWindow)
         self.historyBudget = Swift.max(0, historyBudget)
-        self.outboundHighWaterMark = outboundHighWaterMark
         self.rememberedOutcomes = Swift.max(1, rememberedOutcomes)
         self.rejectionLogCapacity = Swift.max(0, rejectionLogCapacity)
         self.clock = clock
-        self.answerLatencyObserver = answerLatencyObserver
     }
 }

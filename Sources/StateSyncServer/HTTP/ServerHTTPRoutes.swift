@@ -1,6 +1,5 @@
 import NIOCore
 import NIOHTTP1
-import Prometheus
 import WebSocket
 
 /// The plain HTTP endpoints of a StateSync server.
@@ -15,11 +14,10 @@ enum ServerHTTPRoutes {
         }
     }
 
-    /// `GET /metrics`: the registry in the Prometheus text format.
-    static func metrics(_ registry: PrometheusCollectorRegistry) -> HTTPRoute {
+    /// `GET /metrics`: what `exposition` returns, in the Prometheus text format.
+    static func metrics(_ exposition: @escaping @Sendable () -> [UInt8]) -> HTTPRoute {
         HTTPRoute(path: "/metrics") { _, _ in
-            var body = ByteBuffer()
-            body.writeBytes(registry.emitToBuffer())
+            let body = ByteBuffer(bytes: exposition())
             return HTTPRouteResponse(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: body)
         }

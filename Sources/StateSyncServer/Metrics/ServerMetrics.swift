@@ -1,7 +1,9 @@
 public import CoreMetrics
 
-/// The server's metrics, created once per server and reused (swift-metrics
-/// handles; the backend decides how they are exported).
+/// The server's metrics: swift-metrics handles created once and reused. The
+/// engine and the session layer record into them directly; the backend the
+/// process bootstrapped (`MetricsSystem.bootstrap`) decides how they are
+/// exported: `statesync serve` bootstraps Prometheus and serves `/metrics`.
 ///
 /// Names follow one scheme, `statesync_<what>[_<unit>][_total]`, as
 /// Prometheus shows them:
@@ -11,14 +13,17 @@ public import CoreMetrics
 /// | `statesync_connections` | gauge | open sessions (after `hello`) |
 /// | `statesync_actions_accepted_total` | counter | dispatches acked |
 /// | `statesync_actions_rejected_total` | counter | dispatches rejected (any code) |
+/// | `statesync_actions_duplicate_total` | counter | repeated `(clientId, id)` answered from the earlier outcome |
+/// | `statesync_journal_appends_total` | counter | journal appends (one transaction and fsync each) |
 /// | `statesync_patches_sent_total` | counter | `patch` messages written |
+/// | `statesync_snapshots_sent_total` | counter | `snapshot` messages written |
 /// | `statesync_bytes_sent_total` | counter | bytes of server messages written |
-/// | `statesync_dispatch_ack_seconds` | histogram | `dispatch` received → `ack`/`reject` written |
-/// | `statesync_slow_consumers_total` | counter | times a session went above its outbound high-water mark |
+/// | `statesync_dispatch_ack_seconds` | histogram | `dispatch` reaching the engine → its `ack`/`reject` sent |
+/// | `statesync_slow_consumers_total` | counter | times a session stopped being writable |
 ///
 /// ```swift
-/// let metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: registry))
-/// metrics.connections.increment()
+/// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))   // the executable, once
+/// let engine = try await SyncEngine<Board>(journal: journal, metrics: ServerMetrics())
 /// ```
 public struct ServerMetrics: Sendable {
     /// Open sessions.
@@ -27,24 +32,42 @@ public struct ServerMetrics: Sendable {
     public let actionsAccepted: Counter
     /// Dispatches rejected.
     public let actionsRejected: Counter
+    /// Repeated dispatches answered from their earlier outcome.
+    public let duplicateDispatches: Counter
+    /// Journal appends.
+    public let journalAppends: Counter
     /// `patch` messages written.
     public let patchesSent: Counter
+    /// `snapshot` messages written.
+    public let snapshotsSent: Counter
     /// Bytes of server messages written.
     public let bytesSent: Counter
-    /// Time from a `dispatch` arriving to its `ack` or `reject` being written.
+    /// Time from a `dispatch` reaching the engine to its `ack` or `reject` being sent.
     public let dispatchToAck: CoreMetrics.Timer
-    /// Sessions that went above their outbound high-water mark.
+    /// Sessions that stopped being writable.
     public let slowConsumers: Counter
 
     /// Creates the handles with `factory` (default: the process-wide
-    /// `MetricsSystem.factory`, which only the executable bootstraps).
+    /// `MetricsSystem.factory`, which only the executable bootstraps; tests
+    /// pass a factory of their own).
     public init(factory: any MetricsFactory = MetricsSystem.factory) {
         connections = Meter(label: "statesync_connections", factory: factory)
         actionsAccepted = Counter(label: "statesync_actions_accepted_total", factory: factory)
         actionsRejected = Counter(label: "statesync_actions_rejected_total", factory: factory)
+        duplicateDispatches = Counter(label: "statesync_actions_duplicate_total", factory: factory)
+        journalAppends = Counter(label: "statesync_journal_appends_total", factory: factory)
         patchesSent = Counter(label: "statesync_patches_sent_total", factory: factory)
+        snapshotsSent = Counter(label: "statesync_snapshots_sent_total", factory: factory)
         bytesSent = Counter(label: "statesync_bytes_sent_total", factory: factory)
         dispatchToAck = CoreMetrics.Timer(label: "statesync_dispatch_ack_seconds", factory: factory)
         slowConsumers = Counter(label: "statesync_slow_consumers_total", factory: factory)
+    }
+}
+
+extension CoreMetrics.Timer {
+    /// Records the time from `start` to `now`.
+    func recordInterval(since start: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+        let elapsed = (now - start).components
+        recordNanoseconds(max(0, elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000))
     }
 }

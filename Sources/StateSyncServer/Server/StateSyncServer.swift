@@ -1,7 +1,6 @@
 public import Logging
 public import NIOCore
 import NIOHTTP1
-public import Prometheus
 public import ServiceLifecycle
 public import StateSyncCore
 import StateSyncProtocol
@@ -14,7 +13,9 @@ import WebSocket
 ///
 /// - `/sync`: the protocol (docs/PROTOCOL.md), subprotocol `statesync.v1`;
 /// - `GET /health`: `{"connections":…,"epoch":…,"rev":…,"status":"ok"}`;
-/// - `GET /metrics`: Prometheus text (see ``ServerMetrics`` for the names);
+/// - `GET /metrics`: Prometheus text, when
+///   ``StateSyncServerConfiguration/metricsExposition`` is set (see
+///   ``ServerMetrics`` for the names);
 /// - `GET /statesync.js`: the browser client (`clients/js`); `GET /devtools`:
 ///   the devtools page, and its read-only JSON endpoints under
 ///   `/devtools/api/` (admin only when authentication is on);
@@ -29,7 +30,10 @@ import WebSocket
 /// for it, and returns.
 ///
 /// ```swift
-/// let server = StateSyncServer<Board>(configuration: .init(port: 8080), logger: logger)
+/// let server = StateSyncServer<Board>(
+///     configuration: .init(port: 8080),
+///     middleware: [ActionLogMiddleware(logger: logger), ActionMetricsMiddleware()],
+///     logger: logger)
 /// let group = ServiceGroup(configuration: .init(
 ///     services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
 /// try await group.run()
@@ -37,9 +41,7 @@ import WebSocket
 public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     /// The configuration it was created with.
     public let configuration: StateSyncServerConfiguration
-    /// The registry `/metrics` exports (pass the one the process's
-    /// `MetricsSystem` uses to export other libraries' metrics too).
-    public let metricsRegistry: PrometheusCollectorRegistry
+    private let middleware: [any Middleware<App.State, SessionCommand<App.Action>>]
     private let metrics: ServerMetrics
     private let logger: Logger
     private let started = StartSignal()
@@ -52,18 +54,24 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: Address, storage, TLS, authentication, limits.
-    ///   - metricsRegistry: Where the server's metrics are registered and
-    ///     what `/metrics` shows. Default: a registry of its own.
+    ///   - middleware: Run around the app's reducer for every command, in
+    ///     order, on the engine's task (see ``SyncEngine``): e.g.
+    ///     ``ActionLogMiddleware`` and ``ActionMetricsMiddleware``, or your own
+    ///     `Middleware` (which may reject an action with a code of its own).
+    ///     The app's effects come from `App.effects`.
+    ///   - metrics: Where the server records (default: handles from the
+    ///     process's `MetricsSystem`).
     ///   - logger: Lifecycle at `info`, connections at `debug` (with the
     ///     session id as `session` metadata), messages at `trace`.
     public init(
         configuration: StateSyncServerConfiguration = StateSyncServerConfiguration(),
-        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        middleware: [any Middleware<App.State, SessionCommand<App.Action>>] = [],
+        metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "statesync.server")
     ) {
         self.configuration = configuration
-        self.metricsRegistry = metricsRegistry
-        self.metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: metricsRegistry))
+        self.middleware = middleware
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -80,7 +88,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let server: WebSocketServer
         do {
             let journal = try await openJournal()
-            engine = try await SyncEngine<App>(journal: journal, configuration: configuration.engine, logger: logger)
+            engine = try await SyncEngine<App>(
+                journal: journal, configuration: configuration.engine, middleware: middleware, metrics: metrics, logger: logger)
             do {
                 server = try makeWebSocketServer(engine: engine, journal: journal)
             } catch {
@@ -131,8 +140,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         webSocket.idleTimeout = session.idleTimeout.map(Self.timeAmount)
         let frames = SharedFrames(compress: webSocket.compression != nil, logger: logger)
         var options = WebSocketChannelOptions()
-        options.outboundHighWatermark = configuration.engine.outboundHighWaterMark
-        options.outboundLowWatermark = max(1, configuration.engine.outboundHighWaterMark / 4)
+        options.outboundHighWatermark = session.outboundHighWaterMark
+        options.outboundLowWatermark = max(1, session.outboundHighWaterMark / 4)
 
         let sync = WebSocketRoute(
             path: "/sync",
@@ -142,7 +151,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             let number = sessionCounter.add(1, ordering: .relaxed).newValue
             let driver = SyncSession(
                 id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics, frames: frames,
-                highWaterMark: configuration.engine.outboundHighWaterMark, logger: logger)
+                logger: logger)
             await driver.run(
                 connection.inbound, configuration: session, authentication: configuration.authentication,
                 clock: configuration.sessionClock)
@@ -166,7 +175,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let server = try WebSocketServer(
             configuration: WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls),
             routes: routes,
-            httpRoutes: [health, ServerHTTPRoutes.metrics(metricsRegistry)] + devtools.routes + pages.map(ServerHTTPRoutes.page))
+            httpRoutes: [health] + configuration.metricsExposition.map { [ServerHTTPRoutes.metrics($0)] } ?? []
+                + devtools.routes + pages.map(ServerHTTPRoutes.page))
         webSocketServer.withLock { $0 = server }
         return server
     }

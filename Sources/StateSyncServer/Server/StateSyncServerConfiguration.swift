@@ -33,6 +33,12 @@ public struct StateSyncServerConfiguration: Sendable {
     /// (e.g. an app's page at `/`). Default none: the server does not know
     /// what page suits an app; `statesync serve` adds the board page.
     public var pages: [WebPage]
+    /// What `GET /metrics` serves: the metrics in the Prometheus text
+    /// format, read on each request. Default `nil`: no `/metrics` route (the
+    /// library records through swift-metrics into whatever backend the
+    /// process bootstrapped; `statesync serve` bootstraps Prometheus and sets
+    /// this to its registry's output).
+    public var metricsExposition: (@Sendable () -> [UInt8])?
     /// The time sessions read for their message-rate limits (the continuous
     /// clock). Tests in this package freeze it so that no token refills while
     /// a slow machine runs them.

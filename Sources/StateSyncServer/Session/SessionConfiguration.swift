@@ -43,6 +43,12 @@ public struct SessionConfiguration: Sendable, Hashable {
     public var idleTimeout: Duration?
     /// Which paths each role may read. Default: everything, for every role.
     public var readPermissions: ReadPermissions
+    /// Bytes waiting to be written to one connection above which it stops
+    /// being writable: the engine then holds its patches back and coalesces
+    /// them (a *slow consumer*) until it drains below a quarter of this.
+    /// Default 1 MiB: several seconds of normal traffic for one client, yet
+    /// 10,000 slow clients stay under 10 GiB in the worst case.
+    public var outboundHighWaterMark: Int
 
     /// A configuration; every argument has the default documented on its property.
     public init(
@@ -54,7 +60,8 @@ public struct SessionConfiguration: Sendable, Hashable {
         rateLimitedMessagesBeforeClose: Int = 100,
         pingInterval: Duration? = .seconds(30),
         idleTimeout: Duration? = .seconds(90),
-        readPermissions: ReadPermissions = ReadPermissions()
+        readPermissions: ReadPermissions = ReadPermissions(),
+        outboundHighWaterMark: Int = 1 << 20
     ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxNestingDepth = maxNestingDepth
@@ -65,5 +72,6 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
         self.readPermissions = readPermissions
+        self.outboundHighWaterMark = max(1, outboundHighWaterMark)
     }
 }

@@ -23,14 +23,8 @@ public struct SessionStateMachine: Sendable {
     public enum Action: Sendable, Equatable {
         /// A valid `hello`: join the engine with this role and send `welcome`.
         case join(clientID: String?, name: String?, role: Role)
-        /// A valid `subscribe` within the limits.
-        case subscribe(id: String, path: JSONPointer, since: UInt64?)
-        /// A valid `unsubscribe`.
-        case unsubscribe(id: String)
-        /// A valid `get`.
-        case get(id: String, path: JSONPointer)
-        /// A valid `dispatch` from a role that may dispatch.
-        case dispatch(id: String, action: JSONObject)
+        /// A valid request within the limits, for the engine.
+        case request(SessionRequest)
         /// Send this reply; the connection stays open.
         case reply(ServerMessage)
         /// Send this reply, then close with this WebSocket close code.
@@ -142,20 +136,20 @@ public struct SessionStateMachine: Sendable {
                 return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id))
             }
             subscriptions.insert(id)
-            return .subscribe(id: id, path: path, since: since)
+            return .request(.subscribe(id: id, path: path, since: since))
         case .unsubscribe(let id):
             subscriptions.remove(id)
-            return .unsubscribe(id: id)
+            return .request(.unsubscribe(id: id))
         case let .get(id, path):
             guard configuration.readPermissions.allows(role, toRead: path) else {
                 return fail(.forbidden(path: path, role: role, id: id))
             }
-            return .get(id: id, path: path)
+            return .request(.get(id: id, path: path))
         case let .dispatch(id, action):
             guard role.mayDispatch else {
                 return .reply(.reject(id: id, code: .forbidden, message: "role \(role.rawValue) may not dispatch actions"))
             }
-            return .dispatch(id: id, action: action)
+            return .request(.dispatch(id: id, action: action))
         }
     }
 

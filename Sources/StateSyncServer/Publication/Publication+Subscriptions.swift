@@ -1,12 +1,11 @@
-import Logging
 import StateSyncCore
 import StateSyncProtocol
 
-extension Sequencer {
+extension Publication {
     /// Opens (or replaces) subscription `id`: a `patch` from `since` when the
     /// history window still holds it, otherwise a `snapshot`, both at the
-    /// latest durable revision.
-    func subscribe(sessionID: String, id: String, path: JSONPointer, since: UInt64?) {
+    /// latest published revision.
+    mutating func subscribe(sessionID: String, id: String, path: JSONPointer, since: UInt64?) {
         guard var session = sessions[sessionID] else { return }
         let key = SubscriberKey(sessionID: sessionID, id: id)
         if let old = session.subscriptions[id] {
@@ -21,15 +20,15 @@ extension Sequencer {
             trie.insert(key, at: path, base: Self.needsSnapshot)
             return
         }
-        let resumeBase = since.flatMap { $0 <= publishedRevision && history.state(at: $0) != nil ? $0 : nil }
-        trie.insert(key, at: path, base: publishedRevision)
+        let resumeBase = since.flatMap { $0 <= revision && history.state(at: $0) != nil ? $0 : nil }
+        trie.insert(key, at: path, base: revision)
         if let message = catchUp(id: id, path: path, from: resumeBase, evenIfUnchanged: true) {
-            session.sink.send(message)
+            send(message, to: session)
         }
     }
 
     /// Ends subscription `id` and confirms with `unsubscribed`.
-    func unsubscribe(sessionID: String, id: String) {
+    mutating func unsubscribe(sessionID: String, id: String) {
         guard var session = sessions[sessionID] else { return }
         if let path = session.subscriptions.removeValue(forKey: id) {
             trie.remove(SubscriberKey(sessionID: sessionID, id: id), at: path)
@@ -38,10 +37,15 @@ extension Sequencer {
         deliver(encoder.encode(.unsubscribed(id: id)), to: sessionID)
     }
 
+    /// Answers `get`: the value at `path` (`null` when absent) at the published revision.
+    mutating func get(sessionID: String, id: String, path: JSONPointer) {
+        deliver(encoder.encode(.value(id: id, rev: revision, value: state[path] ?? .null)), to: sessionID)
+    }
+
     /// A slow consumer caught up: one coalesced patch (or a snapshot, when its
     /// base left the window) per subscription whose value changed since its
     /// base, then the answers held back, in order.
-    func drained(_ sessionID: String) {
+    mutating func drained(_ sessionID: String) {
         guard var session = sessions[sessionID], session.isSlow else { return }
         session.isSlow = false
         let deferred = session.deferred
@@ -49,38 +53,15 @@ extension Sequencer {
         sessions[sessionID] = session
         for (id, path) in session.subscriptions {
             let key = SubscriberKey(sessionID: sessionID, id: id)
-            guard let node = trie.node(at: path), let base = node.subscribers[key], base != publishedRevision else { continue }
+            guard let node = trie.node(at: path), let base = node.subscribers[key], base != revision else { continue }
             if let message = catchUp(id: id, path: path, from: base, evenIfUnchanged: false) {
-                node.subscribers[key] = publishedRevision
-                session.sink.send(message)
+                node.subscribers[key] = revision
+                send(message, to: session)
             }
         }
         for message in deferred {
-            session.sink.send(message)
+            send(message, to: session)
         }
-    }
-
-    /// Sends `message` to the session now, or holds it back while the
-    /// session is slow (answers must follow the patches they depend on).
-    func deliver(_ message: [UInt8], to sessionID: String) {
-        guard var session = sessions[sessionID] else { return }
-        if isWritable(&session) {
-            session.sink.send(message)
-        } else {
-            session.deferred.append(message)
-        }
-        sessions[sessionID] = session
-    }
-
-    /// Whether `session` may be sent more now; marks it slow when its
-    /// backlog went above the high-water mark.
-    func isWritable(_ session: inout SessionRecord) -> Bool {
-        if session.isSlow { return false }
-        guard session.sink.bufferedBytes > configuration.outboundHighWaterMark else { return true }
-        session.isSlow = true
-        stats.slowConsumers += 1
-        logger.debug("slow consumer", metadata: ["session": "\(session.info.id)", "buffered": "\(session.sink.bufferedBytes)"])
-        return false
     }
 
     /// The base of a subscription that must start over with a snapshot.
@@ -91,14 +72,25 @@ extension Sequencer {
     /// snapshot; `nil` when the value did not change since `base` and
     /// `evenIfUnchanged` is false.
     private func catchUp(id: String, path: JSONPointer, from base: UInt64?, evenIfUnchanged: Bool) -> [UInt8]? {
-        let value = published[path] ?? .null
+        let value = state[path] ?? .null
         guard let base, let old = history.state(at: base) else {
-            stats.snapshotsSent += 1
-            return encoder.encode(.snapshot(id: id, rev: publishedRevision, value: value))
+            metrics.snapshotsSent.increment()
+            return encoder.encode(.snapshot(id: id, rev: revision, value: value))
         }
         let ops = JSONPatch.diff(from: old[path] ?? .null, to: value)
         if ops.isEmpty, !evenIfUnchanged { return nil }
-        stats.patchesSent += 1
-        return encoder.encode(.patch(id: id, base: base, rev: publishedRevision, ops: ops))
+        metrics.patchesSent.increment()
+        return encoder.encode(.patch(id: id, base: base, rev: revision, ops: ops))
+    }
+
+    /// The joined sessions for devtools, in id order.
+    func summaries() -> [SessionSummary] {
+        sessions.values.sorted { $0.info.id < $1.info.id }.map { record in
+            SessionSummary(
+                id: record.info.id, name: record.info.name, clientID: record.clientID, role: record.role,
+                subscriptions: record.subscriptions.sorted { $0.key < $1.key }
+                    .map { SessionSummary.Subscription(id: $0.key, path: $0.value.description) },
+                isSlow: record.isSlow, deferredAnswers: record.deferred.count)
+        }
     }
 }

@@ -1,7 +1,7 @@
 import StateSyncCore
 import StateSyncProtocol
 
-/// A joined session as the sequencer tracks it.
+/// A joined session as the engine tracks it.
 struct SessionRecord {
     /// Its id and name.
     var info: SessionInfo
@@ -13,7 +13,7 @@ struct SessionRecord {
     var sink: any SessionSink
     /// Its open subscriptions: id to path.
     var subscriptions: [String: JSONPointer] = [:]
-    /// Whether it is a slow consumer: over the high-water mark and not yet drained.
+    /// Whether it is a slow consumer: found not writable and not yet drained.
     var isSlow = false
     /// Answers held back while it is slow, sent in order after its coalesced patches.
     var deferred: [[UInt8]] = []

@@ -2,7 +2,7 @@ import StateSyncCore
 
 /// What the sequencer has decided but not yet made visible: the journal
 /// batch, the JSON state after its last entry, and the answers to send
-/// once it is durable (DESIGN invariant 3).
+/// once it is durable (invariant 3: ack means durable).
 struct PendingBatch {
     /// What goes to the journal in one append.
     var journal = JournalBatch()
@@ -18,6 +18,9 @@ struct PendingBatch {
     var change = MirrorChange()
     /// Answers to dispatches, sent after the batch's patches.
     var answers: [DispatchAnswer] = []
+    /// Starts the effects of the batch's commands, in order, once it is
+    /// durable (an effect of an action that was never written never runs).
+    var effects: [@Sendable () -> Void] = []
 
     /// Whether there is nothing to write and nothing to answer.
     var isEmpty: Bool { journal.isEmpty && answers.isEmpty }

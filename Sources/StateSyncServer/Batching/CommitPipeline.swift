@@ -1,0 +1,103 @@
+import StateSyncCore
+
+/// Group commit, as a value: the *building* batch that the current round
+/// reduces into, and the one batch *in flight* to the journal. It owns
+/// invariant 3 ("ack means durable"): answers leave only with the batch
+/// they belong to, after its entries are durable, and in batch order.
+///
+/// While one batch is written, the next accumulates; at the end of each
+/// round the sequencer asks ``flush(state:)`` what to do. Once the journal
+/// has failed (or the state stopped encoding) the pipeline is *stopped*:
+/// accepted actions of every later batch are answered `internal_error` and
+/// never exposed.
+struct CommitPipeline {
+    /// What the end of a round does with the building batch.
+    enum Flush {
+        /// Nothing to do now (empty, or a batch is still in flight).
+        case none
+        /// Hand this batch to the journal (it is now in flight).
+        case write(JournalBatch)
+        /// Publish this batch at once: it holds only answers, and
+        /// everything before it is already durable.
+        case publish(PendingBatch)
+        /// The pipeline is stopped: publish this batch, whose accepted
+        /// actions are now answered `internal_error` (see ``stop(reason:)``).
+        case fail(PendingBatch)
+    }
+
+    private(set) var building = PendingBatch()
+    private(set) var inFlight: PendingBatch?
+    /// Why the pipeline accepts no more actions; `nil` while healthy.
+    private(set) var failure: String?
+
+    /// Whether nothing is building or in flight.
+    var isIdle: Bool { inFlight == nil && building.isEmpty }
+
+    /// Adds an accepted entry, what it changed in the mirror, and how to
+    /// start its effect once it is durable.
+    mutating func append(_ entry: JournalEntry, change: MirrorChange, startingEffect: @escaping @Sendable () -> Void) {
+        building.journal.entries.append(entry)
+        building.change.merge(change)
+        building.effects.append(startingEffect)
+    }
+
+    /// Adds an answer; a rejection of a `(clientId, id)` pair is journaled
+    /// too (exactly-once across restarts).
+    mutating func answer(_ answer: DispatchAnswer, journaling rejection: JournalRejection? = nil) {
+        building.answers.append(answer)
+        if let rejection { building.journal.rejections.append(rejection) }
+    }
+
+    /// The end of a round: `state` is the mirror after the building batch's
+    /// last entry (read only when the batch has entries).
+    mutating func flush(state: @autoclosure () -> JSONValue) -> Flush {
+        guard inFlight == nil, !building.isEmpty else { return .none }
+        var batch = building
+        building = PendingBatch()
+        if let failure, !batch.journal.entries.isEmpty {
+            return .fail(Self.failed(batch, reason: failure))
+        }
+        if batch.journal.isEmpty { return .publish(batch) }
+        batch.state = state()
+        inFlight = batch
+        return .write(batch.journal)
+    }
+
+    /// The batch in flight is durable: it is returned, to publish.
+    mutating func durable() -> PendingBatch? {
+        defer { inFlight = nil }
+        return inFlight
+    }
+
+    /// Stops the pipeline for `reason` (the state stopped encoding, or the
+    /// journal failed): from the next ``flush(state:)`` on, every batch
+    /// with entries fails. The first reason stays.
+    mutating func stop(reason: String) {
+        failure = failure ?? reason
+    }
+
+    /// The journal failed to write the batch in flight: the pipeline stops,
+    /// and that batch is returned as failed, to publish.
+    mutating func journalFailed(reason: String) -> PendingBatch? {
+        stop(reason: reason)
+        defer { inFlight = nil }
+        return inFlight.map { Self.failed($0, reason: reason) }
+    }
+
+    /// `batch` will never be durable: its accepted actions are answered
+    /// with `internal_error` (their revisions are never exposed), its
+    /// rejections as decided, and nothing of it is written.
+    private static func failed(_ batch: PendingBatch, reason: String) -> PendingBatch {
+        var failed = batch
+        failed.state = nil
+        failed.journal = JournalBatch()
+        failed.change = MirrorChange()
+        failed.effects = []
+        for index in failed.answers.indices {
+            if case .accepted = failed.answers[index].outcome {
+                failed.answers[index].outcome = .rejected(code: "internal_error", message: reason)
+            }
+        }
+        return failed
+    }
+}

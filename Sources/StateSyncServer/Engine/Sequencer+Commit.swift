@@ -1,0 +1,62 @@
+extension Sequencer {
+    /// The end of a round: hands the building batch to the journal when none
+    /// is in flight, or publishes it at once when it holds only answers.
+    func flush() {
+        switch commits.flush(state: authority.mirror.json) {
+        case .none:
+            break
+        case .write(let batch):
+            metrics.journalAppends.increment()
+            let inbox = inbox
+            journal.append(batch) { result in inbox.post(.durable(result)) }
+        case .publish(let batch):
+            publish(batch)
+        case .fail(let batch):
+            exactlyOnce.forgetUndurable()
+            publish(batch)
+        }
+    }
+
+    /// The batch in flight was written (publish it, start its effects, take
+    /// a snapshot when due), or the journal failed (answer it as failed and
+    /// accept no more actions).
+    func durable(_ result: Result<Void, JournalError>) {
+        switch result {
+        case .success:
+            guard let batch = commits.durable() else { return }
+            publish(batch)
+            for start in batch.effects { start() }
+            if snapshotPolicy.take(at: publication.revision) {
+                snapshots.save(publication.state, at: publication.revision)
+            }
+        case .failure(let error):
+            logger.critical("journal write failed; the engine accepts no more actions", metadata: ["error": "\(error)"])
+            guard let failed = commits.journalFailed(reason: "the journal failed: \(error)") else { return }
+            // Forget the outcomes decided in memory: a retry must not get an
+            // ack for an action that is not durable (the journal answers for the rest).
+            exactlyOnce.forgetUndurable()
+            publish(failed)
+        }
+    }
+
+    private func publish(_ batch: PendingBatch) {
+        publication.publish(batch)
+        shared.publishedRevision.store(publication.revision, ordering: .releasing)
+    }
+
+    /// After the last batch: the final snapshot (unless the journal failed),
+    /// then the journal is closed and whatever is still queued is ended.
+    func finish() async {
+        if commits.failure == nil, snapshotPolicy.take(at: publication.revision, force: true) {
+            snapshots.save(publication.state, at: publication.revision)
+        }
+        await snapshots.finish()
+        do {
+            try await journal.close()
+        } catch {
+            logger.error("closing the journal failed", metadata: ["error": "\(error)"])
+        }
+        for event in inbox.finish() { event.abandon() }
+        logger.info("engine stopped", metadata: ["rev": "\(publication.revision)"])
+    }
+}

@@ -1,0 +1,66 @@
+import StateSyncCore
+
+extension Sequencer {
+    /// How many journal outcome reads a round keeps in flight at once.
+    private static var prefetchConcurrency: Int { 32 }
+
+    /// The outcome of `key` decided before (from memory, else the journal),
+    /// or `nil` when the pair is new. When the journal cannot be read, the
+    /// answer is an `internal_error` rejection (not remembered): applying the
+    /// action could apply it twice.
+    func earlierOutcome(of key: OutcomeKey) async -> JournalOutcome? {
+        switch exactlyOnce.lookup(key) {
+        case .known(let outcome):
+            return outcome
+        case .new:
+            return nil
+        case .askJournal:
+            do {
+                let outcome = try await journal.outcome(clientID: key.clientID, actionID: key.actionID)
+                if let outcome { exactlyOnce.found(outcome, for: key) }
+                return outcome
+            } catch {
+                logger.error("reading a remembered outcome failed", metadata: ["client": "\(key.clientID)", "id": "\(key.actionID)", "error": "\(error)"])
+                return .rejected(code: "internal_error", message: "could not check whether action \(key.actionID) was already applied")
+            }
+        }
+    }
+
+    /// Reads the journal outcomes of the round's dispatched pairs that memory
+    /// does not hold, concurrently, before the round is handled one event at
+    /// a time: after a restart every new pair must be checked, and
+    /// overlapping those reads keeps the sequencer from waiting on each. A
+    /// failed read is left to ``earlierOutcome(of:)``, which reports it.
+    func prefetchOutcomes(for events: [EngineEvent<App>]) async {
+        let keys = events.lazy.compactMap { event -> OutcomeKey? in
+            guard case let .request(sessionID, .dispatch(id, _), _) = event,
+                  let clientID = self.publication.sessions[sessionID]?.clientID
+            else { return nil }
+            return OutcomeKey(clientID: clientID, actionID: id)
+        }
+        let missing = exactlyOnce.pairsToPrefetch(keys)
+        guard !missing.isEmpty else { return }
+        let journal = journal
+        await withTaskGroup(of: (OutcomeKey, Result<JournalOutcome?, any Error>).self) { group in
+            var pending = missing.makeIterator()
+            for _ in 0..<Self.prefetchConcurrency {
+                guard let key = pending.next() else { break }
+                group.addTask { await Self.read(key, from: journal) }
+            }
+            while let (key, result) = await group.next() {
+                if case .success(let outcome) = result { exactlyOnce.found(outcome, for: key) }
+                if let key = pending.next() {
+                    group.addTask { await Self.read(key, from: journal) }
+                }
+            }
+        }
+    }
+
+    private static func read(_ key: OutcomeKey, from journal: any Journal) async -> (OutcomeKey, Result<JournalOutcome?, any Error>) {
+        do {
+            return (key, .success(try await journal.outcome(clientID: key.clientID, actionID: key.actionID)))
+        } catch {
+            return (key, .failure(error))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Logging
+import StateSyncCore
+import StateSyncProtocol
+
+/// What subscribers see, and who they are: the published (durable) state and
+/// revision, the history window, the joined sessions and the subscription
+/// trie. It owns invariant 4 of docs/PROTOCOL.md: every subscription hears
+/// every change of its slice, in order, chained by `base`, coalesced for a
+/// slow consumer instead of queued, and answers follow the patches they
+/// depend on.
+///
+/// A value owned by the sequencer; it sends through the sessions' sinks
+/// and never waits.
+struct Publication {
+    /// The durable state subscribers see.
+    private(set) var state: JSONValue
+    /// Its revision.
+    private(set) var revision: UInt64
+    /// Recent published states, for `since` resumes and slow consumers.
+    private(set) var history: HistoryWindow
+    /// The joined sessions by id.
+    var sessions: [String: SessionRecord] = [:]
+    var trie = SubscriptionTrie()
+    let encoder = MessageEncoder()
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// Called with a session id when a slow session's sink reports it drained.
+    let drained: @Sendable (String) -> Void
+
+    /// A publication of `state` at `revision`.
+    init(
+        state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
+        metrics: ServerMetrics, logger: Logger, drained: @escaping @Sendable (String) -> Void
+    ) {
+        self.state = state
+        self.revision = revision
+        self.history = HistoryWindow(capacity: history.capacity, costBudget: history.budget, revision: revision, state: state)
+        self.metrics = metrics
+        self.logger = logger
+        self.drained = drained
+    }
+
+    // MARK: Sessions
+
+    /// Registers a joined session.
+    mutating func join(_ record: SessionRecord) {
+        sessions[record.info.id] = record
+    }
+
+    /// Forgets the session and its subscriptions; returns its record.
+    mutating func leave(_ sessionID: String) -> SessionRecord? {
+        guard let session = sessions.removeValue(forKey: sessionID) else { return nil }
+        for (id, path) in session.subscriptions {
+            trie.remove(SubscriberKey(sessionID: sessionID, id: id), at: path)
+        }
+        return session
+    }
+
+    // MARK: Publishing
+
+    /// Makes `batch` visible: its state at the new revision (patches to the
+    /// subscriptions whose slice changed, then the history), then its answers.
+    mutating func publish(_ batch: PendingBatch) {
+        if let last = batch.state {
+            let old = state
+            state = last
+            revision += UInt64(batch.revisions)
+            history.append(last, at: revision, cost: batch.change.cost)
+            fanOut(from: old, to: last, changed: batch.change.paths)
+        }
+        answer(batch.answers)
+    }
+
+    /// Sends each answer (`ack` or `reject`) and measures dispatch → answer.
+    private mutating func answer(_ answers: [DispatchAnswer]) {
+        guard !answers.isEmpty else { return }
+        let now = ContinuousClock.now
+        for answer in answers {
+            let message: [UInt8]
+            switch answer.outcome {
+            case .accepted(let revision):
+                message = encoder.encode(.ack(id: answer.actionID, rev: revision))
+                if !answer.isDuplicate { metrics.actionsAccepted.increment() }
+            case let .rejected(code, text):
+                message = encoder.encode(.reject(id: answer.actionID, code: RejectCode(rawValue: code), message: text))
+                if !answer.isDuplicate { metrics.actionsRejected.increment() }
+            }
+            if answer.isDuplicate { metrics.duplicateDispatches.increment() }
+            metrics.dispatchToAck.recordInterval(since: answer.received, now: now)
+            deliver(message, to: answer.sessionID)
+        }
+    }
+
+    /// Sends `message` to the session now, or holds it back while the
+    /// session is slow (answers must follow the patches they depend on).
+    mutating func deliver(_ message: [UInt8], to sessionID: String) {
+        guard let position = sessions.index(forKey: sessionID) else { return }
+        if isWritable(&sessions.values[position]) {
+            send(message, to: sessions.values[position])
+        } else {
+            sessions.values[position].deferred.append(message)
+        }
+    }
+
+    /// Writes `message` to `session`'s sink and counts its bytes.
+    func send(_ message: [UInt8], to session: SessionRecord) {
+        session.sink.send(message)
+        metrics.bytesSent.increment(by: Int64(message.count))
+    }
+
+    /// Whether `session` may be sent more now. When its sink is not
+    /// writable, marks it slow and asks the sink to report the drain.
+    mutating func isWritable(_ session: inout SessionRecord) -> Bool {
+        if session.isSlow { return false }
+        guard !session.sink.isWritable else { return true }
+        session.isSlow = true
+        metrics.slowConsumers.increment()
+        logger.debug("slow consumer", metadata: ["session": "\(session.info.id)"])
+        let drained = drained
+        let sessionID = session.info.id
+        session.sink.notifyWhenWritable { drained(sessionID) }
+        return false
+    }
+}
