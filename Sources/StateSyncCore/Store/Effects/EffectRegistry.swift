@@ -1,4 +1,4 @@
-/// The store's book of running effect tasks (kept inside the store's lock).
+/// An ``EffectRunner``'s book of running effect tasks (kept inside its lock).
 ///
 /// A task is entered under a key before it starts (``reserve(id:)``), so that a
 /// task finishing very quickly cannot leave a stale entry; its handle is filled
@@ -13,6 +13,8 @@ struct EffectRegistry {
     private var entries: [UInt64: Entry] = [:]
     private var nextKey: UInt64 = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Set by ``EffectRunner/shutdown()``: no effect starts any more.
+    var isShutDown = false
 
     /// The number of effects still running.
     var count: Int { entries.count }

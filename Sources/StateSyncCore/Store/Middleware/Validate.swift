@@ -16,6 +16,9 @@ public struct Validate<State: Sendable, Action: Sendable>: Middleware {
         self.check = check
     }
 
+    /// `false`: a check needs no old state (see ``Middleware``).
+    public var observesStateChanges: Bool { false }
+
     /// Runs the check.
     public func willReduce(_ action: Action, state: State, meta: Meta) throws(Rejection) {
         do {

@@ -21,13 +21,22 @@
 /// await store.dispatch(.sessionLeft(SessionInfo(id: "s-91", name: "alice")))
 /// ```
 ///
-/// Journal form (``Codable`` when `Action` is):
+/// Effects (``StateSyncApp/effects``) answer with ``system(_:)`` commands,
+/// which the server journals too: replay reduces their actions and never
+/// runs the effect again.
+///
+/// Journal form (written and read by the package's `SessionCommandCoding`):
 /// `{"command":"dispatch","session":{"id":"s-91","name":"alice"},"action":{…}}`,
+/// `{"command":"system","action":{…}}`,
 /// `{"command":"sessionJoined","session":{…}}`, `{"command":"sessionLeft","session":{…}}`,
 /// `{"command":"serverStarted"}`.
 public enum SessionCommand<Action> {
     /// A client's action, sent by `session`.
     case dispatch(Action, from: SessionInfo)
+    /// An action the server dispatched itself, e.g. an effect's follow-up;
+    /// attributed to no session. Journaled like any other command, so
+    /// replay never re-runs the effect that produced it.
+    case system(Action)
     /// A session completed `hello` (journaled by the server after `welcome`).
     case sessionJoined(SessionInfo)
     /// A session's connection ended.
@@ -37,19 +46,21 @@ public enum SessionCommand<Action> {
     /// `sessionLeft`, leaves no stale session state behind).
     case serverStarted
 
-    /// The application action, for ``dispatch(_:from:)``; otherwise `nil`.
-    /// An app that needs no session data lifts its reducer with it:
-    /// `Scope(state: \.self, action: \.action) { AppReducer() }`.
+    /// The application action, for ``dispatch(_:from:)`` and ``system(_:)``;
+    /// otherwise `nil`. An app that needs no session data lifts its reducer
+    /// with it: `Scope(state: \.self, action: \.action) { AppReducer() }`.
     public var action: Action? {
-        if case .dispatch(let action, _) = self { return action }
-        return nil
+        switch self {
+        case .dispatch(let action, _), .system(let action): action
+        case .sessionJoined, .sessionLeft, .serverStarted: nil
+        }
     }
 
-    /// The session the command concerns; `nil` for ``serverStarted``.
+    /// The session the command concerns; `nil` for ``system(_:)`` and ``serverStarted``.
     public var session: SessionInfo? {
         switch self {
         case .dispatch(_, let session), .sessionJoined(let session), .sessionLeft(let session): session
-        case .serverStarted: nil
+        case .system, .serverStarted: nil
         }
     }
 }
@@ -57,52 +68,3 @@ public enum SessionCommand<Action> {
 extension SessionCommand: Sendable where Action: Sendable {}
 extension SessionCommand: Equatable where Action: Equatable {}
 extension SessionCommand: Hashable where Action: Hashable {}
-
-extension SessionCommand: Codable where Action: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case command, session, action
-    }
-
-    /// Reads the journal form.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let command = try container.decode(String.self, forKey: .command)
-        switch command {
-        case "dispatch":
-            self = .dispatch(
-                try container.decode(Action.self, forKey: .action),
-                from: try container.decode(SessionInfo.self, forKey: .session)
-            )
-        case "sessionJoined":
-            self = .sessionJoined(try container.decode(SessionInfo.self, forKey: .session))
-        case "sessionLeft":
-            self = .sessionLeft(try container.decode(SessionInfo.self, forKey: .session))
-        case "serverStarted":
-            self = .serverStarted
-        default:
-            throw DecodingError.dataCorruptedError(
-                forKey: .command, in: container,
-                debugDescription: "unknown session command \"\(command)\" (dispatch, sessionJoined, sessionLeft or serverStarted)"
-            )
-        }
-    }
-
-    /// Writes the journal form.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
-        case let .dispatch(action, session):
-            try container.encode("dispatch", forKey: .command)
-            try container.encode(session, forKey: .session)
-            try container.encode(action, forKey: .action)
-        case .sessionJoined(let session):
-            try container.encode("sessionJoined", forKey: .command)
-            try container.encode(session, forKey: .session)
-        case .sessionLeft(let session):
-            try container.encode("sessionLeft", forKey: .command)
-            try container.encode(session, forKey: .session)
-        case .serverStarted:
-            try container.encode("serverStarted", forKey: .command)
-        }
-    }
-}

@@ -22,7 +22,10 @@ public import Synchronization
 /// lock held across user code, so it can neither deadlock nor crash.
 /// Middleware, observer callbacks and effect handlers run outside the lock, on
 /// the thread holding the drain role; only the reducer (pure, and unable to
-/// reach the store) runs inside it.
+/// reach the store) runs inside it. That is why the store runs its
+/// ``ActionPipeline`` stage by stage rather than with
+/// ``ActionPipeline/process(_:state:meta:)``; effects run on an
+/// ``EffectRunner``.
 ///
 /// Why not an actor: dispatch must be callable synchronously from any thread
 /// (an event loop, a UI callback, a reducer test) and tell its outcome at
@@ -43,10 +46,11 @@ public import Synchronization
 /// its state and an unchanged collection is never copied. Rejections still
 /// leave the state exactly as it was: reducers guarantee it (see ``Reducer``),
 /// the built-in ones at the cost of copying only what they may need to undo,
-/// e.g. one element inside ``ForEachElement``. Middleware makes the store keep
-/// the old state for ``StateChange/old``, so the containers the reducer then
-/// touches are copied once (copy-on-write); an observer of a whole large
-/// collection does the same, since it keeps the last value to compare.
+/// e.g. one element inside ``ForEachElement``. Middleware that observes state
+/// changes (``Middleware/observesStateChanges``) makes the store keep the old
+/// state for ``StateChange/old``, so the containers the reducer then touches
+/// are copied once (copy-on-write); an observer of a whole large collection
+/// does the same, since it keeps the last value to compare.
 /// Observers cost one comparison per observed key path and, with
 /// ``ForEachElement`` footprints, nothing per unrelated element observer (see
 /// ``observe(_:id:)``).
@@ -55,13 +59,14 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     // caller's State and Action; generic code shared by all types runs on
     // runtime type metadata, which cost about half of a dispatch.
 
-    /// Shared state, queue and effects, guarded by the mutex.
+    /// Shared state and queue, guarded by the mutex.
     @usableFromInline let core: Mutex<StoreCore<State, Action>>
     /// Used only by the thread holding the drain role (see ``DrainContext``).
     @usableFromInline let drainContext: DrainContext<State>
-    @usableFromInline let reducer: any Reducer<State, Action>
-    @usableFromInline let middleware: [any Middleware<State, Action>]
-    @usableFromInline let effects: Effects<State, Action>?
+    /// Middleware, reducer and effect handler: what happens to each action.
+    @usableFromInline let pipeline: ActionPipeline<State, Action>
+    /// Runs the effects the pipeline asks for.
+    @usableFromInline let effectRunner = EffectRunner<Action>()
     @usableFromInline let configuration: StoreConfiguration
     private let nextObserverID = Atomic<UInt64>(0)
 
@@ -81,16 +86,12 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     ) {
         core = Mutex(StoreCore(state: initialState, revision: revision))
         drainContext = DrainContext(revision: revision)
-        self.reducer = reducer
-        self.middleware = middleware
-        self.effects = effects
+        pipeline = ActionPipeline(reducer: reducer, middleware: middleware, effects: effects)
         self.configuration = configuration
     }
 
     deinit {
-        let (tasks, waiters) = core.withLock { $0.effects.removeAll() }
-        for task in tasks { task.cancel() }
-        for waiter in waiters { waiter.resume() }
+        // The effect runner, released with the store, cancels the effects still running.
         for delivery in drainContext.observers.finishAll() { delivery() }
     }
 

@@ -1,9 +1,10 @@
 /// What a StateSync server serves: any application, not only the board.
 ///
-/// An app names its state, its client actions and its reducer. The reducer
-/// reduces ``SessionCommand``s: client actions wrapped with the session that
-/// sent them, plus the lifecycle commands the server journals itself
-/// (`sessionJoined`, `sessionLeft`, `serverStarted`).
+/// An app names its state, its client actions, its reducer and, optionally,
+/// its effects. The reducer reduces ``SessionCommand``s: client actions
+/// wrapped with the session that sent them, the server's own `system`
+/// actions (from effects), and the lifecycle commands the server journals
+/// itself (`sessionJoined`, `sessionLeft`, `serverStarted`).
 ///
 /// Subscribers see the state as JSON. The server's `SyncEngine` keeps a JSON mirror of
 /// the state and, after each action, re-encodes only the parts the reducer's
@@ -40,9 +41,22 @@ public protocol StateSyncApp: Sendable {
     /// whose encoded form is exactly the property's own `Codable` form.
     /// Default: `nil` for every key path.
     static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer?
+    /// The effects of accepted commands, or `nil` (the default) for none.
+    ///
+    /// The server asks it after every accepted command, with the new state,
+    /// and runs the effect it returns. An effect's follow-ups must be
+    /// ``SessionCommand/system(_:)`` commands (the reducer decides what a
+    /// client may not do; see the board's dice). They are journaled like
+    /// every command, so a replay of the journal reduces them again and
+    /// does not run effects. Effects are where non-deterministic work
+    /// belongs (random numbers, clocks, I/O), never the reducer.
+    static var effects: Effects<State, SessionCommand<Action>>? { get }
 }
 
 extension StateSyncApp {
+    /// No effects.
+    public static var effects: Effects<State, SessionCommand<Action>>? { nil }
+
     /// No mapping: every change re-encodes the whole state.
     public static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer? { nil }
 }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// The part of a store shared by every thread, kept inside its mutex: the
 /// state (its only copy, reduced in place) and revision, the queue of pending
-/// work, who drains it, and the running effects.
+/// work, and who drains it.
 @usableFromInline
 struct StoreCore<State: Sendable, Action: Sendable> {
     /// The state as of ``revision``: the store's only reference to it, so the
@@ -16,8 +16,6 @@ struct StoreCore<State: Sendable, Action: Sendable> {
     @usableFromInline var isShutDown = false
     /// Work waiting for the drain role, in arrival order.
     @usableFromInline var jobs = JobQueue<StoreJob<State, Action>>()
-    /// The running effects.
-    var effects = EffectRegistry()
 }
 
 /// One unit of work for the thread holding the drain role.

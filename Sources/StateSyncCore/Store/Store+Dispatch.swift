@@ -106,42 +106,39 @@ extension Store {
         }
     }
 
-    /// Reduces one action (the caller holds the drain role): middleware
-    /// before, reducer in place under the lock, middleware after, observers,
-    /// effects.
+    /// Reduces one action (the caller holds the drain role) through the
+    /// pipeline's stages: middleware before, reducer in place under the
+    /// lock, middleware after, observers, effects.
     @inlinable
     func process(_ action: Action, clientID: String?, time: Date?) -> Result<Meta, Rejection> {
         let context = drainContext
+        let pipeline = self.pipeline
         let meta = Meta(revision: context.revision + 1, clientID: clientID, time: time ?? configuration.clock())
-        let keepsOldState = !middleware.isEmpty
-        let reducer = self.reducer
+        let keepsOldState = pipeline.keepsOldState
+        let started = pipeline.startClock()
         let reduced: (footprint: Footprint, new: State, old: State?)
         do throws(Rejection) {
-            if keepsOldState {
-                let current = state
-                for middleware in middleware {
-                    try middleware.willReduce(action, state: current, meta: meta)
-                }
+            if !pipeline.middleware.isEmpty {
+                try pipeline.willReduce(action, state: state, meta: meta)
             }
             reduced = try core.withLock { (core) throws(Rejection) in
                 let old = keepsOldState ? core.state : nil
-                let footprint = try reducer.reduce(into: &core.state, action: action, meta: meta)
+                let footprint = try pipeline.reduce(action, into: &core.state, meta: meta)
                 core.revision = meta.revision
                 return (footprint, core.state, old)
             }
         } catch {
+            pipeline.didReject(action, meta: meta, rejection: error, duration: pipeline.elapsed(since: started))
             return .failure(error)
         }
+        let duration = pipeline.elapsed(since: started)
         context.revision = meta.revision
         var deliveries: [Delivery] = []
         context.observers.collectChanges(in: reduced.new, footprint: reduced.footprint, into: &deliveries)
-        if let old = reduced.old {
-            let change = StateChange(old: old, new: reduced.new, action: action, meta: meta)
-            for middleware in middleware { middleware.didReduce(change) }
-        }
+        pipeline.didAccept(action, old: reduced.old, new: reduced.new, meta: meta, duration: duration)
         for delivery in deliveries { delivery() }
-        if let effects {
-            start(effects.handler(action, reduced.new, meta))
+        if pipeline.effects != nil {
+            start(pipeline.effect(after: action, state: reduced.new, meta: meta))
         }
         return .success(meta)
     }

@@ -1,0 +1,106 @@
+/// The journal form of ``SessionCommand``, one compact JSON object per
+/// command (keys sorted, as every ``JSONObject``):
+///
+/// ```
+/// {"action":{…},"command":"dispatch","session":{"id":"s-91","name":"alice"}}
+/// {"action":{…},"command":"system"}
+/// {"command":"sessionJoined","session":{"id":"s-91","name":"alice"}}
+/// {"command":"sessionLeft","session":{"id":"s-91","name":"alice"}}
+/// {"command":"serverStarted"}
+/// ```
+///
+/// The action is written as its ``WireAction/wireValue`` (the decoded,
+/// canonical form: fields a client sent that the app does not know are not
+/// journaled) and read back with ``WireAction/init(wireValue:)``, so an
+/// app's `Action` needs no `Codable` conformance.
+///
+/// ```swift
+/// let bytes = SessionCommandCoding.encode(SessionCommand.system(BoardAction.clearCompleted))
+/// // {"action":{"type":"clearCompleted"},"command":"system"}
+/// let command = try SessionCommandCoding.decode(bytes, as: BoardAction.self)
+/// ```
+package enum SessionCommandCoding {
+    /// The journal bytes of `command`.
+    package static func encode<Action: WireAction>(_ command: SessionCommand<Action>) -> [UInt8] {
+        var object: JSONObject = ["command": .string(name(of: command))]
+        switch command {
+        case let .dispatch(action, session):
+            object["session"] = value(of: session)
+            object["action"] = .object(action.wireValue)
+        case .system(let action):
+            object["action"] = .object(action.wireValue)
+        case .sessionJoined(let session), .sessionLeft(let session):
+            object["session"] = value(of: session)
+        case .serverStarted:
+            break
+        }
+        return JSONSerializer().serialize(.object(object))
+    }
+
+    /// Reads a journaled command.
+    ///
+    /// - Throws: ``SessionCommandDecodingError`` when `bytes` are not JSON,
+    ///   have no `command` string or an unknown one, lack the `action` object
+    ///   or the `session` the command needs, or hold an action the app does
+    ///   not read.
+    package static func decode<Action: WireAction>(
+        _ bytes: [UInt8], as: Action.Type
+    ) throws(SessionCommandDecodingError) -> SessionCommand<Action> {
+        let value: JSONValue
+        do {
+            value = try JSONParser().parse(bytes)
+        } catch {
+            throw .notJSON(error)
+        }
+        guard case .object(let object) = value, case .string(let command)? = object["command"] else {
+            throw .noCommand(in: value)
+        }
+        switch command {
+        case "dispatch":
+            return .dispatch(try action(in: object, of: command), from: try session(in: object, of: command))
+        case "system":
+            return .system(try action(in: object, of: command))
+        case "sessionJoined":
+            return .sessionJoined(try session(in: object, of: command))
+        case "sessionLeft":
+            return .sessionLeft(try session(in: object, of: command))
+        case "serverStarted":
+            return .serverStarted
+        default:
+            throw .unknownCommand(command)
+        }
+    }
+
+    /// The `command` string of `command`.
+    private static func name<Action>(of command: SessionCommand<Action>) -> String {
+        switch command {
+        case .dispatch: "dispatch"
+        case .system: "system"
+        case .sessionJoined: "sessionJoined"
+        case .sessionLeft: "sessionLeft"
+        case .serverStarted: "serverStarted"
+        }
+    }
+
+    private static func value(of session: SessionInfo) -> JSONValue {
+        ["id": .string(session.id), "name": .string(session.name)]
+    }
+
+    private static func action<Action: WireAction>(
+        in object: JSONObject, of command: String
+    ) throws(SessionCommandDecodingError) -> Action {
+        guard case .object(let action)? = object["action"] else { throw .noAction(command) }
+        do {
+            return try Action(wireValue: action)
+        } catch {
+            throw .invalidAction(command, error)
+        }
+    }
+
+    private static func session(in object: JSONObject, of command: String) throws(SessionCommandDecodingError) -> SessionInfo {
+        guard case .object(let session)? = object["session"],
+              case .string(let id)? = session["id"], case .string(let name)? = session["name"]
+        else { throw .noSession(command) }
+        return SessionInfo(id: id, name: name)
+    }
+}
