@@ -26,7 +26,13 @@ final class BenchSink: SessionSink {
         waiter?.resume()
     }
 
-    var bufferedBytes: Int { 0 }
+    /// Always: the benchmark measures the engine, not a slow socket.
+    var isWritable: Bool { true }
+
+    /// Never asked: the sink is always writable.
+    func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
+        drained()
+    }
 
     /// Messages received so far.
     var messages: Int { counts.withLock { $0.messages } }

@@ -13,7 +13,7 @@ func secondsPerJoin(sessions: Int) async throws -> Double {
     for index in 0..<sessions {
         _ = engine.join(session: SessionInfo(id: "s-\(index)", name: "client \(index)"), clientID: "c-\(index)", role: .writer, sink: sink)
     }
-    engine.dispatch(session: "s-0", id: "last", action: increment("hits"))
+    engine.handle(.dispatch(id: "last", action: increment("hits")), from: "s-0")
     await sink.wait(forTotal: 1)
     let elapsed = now() - start
     await engine.shutdown()

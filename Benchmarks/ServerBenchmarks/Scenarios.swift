@@ -1,3 +1,4 @@
+import MetricsTestKit
 import BoardApp
 import Foundation
 import Logging
@@ -16,7 +17,9 @@ func increment(_ name: String) -> JSONObject { ["type": "increment", "counter": 
 /// Acked actions per second: `writers` sessions dispatch `actions` increments
 /// in total from concurrent tasks; the clock stops at the last ack.
 func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int, idPrefix: String = "a") async throws -> (rate: Double, appends: UInt64) {
-    let engine = try await SyncEngine<Board>(journal: journal, configuration: .init(snapshotEvery: 1 << 40), logger: quiet)
+    let metrics = TestMetrics()
+    let engine = try await SyncEngine<Board>(
+        journal: journal, configuration: .init(snapshotEvery: 1 << 40), metrics: ServerMetrics(factory: metrics), logger: quiet)
     let sink = BenchSink()
     for writer in 0..<writers {
         _ = engine.join(session: SessionInfo(id: "w\(writer)", name: "w\(writer)"), clientID: "c\(writer)", role: .writer, sink: sink)
@@ -27,14 +30,14 @@ func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int, idP
         for writer in 0..<writers {
             group.addTask {
                 for index in 0..<perWriter {
-                    engine.dispatch(session: "w\(writer)", id: "\(idPrefix)\(index)", action: increment("w\(writer)"))
+                    engine.handle(.dispatch(id: "\(idPrefix)\(index)", action: increment("w\(writer)")), from: "w\(writer)")
                 }
             }
         }
     }
     await sink.wait(forTotal: perWriter * writers)
     let elapsed = now() - start
-    let appends = engine.statistics.journalAppends
+    let appends = try metrics.expectCounter("statesync_journal_appends_total").totalValue
     await engine.shutdown()
     return (Double(perWriter * writers) / elapsed, appends)
 }
@@ -87,31 +90,36 @@ struct FanOutResult {
 func fanOut<App: StateSyncApp>(
     _ app: App.Type, subscribers: Int, actions: Int, path: (Int) -> String, counter: (Int) -> String, expectedPerAction: Int
 ) async throws -> FanOutResult {
-    let engine = try await SyncEngine<App>(journal: MemoryJournal(), configuration: .init(snapshotEvery: 1 << 40), logger: quiet)
+    let metrics = TestMetrics()
+    let engine = try await SyncEngine<App>(
+        journal: MemoryJournal(), configuration: .init(snapshotEvery: 1 << 40), metrics: ServerMetrics(factory: metrics), logger: quiet)
     let readers = BenchSink()
     let writer = BenchSink()
     _ = engine.join(session: SessionInfo(id: "writer", name: "writer"), clientID: "cw", role: .writer, sink: writer)
     for index in 0..<subscribers {
         let id = "r\(index)"
         _ = engine.join(session: SessionInfo(id: id, name: id), clientID: nil, role: .reader, sink: readers)
-        engine.subscribe(session: id, id: "s", path: try JSONPointer(parsing: path(index)))
+        engine.handle(.subscribe(id: "s", path: try JSONPointer(parsing: path(index)), since: nil), from: id)
     }
     await readers.wait(forTotal: subscribers)
-    let before = engine.statistics
+    let built = { try metrics.expectCounter("statesync_patch_bytes_built_total").totalValue }
+    let builtBefore = try built()
     let readersBefore = readers.messages
+    let readersBytesBefore = readers.bytes
     let start = now()
     for index in 0..<actions {
-        engine.dispatch(session: "writer", id: "a\(index)", action: increment(counter(index)))
+        engine.handle(.dispatch(id: "a\(index)", action: increment(counter(index))), from: "writer")
         await writer.wait(forTotal: index + 1)
         await readers.wait(forTotal: readersBefore + (index + 1) * expectedPerAction)
     }
     let elapsed = now() - start
-    let after = engine.statistics
+    let builtAfter = try built()
+    let readersAfter = readers.bytes
     await engine.shutdown()
     return FanOutResult(
         secondsPerAction: elapsed / Double(actions),
-        bytesProducedPerAction: Double(after.patchBytesProduced - before.patchBytesProduced) / Double(actions),
-        bytesSentPerAction: Double(after.patchBytesSent - before.patchBytesSent) / Double(actions))
+        bytesProducedPerAction: Double(builtAfter - builtBefore) / Double(actions),
+        bytesSentPerAction: Double(readersAfter - readersBytesBefore) / Double(actions))
 }
 
 /// Time per one-field action on a board of `Size`, with a subscriber of the
@@ -123,16 +131,16 @@ func costPerAction<Size: BoardSize>(_ size: Size.Type, actions: Int) async throw
     let writer = BenchSink()
     _ = engine.join(session: SessionInfo(id: "writer", name: "writer"), clientID: "cw", role: .writer, sink: writer)
     _ = engine.join(session: SessionInfo(id: "whole", name: "whole"), clientID: nil, role: .reader, sink: whole)
-    engine.subscribe(session: "whole", id: "all", path: .root)
+    engine.handle(.subscribe(id: "all", path: .root, since: nil), from: "whole")
     await whole.wait(forTotal: 1)
     let stateBytes = whole.bytes
     // Warm-up: the first increment creates the counter.
-    engine.dispatch(session: "writer", id: "warm", action: increment("hits"))
+    engine.handle(.dispatch(id: "warm", action: increment("hits")), from: "writer")
     await writer.wait(forTotal: 1)
     await whole.wait(forTotal: 2)
     let start = now()
     for index in 0..<actions {
-        engine.dispatch(session: "writer", id: "a\(index)", action: increment("hits"))
+        engine.handle(.dispatch(id: "a\(index)", action: increment("hits")), from: "writer")
         await writer.wait(forTotal: index + 2)
         await whole.wait(forTotal: index + 3)
     }

@@ -89,8 +89,14 @@ struct Serve: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "statesync")
 
-        let configuration = try serverConfiguration()
-        let server = StateSyncServer<Board>(configuration: configuration, metricsRegistry: registry, logger: logger)
+        var configuration = try serverConfiguration()
+        configuration.metricsExposition = { registry.emitToBuffer() }
+        // The board shows the store's pipeline on the server: a log line and a
+        // counter per action (middleware); `/roll` in the chat is Board.effects.
+        let server = StateSyncServer<Board>(
+            configuration: configuration,
+            middleware: [ActionLogMiddleware<Board>(logger: logger), ActionMetricsMiddleware<Board>()],
+            logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         let scheme = configuration.tls == nil ? "ws" : "wss"

@@ -1,6 +1,7 @@
 package import BoardApp
 package import Logging
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 package import StateSyncCore
 package import StateSyncServer
@@ -26,12 +27,20 @@ package struct TestServer: Sendable {
     }
 
     /// Runs `body` against a started server, then shuts it down gracefully
-    /// and waits for it to stop.
+    /// and waits for it to stop. The server records its metrics in a
+    /// Prometheus registry of its own, which `/metrics` serves (tests run in
+    /// parallel in one process, so none bootstraps the global `MetricsSystem`).
     package static func with<T, App: StateSyncApp>(
         _ configuration: StateSyncServerConfiguration = TestServer.configuration, app: App.Type = Board.self,
+        middleware: [any Middleware<App.State, SessionCommand<App.Action>>] = [],
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let server = StateSyncServer<App>(configuration: configuration, logger: logger)
+        let registry = PrometheusCollectorRegistry()
+        var configuration = configuration
+        configuration.metricsExposition = configuration.metricsExposition ?? { registry.emitToBuffer() }
+        let server = StateSyncServer<App>(
+            configuration: configuration, middleware: middleware,
+            metrics: ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)), logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }

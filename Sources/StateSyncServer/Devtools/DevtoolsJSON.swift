@@ -42,7 +42,7 @@ enum DevtoolsJSON {
         ]
     }
 
-    /// One session: `{"id","name","clientId","role","subscriptions":[{"id","path"}],"bufferedBytes","slow"}`.
+    /// One session: `{"id","name","clientId","role","subscriptions":[{"id","path"}],"deferredAnswers","slow"}`.
     static func session(_ session: SessionSummary) -> JSONValue {
         [
             "id": .string(session.id),
@@ -50,7 +50,7 @@ enum DevtoolsJSON {
             "clientId": session.clientID.map(JSONValue.string) ?? .null,
             "role": .string(session.role.rawValue),
             "subscriptions": .array(session.subscriptions.map { ["id": .string($0.id), "path": .string($0.path)] }),
-            "bufferedBytes": .integer(Int64(session.bufferedBytes)),
+            "deferredAnswers": .integer(Int64(session.deferredAnswers)),
             "slow": .bool(session.isSlow),
         ]
     }

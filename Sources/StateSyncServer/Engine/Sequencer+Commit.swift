@@ -1,3 +1,6 @@
+import Synchronization
+import CoreMetrics
+import Logging
 extension Sequencer {
     /// The end of a round: hands the building batch to the journal when none
     /// is in flight, or publishes it at once when it holds only answers.

@@ -1,3 +1,6 @@
+import Synchronization
+import CoreMetrics
+import Logging
 import Foundation
 import StateSyncCore
 import StateSyncProtocol

@@ -18,6 +18,7 @@ public import CoreMetrics
 /// | `statesync_patches_sent_total` | counter | `patch` messages written |
 /// | `statesync_snapshots_sent_total` | counter | `snapshot` messages written |
 /// | `statesync_bytes_sent_total` | counter | bytes of server messages written |
+/// | `statesync_patch_bytes_built_total` | counter | bytes of patch frames built (a frame shared by many sessions counts once) |
 /// | `statesync_dispatch_ack_seconds` | histogram | `dispatch` reaching the engine → its `ack`/`reject` sent |
 /// | `statesync_slow_consumers_total` | counter | times a session stopped being writable |
 ///
@@ -42,6 +43,9 @@ public struct ServerMetrics: Sendable {
     public let snapshotsSent: Counter
     /// Bytes of server messages written.
     public let bytesSent: Counter
+    /// Bytes of patch frames built; against ``bytesSent`` it shows how much
+    /// the fan-out shares.
+    public let patchBytesBuilt: Counter
     /// Time from a `dispatch` reaching the engine to its `ack` or `reject` being sent.
     public let dispatchToAck: CoreMetrics.Timer
     /// Sessions that stopped being writable.
@@ -59,6 +63,7 @@ public struct ServerMetrics: Sendable {
         patchesSent = Counter(label: "statesync_patches_sent_total", factory: factory)
         snapshotsSent = Counter(label: "statesync_snapshots_sent_total", factory: factory)
         bytesSent = Counter(label: "statesync_bytes_sent_total", factory: factory)
+        patchBytesBuilt = Counter(label: "statesync_patch_bytes_built_total", factory: factory)
         dispatchToAck = CoreMetrics.Timer(label: "statesync_dispatch_ack_seconds", factory: factory)
         slowConsumers = Counter(label: "statesync_slow_consumers_total", factory: factory)
     }

@@ -13,6 +13,11 @@ public import StateSyncCore
 /// It never keeps the old state (``observesStateChanges`` is `false`), so
 /// it costs no copy of what the reducer changes.
 public struct ActionLogMiddleware<App: StateSyncApp>: Middleware {
+    /// The app's state.
+    public typealias State = App.State
+    /// The commands the engine runs.
+    public typealias Action = SessionCommand<App.Action>
+
     private let logger: Logger
     private let level: Logger.Level
 
@@ -28,7 +33,7 @@ public struct ActionLogMiddleware<App: StateSyncApp>: Middleware {
     public var observesStateChanges: Bool { false }
 
     /// Logs the command's outcome.
-    public func didProcess(_ report: ActionReport<SessionCommand<App.Action>>) {
+    public func didProcess(_ report: ActionReport<Action>) {
         var metadata: Logger.Metadata = [
             "type": "\(report.action.label)",
             "origin": "\(report.action.origin)",

@@ -14,6 +14,11 @@ import Synchronization
 /// // statesync_actions_total{outcome="accepted",type="addTodo"} 12
 /// ```
 public struct ActionMetricsMiddleware<App: StateSyncApp>: Middleware {
+    /// The app's state.
+    public typealias State = App.State
+    /// The commands the engine runs.
+    public typealias Action = SessionCommand<App.Action>
+
     private let factory: any MetricsFactory
     private let counters = CounterTable()
 
@@ -26,7 +31,7 @@ public struct ActionMetricsMiddleware<App: StateSyncApp>: Middleware {
     public var observesStateChanges: Bool { false }
 
     /// Counts the command's outcome.
-    public func didProcess(_ report: ActionReport<SessionCommand<App.Action>>) {
+    public func didProcess(_ report: ActionReport<Action>) {
         let outcome = switch report.outcome {
         case .accepted: "accepted"
         case .rejected(let rejection): rejection.code

@@ -1,3 +1,5 @@
+import CoreMetrics
+import Logging
 import StateSyncCore
 import StateSyncProtocol
 
@@ -14,17 +16,20 @@ extension Publication {
             ?? JSONPatch.diff(from: old, to: new).operations.flatMap(Self.changedRegions)
         var patches = 0
         var bytesSent = 0
+        var bytesBuilt = 0
+        let watch = slowConsumers
         for node in trie.affected(by: changed) {
             let ops = JSONPatch.diff(from: old, to: new, at: node.pointer)
             guard !ops.isEmpty else { continue }
             let frames = PatchFrames(rev: revision, ops: ops)
+            bytesBuilt += frames.sharedByteCount
             var shared: [FrameKey: [UInt8]] = [:]
             var subscribers = node.subscribers
             node.subscribers = [:]
             for index in subscribers.indices {
                 let (key, base) = subscribers[index]
                 // In place: copying the record would retain all its fields once per subscriber.
-                guard let position = sessions.index(forKey: key.sessionID), isWritable(&sessions.values[position]) else {
+                guard let position = sessions.index(forKey: key.sessionID), watch.admits(&sessions.values[position]) else {
                     continue
                 }
                 let frameKey = FrameKey(id: key.id, base: base)
@@ -45,6 +50,7 @@ extension Publication {
         // Once per batch: the fan-out loop touches no shared counter.
         metrics.patchesSent.increment(by: Int64(patches))
         metrics.bytesSent.increment(by: Int64(bytesSent))
+        metrics.patchBytesBuilt.increment(by: Int64(bytesBuilt))
     }
 
     /// The region a root operation may have changed. An operation on an

@@ -1,3 +1,5 @@
+import CoreMetrics
+import Logging
 import StateSyncCore
 import StateSyncProtocol
 
@@ -12,7 +14,7 @@ extension Publication {
             trie.remove(key, at: old)
         }
         session.subscriptions[id] = path
-        let writable = isWritable(&session)
+        let writable = slowConsumers.admits(&session)
         sessions[sessionID] = session
         if !writable {
             // Nothing is sent now; the drain answers with a snapshot (a patch

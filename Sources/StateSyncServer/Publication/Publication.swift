@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import StateSyncCore
 import StateSyncProtocol
@@ -23,9 +24,8 @@ struct Publication {
     var trie = SubscriptionTrie()
     let encoder = MessageEncoder()
     let metrics: ServerMetrics
-    let logger: Logger
-    /// Called with a session id when a slow session's sink reports it drained.
-    let drained: @Sendable (String) -> Void
+    /// Marks sessions slow and asks their sinks to report the drain.
+    let slowConsumers: SlowConsumerWatch
 
     /// A publication of `state` at `revision`.
     init(
@@ -36,8 +36,7 @@ struct Publication {
         self.revision = revision
         self.history = HistoryWindow(capacity: history.capacity, costBudget: history.budget, revision: revision, state: state)
         self.metrics = metrics
-        self.logger = logger
-        self.drained = drained
+        self.slowConsumers = SlowConsumerWatch(metrics: metrics, logger: logger, drained: drained)
     }
 
     // MARK: Sessions
@@ -95,7 +94,8 @@ struct Publication {
     /// session is slow (answers must follow the patches they depend on).
     mutating func deliver(_ message: [UInt8], to sessionID: String) {
         guard let position = sessions.index(forKey: sessionID) else { return }
-        if isWritable(&sessions.values[position]) {
+        let watch = slowConsumers
+        if watch.admits(&sessions.values[position]) {
             send(message, to: sessions.values[position])
         } else {
             sessions.values[position].deferred.append(message)
@@ -106,19 +106,5 @@ struct Publication {
     func send(_ message: [UInt8], to session: SessionRecord) {
         session.sink.send(message)
         metrics.bytesSent.increment(by: Int64(message.count))
-    }
-
-    /// Whether `session` may be sent more now. When its sink is not
-    /// writable, marks it slow and asks the sink to report the drain.
-    mutating func isWritable(_ session: inout SessionRecord) -> Bool {
-        if session.isSlow { return false }
-        guard !session.sink.isWritable else { return true }
-        session.isSlow = true
-        metrics.slowConsumers.increment()
-        logger.debug("slow consumer", metadata: ["session": "\(session.info.id)"])
-        let drained = drained
-        let sessionID = session.info.id
-        session.sink.notifyWhenWritable { drained(sessionID) }
-        return false
     }
 }

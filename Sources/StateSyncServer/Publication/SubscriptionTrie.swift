@@ -1,3 +1,5 @@
+import CoreMetrics
+import Logging
 import StateSyncCore
 
 /// One subscription as the engine tracks it: its session and client-chosen id.

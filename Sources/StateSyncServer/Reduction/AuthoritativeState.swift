@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import StateSyncCore
 
 /// The server's own copy of the app state: the reduced state (including

@@ -54,7 +54,7 @@ struct RecoveredState<App: StateSyncApp> {
     static func apply(_ entry: JournalEntry, to state: inout App.State) throws(SyncEngineError) -> Footprint {
         let command: SessionCommand<App.Action>
         do {
-            command = try CommandCoding.decode(entry.action, as: App.Action.self)
+            command = try SessionCommandCoding.decode(entry.action, as: App.Action.self)
         } catch {
             throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
         }

@@ -165,6 +165,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 status: stopping.load(ordering: .acquiring) ? "stopping" : "ok", epoch: engine.epoch, rev: engine.revision,
                 connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
         }
+        let metricsRoutes = configuration.metricsExposition.map { [ServerHTTPRoutes.metrics($0)] } ?? []
         let devtools = DevtoolsRoutes(
             engine: engine, travel: TimeTravel<App>(journal: journal), authentication: configuration.authentication)
         let pages = try [
@@ -175,8 +176,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let server = try WebSocketServer(
             configuration: WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls),
             routes: routes,
-            httpRoutes: [health] + configuration.metricsExposition.map { [ServerHTTPRoutes.metrics($0)] } ?? []
-                + devtools.routes + pages.map(ServerHTTPRoutes.page))
+            httpRoutes: [health] + metricsRoutes + devtools.routes + pages.map(ServerHTTPRoutes.page))
         webSocketServer.withLock { $0 = server }
         return server
     }

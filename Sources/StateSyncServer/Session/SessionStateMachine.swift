@@ -1,4 +1,4 @@
-public import StateSyncCore
+import StateSyncCore
 public import StateSyncProtocol
 
 /// The protocol logic of one connection as a plain value: it reads each

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import NIOCore
 import StateSyncCore

@@ -20,7 +20,7 @@ struct RecoveryTests {
             case 1: increment("hits", by: Int64(index))
             default: ["type": "say", "text": .string("message \(index)")]
             }
-            first.dispatch(session: "s-a", id: "a\(index)", action: action)
+            first.handle(.dispatch(id: "a\(index)", action: action), from: "s-a")
         }
         await alice.waitForAnswer("a29")
         let before = try await first.value(at: "", session: "s-a", sink: alice)
@@ -40,7 +40,7 @@ struct RecoveryTests {
         try await withTemporaryDirectory { directory in
             let first = try await boardEngine(journal: try await JournalKind.sqlite.make(in: directory))
             let alice = first.joinRecording("s-a", clientID: "c-a")
-            first.dispatch(session: "s-a", id: "a1", action: addTodo("Milk"))
+            first.handle(.dispatch(id: "a1", action: addTodo("Milk")), from: "s-a")
             await alice.waitForAnswer("a1")
             let before = try await first.value(at: "/todos", session: "s-a", sink: alice)
             let epoch = first.epoch
@@ -48,7 +48,7 @@ struct RecoveryTests {
 
             let second = try await boardEngine(journal: try await JournalKind.sqlite.make(in: directory))
             let bob = second.joinRecording("s-b", clientID: "c-b")
-            second.dispatch(session: "s-b", id: "sync", action: ["type": "clearCompleted"])
+            second.handle(.dispatch(id: "sync", action: ["type": "clearCompleted"]), from: "s-b")
             await bob.waitForAnswer("sync")
             let after = try await second.value(at: "/todos", session: "s-b", sink: bob)
             #expect(second.epoch == epoch)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import StateSyncCore
 import StateSyncProtocol
+import MetricsTestKit
 import Testing
 @testable import StateSyncServer
 
@@ -10,8 +11,8 @@ struct SyncEngineDispatchTests {
     @Test func ackFollowsThePatchesUpToItsRevision() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.subscribe(session: "s-a", id: "todos", path: pointer("/todos"))
-        engine.dispatch(session: "s-a", id: "a1", action: addTodo("Milk"))
+        engine.handle(.subscribe(id: "todos", path: pointer("/todos"), since: nil), from: "s-a")
+        engine.handle(.dispatch(id: "a1", action: addTodo("Milk")), from: "s-a")
         let messages = await alice.waitForAnswer("a1")
         guard case .ack(_, let rev)? = messages.last else {
             Issue.record("expected an ack, got \(messages)")
@@ -26,12 +27,12 @@ struct SyncEngineDispatchTests {
     @Test func rejectionsLeaveStateAndRevisionUntouched() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.dispatch(session: "s-a", id: "a1", action: addTodo("Milk"))
+        engine.handle(.dispatch(id: "a1", action: addTodo("Milk")), from: "s-a")
         await alice.waitForAnswer("a1")
         let before = try await engine.value(at: "", session: "s-a", sink: alice)
-        engine.dispatch(session: "s-a", id: "a2", action: ["type": "toggleTodo", "id": "nope"])
-        engine.dispatch(session: "s-a", id: "a3", action: ["type": "launchRocket"])
-        engine.dispatch(session: "s-a", id: "a4", action: addTodo(""))
+        engine.handle(.dispatch(id: "a2", action: ["type": "toggleTodo", "id": "nope"]), from: "s-a")
+        engine.handle(.dispatch(id: "a3", action: ["type": "launchRocket"]), from: "s-a")
+        engine.handle(.dispatch(id: "a4", action: addTodo("")), from: "s-a")
         let messages = await alice.waitForAnswer("a4")
         let codes = messages.compactMap { message -> String? in
             if case let .reject(_, code, _) = message { return code.rawValue }
@@ -47,7 +48,7 @@ struct SyncEngineDispatchTests {
     @Test func readersMayNotDispatch() async throws {
         let engine = try await boardEngine()
         let reader = engine.joinRecording("s-r", clientID: "c-r", role: .reader)
-        engine.dispatch(session: "s-r", id: "a1", action: increment("hits"))
+        engine.handle(.dispatch(id: "a1", action: increment("hits")), from: "s-r")
         let messages = await reader.waitForAnswer("a1")
         guard case let .reject(_, code, _)? = messages.last else {
             Issue.record("expected a reject, got \(messages)")
@@ -60,10 +61,10 @@ struct SyncEngineDispatchTests {
     @Test func repeatedPairGetsTheOriginalAnswerWithoutReapplying() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.dispatch(session: "s-a", id: "a1", action: increment("hits", by: 5))
-        engine.dispatch(session: "s-a", id: "a1", action: increment("hits", by: 5))
-        engine.dispatch(session: "s-a", id: "a2", action: ["type": "toggleTodo", "id": "nope"])
-        engine.dispatch(session: "s-a", id: "a2", action: increment("hits", by: 5))
+        engine.handle(.dispatch(id: "a1", action: increment("hits", by: 5)), from: "s-a")
+        engine.handle(.dispatch(id: "a1", action: increment("hits", by: 5)), from: "s-a")
+        engine.handle(.dispatch(id: "a2", action: ["type": "toggleTodo", "id": "nope"]), from: "s-a")
+        engine.handle(.dispatch(id: "a2", action: increment("hits", by: 5)), from: "s-a")
         let messages = await alice.waitForAnswer("a2")
         let answers = await alice.wait { $0.filter { $0.answerID != nil }.count == 4 }.filter { $0.answerID != nil }
         #expect(answers[0] == answers[1])
@@ -78,15 +79,15 @@ struct SyncEngineDispatchTests {
         try await withTemporaryDirectory { directory in
             let first = try await boardEngine(journal: try await JournalKind.sqlite.make(in: directory))
             let alice = first.joinRecording("s-a", clientID: "c-a")
-            first.dispatch(session: "s-a", id: "a1", action: increment("hits", by: 7))
-            first.dispatch(session: "s-a", id: "a2", action: ["type": "removeTodo", "id": "t0"])
+            first.handle(.dispatch(id: "a1", action: increment("hits", by: 7)), from: "s-a")
+            first.handle(.dispatch(id: "a2", action: ["type": "removeTodo", "id": "t0"]), from: "s-a")
             let original = await alice.waitForAnswer("a2").filter { $0.answerID != nil }
             await first.shutdown()
 
             let second = try await boardEngine(journal: try await JournalKind.sqlite.make(in: directory))
             let again = second.joinRecording("s-b", clientID: "c-a")
-            second.dispatch(session: "s-b", id: "a1", action: increment("hits", by: 7))
-            second.dispatch(session: "s-b", id: "a2", action: ["type": "removeTodo", "id": "t0"])
+            second.handle(.dispatch(id: "a1", action: increment("hits", by: 7)), from: "s-b")
+            second.handle(.dispatch(id: "a2", action: ["type": "removeTodo", "id": "t0"]), from: "s-b")
             let repeated = await again.waitForAnswer("a2").filter { $0.answerID != nil }
             #expect(repeated == original)
             let hits = try await second.value(at: "/counters/hits", session: "s-b", sink: again)
@@ -99,13 +100,13 @@ struct SyncEngineDispatchTests {
         let journal = CountingJournal()
         let engine = try await boardEngine(journal: journal)
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.dispatch(session: "s-a", id: "warm-up", action: increment("hits"))
+        engine.handle(.dispatch(id: "warm-up", action: increment("hits")), from: "s-a")
         await alice.waitForAnswer("warm-up")
         let appendsBefore = journal.appends
         journal.hold()
-        engine.dispatch(session: "s-a", id: "first", action: increment("hits"))
+        engine.handle(.dispatch(id: "first", action: increment("hits")), from: "s-a")
         for index in 0..<200 {
-            engine.dispatch(session: "s-a", id: "a\(index)", action: increment("hits"))
+            engine.handle(.dispatch(id: "a\(index)", action: increment("hits")), from: "s-a")
         }
         // The first batch's fsync is held: everything after it accumulates.
         await journal.waitUntilHolding()
@@ -118,34 +119,32 @@ struct SyncEngineDispatchTests {
         await engine.shutdown()
     }
 
-    @Test func statisticsAndLatencyObserverSeeEveryAnswer() async throws {
-        let latencies = Mutex<[Duration]>([])
-        var configuration = engineConfiguration()
-        configuration.answerLatencyObserver = { latency in latencies.withLock { $0.append(latency) } }
-        let engine = try await boardEngine(configuration: configuration)
+    @Test func metricsCountAndTimeEveryAnswer() async throws {
+        let metrics = TestMetrics()
+        let engine = try await boardEngine(metrics: metrics)
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
-        engine.dispatch(session: "s-a", id: "a2", action: ["type": "nope"])
-        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
+        engine.handle(.dispatch(id: "a1", action: increment("hits")), from: "s-a")
+        engine.handle(.dispatch(id: "a2", action: ["type": "nope"]), from: "s-a")
+        engine.handle(.dispatch(id: "a1", action: increment("hits")), from: "s-a")
         await alice.waitForAnswer("a2")
         _ = await alice.wait { $0.filter { $0.answerID == "a1" }.count == 2 }
         await engine.shutdown()
-        let statistics = engine.statistics
-        #expect(statistics.acceptedActions == 1)
-        #expect(statistics.rejectedActions == 1)
-        #expect(statistics.duplicateDispatches == 1)
-        #expect(latencies.withLock { $0.count } == 3)
+        #expect(try metrics.expectCounter("statesync_actions_accepted_total").totalValue == 1)
+        #expect(try metrics.expectCounter("statesync_actions_rejected_total").totalValue == 1)
+        #expect(try metrics.expectCounter("statesync_actions_duplicate_total").totalValue == 1)
+        #expect(try metrics.expectCounter("statesync_journal_appends_total").totalValue >= 1)
+        #expect(try metrics.expectTimer("statesync_dispatch_ack_seconds").values.count == 3)
     }
 
     @Test func aFailedJournalWriteIsNeverAcked() async throws {
         let journal = CountingJournal()
         let engine = try await boardEngine(journal: journal)
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.subscribe(session: "s-a", id: "hits", path: pointer("/counters/hits"))
+        engine.handle(.subscribe(id: "hits", path: pointer("/counters/hits"), since: nil), from: "s-a")
         await alice.waitForAnswer("hits")
         journal.failAppends()
-        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
-        engine.dispatch(session: "s-a", id: "a2", action: increment("hits"))
+        engine.handle(.dispatch(id: "a1", action: increment("hits")), from: "s-a")
+        engine.handle(.dispatch(id: "a2", action: increment("hits")), from: "s-a")
         let messages = await alice.waitForAnswer("a2")
         #expect(ServerMessage.patches(messages, for: "hits").isEmpty)
         for message in messages.filter({ $0.answerID?.hasPrefix("a") == true }) {
@@ -165,11 +164,11 @@ struct SyncEngineDispatchTests {
         _ = engine.joinRecording("s-b")
         // Reads see durable revisions only: the ack of a later action
         // means both joins are published.
-        engine.dispatch(session: "s-a", id: "sync1", action: increment("hits"))
+        engine.handle(.dispatch(id: "sync1", action: increment("hits")), from: "s-a")
         await alice.waitForAnswer("sync1")
         #expect(try await engine.value(at: "/presence", session: "s-a", sink: alice).value.objectKeys == ["s-a", "s-b"])
         engine.leave(session: "s-b")
-        engine.dispatch(session: "s-a", id: "sync2", action: increment("hits"))
+        engine.handle(.dispatch(id: "sync2", action: increment("hits")), from: "s-a")
         await alice.waitForAnswer("sync2")
         #expect(try await engine.value(at: "/presence", session: "s-a", sink: alice).value.objectKeys == ["s-a"])
         await engine.shutdown()

@@ -1,5 +1,6 @@
 import StateSyncCore
 import StateSyncProtocol
+import MetricsTestKit
 import Testing
 @testable import StateSyncServer
 
@@ -8,11 +9,11 @@ struct FanOutTests {
     @Test func subscribersHearOnlyChangesOfTheirSlice() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.subscribe(session: "s-a", id: "hits", path: pointer("/counters/hits"))
-        engine.subscribe(session: "s-a", id: "todos", path: pointer("/todos"))
-        engine.dispatch(session: "s-a", id: "a1", action: addTodo("Milk"))
-        engine.dispatch(session: "s-a", id: "a2", action: increment("misses"))
-        engine.dispatch(session: "s-a", id: "a3", action: increment("hits", by: 3))
+        engine.handle(.subscribe(id: "hits", path: pointer("/counters/hits"), since: nil), from: "s-a")
+        engine.handle(.subscribe(id: "todos", path: pointer("/todos"), since: nil), from: "s-a")
+        engine.handle(.dispatch(id: "a1", action: addTodo("Milk")), from: "s-a")
+        engine.handle(.dispatch(id: "a2", action: increment("misses")), from: "s-a")
+        engine.handle(.dispatch(id: "a3", action: increment("hits", by: 3)), from: "s-a")
         let messages = await alice.waitForAnswer("a3")
         let hits = ServerMessage.patches(messages, for: "hits")
         #expect(hits.count == 1)
@@ -25,14 +26,14 @@ struct FanOutTests {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
         let bob = engine.joinRecording("s-b", clientID: "c-b")
-        engine.subscribe(session: "s-b", id: "all", path: .root)
+        engine.handle(.subscribe(id: "all", path: .root, since: nil), from: "s-b")
         let snapshot = await bob.waitForAnswer("all").last
         guard case let .snapshot(_, start, initial)? = snapshot else {
             Issue.record("expected a snapshot, got \(String(describing: snapshot))")
             return
         }
         for index in 0..<50 {
-            engine.dispatch(session: "s-a", id: "a\(index)", action: index % 2 == 0 ? addTodo("t\(index)") : increment("hits"))
+            engine.handle(.dispatch(id: "a\(index)", action: index % 2 == 0 ? addTodo("t\(index)") : increment("hits")), from: "s-a")
         }
         await alice.waitForAnswer("a49")
         let final = try await engine.value(at: "", session: "s-a", sink: alice)
@@ -51,33 +52,34 @@ struct FanOutTests {
     @Test func valueIsNullWhereNothingIsYet() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.subscribe(session: "s-a", id: "later", path: pointer("/counters/later"))
+        engine.handle(.subscribe(id: "later", path: pointer("/counters/later"), since: nil), from: "s-a")
         let snapshot = await alice.waitForAnswer("later").last
         guard case let .snapshot(_, _, value)? = snapshot else {
             Issue.record("expected a snapshot, got \(String(describing: snapshot))")
             return
         }
         #expect(value == .null)
-        engine.dispatch(session: "s-a", id: "a1", action: increment("later", by: 2))
+        engine.handle(.dispatch(id: "a1", action: increment("later", by: 2)), from: "s-a")
         let messages = await alice.waitForAnswer("a1")
         #expect(ServerMessage.patches(messages, for: "later").first?.ops == JSONPatch([.replace(path: .root, value: 2)]))
         await engine.shutdown()
     }
 
     @Test func subscriptionsWithTheSameIdAndBaseShareTheSameBytes() async throws {
-        let engine = try await boardEngine()
+        let metrics = TestMetrics()
+        let engine = try await boardEngine(metrics: metrics)
         let writer = engine.joinRecording("s-w", clientID: "c-w")
         let readers = (0..<3).map { engine.joinRecording("s-\($0)", role: .reader) }
-        engine.dispatch(session: "s-w", id: "joined", action: increment("hits"))
+        engine.handle(.dispatch(id: "joined", action: increment("hits")), from: "s-w")
         await writer.waitForAnswer("joined")
         // No revision between these subscriptions: they share one base.
         for index in readers.indices {
-            engine.subscribe(session: "s-\(index)", id: "hits", path: pointer("/counters"))
+            engine.handle(.subscribe(id: "hits", path: pointer("/counters"), since: nil), from: "s-\(index)")
         }
         for reader in readers {
             await reader.waitForAnswer("hits")
         }
-        engine.dispatch(session: "s-w", id: "a1", action: increment("hits"))
+        engine.handle(.dispatch(id: "a1", action: increment("hits")), from: "s-w")
         await writer.waitForAnswer("a1")
         var frames: [[UInt8]] = []
         for reader in readers {
@@ -85,16 +87,16 @@ struct FanOutTests {
             frames.append(reader.frames[messages.count - 1])
         }
         #expect(Set(frames).count == 1)
-        #expect(engine.statistics.patchesSent >= 3)
+        #expect(try metrics.expectCounter("statesync_patches_sent_total").totalValue >= 3)
         await engine.shutdown()
     }
 
     @Test func unsubscribedSubscriptionsHearNothingMore() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.subscribe(session: "s-a", id: "hits", path: pointer("/counters/hits"))
-        engine.unsubscribe(session: "s-a", id: "hits")
-        engine.dispatch(session: "s-a", id: "a1", action: increment("hits"))
+        engine.handle(.subscribe(id: "hits", path: pointer("/counters/hits"), since: nil), from: "s-a")
+        engine.handle(.unsubscribe(id: "hits"), from: "s-a")
+        engine.handle(.dispatch(id: "a1", action: increment("hits")), from: "s-a")
         let messages = await alice.waitForAnswer("a1")
         #expect(messages.contains(.unsubscribed(id: "hits")))
         #expect(ServerMessage.patches(messages, for: "hits").isEmpty)

@@ -65,11 +65,11 @@ struct SessionStateMachineTests {
         var machine = Self.machine(configuration)
         _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
         let subscribe = Self.bytes(#"{"type":"subscribe","id":"s1","path":"/a"}"#)
-        #expect(machine.received(text: subscribe, now: Self.start) == .subscribe(id: "s1", path: JSONPointer(tokens: ["a"]), since: nil))
-        #expect(machine.received(text: subscribe, now: Self.start) == .subscribe(id: "s1", path: JSONPointer(tokens: ["a"]), since: nil))
+        #expect(machine.received(text: subscribe, now: Self.start) == .request(.subscribe(id: "s1", path: JSONPointer(tokens: ["a"]), since: nil)))
+        #expect(machine.received(text: subscribe, now: Self.start) == .request(.subscribe(id: "s1", path: JSONPointer(tokens: ["a"]), since: nil)))
         #expect(machine.received(text: Self.bytes(#"{"type":"subscribe","id":"s2","path":""}"#), now: Self.start)
             == .reply(.error(.tooManySubscriptions(limit: 1, id: "s2"))))
-        #expect(machine.received(text: Self.bytes(#"{"type":"unsubscribe","id":"s1"}"#), now: Self.start) == .unsubscribe(id: "s1"))
+        #expect(machine.received(text: Self.bytes(#"{"type":"unsubscribe","id":"s1"}"#), now: Self.start) == .request(.unsubscribe(id: "s1")))
         #expect(machine.openSubscriptions.isEmpty)
     }
 
@@ -88,12 +88,12 @@ struct SessionStateMachineTests {
         var machine = Self.machine(configuration)
         _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
         let get = Self.bytes(#"{"type":"get","id":"g","path":""}"#)
-        #expect(machine.received(text: get, now: Self.start) == .get(id: "g", path: JSONPointer(tokens: [])))
-        #expect(machine.received(text: get, now: Self.start) == .get(id: "g", path: JSONPointer(tokens: [])))
+        #expect(machine.received(text: get, now: Self.start) == .request(.get(id: "g", path: JSONPointer(tokens: []))))
+        #expect(machine.received(text: get, now: Self.start) == .request(.get(id: "g", path: JSONPointer(tokens: []))))
         #expect(machine.received(text: get, now: Self.start) == .reply(.error(.rateLimited(messagesPerSecond: 10, id: "g"))))
         // A tenth of a second later one token is back.
         let later = Self.start.advanced(by: .milliseconds(100))
-        #expect(machine.received(text: get, now: later) == .get(id: "g", path: JSONPointer(tokens: [])))
+        #expect(machine.received(text: get, now: later) == .request(.get(id: "g", path: JSONPointer(tokens: []))))
         for _ in 0..<2 {
             #expect(machine.received(text: get, now: later) == .reply(.error(.rateLimited(messagesPerSecond: 10, id: "g"))))
         }

@@ -1,24 +1,25 @@
 import BoardApp
 import Foundation
+import MetricsTestKit
 import StateSyncCore
 import StateSyncProtocol
 @testable import StateSyncServer
 import Testing
 
 /// A configuration with a fixed clock (deterministic `Meta.time`) and the given settings.
-func engineConfiguration(
-    snapshotEvery: UInt64 = 1_000, historyWindow: Int = 1_024, highWaterMark: Int = 1 << 20
-) -> SyncEngineConfiguration {
-    SyncEngineConfiguration(
-        snapshotEvery: snapshotEvery, historyWindow: historyWindow, outboundHighWaterMark: highWaterMark,
-        clock: { fixtureTime })
+func engineConfiguration(snapshotEvery: UInt64 = 1_000, historyWindow: Int = 1_024) -> SyncEngineConfiguration {
+    SyncEngineConfiguration(snapshotEvery: snapshotEvery, historyWindow: historyWindow, clock: { fixtureTime })
 }
 
-/// A board engine on `journal` (a fresh memory journal by default).
+/// A board engine on `journal` (a fresh memory journal by default),
+/// recording its metrics in `metrics` (a throwaway one by default).
 func boardEngine(
-    journal: any Journal = MemoryJournal(), configuration: SyncEngineConfiguration = engineConfiguration()
+    journal: any Journal = MemoryJournal(), configuration: SyncEngineConfiguration = engineConfiguration(),
+    middleware: [any Middleware<BoardState, SessionCommand<BoardAction>>] = [], metrics: TestMetrics = TestMetrics()
 ) async throws -> SyncEngine<Board> {
-    try await SyncEngine<Board>(journal: journal, configuration: configuration, logger: quietLogger)
+    try await SyncEngine<Board>(
+        journal: journal, configuration: configuration, middleware: middleware,
+        metrics: ServerMetrics(factory: metrics), logger: quietLogger)
 }
 
 extension SyncEngine {
@@ -31,7 +32,7 @@ extension SyncEngine {
 
     /// The value at `path`, read with `get` through `sink` of session `session`.
     func value(at path: String, session: String, sink: RecordingSink, id: String = UUID().uuidString) async throws -> (rev: UInt64, value: JSONValue) {
-        get(session: session, id: id, path: try JSONPointer(parsing: path))
+        handle(.get(id: id, path: try JSONPointer(parsing: path)), from: session)
         let messages = await sink.waitForAnswer(id)
         guard case let .value(_, rev, value)? = messages.last else {
             Issue.record("expected a value for \(id), got \(String(describing: messages.last))")

@@ -1,11 +1,12 @@
 import StateSyncCore
 import StateSyncProtocol
 import Synchronization
+import Testing
 @testable import StateSyncServer
 
 /// A ``SessionSink`` that records every message and lets a test await them.
-/// `backlog` is what it reports as ``SessionSink/bufferedBytes`` (0 unless a
-/// test simulates a slow connection).
+/// It is writable unless a test simulates a slow connection with
+/// ``setWritable(_:)``, then ``drain()``s it.
 final class RecordingSink: SessionSink {
     private struct Waiter {
         var predicate: @Sendable ([ServerMessage]) -> Bool
@@ -15,7 +16,8 @@ final class RecordingSink: SessionSink {
     private struct Recorded {
         var messages: [ServerMessage] = []
         var frames: [[UInt8]] = []
-        var backlog = 0
+        var isWritable = true
+        var drained: (@Sendable () -> Void)?
         var waiters: [Waiter] = []
     }
 
@@ -38,11 +40,35 @@ final class RecordingSink: SessionSink {
         for (continuation, messages) in ready { continuation.resume(returning: messages) }
     }
 
-    var bufferedBytes: Int { recorded.withLock { $0.backlog } }
+    var isWritable: Bool { recorded.withLock { $0.isWritable } }
 
-    /// Sets the simulated backlog.
-    func setBacklog(_ bytes: Int) {
-        recorded.withLock { $0.backlog = bytes }
+    func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
+        let now: Bool = recorded.withLock { state in
+            if state.isWritable { return true }
+            state.drained = drained
+            return false
+        }
+        if now { drained() }
+    }
+
+    /// Simulates a connection whose backlog went above (`false`) or below its marks.
+    func setWritable(_ writable: Bool) {
+        recorded.withLock { $0.isWritable = writable }
+    }
+
+    /// Makes the sink writable and reports the drain the engine asked for;
+    /// records an issue when the engine never asked.
+    func drain() {
+        let drained = recorded.withLock { state in
+            state.isWritable = true
+            defer { state.drained = nil }
+            return state.drained
+        }
+        guard let drained else {
+            Issue.record("the engine never asked to be told of the drain")
+            return
+        }
+        drained()
     }
 
     /// Everything received so far.
