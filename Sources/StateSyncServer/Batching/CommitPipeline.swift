@@ -35,7 +35,7 @@ struct CommitPipeline {
 
     /// Adds an accepted entry, what it changed in the mirror, and how to
     /// start its effect once it is durable.
-    mutating func append(_ entry: JournalEntry, change: MirrorChange, startingEffect: @escaping @Sendable () -> Void) {
+    mutating func append(_ entry: JournalEntry, change: MirrorDelta, startingEffect: @escaping @Sendable () -> Void) {
         building.journal.entries.append(entry)
         building.change.merge(change)
         building.effects.append(startingEffect)
@@ -91,7 +91,7 @@ struct CommitPipeline {
         var failed = batch
         failed.state = nil
         failed.journal = JournalBatch()
-        failed.change = MirrorChange()
+        failed.change = MirrorDelta()
         failed.effects = []
         for index in failed.answers.indices {
             if case .accepted = failed.answers[index].outcome {

@@ -15,7 +15,7 @@ struct PendingBatch {
     var state: JSONValue?
     /// What the batch's entries changed in the mirror: the paths the
     /// fan-out starts from, and the cost the history window charges.
-    var change = MirrorChange()
+    var change = MirrorDelta()
     /// Answers to dispatches, sent after the batch's patches.
     var answers: [DispatchAnswer] = []
     /// Starts the effects of the batch's commands, in order, once it is

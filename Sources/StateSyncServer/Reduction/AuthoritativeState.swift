@@ -72,7 +72,7 @@ struct AcceptedCommand<App: StateSyncApp> {
     /// What the journal stores.
     var entry: JournalEntry
     /// What it changed in the mirror.
-    var change: MirrorChange
+    var change: MirrorDelta
     /// What to start once it is durable.
     var effect: Effect<SessionCommand<App.Action>>
     /// Why the new state no longer encodes to JSON, when it does not (the

@@ -26,7 +26,7 @@ struct StateMirror<App: StateSyncApp> {
     /// How many times the whole state was re-encoded (for tests and benchmarks).
     private(set) var fullEncodes = 0
     /// What the updates since the last ``takeChange()`` changed.
-    private var change = MirrorChange()
+    private var change = MirrorDelta()
 
     private let encoder = JSONValueEncoder()
 
@@ -34,7 +34,7 @@ struct StateMirror<App: StateSyncApp> {
     init(_ state: App.State) throws(SyncEngineError) {
         json = .null
         try encodeAll(state)
-        change = MirrorChange()   // the first encoding is the starting point, not a change to publish
+        change = MirrorDelta()   // the first encoding is the starting point, not a change to publish
     }
 
     /// Brings the mirror to `state` after a reduction that reported `footprint`.
@@ -98,8 +98,8 @@ struct StateMirror<App: StateSyncApp> {
     }
 
     /// What the updates since the last call changed; starts again empty.
-    mutating func takeChange() -> MirrorChange {
-        defer { change = MirrorChange() }
+    mutating func takeChange() -> MirrorDelta {
+        defer { change = MirrorDelta() }
         return change
     }
 
@@ -157,31 +157,6 @@ struct StateMirror<App: StateSyncApp> {
             change.paths = nil
         } catch {
             throw .unencodableState(reason: "\(error)")
-        }
-    }
-}
-
-/// What mirror updates changed: the paths (for the fan-out, which then
-/// need not diff the whole state to find them) and a cost for the history
-/// window.
-struct MirrorChange {
-    /// Object members and array elements of the containers the updates
-    /// replaced: what a state kept in the history window holds on its own,
-    /// beyond what it shares with the previous revision (an estimate that
-    /// counts the containers on each changed path, the new value's own
-    /// members, and for a full encode the first two levels).
-    var cost = 0
-    /// The pointers whose values were replaced, added or removed; `nil`
-    /// after a full encode (then anything may have changed).
-    var paths: [JSONPointer]? = []
-
-    /// Both changes together.
-    mutating func merge(_ other: MirrorChange) {
-        cost += other.cost
-        if let more = other.paths {
-            paths?.append(contentsOf: more)
-        } else {
-            paths = nil
         }
     }
 }

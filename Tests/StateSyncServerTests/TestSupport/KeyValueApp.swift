@@ -1,10 +1,15 @@
 import StateSyncCore
 import StateSyncProtocol
+import Synchronization
 @testable import StateSyncServer
 
 /// A second, tiny app served by the same engine: a JSON document of named
 /// entries, whose state *is* a ``JSONValue`` (so the engine's mirror needs no
 /// encoding). Actions: `{"type":"put","key":…,"value":…}`, `{"type":"delete","key":…}`.
+///
+/// Its effect: a `put` of key `ask` makes the server answer with a random
+/// number, put at `answer` as a system command (``effectRuns`` counts how
+/// often the effect ran, so a test can see that replay never runs it).
 enum KeyValueApp: StateSyncApp {
     enum Action: WireAction {
         case put(key: String, value: JSONValue)
@@ -46,4 +51,17 @@ enum KeyValueApp: StateSyncApp {
 
     static var initialState: JSONValue { .object(JSONObject()) }
     static var reducer: any Reducer<JSONValue, SessionCommand<Action>> { KeyValueReducer() }
+
+    /// How many times the `ask` effect has run in this process.
+    static let effectRuns = Atomic<Int>(0)
+
+    static var effects: Effects<JSONValue, SessionCommand<Action>>? {
+        Effects { command, _, _ in
+            guard case .dispatch(.put(key: "ask", _), _) = command else { return .none }
+            return .run { send in
+                effectRuns.add(1, ordering: .relaxed)
+                await send(.system(.put(key: "answer", value: .integer(Int64.random(in: 1...1_000_000)))))
+            }
+        }
+    }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import MetricsTestKit
+import StateSyncCore
+import StateSyncProtocol
+@testable import StateSyncServer
+import Testing
+
+/// The server runs the store's pipeline: middleware around the reducer for
+/// every command, and the app's effects, whose follow-ups are journaled.
+@Suite(.timeLimit(.minutes(1)))
+struct EnginePipelineTests {
+    private static func keyValueEngine(
+        journal: any Journal, middleware: [any Middleware<JSONValue, SessionCommand<KeyValueApp.Action>>] = [],
+        metrics: TestMetrics = TestMetrics()
+    ) async throws -> SyncEngine<KeyValueApp> {
+        try await SyncEngine<KeyValueApp>(
+            journal: journal, configuration: engineConfiguration(), middleware: middleware,
+            metrics: ServerMetrics(factory: metrics), logger: quietLogger)
+    }
+
+    @Test func aMiddlewaresRejectionAnswersTheDispatchWithItsCodeAndChangesNothing() async throws {
+        let readOnly = Validate<JSONValue, SessionCommand<KeyValueApp.Action>> { command, _, _ in
+            if case .dispatch(.put(key: "locked", _), _) = command { throw Rejection(code: "locked", message: "key locked is read-only") }
+        }
+        let engine = try await Self.keyValueEngine(journal: MemoryJournal(), middleware: [readOnly])
+        let alice = engine.joinRecording("s-a", clientID: "c-a")
+        engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "locked", "value": 1]), from: "s-a")
+        engine.handle(.dispatch(id: "a2", action: ["type": "put", "key": "open", "value": 2]), from: "s-a")
+        let messages = await alice.waitForAnswer("a2")
+        #expect(messages.contains(.reject(id: "a1", code: RejectCode(rawValue: "locked"), message: "key locked is read-only")))
+        let state = try await engine.value(at: "", session: "s-a", sink: alice)
+        #expect(state.value == ["open": 2])
+        await engine.shutdown()
+    }
+
+    @Test func middlewareSeesEveryCommandClientsAndTheServersOwn() async throws {
+        let metrics = TestMetrics()
+        let engine = try await Self.keyValueEngine(
+            journal: MemoryJournal(), middleware: [ActionMetricsMiddleware<KeyValueApp>(factory: metrics)])
+        let alice = engine.joinRecording("s-a", clientID: "c-a")
+        engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "k", "value": 1]), from: "s-a")
+        engine.handle(.dispatch(id: "a2", action: ["type": "delete", "key": "nothing"]), from: "s-a")
+        await alice.waitForAnswer("a2")
+        await engine.shutdown()
+        #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "put"), ("outcome", "accepted")]) == 1)
+        #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "delete"), ("outcome", "not_found")]) == 1)
+        #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "serverStarted"), ("outcome", "accepted")]) == 1)
+        #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "sessionJoined"), ("outcome", "accepted")]) == 1)
+    }
+
+    @Test func anEffectsFollowUpIsJournaledAsASystemCommandAndReplayNeverRunsTheEffect() async throws {
+        let journal = CountingJournal(forwardsClose: false)
+        let engine = try await Self.keyValueEngine(journal: journal)
+        let alice = engine.joinRecording("s-a", clientID: "c-a")
+        engine.handle(.subscribe(id: "answer", path: pointer("/answer"), since: nil), from: "s-a")
+        engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "ask", "value": true]), from: "s-a")
+        _ = await alice.wait { !ServerMessage.patches($0, for: "answer").isEmpty }
+        let answered = try await engine.value(at: "/answer", session: "s-a", sink: alice)
+        #expect(answered.value.intValue != nil)
+        await engine.shutdown()
+        let runsBefore = KeyValueApp.effectRuns.load(ordering: .relaxed)
+
+        let entries = try await journal.entries(from: 1, through: journal.lastRevision)
+        let system = entries.filter { (try? SessionCommandCoding.decode($0.action, as: KeyValueApp.Action.self))?.isSystem == true }
+        #expect(system.count == 1)
+        #expect(system.first?.meta.clientID == nil)
+
+        let restarted = try await Self.keyValueEngine(journal: journal)
+        let bob = restarted.joinRecording("s-b")
+        let replayed = try await restarted.value(at: "/answer", session: "s-b", sink: bob)
+        #expect(replayed.value == answered.value)
+        await restarted.shutdown()
+        #expect(KeyValueApp.effectRuns.load(ordering: .relaxed) == runsBefore)
+    }
+}
+
+extension SessionCommand {
+    /// Whether this is a ``system(_:)`` command.
+    var isSystem: Bool {
+        if case .system = self { return true }
+        return false
+    }
+}
