@@ -8,6 +8,9 @@ public import StateSyncCore
 /// only that field (`/todos`, `/counters`, `/chat` or `/presence`), and a
 /// counter or presence change only that entry (`/counters/hits`).
 ///
+/// Its one effect rolls dice: a `say` of `/roll` or `/roll N` (see
+/// ``effects``).
+///
 /// ```swift
 /// let engine = try await SyncEngine<Board>(journal: MemoryJournal())
 /// ```

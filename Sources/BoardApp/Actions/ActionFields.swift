@@ -24,6 +24,12 @@ struct ActionFields {
         return text
     }
 
+    /// A required integer field (an integral number such as `2` or `2.0`).
+    func integer(_ name: String) throws(Rejection) -> Int64 {
+        guard object[name] != nil else { throw missing(name, "a 64-bit integer") }
+        return try integer(name, default: 0)
+    }
+
     /// An integer field (an integral number such as `2` or `2.0`), or
     /// `defaultValue` when absent.
     func integer(_ name: String, default defaultValue: Int64) throws(Rejection) -> Int64 {

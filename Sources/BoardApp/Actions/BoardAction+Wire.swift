@@ -3,7 +3,8 @@ public import StateSyncCore
 extension BoardAction: WireAction {
     /// Reads an action from its dispatched object. Unknown fields are
     /// ignored; `increment`'s `by` defaults to 1 and must be an integral
-    /// number.
+    /// number. It reads the server's `rolled` too (the journal reads its
+    /// actions back with this), which the reducer refuses from a client.
     ///
     /// - Throws: ``Rejection`` `invalid_action` naming the unknown type
     ///   (`unknown action type "fly"`), the missing field (`action addTodo
@@ -19,6 +20,8 @@ extension BoardAction: WireAction {
         case "increment": self = .increment(counter: try fields.string("counter"), by: try fields.integer("by", default: 1))
         case "resetCounter": self = .resetCounter(counter: try fields.string("counter"))
         case "say": self = .say(text: try fields.string("text"))
+        case "rolled":
+            self = .rolled(by: try fields.string("by"), sides: try fields.integer("sides"), result: try fields.integer("result"))
         case let other:
             let shown = other.count <= 40 ? other : other.prefix(40) + "…"
             throw .invalidAction("unknown action type \"\(shown)\" (expected one of \(BoardAction.types.joined(separator: ", ")))")
@@ -46,28 +49,11 @@ extension BoardAction: WireAction {
             object["counter"] = .string(counter)
         case .say(let text):
             object["text"] = .string(text)
+        case let .rolled(by, sides, result):
+            object["by"] = .string(by)
+            object["sides"] = .integer(sides)
+            object["result"] = .integer(result)
         }
         return object
-    }
-}
-
-extension BoardAction: Codable {
-    /// Reads the wire form (used by the journal via ``SessionCommand``).
-    public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(JSONValue.self)
-        guard case .object(let object) = value else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an action must be a JSON object, not \(value.kindWithArticle)"))
-        }
-        do {
-            self = try BoardAction(wireValue: object)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message, underlyingError: error))
-        }
-    }
-
-    /// Writes the wire form.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(JSONValue.object(wireValue))
     }
 }

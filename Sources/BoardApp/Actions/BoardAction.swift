@@ -27,6 +27,11 @@ public enum BoardAction: Sendable, Hashable {
     case resetCounter(counter: String)
     /// Appends `text` to the chat as said by the dispatching session.
     case say(text: String)
+    /// `by` rolled `result` on a die with `sides` sides: appended to the chat
+    /// as said by `dice`. Only the server dispatches it (as a
+    /// ``SessionCommand/system(_:)`` command, from ``Board/effects``); a
+    /// client's is rejected `forbidden`. Not in ``types``.
+    case rolled(by: String, sides: Int64, result: Int64)
 
     /// The wire `type`, e.g. `addTodo`.
     public var type: String {
@@ -39,10 +44,12 @@ public enum BoardAction: Sendable, Hashable {
         case .increment: "increment"
         case .resetCounter: "resetCounter"
         case .say: "say"
+        case .rolled: "rolled"
         }
     }
 
-    /// Every wire `type`, in the protocol's order (for error messages and help).
+    /// Every wire `type` a client may dispatch, in the protocol's order (for
+    /// error messages and help). `rolled` is not one: only the server makes it.
     public static let types = [
         "addTodo", "toggleTodo", "renameTodo", "removeTodo", "clearCompleted", "increment", "resetCounter", "say",
     ]

@@ -14,6 +14,9 @@ public import StateSyncCore
 /// | `increment` | add `by` (from 0 for a new counter) | `invalid_action`: empty name, abs(by) over 1,000,000, or a result beyond Int64 |
 /// | `resetCounter` | set to 0 | — |
 /// | `say` | append `{from: session name, text, at}`, keep the last 100 | `invalid_action`: empty or over 500 characters |
+/// | `rolled` (client) | — | `forbidden`: only the server rolls dice |
+/// | `system(rolled)` | append `{from: "dice", text: "<by> rolled <result> (1-<sides>)", at}`, keep the last 100 | `invalid_action`: sides not 2…1,000,000 or result not 1…sides |
+/// | `system(action)` | as `action` dispatched by the session `{id: "server", name: "server"}` | as `action` |
 /// | `sessionJoined` | `presence[id] = {name, since}` | — |
 /// | `sessionLeft` | remove `presence[id]` | — |
 /// | `serverStarted` | empty `presence` | — |
@@ -42,6 +45,12 @@ public struct BoardReducer: Reducer {
         switch command {
         case let .dispatch(action, session):
             return try reduce(into: &state, action: action, session: session, meta: meta)
+        case let .system(.rolled(by, sides, result)):
+            try BoardRules.checkRoll(sides: sides, result: result)
+            appendChat(ChatMessage(from: "dice", text: "\(by) rolled \(result) (1-\(sides))", at: BoardTime.string(from: meta.time)), to: &state)
+            return .keyPath(\BoardState.chat)
+        case .system(let action):
+            return try reduce(into: &state, action: action, session: Self.server, meta: meta)
         case .sessionJoined(let session):
             state.presence[session.id] = Presence(name: session.name, since: BoardTime.string(from: meta.time))
             return .element(of: \BoardState.presence, key: session.id)
@@ -90,11 +99,22 @@ public struct BoardReducer: Reducer {
             return .element(of: \BoardState.counters, key: counter)
         case .say(let text):
             try BoardRules.checkMessage(text)
-            state.chat.append(ChatMessage(from: session.name, text: text, at: BoardTime.string(from: meta.time)))
-            if state.chat.count > BoardRules.chatHistory {
-                state.chat.removeFirst(state.chat.count - BoardRules.chatHistory)
-            }
+            appendChat(ChatMessage(from: session.name, text: text, at: BoardTime.string(from: meta.time)), to: &state)
             return .keyPath(\BoardState.chat)
+        case .rolled:
+            throw .forbidden("only the server rolls dice")
+        }
+    }
+
+    /// The session a ``SessionCommand/system(_:)`` action other than
+    /// `rolled` is reduced as: `{id: "server", name: "server"}`.
+    static let server = SessionInfo(id: "server", name: "server")
+
+    /// Appends `message`, keeping the last ``BoardRules/chatHistory``.
+    private func appendChat(_ message: ChatMessage, to state: inout BoardState) {
+        state.chat.append(message)
+        if state.chat.count > BoardRules.chatHistory {
+            state.chat.removeFirst(state.chat.count - BoardRules.chatHistory)
         }
     }
 

@@ -25,6 +25,20 @@ public enum BoardRules {
     /// How many chat messages are kept (the oldest go first): 100.
     public static let chatHistory = 100
 
+    /// The most sides of a die rolled with `/roll N`: 1,000,000 (the fewest is 2).
+    public static let maxDiceSides: Int64 = 1_000_000
+
+    /// Rejects a die with fewer than 2 or more than ``maxDiceSides`` sides,
+    /// or a result outside `1...sides`.
+    public static func checkRoll(sides: Int64, result: Int64) throws(Rejection) {
+        guard (2...maxDiceSides).contains(sides) else {
+            throw .invalidAction("a die has 2 to \(maxDiceSides) sides, not \(sides)")
+        }
+        guard (1...sides).contains(result) else {
+            throw .invalidAction("a \(sides)-sided die cannot roll \(result)")
+        }
+    }
+
     /// Rejects an empty title or one over ``maxTitleLength``.
     public static func checkTitle(_ title: String) throws(Rejection) {
         try checkLength(title, of: "title", limit: maxTitleLength)

@@ -1,7 +1,7 @@
 /// One chat line: `{"from":"alice","text":"hi","at":"2026-11-21T10:00:00Z"}`.
 public struct ChatMessage: Sendable, Hashable, Codable {
     /// The name of the session that said it (from its `hello`, supplied by
-    /// the server, never by the client).
+    /// the server, never by the client), or `dice` for a roll's result.
     public var from: String
     /// What was said: 1 to ``BoardRules/maxMessageLength`` Unicode scalars.
     public var text: String

@@ -18,6 +18,7 @@ struct BoardReducerDeterminismTests {
             commands.append(F.by(.toggleTodo(id: "t\(round * 4)")))   // some ids exist, some do not
             if round.isMultiple(of: 7) { commands.append(F.by(.clearCompleted)) }
             if round.isMultiple(of: 11) { commands.append(.sessionLeft(F.bob)) }
+            if round.isMultiple(of: 5) { commands.append(.system(.rolled(by: "bob", sides: 20, result: Int64(round % 20) + 1))) }
         }
         commands.append(F.by(.say(text: "")))                   // rejected
         commands.append(F.by(.removeTodo(id: "nope")))          // rejected
@@ -55,8 +56,8 @@ struct BoardReducerDeterminismTests {
 
     @Test("the journal form of the history decodes back to the same commands")
     func journalReplay() throws {
-        let journal = try Self.history.map { JSONSerializer().serialize(try JSONValueEncoder().encode($0)) }
-        let decoded = try journal.map { try JSONValueDecoder().decode(SessionCommand<BoardAction>.self, from: JSONValue(parsing: $0)) }
+        let journal = Self.history.map { SessionCommandCoding.encode($0) }
+        let decoded = try journal.map { try SessionCommandCoding.decode($0, as: BoardAction.self) }
         #expect(decoded == Self.history)
     }
 }

@@ -40,6 +40,7 @@ struct BoardReducerRejectionTests {
                    message: "counter max would overflow: 9223372036854775807 + 1"),
         RejectCase(action: .say(text: ""), code: "invalid_action", message: "text must not be empty"),
         RejectCase(action: .say(text: tooLongText), code: "invalid_action", message: "text is 501 characters long; the limit is 500"),
+        RejectCase(action: .rolled(by: "alice-laptop", sides: 6, result: 6), code: "forbidden", message: "only the server rolls dice"),
     ]
 
     @Test("each rejected action leaves the state unchanged, with its exact code and message", arguments: cases)
@@ -60,7 +61,7 @@ struct BoardReducerRejectionTests {
     @Test("every action kind with a reject row in the protocol's table is covered")
     func coverage() {
         let covered = Set(Self.cases.map(\.action.type))
-        #expect(covered == ["addTodo", "toggleTodo", "renameTodo", "removeTodo", "increment", "say"])
+        #expect(covered == ["addTodo", "toggleTodo", "renameTodo", "removeTodo", "increment", "say", "rolled"])
     }
 
     @Test("a rejection becomes the protocol's reject message")

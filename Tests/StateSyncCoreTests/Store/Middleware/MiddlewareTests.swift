@@ -27,10 +27,28 @@ struct MiddlewareTests {
         #expect(change.first?.meta.clientID == "c-9")
     }
 
-    @Test func actionLoggerWritesOneLineBeforeAndOneAfter() {
+    @Test func actionLoggerWritesOneLinePerActionWithItsOutcome() throws {
         let lines = Collected<String>()
         let store = makeAppStore(middleware: [ActionLogger { lines.append($0) }])
         store.send(.increment, clientID: "c-1")
-        #expect(lines.all == ["action increment at rev 1 from c-1", "accepted increment -> rev 1"])
+        store.send(.add(5_000))
+        try #require(lines.all.count == 2)
+        #expect(lines.all[0].hasPrefix("accepted increment -> rev 1 from c-1 in "))
+        #expect(lines.all[0].hasSuffix(" µs"))
+        #expect(lines.all[1].hasPrefix("rejected add(5000) at rev 2 from - in "))
+        #expect(lines.all[1].hasSuffix(" µs: invalid_action: amount 5000 is over 1000"))
+    }
+
+    @Test func didProcessSeesEveryOutcomeAfterDidReduce() {
+        let events = Collected<String>()
+        let observer = Probe(name: "a", events: events)
+        let reporter = Probe(name: "b", events: events, observesStateChanges: false)
+        let store = makeAppStore(middleware: [observer, reporter])
+        store.send(.add(2))
+        store.send(.add(5_000))
+        #expect(events.all == [
+            "a will add(2)", "b will add(2)", "a did rev 1", "a processed accepted", "b processed accepted",
+            "a will add(5000)", "b will add(5000)", "a processed rejected invalid_action", "b processed rejected invalid_action",
+        ])
     }
 }
