@@ -39,7 +39,7 @@ func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int, idP
     let elapsed = now() - start
     let appends = try metrics.expectCounter("statesync_journal_appends_total").totalValue
     await engine.shutdown()
-    return (Double(perWriter * writers) / elapsed, appends)
+    return (Double(perWriter * writers) / elapsed, UInt64(appends))
 }
 
 /// Write + fsync of a 200-byte record on a plain file, per second (the

@@ -37,7 +37,8 @@ import Testing
             Issue.record("a second batch went out while one was in flight")
             return
         }
-        let durable = try #require(commits.durable())
+        let taken = commits.durable()
+        let durable = try #require(taken)
         #expect(durable.state == Self.state)
         #expect(durable.answers.map(\.actionID) == ["a1"])
         #expect(durable.effects.count == 1)
@@ -103,7 +104,8 @@ import Testing
         commits.append(Self.entry(1), change: MirrorDelta(), startingEffect: {})
         commits.answer(Self.answer("a1", .accepted(revision: 1)))
         _ = commits.flush(state: Self.state)
-        let failed = try #require(commits.journalFailed(reason: "the journal failed: disk full"))
+        let taken = commits.journalFailed(reason: "the journal failed: disk full")
+        let failed = try #require(taken)
         #expect(failed.answers.map(\.outcome) == [.rejected(code: "internal_error", message: "the journal failed: disk full")])
         #expect(commits.isIdle)
         #expect(commits.failure == "the journal failed: disk full")

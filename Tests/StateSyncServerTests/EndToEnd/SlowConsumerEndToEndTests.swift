@@ -10,7 +10,7 @@ import WebSocket
 struct SlowConsumerEndToEndTests {
     @Test func stalledReaderIsSkippedThenCatchesUpWithACoalescedPatch() async throws {
         var configuration = TestServer.configuration
-        configuration.engine.outboundHighWaterMark = 64 * 1024
+        configuration.session.outboundHighWaterMark = 64 * 1024
         configuration.session.messagesPerSecond = 100_000
         configuration.session.burst = 100_000
         try await TestServer.with(configuration) { server in

@@ -37,6 +37,6 @@ import Testing
             #expect(code == .forbidden)
             #expect(message.contains("writer"))
         }
-        #expect(machine.received(text: Array(#"{"type":"get","id":"g2","path":"/todos"}"#.utf8), now: .now) == .get(id: "g2", path: try! JSONPointer(parsing: "/todos")))
+        #expect(machine.received(text: Array(#"{"type":"get","id":"g2","path":"/todos"}"#.utf8), now: .now) == .request(.get(id: "g2", path: try! JSONPointer(parsing: "/todos"))))
     }
 }
