@@ -33,7 +33,7 @@ let tls = try options.tlsCertificate.map { certificate in
 let server = try WebSocketServer(
     configuration: WebSocketServerConfiguration(host: options.host, port: options.port, tls: tls),
     routes: [
-        WebSocketRoute(path: "/echo", configuration: configuration, handler: .eventLoop(EchoHandler())),
+        WebSocketRoute(path: "/echo", configuration: configuration, handler: .eventLoop(WebSocketEchoHandler())),
         WebSocketRoute(path: "/broadcast", configuration: configuration, handler: .eventLoop(BroadcastHandler(group: group))),
     ],
     httpRoutes: [HTTPRoute(path: "/health") { _, _ in HTTPRouteResponse(status: .ok, body: "ok\n") }],

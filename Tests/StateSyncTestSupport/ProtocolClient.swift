@@ -1,6 +1,7 @@
 import NIOCore
 package import NIOSSL
 package import StateSyncCore
+import StateSyncProtocol
 package import Testing
 package import WebSocket
 
@@ -19,7 +20,7 @@ package final class ProtocolClient {
 
     /// Opens a connection to `url`, offering `subprotocols`.
     package static func connect(
-        _ url: String, subprotocols: [String] = ["statesync.v1"], configuration: WebSocketConfiguration = .init(),
+        _ url: String, subprotocols: [String] = [ProtocolVersion.subprotocol], configuration: WebSocketConfiguration = .init(),
         options: WebSocketChannelOptions = .init(), tlsConfiguration: TLSConfiguration? = nil
     ) async throws -> ProtocolClient {
         ProtocolClient(try await WebSocketClient.connect(

@@ -53,7 +53,7 @@ extension StateSyncClient {
         let connection: WebSocketConnection
         do {
             connection = try await WebSocketClient.connect(
-                url: url, subprotocols: ["statesync.v1"], configuration: configuration.webSocket,
+                url: url, subprotocols: [ProtocolVersion.subprotocol], configuration: configuration.webSocket,
                 tlsConfiguration: configuration.tlsConfiguration)
         } catch let error as WebSocketClientError {
             throw StateSyncClientError.cannotConnect(url: url, reason: error.reason)

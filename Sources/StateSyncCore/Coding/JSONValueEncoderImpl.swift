@@ -153,9 +153,4 @@ final class JSONValueEncoderImpl: Encoder {
         }
         return .integer(exact)
     }
-
-    /// A new encoder for a super or nested-by-key encoder at `key`.
-    func childEncoder(at key: any CodingKey) -> JSONValueEncoderImpl {
-        JSONValueEncoderImpl(options: options, codingPath: codingPath + [key])
-    }
 }

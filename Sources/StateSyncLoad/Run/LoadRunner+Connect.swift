@@ -1,5 +1,6 @@
 import NIOCore
 import StateSyncCore
+import StateSyncProtocol
 import WebSocket
 
 /// A client whose connection opened.
@@ -18,7 +19,7 @@ struct RampOutcome: Sendable {
 
 extension LoadRunner {
     /// The protocol's subprotocol name.
-    static let subprotocol = "statesync.v1"
+    static let subprotocol = ProtocolVersion.subprotocol
 
     /// Opens every connection, at most `connectConcurrency` handshakes at a
     /// time, then waits until each opened client has its snapshots (or the

@@ -16,9 +16,6 @@ public enum Role: String, Sendable, Hashable, CaseIterable, Comparable {
     /// May also use admin and devtools features.
     case admin
 
-    /// Whether the role may `subscribe` and `get` (every role may).
-    public var mayRead: Bool { true }
-
     /// Whether the role may `dispatch` (writers and admins).
     public var mayDispatch: Bool { self >= .writer }
 

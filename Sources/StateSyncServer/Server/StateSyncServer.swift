@@ -145,7 +145,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
 
         let sync = WebSocketRoute(
             path: "/sync",
-            handshake: WebSocketServerHandshake(subprotocols: [StateSyncServerInfo.subprotocol], rejectsUnknownSubprotocols: true),
+            handshake: WebSocketServerHandshake(subprotocols: [ProtocolVersion.subprotocol], rejectsUnknownSubprotocols: true),
             configuration: webSocket, options: options
         ) { [self] connection in
             let number = sessionCounter.add(1, ordering: .relaxed).newValue
@@ -158,7 +158,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         }
         var routes = [sync]
         if configuration.echo {
-            routes.append(WebSocketRoute(path: "/echo", handler: .eventLoop(EchoHandler())))
+            routes.append(WebSocketRoute(path: "/echo", handler: .eventLoop(WebSocketEchoHandler())))
         }
         let health = ServerHTTPRoutes.health { [self] in
             HealthStatus(

@@ -2,6 +2,4 @@
 public enum StateSyncServerInfo {
     /// `statesync/0.1.0`.
     public static let name = "statesync/0.1.0"
-    /// The WebSocket subprotocol of protocol version 1.
-    public static let subprotocol = "statesync.v1"
 }

@@ -12,7 +12,7 @@ struct HandshakeEndToEndTests {
     @Test func welcomeCarriesSessionEpochRevRoleAndServer() async throws {
         try await TestServer.with { server in
             let client = try await ProtocolClient.connect(server.url)
-            #expect(client.connection.subprotocol == "statesync.v1")
+            #expect(client.connection.subprotocol == ProtocolVersion.subprotocol)
             try await client.send(#"{"type":"hello","clientId":"c-5f2a","name":"alice-laptop"}"#)
             let welcome = try await client.receive("welcome")
             #expect(welcome["session"]?.stringValue?.hasPrefix("s-") == true)
