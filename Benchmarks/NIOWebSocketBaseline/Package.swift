@@ -8,7 +8,8 @@ import PackageDescription
 //
 //   cd Benchmarks/NIOWebSocketBaseline && swift build -c release
 //
-// Dependencies are pinned to exact versions, as in the main Package.swift.
+// Dependencies are pinned to the exact versions measured with, as in the main
+// Package.swift (Package.resolved is not committed).
 let package = Package(
     name: "NIOWebSocketBaseline",
     platforms: [.macOS(.v15)],
@@ -20,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+        // Transitive only, pinned so that their resolution cannot move either.
+        .package(url: "https://github.com/apple/swift-atomics.git", exact: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", exact: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-numerics", exact: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-system.git", exact: "1.8.1"),
     ],
     targets: [
         // The baseline server: /echo and /broadcast over NIOWebSocketServerUpgrader.
