@@ -5,7 +5,7 @@ import StateSyncCore
 // action. Run: swift run -c release store-benchmarks [state sizes...]
 // Prints markdown tables for BENCHMARKS.md ("## Store").
 
-/// ReSwift 6.1.1's figures measured on this machine (DESIGN.md), dispatches/s.
+/// ReSwift 6.1.1's figures, measured elsewhere (the team's earlier measurement, 2026-11, machine not recorded; see BENCHMARKS.md "## Store" and docs/DESIGN.md), dispatches/s.
 let reSwiftNoSubscribers = 940_000.0
 let reSwiftThousandSubscribers = 2_600.0
 

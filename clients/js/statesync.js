@@ -222,6 +222,11 @@ export class StateSyncClient {
     this._timer = null;
     this._stopped = false;
     this._counter = 0;
+    // Action ids are "<prefix>-a<n>": the server de-duplicates on (clientId, id),
+    // so a new instance given a saved clientId must not reuse an earlier
+    // instance's ids (it would get that action's remembered outcome, and its
+    // own action would never be applied). 12 random hex digits per instance.
+    this.actionIdPrefix = randomId().slice(0, 12);
     this._subscriptions = new Map(); // id → subscription
     this._pending = new Map();       // request id → { message, resolve, reject }
     this._listeners = new Set();
@@ -330,13 +335,14 @@ export class StateSyncClient {
    * Sends an action ({ type, ...fields }); resolves with { rev } once the
    * server acknowledged it (durable), rejects with a StateSyncError carrying
    * the server's `code` and message (`not_found`, `invalid_action`, …).
-   * Made while disconnected, it is sent on reconnect.
+   * Made while disconnected, it is sent on reconnect. Its id is
+   * "<actionIdPrefix>-a<n>", unique across instances that share a clientId.
    */
   dispatch(action) {
     if (action === null || typeof action !== "object" || typeof action.type !== "string") {
       return Promise.reject(new StateSyncError("invalid_action", "an action is an object with a string \"type\""));
     }
-    return this._request({ type: "dispatch", id: `a${++this._counter}`, action });
+    return this._request({ type: "dispatch", id: `${this.actionIdPrefix}-a${++this._counter}`, action });
   }
 
   // MARK: Internals

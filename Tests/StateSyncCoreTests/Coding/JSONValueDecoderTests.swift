@@ -81,7 +81,10 @@ import StateSyncCore
         #expect(try decoder.decode(Date.self, from: "2026-11-21T10:00:00Z") == Date(timeIntervalSince1970: 1_795_255_200))
         #expect(try decoder.decode(Date.self, from: "1970-01-01T00:00:01.250Z") == Date(timeIntervalSince1970: 1.25))
         let bad = #expect(throws: DecodingError.self) { try decoder.decode(Date.self, from: "yesterday") }
-        guard case .dataCorrupted(let context)? = bad else { return }
+        guard case .dataCorrupted(let context)? = bad else {
+            Issue.record("expected .dataCorrupted, got \(String(describing: bad))")
+            return
+        }
         #expect(context.debugDescription.contains("\"yesterday\" is not an ISO 8601 date"))
         var seconds = JSONValueDecoder()
         seconds.dateCodingStrategy = .secondsSince1970
@@ -103,7 +106,10 @@ import StateSyncCore
         }
         #expect(try JSONValueDecoder().decode(Pair.self, from: [1, 2]).second == 2)
         let error = #expect(throws: DecodingError.self) { try JSONValueDecoder().decode(Pair.self, from: [1]) }
-        guard case .valueNotFound(_, let context)? = error else { return }
+        guard case .valueNotFound(_, let context)? = error else {
+            Issue.record("expected .valueNotFound, got \(String(describing: error))")
+            return
+        }
         #expect(context.codingPath.map(\.stringValue) == ["1"])
     }
 

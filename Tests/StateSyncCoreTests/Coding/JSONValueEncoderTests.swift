@@ -111,7 +111,10 @@ enum CodingFixtures {
         let error = #expect(throws: EncodingError.self) {
             try JSONValueEncoder().encode(Holder(values: [1, .nan]))
         }
-        guard case .invalidValue(_, let context)? = error else { return }
+        guard case .invalidValue(_, let context)? = error else {
+            Issue.record("expected .invalidValue, got \(String(describing: error))")
+            return
+        }
         #expect(context.codingPath.map(\.stringValue) == ["values", "1"])
         #expect(context.debugDescription.contains("nan"))
         #expect(throws: EncodingError.self) { try JSONValueEncoder().encode(UInt64.max) }

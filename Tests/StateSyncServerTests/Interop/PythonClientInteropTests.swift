@@ -10,7 +10,12 @@ struct PythonClientInteropTests {
         .appendingPathComponent("protocol_scenario.py").path
 
     @Test func pythonWebsocketsClientRunsTheProtocolScenario() async throws {
-        let python = try #require(ServeProcess.onPath("python3"), "python3 is needed (scripts/test installs websockets for it)")
+        let python = try #require(ServeProcess.tool("python3"), "python3 is needed (scripts/test makes .venv with websockets for it)")
+        let probe = try ServeProcess(["-c", "import websockets"], executable: python)
+        let probeStatus = await probe.waitForExit()
+        try #require(
+            probeStatus == 0,
+            "\(python.path) cannot import the Python module websockets: run scripts/test, which installs it into .venv")
         try await TestServer.with { server in
             let client = try ServeProcess([Self.script, server.url], executable: python)
             let status = await client.waitForExit()

@@ -4,7 +4,10 @@ import Testing
 
 /// `statesync mirror` full-screen, in real terminals: panes of a private tmux
 /// server, typed into with `send-keys` and read with `capture-pane`.
-@Suite(.timeLimit(.minutes(1)), .enabled(if: Tmux.executable != nil, "tmux is not installed (scripts/test installs it)"))
+///
+/// Without tmux the tests fail (they are not skipped): a missing tool must not
+/// pass as a green run. scripts/test installs it.
+@Suite(.timeLimit(.minutes(1)))
 struct TmuxMirrorTests {
     private static let binary = ServeProcess.executable.path
 
@@ -17,6 +20,7 @@ struct TmuxMirrorTests {
 
     /// Runs `body` with a tmux server, killed afterwards.
     private static func withTmux<T>(_ body: (Tmux) async throws -> T) async throws -> T {
+        try #require(Tmux.executable != nil, "tmux is not installed: the mirror tests need it (scripts/test installs it with apt-get)")
         let tmux = Tmux()
         defer { tmux.kill() }
         return try await body(tmux)

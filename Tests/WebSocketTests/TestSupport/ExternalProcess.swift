@@ -1,4 +1,5 @@
 import Foundation
+import StateSyncTestSupport
 
 /// Runs programs written elsewhere (Python, Node) for interop tests.
 enum ExternalProcess {
@@ -12,14 +13,13 @@ enum ExternalProcess {
         let stderr: String
     }
 
-    /// The absolute path of `name` on `PATH`, or a `Missing` error telling how to get it.
+    /// The absolute path of `name` in the repository's `.venv` (made by scripts/test)
+    /// or on `PATH`, or a `Missing` error telling how to get it.
     static func locate(_ name: String, hint: String) throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        guard let tool = ServeProcess.tool(name) else {
+            throw Missing(description: "\(name) not found in .venv/bin or on PATH: \(hint)")
         }
-        throw Missing(description: "\(name) not found on PATH: \(hint)")
+        return tool.path
     }
 
     /// Runs `executable` with `arguments` to completion, killing it after `timeout` seconds.
@@ -75,10 +75,10 @@ enum ExternalProcess {
 
     /// python3 that can `import websockets`, or a `Missing` error.
     static func pythonWithWebsockets() async throws -> String {
-        let hint = "install it with `python3 -m pip install 'websockets>=12'` (scripts/test does)"
+        let hint = "scripts/test installs it into the repository's .venv (or: python3 -m pip install 'websockets>=13')"
         let python = try locate("python3", hint: hint)
         let check = try await run(python, ["-c", "import websockets"])
-        guard check.status == 0 else { throw Missing(description: "python3 cannot import websockets: \(hint)") }
+        guard check.status == 0 else { throw Missing(description: "\(python) cannot import the Python module websockets: \(hint)") }
         return python
     }
 

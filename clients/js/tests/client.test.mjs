@@ -134,3 +134,33 @@ test("an unauthorized hello stops the client instead of retrying", async () => {
   await assert.rejects(ready, /unauthorized/);
   assert.equal(client.connection, "closed");
 });
+
+test("action ids carry a random per-instance prefix: a second instance with a saved clientId never reuses one", async () => {
+  FakeSocket.all = [];
+  const options = { WebSocket: FakeSocket, clientId: "c-saved", backoff: { initialMs: 1, maxMs: 2 } };
+  const first = new StateSyncClient("ws://test/sync", options);
+  const second = new StateSyncClient("ws://test/sync", options);
+  await tick();
+  const [firstSocket, secondSocket] = FakeSocket.all;
+  firstSocket.serve(welcome("e-1", 1));
+  secondSocket.serve(welcome("e-1", 1));
+  assert.equal(firstSocket.sent[0].clientId, "c-saved");
+  assert.equal(secondSocket.sent[0].clientId, "c-saved");
+  // Unanswered here: close() rejects them with "closed", which is expected.
+  const pending = [
+    first.dispatch({ type: "increment", counter: "hits" }),
+    first.dispatch({ type: "increment", counter: "hits" }),
+    second.dispatch({ type: "increment", counter: "hits" }),
+  ].map((promise) => promise.catch((error) => error.code));
+  const firstIds = firstSocket.sent.filter((m) => m.type === "dispatch").map((m) => m.id);
+  const secondIds = secondSocket.sent.filter((m) => m.type === "dispatch").map((m) => m.id);
+  for (const id of [...firstIds, ...secondIds]) assert.match(id, /^[0-9a-f]{12}-a\d+$/);
+  assert.equal(firstIds[0], `${first.actionIdPrefix}-a1`);
+  assert.equal(firstIds[1], `${first.actionIdPrefix}-a2`);
+  assert.equal(secondIds[0], `${second.actionIdPrefix}-a1`);
+  assert.notEqual(first.actionIdPrefix, second.actionIdPrefix);
+  assert.ok(!firstIds.includes(secondIds[0]), "the second instance's first id is not the first instance's");
+  first.close();
+  second.close();
+  assert.deepEqual(await Promise.all(pending), ["closed", "closed", "closed"]);
+});

@@ -91,6 +91,11 @@ class StateSyncClient:
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
         self._counter = 0
+        # Action ids are "<prefix>-a<n>": the server de-duplicates on (clientId, id),
+        # so a new instance given a saved client_id must not reuse an earlier
+        # instance's ids (it would get that action's remembered outcome, and its
+        # own action would never be applied). 12 random hex digits per instance.
+        self.action_id_prefix = os.urandom(6).hex()
         self._subscriptions: dict[str, Subscription] = {}
         self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[Any]]] = {}
         self._listeners: list[Callable[[str], None]] = []
@@ -220,11 +225,14 @@ class StateSyncClient:
         Raises ``StateSyncError`` with the ``reject``'s code and message
         (``not_found``, ``invalid_action``, ``forbidden``, ...). Made while
         disconnected, it is sent on reconnect with the same id (exactly-once).
+        The id is ``"<action_id_prefix>-a<n>"``, unique across instances that
+        share a ``client_id``.
         """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise StateSyncError("invalid_action", 'an action is an object with a string "type"')
         self._counter += 1
-        reply = await self._request({"type": "dispatch", "id": f"a{self._counter}", "action": action})
+        action_id = f"{self.action_id_prefix}-a{self._counter}"
+        reply = await self._request({"type": "dispatch", "id": action_id, "action": action})
         return int(reply["rev"])
 
     # MARK: Internals

@@ -1,0 +1,100 @@
+import Foundation
+import StateSyncTestSupport
+import Testing
+
+/// `statesync --help` and every subcommand's `--help` against README.md's
+/// "Every command and option" tables: the commands with their abstracts, and
+/// each command's arguments and options with their meaning and default. The
+/// README is parsed, the built binary run, so the two cannot drift apart.
+@Suite(.timeLimit(.minutes(1)))
+struct HelpMatchesReadmeTests {
+    static let readme = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+
+    /// Entries that every command has and the README leaves out.
+    static let standard: Set<String> = ["--version", "-h, --help"]
+
+    /// The rows of the first table after the line `heading`: cells without their backticks.
+    static func table(after heading: String, in readme: String) throws -> [[String]] {
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: heading), "README.md has no line \(heading)")
+        var rows: [[String]] = []
+        for line in lines[(start + 1)...] {
+            if line.hasPrefix("|") {
+                let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                rows.append(cells.map { cell in
+                    cell.hasPrefix("`") && cell.hasSuffix("`") && cell.count > 1 ? String(cell.dropFirst().dropLast()) : cell
+                })
+            } else if !rows.isEmpty {
+                break
+            }
+        }
+        // Header and separator rows out.
+        return Array(rows.dropFirst(2))
+    }
+
+    static func help(_ arguments: [String]) async throws -> String {
+        let result = try await CLI.run(arguments + ["--help"], environment: ["COLUMNS": "80"])
+        #expect(result.status == 0, "statesync \(arguments.joined(separator: " ")) --help: \(result.errors)")
+        return result.output
+    }
+
+    static func commands() throws -> [String] {
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        return try table(after: "### Every command and option", in: readme).map { $0[0] }
+    }
+
+    @Test func theCommandsAndTheirAbstractsAreTheReadmes() async throws {
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let documented = try Self.table(after: "### Every command and option", in: readme)
+            .map { HelpEntry(synopsis: $0[0], meaning: $0[1], defaultValue: nil) }
+        let actual = HelpText.entries("SUBCOMMANDS", in: try await Self.help([]))
+        #expect(!actual.isEmpty, "statesync --help lists no subcommands")
+        #expect(documented == actual, "README.md's command table against statesync --help")
+    }
+
+    @Test(arguments: ["serve", "get", "watch", "dispatch", "mirror", "bench"])
+    func eachCommandsArgumentsAndOptionsAreTheReadmes(_ command: String) async throws {
+        #expect(try Self.commands().contains(command), "README.md's command table lacks \(command)")
+        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let documented = try Self.table(after: "#### `statesync \(command)`", in: readme).map { row in
+            HelpEntry(synopsis: row[0], meaning: row[1], defaultValue: row[2] == "–" ? nil : row[2])
+        }
+        let help = try await Self.help([command])
+        var actual = (HelpText.entries("ARGUMENTS", in: help) + HelpText.entries("OPTIONS", in: help))
+            .filter { !Self.standard.contains($0.synopsis) }
+        #expect(!actual.isEmpty, "statesync \(command) --help lists no options")
+        // The generator's thread count defaults to the machine's cores: the README says so in words.
+        for index in actual.indices where actual[index].synopsis == "--threads <threads>" {
+            if documented.first(where: { $0.synopsis == "--threads <threads>" })?.defaultValue == "one per core",
+               Int(actual[index].defaultValue ?? "") != nil {
+                actual[index].defaultValue = "one per core"
+            }
+        }
+        #expect(documented.map(\.synopsis) == actual.map(\.synopsis), "README.md's `statesync \(command)` options against its --help")
+        for (readmeEntry, helpEntry) in zip(documented, actual) where readmeEntry != helpEntry {
+            Issue.record("statesync \(command): README.md says \(readmeEntry), --help says \(helpEntry)")
+        }
+    }
+
+    @Test func theParserReadsWrappedEntriesAndDefaults() {
+        let help = """
+            OPTIONS:
+              --log-level <log-level> trace, debug, info, notice, warning, error or
+                                      critical. (default: info)
+              --tokens-file <tokens-file>
+                                      A file of "TOKEN ROLE" lines.
+              <paths> ...             JSON Pointers (default: the whole state).
+              -h, --help              Show help information.
+
+            """
+        #expect(HelpText.entries("OPTIONS", in: help) == [
+            HelpEntry(synopsis: "--log-level <log-level>", meaning: "trace, debug, info, notice, warning, error or critical.", defaultValue: "info"),
+            HelpEntry(synopsis: "--tokens-file <tokens-file>", meaning: #"A file of "TOKEN ROLE" lines."#, defaultValue: nil),
+            HelpEntry(synopsis: "<paths> ...", meaning: "JSON Pointers (default: the whole state).", defaultValue: nil),
+            HelpEntry(synopsis: "-h, --help", meaning: "Show help information.", defaultValue: nil),
+        ])
+    }
+}
