@@ -148,7 +148,7 @@ let package = Package(
             name: "WebSocketTests",
             dependencies: [
                 "WebSocket",
-                "StateSyncTestSupport",
+                "TestProcessSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -197,6 +197,7 @@ let package = Package(
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "StateSyncTestSupport",
+                "TestProcessSupport",
                 "BoardApp",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -212,6 +213,13 @@ let package = Package(
             exclude: ["Interop/protocol_scenario.py"],
             swiftSettings: strictSettings
         ),
+        // MARK: Process helpers for tests, on Foundation alone (so WebSocketTests pulls
+        // in no server): subprocesses, reserved ports, certificates, tools on PATH.
+        .target(
+            name: "TestProcessSupport",
+            path: "Tests/TestProcessSupport",
+            swiftSettings: strictSettings
+        ),
         // MARK: Test support shared by the end-to-end suites: an in-process server,
         // a raw protocol client, the `statesync` binary as a child process.
         .target(
@@ -219,8 +227,10 @@ let package = Package(
             dependencies: [
                 "StateSyncServer",
                 "StateSyncCore",
+                "StateSyncProtocol",
                 "BoardApp",
                 "WebSocket",
+                "TestProcessSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -252,6 +262,7 @@ let package = Package(
                 "StateSyncProtocol",
                 "StateSyncServer",
                 "StateSyncTestSupport",
+                "TestProcessSupport",
                 "BoardApp",
                 "WebSocket",
             ],
@@ -310,6 +321,7 @@ let package = Package(
             dependencies: [
                 "statesync",
                 "StateSyncTestSupport",
+                "TestProcessSupport",
                 "StateSyncClient",
                 "StateSyncCore",
                 "BoardApp",

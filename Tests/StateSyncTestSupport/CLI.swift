@@ -1,3 +1,4 @@
+package import TestProcessSupport
 import Foundation
 import Testing
 

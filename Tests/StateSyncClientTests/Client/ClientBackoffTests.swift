@@ -1,3 +1,4 @@
+import TestProcessSupport
 import StateSyncClient
 import StateSyncCore
 import StateSyncTestSupport

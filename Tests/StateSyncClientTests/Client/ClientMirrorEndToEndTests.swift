@@ -1,3 +1,4 @@
+import TestProcessSupport
 import BoardApp
 import StateSyncCore
 import StateSyncProtocol

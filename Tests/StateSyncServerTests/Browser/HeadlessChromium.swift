@@ -1,3 +1,4 @@
+import TestProcessSupport
 import Foundation
 import NIOCore
 import StateSyncCore
@@ -24,7 +25,7 @@ final class HeadlessChromium {
     /// is not installed (`scripts/test` installs it).
     static func launch() async throws -> HeadlessChromium {
         let executable = try #require(
-            ServeProcess.onPath("chromium"),
+            Tools.onPath("chromium"),
             "chromium is not on PATH: run scripts/test, or apt-get install -y --no-install-recommends chromium")
         let profile = NSTemporaryDirectory() + "statesync-chromium-" + UUID().uuidString
         let process = try ServeProcess([

@@ -1,3 +1,4 @@
+import TestProcessSupport
 import Foundation
 import StateSyncTestSupport
 import Testing
@@ -10,7 +11,7 @@ struct PythonClientInteropTests {
         .appendingPathComponent("protocol_scenario.py").path
 
     @Test func pythonWebsocketsClientRunsTheProtocolScenario() async throws {
-        let python = try #require(ServeProcess.tool("python3"), "python3 is needed (scripts/test makes .venv with websockets for it)")
+        let python = try #require(Tools.tool("python3"), "python3 is needed (scripts/test makes .venv with websockets for it)")
         let probe = try ServeProcess(["-c", "import websockets"], executable: python)
         let probeStatus = await probe.waitForExit()
         try #require(

@@ -1,3 +1,4 @@
+import TestProcessSupport
 import Foundation
 import Testing
 import StateSyncTestSupport
@@ -10,7 +11,7 @@ struct Tmux: Sendable {
     let socket = "statesync-test-\(UUID().uuidString.prefix(12))"
 
     /// The tmux executable, or `nil` when it is not installed (scripts/test installs it).
-    static let executable: URL? = ServeProcess.onPath("tmux")
+    static let executable: URL? = Tools.onPath("tmux")
 
     /// Starts a detached session `name` of `columns`×`rows` running `command`.
     func newSession(_ name: String, columns: Int, rows: Int, command: String) throws {

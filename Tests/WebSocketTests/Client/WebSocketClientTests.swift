@@ -1,7 +1,7 @@
+import TestProcessSupport
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import StateSyncTestSupport
 import Testing
 import WebSocket
 

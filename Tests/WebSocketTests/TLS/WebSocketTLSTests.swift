@@ -1,6 +1,6 @@
+import TestProcessSupport
 import Foundation
 import NIOSSL
-import StateSyncTestSupport
 import Testing
 import WebSocket
 

@@ -1,5 +1,5 @@
+import TestProcessSupport
 import Foundation
-import StateSyncTestSupport
 
 /// Runs programs written elsewhere (Python, Node) for interop tests.
 enum ExternalProcess {
@@ -16,7 +16,7 @@ enum ExternalProcess {
     /// The absolute path of `name` in the repository's `.venv` (made by scripts/test)
     /// or on `PATH`, or a `Missing` error telling how to get it.
     static func locate(_ name: String, hint: String) throws -> String {
-        guard let tool = ServeProcess.tool(name) else {
+        guard let tool = Tools.tool(name) else {
             throw Missing(description: "\(name) not found in .venv/bin or on PATH: \(hint)")
         }
         return tool.path

@@ -11,7 +11,7 @@ package struct TestCertificate: Sendable {
 
     /// Makes a certificate and key (P-256, valid for a day) in `directory`.
     package static func make(in directory: String) async throws -> TestCertificate {
-        let openssl = try #require(ServeProcess.onPath("openssl"), "openssl is needed to make a test certificate")
+        let openssl = try #require(Tools.onPath("openssl"), "openssl is needed to make a test certificate")
         let certificate = TestCertificate(certificate: directory + "/cert.pem", key: directory + "/key.pem")
         // Subprocess, not ServeProcess: openssl exits within milliseconds.
         let made = try await Subprocess.run([
