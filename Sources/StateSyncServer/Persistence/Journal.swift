@@ -1,37 +1,42 @@
-/// The durable history of one StateSync state: an epoch, an append-only
-/// journal of accepted actions, the outcomes of recent `(clientId, actionId)`
-/// pairs, and periodic snapshots. ``SQLiteJournal`` keeps it on disk;
-/// ``MemoryJournal`` keeps it in memory for `--memory` runs.
+/// The durable history of one StateSync state, and the engine's one seam to
+/// storage: an epoch, an append-only journal of accepted commands, the
+/// outcomes of recent `(clientId, actionId)` pairs, and periodic snapshots.
+/// ``SQLiteJournal`` keeps it on disk; ``MemoryJournal`` keeps it in memory
+/// for `--memory` runs.
 ///
-/// The server's sequencer is the only writer. It hands each batch of accepted
-/// actions and rejections to ``append(_:completion:)`` and sends the `ack`s
-/// and `reject`s of that batch only when the completion reports success:
-/// then the batch is durable (DESIGN invariant 3, "ack means durable").
-/// A failed write is final: the journal fails every later write with the same
-/// error, and the server must stop accepting actions.
+/// The engine reaches storage only through this protocol, from three
+/// places: recovery (``recovery(pageSize:)``, replayed through the reducer
+/// alone), the sequencer's group commit (``append(_:completion:)``, whose
+/// success is what lets acks leave, "ack means durable") and its
+/// exactly-once lookups (``outcome(clientID:actionID:)``), and the snapshot
+/// writer (``saveSnapshot(_:)``, off the sequencer).
 ///
-/// Reads (``outcome(clientID:actionID:)``, ``entries(from:through:)``, the
-/// snapshots) see only what is durable. Outcomes of batches still being
-/// written are not visible yet: the server keeps those pairs in memory until
-/// their completion runs.
+/// Written with two kinds of journal in mind:
+/// - **Single-writer, embedded** (SQLite, memory): this process is the only
+///   writer (SQLite holds an flock on its directory), so the revisions it
+///   appends always continue its own.
+/// - **Shared** (several nodes on one PostgreSQL store): the revision order
+///   is decided by the database. ``append(_:completion:)`` is then a
+///   compare-and-set on the store's head revision in the same transaction as
+///   the inserts: a batch whose first revision does not follow the head fails
+///   with ``JournalError/isRevisionGap`` and writes nothing, and the writer
+///   catches up by reading ``entries(from:through:)`` past its revision
+///   (replayed through the reducer alone, as in recovery) before it
+///   sequences again. Reads see only committed (durable) history; the epoch
+///   belongs to the store, not to a node.
+///
+/// A failed write is final for the embedded journals: the journal fails
+/// every later write with the same error, and the engine stops accepting
+/// actions.
 ///
 /// ```swift
-/// // Startup: open, then replay through the reducer with the journaled Meta.
 /// let journal = try await SQLiteJournal.open(configuration: .init(), logger: logger)
-/// let recovery = try await journal.recovery()
-/// let store = Store(
-///     initialState: try recovery.snapshot.map { try decodeState($0.state) } ?? Board(),
-///     revision: recovery.snapshot?.revision ?? 0,
-///     reducer: boardReducer)
-/// for try await entry in recovery.entries {
-///     store.send(try decodeAction(entry.action), clientID: entry.meta.clientID, time: entry.meta.time)
+/// let engine = try await SyncEngine<Board>(journal: journal)   // recovers, then owns the journal
+/// // Or by hand: one batch, durable when the completion reports success.
+/// journal.append(JournalBatch(entries: [entry])) { result in
+///     eventLoop.execute { answer(result) }   // never block in the completion
 /// }
-/// // Per batch, from the sequencer, without waiting for the previous one:
-/// journal.append(batch) { result in
-///     eventLoop.execute { sendAcksAndRejects(batch, result) } // or stop on .failure
-/// }
-/// // Every N revisions, and at clean shutdown:
-/// try await journal.saveSnapshot(JournalSnapshot(revision: revision, state: stateBytes))
+/// try await journal.saveSnapshot(JournalSnapshot(revision: entry.revision, state: stateBytes))
 /// try await journal.close()
 /// ```
 public protocol Journal: AnyObject, Sendable {
