@@ -111,8 +111,9 @@ extension Store {
     /// lock, middleware after, observers, effects.
     @inlinable
     func process(_ action: Action, clientID: String?, time: Date?) -> Result<Meta, Rejection> {
+        // `pipeline` is used in place (not copied into a local), which
+        // would retain and release each of its references per dispatch.
         let context = drainContext
-        let pipeline = self.pipeline
         let meta = Meta(revision: context.revision + 1, clientID: clientID, time: time ?? configuration.clock())
         let keepsOldState = pipeline.keepsOldState
         let started = pipeline.startClock()

@@ -1,10 +1,11 @@
 /// Work started after an action is accepted, answering with follow-up actions.
 ///
-/// The store runs each effect in its own task and dispatches the actions it
-/// produces back into itself, one after another in the order produced (each
-/// is reduced before the next is taken). Effects are cancelled by id
-/// (``cancel(id:)``, ``Store/cancelEffects(id:)``), by a newer effect with the
-/// same id when `cancelInFlight` is set, and all at ``Store/shutdown()``.
+/// An ``EffectRunner`` runs each effect in its own task and hands the actions
+/// it produces to its owner one after another, in the order produced: a
+/// ``Store`` dispatches them back into itself (each is reduced before the
+/// next is taken). Effects are cancelled by id (``cancel(id:)``,
+/// ``Store/cancelEffects(id:)``), by a newer effect with the same id when
+/// `cancelInFlight` is set, and all at ``Store/shutdown()``.
 ///
 /// ```swift
 /// Effects<Board, BoardAction> { action, state, meta in

@@ -1,9 +1,10 @@
-/// The store's effect handler: answers an accepted action with an ``Effect``.
+/// An effect handler: answers an accepted action with an ``Effect``.
 ///
-/// It runs after the reducer and the observers, with the new state and the
-/// action's metadata, on the dispatching thread. It must return quickly: the
-/// slow work goes inside the effect, which runs in its own task. Rejected
-/// actions start no effects.
+/// The ``ActionPipeline`` asks it after the reducer and the middleware (in a
+/// ``Store``, after the observers too), with the new state and the action's
+/// metadata, on the thread that processed the action. It must return
+/// quickly: the slow work goes inside the effect, which runs in its own task
+/// (on an ``EffectRunner``). Rejected actions start no effects.
 ///
 /// ```swift
 /// let effects = Effects<Search, SearchAction> { action, state, _ in

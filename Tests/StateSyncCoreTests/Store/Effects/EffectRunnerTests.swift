@@ -26,38 +26,45 @@ struct EffectRunnerTests {
 
     @Test("cancel(id:) stops the effect and drops its later sends")
     func cancelByID() async {
-        let (gate, opened) = AsyncStream.makeStream(of: Void.self)
-        let sent = Collected<Int>()
+        let (events, event) = AsyncStream.makeStream(of: String.self)
         let runner = EffectRunner<Int>()
         runner.start(.run(id: EffectID("wait")) { send in
             await send(1)
-            for await _ in gate {}   // ends when cancelled
-            await send(2)            // dropped
-        }) { sent.append($0) }
+            await waitUntilCancelled()
+            await send(2)   // dropped
+            event.yield("ended")
+        }) { event.yield("sent \($0)") }
+        var next = events.makeAsyncIterator()
+        #expect(await next.next() == "sent 1")
         #expect(runner.runningCount == 1)
         runner.cancel(id: EffectID("wait"))
         #expect(runner.runningCount == 0)
-        opened.finish()
-        await runner.finished()
-        await Task.yield()
-        #expect(!sent.all.contains(2))
+        #expect(await next.next() == "ended")
     }
 
-    @Test("cancelInFlight cancels the running effect with the same id")
+    @Test("cancelInFlight cancels the running effect with the same id; .cancel(id:) the rest")
     func cancelInFlight() async {
-        let sent = Collected<String>()
+        let (events, event) = AsyncStream.makeStream(of: String.self)
         let runner = EffectRunner<String>()
-        for name in ["first", "second"] {
-            runner.start(.run(id: EffectID("job"), cancelInFlight: true) { send in
+        let effect = { (name: String) in
+            Effect<String>.run(id: EffectID("job"), cancelInFlight: true) { send in
+                await send("\(name) started")
                 await waitUntilCancelled()
-                await send(name)   // dropped: both end cancelled
-            }) { sent.append($0) }
+                await send("\(name) sent after cancellation")   // dropped
+                event.yield("\(name) ended")
+            }
         }
+        var next = events.makeAsyncIterator()
+        runner.start(effect("first")) { event.yield($0) }
+        #expect(await next.next() == "first started")
+        runner.start(effect("second")) { event.yield($0) }
         #expect(runner.runningCount == 1)
-        runner.start(.cancel(id: EffectID("job"))) { sent.append($0) }
+        var seen = [await next.next(), await next.next()]
+        #expect(Set(seen) == ["first ended", "second started"])
+        runner.start(.cancel(id: EffectID("job"))) { event.yield($0) }
         #expect(runner.runningCount == 0)
-        await runner.finished()
-        #expect(sent.all.isEmpty)
+        seen = [await next.next()]
+        #expect(seen == ["second ended"])
     }
 
     @Test("shutdown cancels every effect, waits for their tasks, and refuses later starts")
