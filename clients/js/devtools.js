@@ -135,7 +135,7 @@ async function refreshSessions() {
       element("td", { className: "mono", textContent: session.clientId ?? "–" }),
       element("td", { textContent: session.role }),
       element("td", { className: "mono", textContent: session.subscriptions.map((s) => `${s.id} ${s.path === "" ? '""' : s.path}`).join(", ") || "–" }),
-      element("td", { className: "num", textContent: `${session.bufferedBytes} B` }),
+      element("td", { className: "num", textContent: String(session.deferredAnswers) }),
       element("td", { className: session.slow ? "bad" : "", textContent: session.slow ? "slow" : "no" }))));
     $("sessions-note").textContent = `${sessions.length} connected · updated ${new Date().toLocaleTimeString()}`;
   } catch (error) {

@@ -5,8 +5,8 @@ import StateSyncProtocol
 /// The JSON bodies of the devtools endpoints (docs/PROTOCOL.md, "Devtools").
 enum DevtoolsJSON {
     /// `{"rev":…,"time":…,"clientId":…,"actionId":…,"command":…,"session":…,"action":…,"patch":[…]}`
-    /// for one journal entry; `command` is `dispatch`, `sessionJoined`,
-    /// `sessionLeft` or `serverStarted` (the journal's command envelope).
+    /// for one journal entry; `command` is `dispatch`, `system`,
+    /// `sessionJoined`, `sessionLeft` or `serverStarted` (the journal's command envelope).
     static func step<App>(_ step: TimeTravel<App>.Step) -> JSONValue {
         let entry = step.entry
         var object: JSONObject = [

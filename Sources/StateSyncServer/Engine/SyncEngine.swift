@@ -22,10 +22,11 @@ public import StateSyncProtocol
 /// - Exactly-once: a repeated `(clientId, id)` gets the original `ack` or
 ///   `reject` (remembered in memory, else read from the journal).
 /// - A subscription hears only changes of its slice, chained by `base`,
-///   never with a gap. A session whose sink holds more than
-///   ``SyncEngineConfiguration/outboundHighWaterMark`` bytes gets nothing
-///   until ``sessionDrained(session:)``, then one coalesced patch per
-///   subscription (or a snapshot if its base left the history window).
+///   never with a gap. A session whose sink is not
+///   ``SessionSink/isWritable`` gets nothing until the sink reports the
+///   drain (``SessionSink/notifyWhenWritable(_:)``), then one coalesced
+///   patch per subscription (or a snapshot if its base left the history
+///   window), then the answers held back.
 ///
 /// The session layer validates messages (hello first, roles, rate limits,
 /// pointer syntax, subscription limits) and hands the engine only valid
