@@ -34,6 +34,7 @@ public struct ActionLogMiddleware<App: StateSyncApp>: Middleware {
 
     /// Logs the command's outcome.
     public func didProcess(_ report: ActionReport<Action>) {
+        guard logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [
             "type": "\(report.action.label)",
             "origin": "\(report.action.origin)",
