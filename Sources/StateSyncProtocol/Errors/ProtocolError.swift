@@ -49,11 +49,11 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         self.id = id
     }
 
-    static func badJSON(_ error: JSONParseError) -> ProtocolError {
+    package static func badJSON(_ error: JSONParseError) -> ProtocolError {
         ProtocolError(.badJSON(error), id: nil)
     }
 
-    static func notAnObject(_ value: JSONValue) -> ProtocolError {
+    package static func notAnObject(_ value: JSONValue) -> ProtocolError {
         ProtocolError(.notAnObject(found: value.kindWithArticle), id: nil)
     }
 
@@ -69,19 +69,19 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.unknownType(type), id: id)
     }
 
-    static func missingField(_ field: String, expected: String, id: String?) -> ProtocolError {
+    package static func missingField(_ field: String, expected: String, id: String?) -> ProtocolError {
         ProtocolError(.missingField(field, expected: expected), id: id)
     }
 
-    static func wrongType(_ field: String, expected: String, found value: JSONValue, id: String?) -> ProtocolError {
+    package static func wrongType(_ field: String, expected: String, found value: JSONValue, id: String?) -> ProtocolError {
         ProtocolError(.wrongType(field: field, expected: expected, found: Self.show(value)), id: id)
     }
 
-    static func invalidValue(_ field: String, reason: String, id: String?) -> ProtocolError {
+    package static func invalidValue(_ field: String, reason: String, id: String?) -> ProtocolError {
         ProtocolError(.invalidValue(field: field, reason: reason), id: id)
     }
 
-    static func invalidPath(_ error: JSONPointerError, id: String?) -> ProtocolError {
+    package static func invalidPath(_ error: JSONPointerError, id: String?) -> ProtocolError {
         ProtocolError(.invalidPath(error), id: id)
     }
 

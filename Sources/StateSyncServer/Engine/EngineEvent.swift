@@ -5,8 +5,9 @@ import StateSyncProtocol
 /// (from any thread), by a journal completion or by an effect, handled in
 /// arrival order.
 enum EngineEvent<App: StateSyncApp>: Sendable {
-    /// A session completed `hello`.
-    case join(SessionInfo, clientID: String?, role: Role, sink: any SessionSink)
+    /// A session completed `hello` (or an HTTP request began); `announced`
+    /// sessions are journaled in presence.
+    case join(SessionInfo, clientID: String?, role: Role, sink: any SessionSink, announced: Bool)
     /// A session's connection ended.
     case leave(sessionID: String)
     /// What a joined session asked, and when it reached the engine.

@@ -78,14 +78,14 @@ final class Sequencer<App: StateSyncApp> {
 
     private func handle(_ event: EngineEvent<App>) async {
         switch event {
-        case let .join(info, clientID, role, sink):
-            publication.join(SessionRecord(info: info, clientID: clientID, role: role, sink: sink))
+        case let .join(info, clientID, role, sink, announced):
+            publication.join(SessionRecord(info: info, clientID: clientID, role: role, sink: sink, announced: announced))
             logger.debug("session joined", metadata: ["session": "\(info.id)", "role": "\(role.rawValue)"])
-            applyServerCommand(.sessionJoined(info), clientID: clientID)
+            if announced { applyServerCommand(.sessionJoined(info), clientID: clientID) }
         case .leave(let sessionID):
             guard let session = publication.leave(sessionID) else { return }
             logger.debug("session left", metadata: ["session": "\(sessionID)"])
-            applyServerCommand(.sessionLeft(session.info), clientID: session.clientID)
+            if session.announced { applyServerCommand(.sessionLeft(session.info), clientID: session.clientID) }
         case let .request(sessionID, request, received):
             switch request {
             case let .subscribe(id, path, since):

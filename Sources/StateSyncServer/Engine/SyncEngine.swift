@@ -107,8 +107,9 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
 
     /// Registers a session that completed `hello` and journals
-    /// `sessionJoined` (presence). Send `welcome` with the returned epoch and
-    /// revision before calling anything else for this session.
+    /// `sessionJoined` (presence) unless `announced` is `false`. Send
+    /// `welcome` with the returned epoch and revision before calling
+    /// anything else for this session.
     ///
     /// - Parameters:
     ///   - session: Its id (unique among open sessions) and name.
@@ -116,12 +117,18 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     ///     without one, repeats cannot be recognized.
     ///   - role: What it may do; a `reader`'s dispatches are rejected `forbidden`.
     ///   - sink: Where its messages go.
-    public func join(session: SessionInfo, clientID: String?, role: Role, sink: any SessionSink) -> EngineWelcome {
-        inbox.post(.join(session, clientID: clientID, role: role, sink: sink))
+    ///   - announced: Whether joining and leaving are journaled in presence
+    ///     (default `true`); `false` for short-lived sessions such as the
+    ///     server's HTTP API requests, which nobody should see come and go.
+    public func join(
+        session: SessionInfo, clientID: String?, role: Role, sink: any SessionSink, announced: Bool = true
+    ) -> EngineWelcome {
+        inbox.post(.join(session, clientID: clientID, role: role, sink: sink, announced: announced))
         return EngineWelcome(epoch: shared.epoch, rev: revision)
     }
 
-    /// Forgets the session and its subscriptions and journals `sessionLeft`.
+    /// Forgets the session and its subscriptions and, when it was announced,
+    /// journals `sessionLeft`.
     public func leave(session: String) {
         inbox.post(.leave(sessionID: session))
     }
@@ -134,7 +141,10 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// `forbidden` for a reader, a middleware's or the reducer's code
     /// otherwise). A repeated `(clientId, id)` gets the original answer
     /// without applying the action again.
-    public func handle(_ request: SessionRequest, from session: String) {
+    ///
+    /// - Returns: `false` when the engine has stopped and will not answer.
+    @discardableResult
+    public func handle(_ request: SessionRequest, from session: String) -> Bool {
         inbox.post(.request(sessionID: session, request, received: .now))
     }
 

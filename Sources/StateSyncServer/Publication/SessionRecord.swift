@@ -13,6 +13,9 @@ struct SessionRecord {
     var role: Role
     /// Where its messages go.
     var sink: any SessionSink
+    /// Whether its joining and leaving are journaled (presence): `false`
+    /// for the short-lived sessions of HTTP requests.
+    var announced = true
     /// Its open subscriptions: id to path.
     var subscriptions: [String: JSONPointer] = [:]
     /// Whether it is a slow consumer: found not writable and not yet drained.

@@ -12,6 +12,8 @@ import WebSocket
 /// ``SyncEngine`` and a WebSocket server with these endpoints:
 ///
 /// - `/sync`: the protocol (docs/PROTOCOL.md), subprotocol `statesync.v1`;
+/// - `POST /api/dispatch`, `GET /api/state`, `GET /api/watch` (Server-Sent
+///   Events): the HTTP API, with the same roles, read rules and limits;
 /// - `GET /health`: `{"connections":…,"epoch":…,"rev":…,"status":"ok"}`;
 /// - `GET /metrics`: Prometheus text, when
 ///   ``StateSyncServerConfiguration/metricsExposition`` is set (see
@@ -47,6 +49,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     private let started = StartSignal()
     private let stopping = Atomic<Bool>(false)
     private let sessionCounter = Atomic<UInt64>(0)
+    /// The open `GET /api/watch` streams, ended at shutdown.
+    private let eventStreams = EventStreams()
     /// The WebSocket server while running (for `/health`'s connection count).
     private let webSocketServer = Mutex<WebSocketServer?>(nil)
 
@@ -121,6 +125,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             stopping.store(true, ordering: .releasing)
             logger.info("shutting down: flushing the engine")
             await engine.shutdown()
+            eventStreams.finishAll()
             server.shutdown()
         }
         logger.info("stopped")
@@ -165,7 +170,15 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 status: stopping.load(ordering: .acquiring) ? "stopping" : "ok", epoch: engine.epoch, rev: engine.revision,
                 connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
         }
+        var serverConfiguration = WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls)
+        // An HTTP dispatch is a message: the same size limit (413 above it).
+        serverConfiguration.maxRequestBodySize = session.maxMessageBytes
         let metricsRoutes = configuration.metricsExposition.map { [ServerHTTPRoutes.metrics($0)] } ?? []
+        let api = HTTPAPIRoutes(
+            engine: engine,
+            access: HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock),
+            streams: eventStreams,
+            nextSessionID: { [self] in "h-\(sessionCounter.add(1, ordering: .relaxed).newValue)" })
         let devtools = DevtoolsRoutes(
             engine: engine, travel: TimeTravel<App>(journal: journal), authentication: configuration.authentication)
         let pages = try [
@@ -174,9 +187,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             WebPage(path: "/devtools.js", file: WebClientFiles.file(named: "devtools.js")),
         ] + configuration.pages
         let server = try WebSocketServer(
-            configuration: WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls),
+            configuration: serverConfiguration,
             routes: routes,
-            httpRoutes: [health] + metricsRoutes + devtools.routes + pages.map(ServerHTTPRoutes.page))
+            httpRoutes: [health] + metricsRoutes + api.routes + devtools.routes + pages.map(ServerHTTPRoutes.page))
         webSocketServer.withLock { $0 = server }
         return server
     }

@@ -49,6 +49,10 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// Default 1 MiB: several seconds of normal traffic for one client, yet
     /// 10,000 slow clients stay under 10 GiB in the worst case.
     public var outboundHighWaterMark: Int
+    /// How often a quiet `GET /api/watch` event stream gets a comment line.
+    /// Default 15 s: shorter than the idle timeouts of common proxies (30 to
+    /// 60 s), and a few bytes a minute per stream.
+    public var eventStreamHeartbeat: Duration
 
     /// A configuration; every argument has the default documented on its property.
     public init(
@@ -61,7 +65,8 @@ public struct SessionConfiguration: Sendable, Hashable {
         pingInterval: Duration? = .seconds(30),
         idleTimeout: Duration? = .seconds(90),
         readPermissions: ReadPermissions = ReadPermissions(),
-        outboundHighWaterMark: Int = 1 << 20
+        outboundHighWaterMark: Int = 1 << 20,
+        eventStreamHeartbeat: Duration = .seconds(15)
     ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxNestingDepth = maxNestingDepth
@@ -73,5 +78,6 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.readPermissions = readPermissions
         self.outboundHighWaterMark = max(1, outboundHighWaterMark)
+        self.eventStreamHeartbeat = max(.milliseconds(10), eventStreamHeartbeat)
     }
 }

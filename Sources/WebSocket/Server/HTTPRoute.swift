@@ -9,7 +9,11 @@ public import NIOHTTP1
 /// body and returns the whole response. One made with
 /// ``init(path:methods:asyncHandler:)`` may suspend (read a database, ask
 /// another task): the connection answers requests in order, so requests
-/// pipelined behind it wait for its response.
+/// pipelined behind it wait for its response; one made with
+/// ``init(path:methods:requestHandler:)`` is the same with the peer's
+/// address. One made with ``init(path:methods:streamHandler:)`` writes its
+/// response over time (Server-Sent Events) through an ``HTTPResponseStream``,
+/// and the connection closes after it.
 ///
 /// ```swift
 /// HTTPRoute(path: "/health") { _, _ in HTTPRouteResponse(status: .ok, body: "ok\n") }
@@ -21,10 +25,16 @@ public struct HTTPRoute: Sendable {
     /// Produces the response to one request; may suspend.
     public typealias AsyncHandler = @Sendable (_ head: HTTPRequestHead, _ body: ByteBuffer) async -> HTTPRouteResponse
 
-    /// How a route answers: at once on the event loop, or from a task.
+    /// Produces the response to one request, knowing who sent it; may suspend.
+    public typealias RequestHandler = @Sendable (_ request: HTTPRouteRequest) async -> HTTPRouteResponse
+    /// Starts a response written over time; must not block.
+    public typealias StreamHandler = @Sendable (_ request: HTTPRouteRequest, _ stream: HTTPResponseStream) -> Void
+
+    /// How a route answers: at once on the event loop, from a task, or over time.
     enum Responder: Sendable {
         case immediate(Handler)
-        case deferred(AsyncHandler)
+        case deferred(RequestHandler)
+        case streaming(StreamHandler)
     }
 
     /// The exact path served (the query string is ignored when matching).
@@ -46,7 +56,25 @@ public struct HTTPRoute: Sendable {
     public init(path: String, methods: [HTTPMethod] = [.GET, .HEAD], asyncHandler: @escaping AsyncHandler) {
         self.path = path
         self.methods = methods
-        self.responder = .deferred(asyncHandler)
+        self.responder = .deferred { request in await asyncHandler(request.head, request.body) }
+    }
+
+    /// A route answered by `requestHandler`, which may suspend and sees the
+    /// peer's address (for per-client limits).
+    public init(path: String, methods: [HTTPMethod] = [.GET, .HEAD], requestHandler: @escaping RequestHandler) {
+        self.path = path
+        self.methods = methods
+        self.responder = .deferred(requestHandler)
+    }
+
+    /// A route whose response `streamHandler` writes over time through the
+    /// ``HTTPResponseStream`` it is given (it must call
+    /// ``HTTPResponseStream/start(status:headers:)`` first). Requests
+    /// pipelined behind it are not answered: the connection closes after it.
+    public init(path: String, methods: [HTTPMethod] = [.GET], streamHandler: @escaping StreamHandler) {
+        self.path = path
+        self.methods = methods
+        self.responder = .streaming(streamHandler)
     }
 }
 

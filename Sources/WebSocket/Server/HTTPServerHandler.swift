@@ -27,6 +27,8 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// An ``HTTPRoute/AsyncHandler`` is producing the response; requests
         /// pipelined behind it wait here, in order.
         case responding(pending: [HTTPServerRequestPart])
+        /// A streamed response is being written; nothing more is read as requests.
+        case streaming(HTTPResponseStream)
         case closing
     }
 
@@ -62,6 +64,7 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func handle(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        if case .streaming = state { return }
         if case .responding(var pending) = state {
             state = .idle
             pending.append(part)
@@ -110,6 +113,10 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
                 respond(context: context, head: head, response: handler(head, body))
             case .deferred(let handler):
                 respondLater(context: context, head: head, handler: handler, body: body)
+            case .streaming(let handler):
+                let stream = HTTPResponseStream(context: context, request: head)
+                state = .streaming(stream)
+                handler(HTTPRouteRequest(head: head, body: body, remoteAddress: context.remoteAddress), stream)
             }
         case .bodyTooLarge(let head):
             state = .closing
@@ -125,19 +132,25 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
                 let response = HTTPRouteResponse(status: rejection.status, headers: rejection.headers, body: rejection.body)
                 respond(context: context, head: head, response: response, close: true)
             }
-        case .idle, .upgrading, .responding, .closing:
+        case .idle, .upgrading, .responding, .streaming, .closing:
             break
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if case .streaming(let stream) = state { stream.writabilityChanged() }
+        context.fireChannelWritabilityChanged()
     }
 
     /// Runs `handler` in a task (NIO's `makeFutureWithTask`, awaited through
     /// its future), writes its response on the event loop, then handles the
     /// requests that were pipelined meanwhile.
     private func respondLater(
-        context: ChannelHandlerContext, head: HTTPRequestHead, handler: @escaping HTTPRoute.AsyncHandler, body: ByteBuffer
+        context: ChannelHandlerContext, head: HTTPRequestHead, handler: @escaping HTTPRoute.RequestHandler, body: ByteBuffer
     ) {
         state = .responding(pending: [])
-        let response = context.eventLoop.makeFutureWithTask { await handler(head, body) }
+        let request = HTTPRouteRequest(head: head, body: body, remoteAddress: context.remoteAddress)
+        let response = context.eventLoop.makeFutureWithTask { await handler(request) }
         response.assumeIsolated().whenSuccess { response in
             guard case .responding(let pending) = self.state, context.channel.isActive else { return }
             self.state = .idle

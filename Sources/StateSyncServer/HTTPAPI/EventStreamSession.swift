@@ -1,0 +1,85 @@
+import NIOHTTP1
+import NIOCore
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+/// One `GET /api/watch` as an engine session: unannounced, one subscription
+/// per path (its id is the path as given), each snapshot and patch written
+/// as a Server-Sent Event whose `id` is the revision:
+///
+/// ```
+/// event: snapshot
+/// id: 12
+/// data: {"path":"/todos","rev":12,"value":[…]}
+///
+/// event: patch
+/// id: 13
+/// data: {"base":12,"ops":[…],"path":"/todos","rev":13}
+/// ```
+///
+/// A reconnecting `EventSource` sends `Last-Event-ID`, which resumes every
+/// path as `subscribe … since` does. Backpressure is the WebSocket's: while
+/// the connection is not writable the engine holds patches back and sends
+/// one coalesced patch per path when it drains. A comment line every
+/// ``SessionConfiguration/eventStreamHeartbeat`` keeps proxies from closing
+/// a quiet stream.
+final class EventStreamSession<App: StateSyncApp>: SessionSink {
+    private let stream: HTTPResponseStream
+    private let decoder = MessageDecoder()
+
+    private init(stream: HTTPResponseStream) {
+        self.stream = stream
+    }
+
+    /// Starts the event stream on `stream` and keeps it until the client goes away.
+    static func start(
+        _ stream: HTTPResponseStream, paths: [(text: String, pointer: JSONPointer)], since: UInt64?, role: Role,
+        sessionID: String, engine: SyncEngine<App>, heartbeat: Duration, streams: EventStreams
+    ) {
+        stream.start(status: .ok, headers: [
+            "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
+        ])
+        stream.write(ByteBuffer(string: "retry: 1000\n\n"))
+        let session = EventStreamSession(stream: stream)
+        _ = engine.join(session: SessionInfo(id: sessionID, name: "watch"), clientID: nil, role: role, sink: session, announced: false)
+        for path in paths {
+            engine.handle(.subscribe(id: path.text, path: path.pointer, since: since), from: sessionID)
+        }
+        let interval = TimeAmount.nanoseconds(heartbeat.components.seconds * 1_000_000_000 + heartbeat.components.attoseconds / 1_000_000_000)
+        let beat = stream.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            stream.write(ByteBuffer(string: ": heartbeat\n\n"))
+        }
+        streams.add(stream)
+        stream.closeFuture.whenComplete { _ in
+            beat.cancel()
+            engine.leave(session: sessionID)
+            streams.remove(stream)
+        }
+    }
+
+    func send(_ message: [UInt8]) {
+        // The engine only sends what MessageEncoder wrote.
+        guard let decoded = try? decoder.decodeServerMessage(message) else { return }
+        let event: String
+        let rev: UInt64
+        let data: JSONObject
+        switch decoded {
+        case let .snapshot(path, revision, value):
+            (event, rev, data) = ("snapshot", revision, ["path": .string(path), "rev": .integer(Int64(revision)), "value": value])
+        case let .patch(path, base, revision, ops):
+            (event, rev, data) = ("patch", revision, [
+                "path": .string(path), "base": .integer(Int64(base)), "rev": .integer(Int64(revision)), "ops": ops.jsonValue,
+            ])
+        default:
+            return
+        }
+        stream.write(ByteBuffer(string: "event: \(event)\nid: \(rev)\ndata: \(JSONSerializer().string(for: .object(data)))\n\n"))
+    }
+
+    var isWritable: Bool { stream.isWritable }
+
+    func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
+        stream.whenWritable(drained)
+    }
+}

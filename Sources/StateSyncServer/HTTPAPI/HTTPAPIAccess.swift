@@ -1,0 +1,63 @@
+import NIOCore
+import Foundation
+import NIOHTTP1
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+/// Who may use the HTTP API, and how much: the WebSocket's rules applied to
+/// a request. `Authorization: Bearer TOKEN` gives the token's role (no
+/// header: the role of a `hello` without a token), read restrictions apply to
+/// every path read, and each client address has the WebSocket's message rate.
+struct HTTPAPIAccess: Sendable {
+    let authentication: SessionAuthentication
+    let session: SessionConfiguration
+    let rateLimiter: HTTPRateLimiter
+    let clock: @Sendable () -> ContinuousClock.Instant
+
+    /// Rules from the server's configuration.
+    init(authentication: SessionAuthentication, session: SessionConfiguration, clock: @escaping @Sendable () -> ContinuousClock.Instant) {
+        self.authentication = authentication
+        self.session = session
+        self.rateLimiter = HTTPRateLimiter(ratePerSecond: session.messagesPerSecond, burst: session.burst)
+        self.clock = clock
+    }
+
+    /// The caller's role, after its rate was checked.
+    ///
+    /// - Throws: ``HTTPAPIError``: `429 rate_limited`, `401 unauthorized`.
+    func role(of request: HTTPRouteRequest) throws(HTTPAPIError) -> Role {
+        let address = request.remoteAddress?.ipAddress ?? "unknown"
+        guard rateLimiter.admit(address, now: clock()) else {
+            throw HTTPAPIError(.rateLimited(messagesPerSecond: session.messagesPerSecond, id: nil))
+        }
+        switch authentication.role(for: Self.bearerToken(in: request.head.headers)) {
+        case .success(let role): return role
+        case .failure(let error): throw HTTPAPIError(error)
+        }
+    }
+
+    /// `path` parsed, when `role` may read it.
+    ///
+    /// - Throws: ``HTTPAPIError``: `400 invalid_path`, `403 forbidden`.
+    func readablePath(_ text: String, for role: Role) throws(HTTPAPIError) -> JSONPointer {
+        let path: JSONPointer
+        do {
+            path = try JSONPointer(parsing: text)
+        } catch {
+            throw HTTPAPIError(.invalidPath(error, id: nil))
+        }
+        guard session.readPermissions.allows(role, toRead: path) else {
+            throw HTTPAPIError(.forbidden(path: path, role: role, id: nil))
+        }
+        return path
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header; `nil` without one.
+    static func bearerToken(in headers: HTTPHeaders) -> String? {
+        guard let value = headers.first(name: "Authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "" }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+}

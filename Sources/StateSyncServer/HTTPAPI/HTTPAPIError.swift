@@ -1,0 +1,67 @@
+import NIOHTTP1
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+/// An HTTP API answer that is not a success: a status and the protocol's
+/// `{"code":…,"message":…}` body, the same codes and messages as on the
+/// WebSocket.
+struct HTTPAPIError: Error {
+    var status: HTTPResponseStatus
+    var code: String
+    var message: String
+    var headers: HTTPHeaders = [:]
+
+    /// A protocol error (bad JSON with its byte offset, a bad path, a
+    /// refused token, a forbidden path, too many paths, the rate limit).
+    init(_ error: ProtocolError) {
+        code = error.code.rawValue
+        message = error.message
+        switch error.code {
+        case .unauthorized:
+            status = .unauthorized
+            headers = ["WWW-Authenticate": "Bearer"]
+        case .forbidden: status = .forbidden
+        case .rateLimited:
+            status = .tooManyRequests
+            headers = ["Retry-After": "1"]
+        default: status = .badRequest
+        }
+    }
+
+    /// An action's rejection: `422` when the action itself is invalid,
+    /// `403` when the caller may not, `429` rate limited, `500` when the
+    /// server failed, and `409` for the app's rules (`not_found`, or a code
+    /// of the app's or a middleware's own).
+    init(rejection code: String, message: String) {
+        self.code = code
+        self.message = message
+        status = switch code {
+        case "invalid_action": .unprocessableEntity
+        case "forbidden": .forbidden
+        case "rate_limited": .tooManyRequests
+        case "internal_error": .internalServerError
+        default: .conflict
+        }
+    }
+
+    /// Any other failure.
+    init(status: HTTPResponseStatus, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// The server is shutting down and takes no more requests.
+    static var stopping: HTTPAPIError {
+        HTTPAPIError(status: .serviceUnavailable, code: "unavailable", message: "the server is shutting down")
+    }
+
+    /// The response carrying it.
+    var response: HTTPRouteResponse {
+        var headers = headers
+        headers.add(name: "Content-Type", value: "application/json")
+        let body: JSONValue = ["code": .string(code), "message": .string(message)]
+        return HTTPRouteResponse(status: status, headers: headers, body: JSONSerializer().string(for: body) + "\n")
+    }
+}

@@ -1,0 +1,111 @@
+import NIOCore
+import NIOHTTP1
+import StateSyncCore
+import StateSyncProtocol
+import Synchronization
+import WebSocket
+
+/// The HTTP API beside `/sync`, for backends, scripts and curl
+/// (docs/PROTOCOL.md, "HTTP API"): `POST /api/dispatch`, `GET /api/state`
+/// and `GET /api/watch` (Server-Sent Events). Each request is an
+/// unannounced engine session with the caller's role, under the WebSocket's
+/// limits.
+struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
+    let engine: SyncEngine<App>
+    let access: HTTPAPIAccess
+    let streams: EventStreams
+    /// Makes the next session id (`h-1`, `h-2`, …).
+    let nextSessionID: @Sendable () -> String
+
+    /// The three routes.
+    var routes: [HTTPRoute] {
+        [
+            HTTPRoute(path: "/api/dispatch", methods: [.POST], requestHandler: { request in await dispatch(request) }),
+            HTTPRoute(path: "/api/state", methods: [.GET, .HEAD], requestHandler: { request in await state(request) }),
+            HTTPRoute(path: "/api/watch", methods: [.GET], streamHandler: { request, stream in watch(request, stream) }),
+        ]
+    }
+
+    /// `POST /api/dispatch`: `200 {"rev":N}` once durable, or the rejection.
+    func dispatch(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
+        do throws(HTTPAPIError) {
+            let role = try access.role(of: request)
+            guard role.mayDispatch else {
+                throw HTTPAPIError(rejection: "forbidden", message: "role \(role.rawValue) may not dispatch actions")
+            }
+            var limits = JSONParser.Limits()
+            limits.maxInputBytes = access.session.maxMessageBytes
+            limits.maxDepth = access.session.maxNestingDepth
+            let sessionID = nextSessionID()
+            let dispatch = try HTTPDispatchRequest(
+                body: request.body.readableBytesView, headers: request.head.headers, limits: limits, freshID: { "\(sessionID)-a" })
+            let answer = await OneShotSession<App>.ask(
+                .dispatch(id: dispatch.id, action: dispatch.action), answerID: dispatch.id,
+                as: SessionInfo(id: sessionID, name: dispatch.name), clientID: dispatch.clientID, role: role, engine: engine)
+            switch answer {
+            case .ack(_, let rev)?:
+                return Self.json(.ok, ["rev": .integer(Int64(rev))])
+            case let .reject(_, code, message)?:
+                throw HTTPAPIError(rejection: code.rawValue, message: message)
+            default:
+                throw HTTPAPIError.stopping
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    /// `GET /api/state?path=P`: `{"rev":N,"value":…}` with `ETag: "N"`;
+    /// `304` when `If-None-Match` names the current revision.
+    func state(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
+        do throws(HTTPAPIError) {
+            let role = try access.role(of: request)
+            let path = try access.readablePath(request.queryValues("path").first ?? "", for: role)
+            let current = "\"\(engine.revision)\""
+            if request.head.headers["If-None-Match"].contains(where: { $0 == current || $0 == "*" }) {
+                return HTTPRouteResponse(status: .notModified, headers: ["ETag": current])
+            }
+            let sessionID = nextSessionID()
+            let answer = await OneShotSession<App>.ask(
+                .get(id: "get", path: path), answerID: "get", as: SessionInfo(id: sessionID, name: "http"), clientID: nil,
+                role: role, engine: engine)
+            guard case let .value(_, rev, value)? = answer else { throw HTTPAPIError.stopping }
+            var response = Self.json(.ok, ["rev": .integer(Int64(rev)), "value": value])
+            response.headers.add(name: "ETag", value: "\"\(rev)\"")
+            return response
+        } catch {
+            return error.response
+        }
+    }
+
+    /// `GET /api/watch?path=P&path=Q`: Server-Sent Events, one subscription
+    /// per path (see ``EventStreamSession``).
+    func watch(_ request: HTTPRouteRequest, _ stream: HTTPResponseStream) {
+        do throws(HTTPAPIError) {
+            let role = try access.role(of: request)
+            var texts = request.queryValues("path")
+            if texts.isEmpty { texts = [""] }
+            guard texts.count <= access.session.maxSubscriptions else {
+                throw HTTPAPIError(.tooManySubscriptions(limit: access.session.maxSubscriptions, id: nil))
+            }
+            var paths: [(text: String, pointer: JSONPointer)] = []
+            for text in texts { paths.append((text, try access.readablePath(text, for: role))) }
+            let since = (request.head.headers.first(name: "Last-Event-ID") ?? request.queryValues("lastEventId").first)
+                .flatMap { UInt64($0) }
+            EventStreamSession<App>.start(
+                stream, paths: paths, since: since, role: role, sessionID: nextSessionID(), engine: engine,
+                heartbeat: access.session.eventStreamHeartbeat, streams: streams)
+        } catch {
+            let response = error.response
+            stream.start(status: response.status, headers: response.headers)
+            stream.write(response.body)
+            stream.finish()
+        }
+    }
+
+    private static func json(_ status: HTTPResponseStatus, _ object: JSONObject) -> HTTPRouteResponse {
+        HTTPRouteResponse(
+            status: status, headers: ["Content-Type": "application/json"],
+            body: JSONSerializer().string(for: .object(object)) + "\n")
+    }
+}

@@ -1,0 +1,54 @@
+import Synchronization
+
+/// The HTTP API's message rate, per client address: the WebSocket's token
+/// bucket (``SessionConfiguration/messagesPerSecond`` and ``SessionConfiguration/burst``)
+/// for each address, in a table of at most ``capacity`` addresses. When the
+/// table is full, the address seen least recently is forgotten (it starts
+/// again with a full bucket), so the table cannot grow without bound.
+final class HTTPRateLimiter: Sendable {
+    private struct Entry {
+        var bucket: TokenBucket
+        var lastSeen: UInt64
+    }
+
+    private struct Table {
+        var entries: [String: Entry] = [:]
+        var clock: UInt64 = 0
+    }
+
+    /// The most addresses remembered at once. 10,000: a few MB at most.
+    let capacity: Int
+    private let ratePerSecond: Int
+    private let burst: Int
+    private let table = Mutex(Table())
+
+    /// A limiter of `ratePerSecond` requests a second with bursts of `burst`, per address.
+    init(ratePerSecond: Int, burst: Int, capacity: Int = 10_000) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = burst
+        self.capacity = max(1, capacity)
+    }
+
+    /// Takes a token for `address`; whether the request may go on.
+    func admit(_ address: String, now: ContinuousClock.Instant) -> Bool {
+        table.withLock { table in
+            table.clock += 1
+            if var entry = table.entries[address] {
+                let admitted = entry.bucket.take(now: now)
+                entry.lastSeen = table.clock
+                table.entries[address] = entry
+                return admitted
+            }
+            if table.entries.count >= capacity, let oldest = table.entries.min(by: { $0.value.lastSeen < $1.value.lastSeen }) {
+                table.entries[oldest.key] = nil
+            }
+            var bucket = TokenBucket(ratePerSecond: ratePerSecond, capacity: burst, now: now)
+            let admitted = bucket.take(now: now)
+            table.entries[address] = Entry(bucket: bucket, lastSeen: table.clock)
+            return admitted
+        }
+    }
+
+    /// Addresses remembered now (for tests).
+    var count: Int { table.withLock { $0.entries.count } }
+}
