@@ -11,6 +11,8 @@ package final class ServeProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = ""
     private var errors = ""
+    /// Waiters for a condition on stdout, resumed by the readability handler.
+    private var outputWaiters: [(predicate: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, Never>)] = []
 
     /// The executable next to the running test binary.
     package static var executable: URL {
@@ -29,14 +31,42 @@ package final class ServeProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            self?.lock.withLock { self?.output += text }
+            self?.received(String(decoding: handle.availableData, as: UTF8.self), ended: false)
         }
         stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
             self?.lock.withLock { self?.errors += text }
         }
         try process.run()
+    }
+
+    /// Adds stdout text and resumes the waiters it satisfies (all of them
+    /// once the output `ended`, so none waits for a process that is gone).
+    private func received(_ text: String, ended: Bool) {
+        let ready: [(CheckedContinuation<String, Never>, String)] = lock.withLock {
+            output += text
+            var ready: [(CheckedContinuation<String, Never>, String)] = []
+            outputWaiters.removeAll { waiter in
+                guard ended || waiter.predicate(output) else { return false }
+                ready.append((waiter.continuation, output))
+                return true
+            }
+            return ready
+        }
+        for (continuation, output) in ready { continuation.resume(returning: output) }
+    }
+
+    /// Waits until stdout satisfies `predicate` (or the process has exited)
+    /// and returns it.
+    package func waitForOutput(where predicate: @escaping @Sendable (String) -> Bool) async -> String {
+        await withCheckedContinuation { continuation in
+            let now: String? = lock.withLock {
+                if predicate(output) || !process.isRunning { return output }
+                outputWaiters.append((predicate, continuation))
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
     }
 
     /// Everything printed on stdout so far.
@@ -71,10 +101,8 @@ package final class ServeProcess: @unchecked Sendable {
                 self.stderr.fileHandleForReading.readabilityHandler = nil
                 let rest = String(decoding: self.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 let restErrors = String(decoding: self.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                self.lock.withLock {
-                    self.output += rest
-                    self.errors += restErrors
-                }
+                self.lock.withLock { self.errors += restErrors }
+                self.received(rest, ended: true)
                 continuation.resume(returning: self.process.terminationStatus)
             }
         }
