@@ -2,6 +2,7 @@ import Foundation
 import StateSyncCore
 import StateSyncServer
 import StateSyncTestSupport
+import TestProcessSupport
 import Testing
 
 /// The HTTP API's limits, on an in-process server whose limits are set small.
