@@ -341,7 +341,7 @@ let package = Package(
             dependencies: [
                 "StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Benchmarks/ServerBenchmarks",
             swiftSettings: strictSettings

@@ -1,4 +1,3 @@
-import MetricsTestKit
 import BoardApp
 import Foundation
 import Logging
@@ -17,7 +16,7 @@ func increment(_ name: String) -> JSONObject { ["type": "increment", "counter": 
 /// Acked actions per second: `writers` sessions dispatch `actions` increments
 /// in total from concurrent tasks; the clock stops at the last ack.
 func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int, idPrefix: String = "a") async throws -> (rate: Double, appends: UInt64) {
-    let metrics = TestMetrics()
+    let metrics = BenchMetrics()
     let engine = try await SyncEngine<Board>(
         journal: journal, configuration: .init(snapshotEvery: 1 << 40), metrics: ServerMetrics(factory: metrics), logger: quiet)
     let sink = BenchSink()
@@ -37,7 +36,7 @@ func ackedActionsPerSecond(journal: any Journal, writers: Int, actions: Int, idP
     }
     await sink.wait(forTotal: perWriter * writers)
     let elapsed = now() - start
-    let appends = try metrics.expectCounter("statesync_journal_appends_total").totalValue
+    let appends = metrics.total("statesync_journal_appends_total")
     await engine.shutdown()
     return (Double(perWriter * writers) / elapsed, UInt64(appends))
 }
@@ -90,7 +89,7 @@ struct FanOutResult {
 func fanOut<App: StateSyncApp>(
     _ app: App.Type, subscribers: Int, actions: Int, path: (Int) -> String, counter: (Int) -> String, expectedPerAction: Int
 ) async throws -> FanOutResult {
-    let metrics = TestMetrics()
+    let metrics = BenchMetrics()
     let engine = try await SyncEngine<App>(
         journal: MemoryJournal(), configuration: .init(snapshotEvery: 1 << 40), metrics: ServerMetrics(factory: metrics), logger: quiet)
     let readers = BenchSink()
@@ -102,8 +101,8 @@ func fanOut<App: StateSyncApp>(
         engine.handle(.subscribe(id: "s", path: try JSONPointer(parsing: path(index)), since: nil), from: id)
     }
     await readers.wait(forTotal: subscribers)
-    let built = { try metrics.expectCounter("statesync_patch_bytes_built_total").totalValue }
-    let builtBefore = try built()
+    let built = { metrics.total("statesync_patch_bytes_built_total") }
+    let builtBefore = built()
     let readersBefore = readers.messages
     let readersBytesBefore = readers.bytes
     let start = now()
@@ -113,7 +112,7 @@ func fanOut<App: StateSyncApp>(
         await readers.wait(forTotal: readersBefore + (index + 1) * expectedPerAction)
     }
     let elapsed = now() - start
-    let builtAfter = try built()
+    let builtAfter = built()
     let readersAfter = readers.bytes
     await engine.shutdown()
     return FanOutResult(

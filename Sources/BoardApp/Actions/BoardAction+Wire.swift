@@ -31,29 +31,18 @@ extension BoardAction: WireAction {
     /// The object a client dispatches for this action (`increment` always
     /// carries `by`).
     public var wireValue: JSONObject {
-        var object: JSONObject = ["type": .string(type)]
+        // One literal per case: the object is sorted once (the server
+        // journals every action in this form).
         switch self {
-        case .addTodo(let title):
-            object["title"] = .string(title)
-        case .toggleTodo(let id), .removeTodo(let id):
-            object["id"] = .string(id)
-        case let .renameTodo(id, title):
-            object["id"] = .string(id)
-            object["title"] = .string(title)
-        case .clearCompleted:
-            break
-        case let .increment(counter, by):
-            object["counter"] = .string(counter)
-            object["by"] = .integer(by)
-        case .resetCounter(let counter):
-            object["counter"] = .string(counter)
-        case .say(let text):
-            object["text"] = .string(text)
+        case .addTodo(let title): ["type": .string(type), "title": .string(title)]
+        case .toggleTodo(let id), .removeTodo(let id): ["type": .string(type), "id": .string(id)]
+        case let .renameTodo(id, title): ["type": .string(type), "id": .string(id), "title": .string(title)]
+        case .clearCompleted: ["type": .string(type)]
+        case let .increment(counter, by): ["type": .string(type), "counter": .string(counter), "by": .integer(by)]
+        case .resetCounter(let counter): ["type": .string(type), "counter": .string(counter)]
+        case .say(let text): ["type": .string(type), "text": .string(text)]
         case let .rolled(by, sides, result):
-            object["by"] = .string(by)
-            object["sides"] = .integer(sides)
-            object["result"] = .integer(result)
+            ["type": .string(type), "by": .string(by), "sides": .integer(sides), "result": .integer(result)]
         }
-        return object
     }
 }

@@ -22,19 +22,31 @@
 package enum SessionCommandCoding {
     /// The journal bytes of `command`.
     package static func encode<Action: WireAction>(_ command: SessionCommand<Action>) -> [UInt8] {
-        var object: JSONObject = ["command": .string(name(of: command))]
+        // One literal per case: the object is sorted once (every accepted
+        // command is encoded on the server's sequencer).
+        let object: JSONObject
         switch command {
         case let .dispatch(action, session):
-            object["session"] = value(of: session)
-            object["action"] = .object(action.wireValue)
+            return encode(dispatch: action.wireValue, from: session)
         case .system(let action):
-            object["action"] = .object(action.wireValue)
-        case .sessionJoined(let session), .sessionLeft(let session):
-            object["session"] = value(of: session)
+            object = ["command": "system", "action": .object(action.wireValue)]
+        case .sessionJoined(let session):
+            object = ["command": "sessionJoined", "session": value(of: session)]
+        case .sessionLeft(let session):
+            object = ["command": "sessionLeft", "session": value(of: session)]
         case .serverStarted:
-            break
+            object = ["command": "serverStarted"]
         }
         return JSONSerializer().serialize(.object(object))
+    }
+
+    /// The journal bytes of a client's `dispatch` of the action object
+    /// `action` (as ``WireAction/init(wireValue:)`` reads it back) by `session`.
+    /// The server journals the object the client sent, once the app has
+    /// decoded it: building the app's `wireValue` again would cost a new
+    /// object per action on the sequencer.
+    package static func encode(dispatch action: JSONObject, from session: SessionInfo) -> [UInt8] {
+        JSONSerializer().serialize(["command": "dispatch", "session": value(of: session), "action": .object(action)])
     }
 
     /// Reads a journaled command.

@@ -34,11 +34,11 @@ struct CommitPipeline {
     var isIdle: Bool { inFlight == nil && building.isEmpty }
 
     /// Adds an accepted entry, what it changed in the mirror, and how to
-    /// start its effect once it is durable.
-    mutating func append(_ entry: JournalEntry, change: MirrorDelta, startingEffect: @escaping @Sendable () -> Void) {
+    /// start its effect once it is durable (`nil`: it has none).
+    mutating func append(_ entry: JournalEntry, change: MirrorDelta, startingEffect: (@Sendable () -> Void)?) {
         building.journal.entries.append(entry)
         building.change.merge(change)
-        building.effects.append(startingEffect)
+        if let startingEffect { building.effects.append(startingEffect) }
     }
 
     /// Adds an answer; a rejection of a `(clientId, id)` pair is journaled

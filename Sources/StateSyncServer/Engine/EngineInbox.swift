@@ -1,12 +1,11 @@
-import StateSyncCore
 import Synchronization
 
 /// The sequencer's queue: callers on any thread ``post(_:)`` events; the
 /// sequencer's task waits on ``signals`` and takes everything queued at once
 /// with ``takeAll()``, so actions that arrive together form one batch.
-final class EngineInbox<App: StateSyncApp>: Sendable {
+final class EngineInbox: Sendable {
     /// The events not yet taken, and whether ``finish()`` has refused later ones.
-    private let queue = Mutex<(events: [EngineEvent<App>], finished: Bool)>(([], false))
+    private let queue = Mutex<(events: [EngineEvent], finished: Bool)>(([], false))
     private let continuation: AsyncStream<Void>.Continuation
     /// Wakes the sequencer; holds at most one pending wake-up.
     let signals: AsyncStream<Void>
@@ -18,7 +17,7 @@ final class EngineInbox<App: StateSyncApp>: Sendable {
     /// Queues `event` and wakes the sequencer; `false` (and nothing queued)
     /// once the sequencer has stopped.
     @discardableResult
-    func post(_ event: EngineEvent<App>) -> Bool {
+    func post(_ event: EngineEvent) -> Bool {
         let wasEmpty: Bool? = queue.withLock { queue in
             guard !queue.finished else { return nil }
             queue.events.append(event)
@@ -30,19 +29,19 @@ final class EngineInbox<App: StateSyncApp>: Sendable {
     }
 
     /// Everything queued so far, in order.
-    func takeAll() -> [EngineEvent<App>] {
+    func takeAll() -> [EngineEvent] {
         queue.withLock { takeAll(&$0.events) }
     }
 
-    private func takeAll(_ queue: inout [EngineEvent<App>]) -> [EngineEvent<App>] {
-        var events: [EngineEvent<App>] = []
+    private func takeAll(_ queue: inout [EngineEvent]) -> [EngineEvent] {
+        var events: [EngineEvent] = []
         swap(&events, &queue)
         return events
     }
 
     /// Ends ``signals`` once the sequencer has stopped, refuses later
     /// events, and returns those queued but never handled.
-    func finish() -> [EngineEvent<App>] {
+    func finish() -> [EngineEvent] {
         let rest = queue.withLock { queue in
             queue.finished = true
             return takeAll(&queue.events)

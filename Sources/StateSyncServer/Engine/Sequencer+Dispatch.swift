@@ -30,7 +30,7 @@ extension Sequencer {
             decide(.rejected(code: error.code, message: error.message), for: dispatch)
             return
         }
-        switch authority.apply(.dispatch(action, from: session.info), clientID: session.clientID, actionID: id) {
+        switch authority.apply(.dispatch(action, from: session.info), clientID: session.clientID, actionID: id, sent: (object, session.info)) {
         case .rejected(let rejection):
             logger.trace("rejected", metadata: ["code": "\(rejection.code)", "session": "\(sessionID)", "id": "\(id)"])
             decide(.rejected(code: rejection.code, message: rejection.message), for: dispatch)
@@ -53,6 +53,16 @@ extension Sequencer {
         }
     }
 
+    /// Applies an effect's follow-up, which comes in its journal form.
+    func applySystemCommand(_ journaled: [UInt8]) {
+        do {
+            applyServerCommand(try SessionCommandCoding.decode(journaled, as: App.Action.self), clientID: nil)
+        } catch {
+            // Encoded by `startEffect` from a command of this app: cannot happen.
+            logger.error("an effect's follow-up does not decode", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Adds an accepted command to the building batch.
     private func record(_ accepted: AcceptedCommand<App>) {
         if let reason = accepted.unencodable {
@@ -61,7 +71,7 @@ extension Sequencer {
             logger.critical("the state no longer encodes to JSON; the engine accepts no more actions", metadata: ["error": "\(reason)"])
             commits.stop(reason: reason)
         }
-        commits.append(accepted.entry, change: accepted.change, startingEffect: startEffect(accepted.effect))
+        commits.append(accepted.entry, change: accepted.change, startingEffect: accepted.effect.isNone ? nil : startEffect(accepted.effect))
     }
 
     /// Starts `effect` once its command is durable. Its follow-ups come back
@@ -71,8 +81,9 @@ extension Sequencer {
         let (effects, inbox) = (effects, inbox)
         return {
             effects.start(effect) { command in
+                let journaled = SessionCommandCoding.encode(command)
                 await withCheckedContinuation { reduced in
-                    if !inbox.post(.system(command, reduced: reduced)) { reduced.resume() }
+                    if !inbox.post(.system(journaled: journaled, reduced: reduced)) { reduced.resume() }
                 }
             }
         }

@@ -33,7 +33,7 @@ extension Sequencer {
     /// a time: after a restart every new pair must be checked, and
     /// overlapping those reads keeps the sequencer from waiting on each. A
     /// failed read is left to ``earlierOutcome(of:)``, which reports it.
-    func prefetchOutcomes(for events: [EngineEvent<App>]) async {
+    func prefetchOutcomes(for events: [EngineEvent]) async {
         let keys = events.lazy.compactMap { event -> OutcomeKey? in
             guard case let .request(sessionID, .dispatch(id, _), _) = event,
                   let clientID = self.publication.sessions[sessionID]?.clientID

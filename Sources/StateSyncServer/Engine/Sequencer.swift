@@ -23,7 +23,7 @@ import StateSyncProtocol
 /// rejects), its effects start, and a snapshot is taken when due.
 final class Sequencer<App: StateSyncApp> {
     let journal: any Journal
-    let inbox: EngineInbox<App>
+    let inbox: EngineInbox
     let shared: EngineShared
     let effects: EffectRunner<SessionCommand<App.Action>>
     let snapshots: SnapshotWriter
@@ -40,7 +40,7 @@ final class Sequencer<App: StateSyncApp> {
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
         effects: EffectRunner<SessionCommand<App.Action>>, metrics: ServerMetrics, logger: Logger,
-        inbox: EngineInbox<App>, shared: EngineShared, recovered: RecoveredState<App>
+        inbox: EngineInbox, shared: EngineShared, recovered: RecoveredState<App>
     ) {
         self.journal = journal
         self.inbox = inbox
@@ -76,7 +76,7 @@ final class Sequencer<App: StateSyncApp> {
         await finish()
     }
 
-    private func handle(_ event: EngineEvent<App>) async {
+    private func handle(_ event: EngineEvent) async {
         switch event {
         case let .join(info, clientID, role, sink, announced):
             publication.join(SessionRecord(info: info, clientID: clientID, role: role, sink: sink, announced: announced))
@@ -97,8 +97,8 @@ final class Sequencer<App: StateSyncApp> {
             case let .dispatch(id, action):
                 await dispatch(action, id: id, from: sessionID, received: received)
             }
-        case let .system(command, reduced):
-            applyServerCommand(command, clientID: nil)
+        case let .system(journaled, reduced):
+            applySystemCommand(journaled)
             reduced.resume()
         case .drained(let sessionID):
             publication.drained(sessionID)

@@ -49,7 +49,7 @@ public import StateSyncProtocol
 /// await engine.shutdown()
 /// ```
 public final class SyncEngine<App: StateSyncApp>: Sendable {
-    private let inbox: EngineInbox<App>
+    private let inbox: EngineInbox
     private let shared: EngineShared
     private let effects: EffectRunner<SessionCommand<App.Action>>
     private let loop: Task<Void, Never>
@@ -84,7 +84,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
         ])
-        let inbox = EngineInbox<App>()
+        let inbox = EngineInbox()
         let shared = EngineShared(
             epoch: recovered.epoch, revision: recovered.revision, rejectionLogCapacity: configuration.rejectionLogCapacity)
         let effects = EffectRunner<SessionCommand<App.Action>>()

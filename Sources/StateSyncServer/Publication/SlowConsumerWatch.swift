@@ -6,11 +6,21 @@ import StateSyncCore
 /// ``SessionSink/isWritable``: a session found not writable becomes a slow
 /// consumer (its patches are coalesced, its answers held back) and its sink
 /// is asked, once, to report when it can take more.
-struct SlowConsumerWatch {
+///
+/// A class: it is taken on every delivery, and copying one reference costs
+/// one retain where a struct of the metrics' handles costs a dozen.
+final class SlowConsumerWatch: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     /// Called with a session id when a slow session's sink reports it drained.
     let drained: @Sendable (String) -> Void
+
+    /// A watch counting in `metrics` and logging to `logger`.
+    init(metrics: ServerMetrics, logger: Logger, drained: @escaping @Sendable (String) -> Void) {
+        self.metrics = metrics
+        self.logger = logger
+        self.drained = drained
+    }
 
     /// Whether `session` may be sent more now; marks it slow when not.
     func admits(_ session: inout SessionRecord) -> Bool {

@@ -47,8 +47,13 @@ struct AuthoritativeState<App: StateSyncApp> {
         clock()
     }
 
-    /// Runs `command` through the pipeline at the next revision.
-    mutating func apply(_ command: SessionCommand<App.Action>, clientID: String?, actionID: String?) -> Applied {
+    /// Runs `command` through the pipeline at the next revision. `sent` is
+    /// the action object a client dispatched and its session (decoded into
+    /// `command`): the journal keeps the object as sent.
+    mutating func apply(
+        _ command: SessionCommand<App.Action>, clientID: String?, actionID: String?,
+        sent: (action: JSONObject, session: SessionInfo)? = nil
+    ) -> Applied {
         let meta = Meta(revision: revision + 1, clientID: clientID, time: clock())
         switch pipeline.process(command, state: &state, meta: meta) {
         case .rejected(let rejection):
@@ -61,7 +66,9 @@ struct AuthoritativeState<App: StateSyncApp> {
             } catch {
                 unencodable = "\(error)"
             }
-            let entry = JournalEntry(meta: meta, actionID: actionID, action: SessionCommandCoding.encode(command))
+            let bytes = sent.map { SessionCommandCoding.encode(dispatch: $0.action, from: $0.session) }
+                ?? SessionCommandCoding.encode(command)
+            let entry = JournalEntry(meta: meta, actionID: actionID, action: bytes)
             return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
         }
     }

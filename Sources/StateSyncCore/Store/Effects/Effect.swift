@@ -30,6 +30,9 @@ public struct Effect<Action: Sendable>: Sendable {
     /// No effect.
     public static var none: Effect { Effect(operations: []) }
 
+    /// Whether this effect does nothing (``none``, or a merge of nothing).
+    public var isNone: Bool { operations.isEmpty }
+
     /// An effect running `body`, which sends follow-up actions with `send`.
     ///
     /// Cancellation reaches `body` as task cancellation; `body` should stop when
