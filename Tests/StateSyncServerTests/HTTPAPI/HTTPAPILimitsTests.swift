@@ -49,8 +49,12 @@ struct HTTPAPILimitsTests {
         try await TestServer.with(configuration) { server in
             let curl = try #require(Tools.tool("curl"))
             let watcher = try ServeProcess(["-s", "-N", "http://127.0.0.1:\(server.port)/api/watch?path=/todos"], executable: curl)
-            let output = await watcher.waitForOutput { $0.components(separatedBy: ": heartbeat").count > 2 }
+            // Two heartbeats after the snapshot: the stream stays alive while nothing changes.
+            let output = await watcher.waitForOutput { output in
+                output.components(separatedBy: "event: snapshot").last?.components(separatedBy: ": heartbeat").count ?? 0 > 2
+            }
             #expect(output.contains("event: snapshot"))
+            #expect(output.components(separatedBy: "event: snapshot").last?.contains(": heartbeat") == true)
             watcher.send(SIGKILL)
             _ = await watcher.waitForExit()
         }
