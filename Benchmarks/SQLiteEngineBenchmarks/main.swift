@@ -133,6 +133,7 @@ if let (side, count) = commitsOnly {
     default: try await commitOnly(SQLiteNIOMultiRowEngine.self, count: count)
     }
     print("\(count) commits on side \(side)")
+    try? FileManager.default.removeItem(atPath: root)  // `exit` skips the `defer` above
     exit(0)
 }
 
