@@ -36,8 +36,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", exact: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
-        // Only for `sqlite-engine-benchmarks` (issue 16): SQLite built from source.
-        .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
@@ -343,7 +341,7 @@ let package = Package(
             dependencies: [
                 "StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Benchmarks/ServerBenchmarks",
             swiftSettings: strictSettings
@@ -353,20 +351,6 @@ let package = Package(
             name: "journal-benchmarks",
             dependencies: ["StateSyncServer", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/JournalBenchmarks",
-            swiftSettings: strictSettings
-        ),
-        // `swift run -c release sqlite-engine-benchmarks` (see BENCHMARKS.md "## SQLite: system
-        // library through GRDB vs built from source (sqlite-nio)"). The only target that uses sqlite-nio.
-        .executableTarget(
-            name: "sqlite-engine-benchmarks",
-            dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/SQLiteEngineBenchmarks",
             swiftSettings: strictSettings
         ),
     ]
