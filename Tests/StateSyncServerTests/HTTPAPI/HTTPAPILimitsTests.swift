@@ -51,7 +51,8 @@ struct HTTPAPILimitsTests {
             let watcher = try ServeProcess(["-s", "-N", "http://127.0.0.1:\(server.port)/api/watch?path=/todos"], executable: curl)
             // Two heartbeats after the snapshot: the stream stays alive while nothing changes.
             let output = await watcher.waitForOutput { output in
-                output.components(separatedBy: "event: snapshot").last?.components(separatedBy: ": heartbeat").count ?? 0 > 2
+                let parts = output.components(separatedBy: "event: snapshot")
+                return parts.count == 2 && parts[1].components(separatedBy: ": heartbeat").count > 2
             }
             #expect(output.contains("event: snapshot"))
             #expect(output.components(separatedBy: "event: snapshot").last?.contains(": heartbeat") == true)
