@@ -6,8 +6,10 @@ public import Foundation
 /// Each ``send(_:clientID:assert:)`` states how the state must change; any
 /// change not stated (or stated but not made) throws a ``TestStoreFailure``
 /// with a per-path diff. Actions produced by effects must be consumed with
-/// ``receive(_:timeout:assert:)``, and ``finish(timeout:)`` fails when effects
-/// are still running or produced actions nobody received.
+/// ``receive(_:timeout:assert:)`` or, when the reducer or a middleware rejects
+/// them, ``receiveRejected(_:timeout:)``; ``finish(timeout:)`` fails when
+/// effects are still running or produced actions nobody received, accepted or
+/// rejected.
 ///
 /// ```swift
 /// @Test func increments() async throws {
@@ -17,6 +19,14 @@ public import Foundation
 ///     try await store.receive(.tick) { $0.count = 0 }
 ///     try await store.finish()
 /// }
+///
+/// @Test func refusesToCountBelowZero() async throws {
+///     let store = TestStore(initialState: Counter(), reducer: CounterReducer(), effects: counterEffects)
+///     try await store.send(.startCountdown) { $0.isCounting = true }
+///     let rejection = try await store.receiveRejected(.tick)   // `receive(.tick)` would fail
+///     #expect(rejection.code == "invalid_action")
+///     try await store.finish()
+/// }
 /// ```
 ///
 /// The clock is fixed (default: the Unix epoch), so reducers writing
@@ -24,7 +34,9 @@ public import Foundation
 public final class TestStore<State: Equatable & Sendable, Action: Equatable & Sendable>: Sendable {
     /// The store under test (effects, middleware and observers all run normally).
     public let store: Store<State, Action>
-    private let changes = ChangeLog<State, Action>()
+    /// Every action the store processed (the sent ones and the effects'),
+    /// accepted or rejected, that the test has not consumed yet.
+    private let log = ActionLog<State, Action>()
 
     /// A test store over a real ``Store``.
     ///
@@ -36,11 +48,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         effects: Effects<State, Action>? = nil,
         time: Date = Date(timeIntervalSince1970: 0)
     ) {
-        let changes = self.changes
         store = Store(
             initialState: initialState,
             reducer: reducer,
-            middleware: middleware + [changes.middleware],
+            middleware: middleware + [log.middleware],
             effects: effects,
             configuration: StoreConfiguration(clock: { time })
         )
@@ -56,58 +67,102 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     ///   that must not change the state.
     /// - Returns: the action's metadata.
     /// - Throws: ``TestStoreFailure`` when the action is rejected, the state
-    ///   differs, or effects produced actions that were not received first.
+    ///   differs, or effects produced actions (accepted or rejected) that were
+    ///   not received first.
     @discardableResult
     public func send(
         _ action: Action, clientID: String? = nil, assert: (_ state: inout State) throws -> Void = { _ in }
     ) async throws -> Meta {
         try throwIfUnreceived()
-        let meta: Meta
         switch await store.dispatch(action, clientID: clientID) {
-        case .success(let accepted): meta = accepted
-        case .failure(let rejection): throw TestStoreFailure.rejected(action, rejection)
+        case .success(let meta):
+            let consumed = log.take { $0.isAccepted(revision: meta.revision) }
+            try throwIfUnreceived(before: consumed)
+            if case .accepted(let change)? = consumed.last {
+                try check(change, assert: assert)
+            }
+            return meta
+        case .failure(let rejection):
+            _ = log.take { $0.isRejection(of: action, with: rejection) }
+            throw TestStoreFailure.rejected(action, rejection)
         }
-        let consumed = changes.take(through: meta.revision)
-        if consumed.count > 1 {
-            throw TestStoreFailure.unreceivedActions(consumed.dropLast().map { "\($0.action)" })
-        }
-        if let change = consumed.last {
-            try check(change, assert: assert)
-        }
-        return meta
     }
 
     /// Sends `action` and checks that it is rejected (the state does not change).
     ///
     /// - Returns: the rejection, to check its code and message.
-    /// - Throws: ``TestStoreFailure`` when the action is accepted.
+    /// - Throws: ``TestStoreFailure`` when the action is accepted, or effects
+    ///   produced actions (accepted or rejected) that were not received first.
     @discardableResult
     public func sendRejected(_ action: Action, clientID: String? = nil) async throws -> Rejection {
         try throwIfUnreceived()
         switch await store.dispatch(action, clientID: clientID) {
         case .success(let meta):
-            _ = changes.take(through: meta.revision)
+            _ = log.take { $0.isAccepted(revision: meta.revision) }
             throw TestStoreFailure.notRejected(action, revision: meta.revision)
         case .failure(let rejection):
+            // A rejection carries no revision of its own: the sent action's
+            // entry is the first rejection of an equal action for the same
+            // reason (an effect's identical rejected action processed just
+            // before it is indistinguishable from it).
+            let consumed = log.take { $0.isRejection(of: action, with: rejection) }
+            try throwIfUnreceived(before: consumed)
             return rejection
         }
     }
 
     /// Waits for the next action an effect dispatched, checks that it is
-    /// `action`, and that it changed the state exactly as `assert` says.
+    /// `action`, that it was accepted, and that it changed the state exactly
+    /// as `assert` says.
     ///
     /// - Parameter timeout: how long to wait for the action (default 1 second,
     ///   ample for in-process effects; raise it for effects that sleep).
+    /// - Throws: ``TestStoreFailure`` when no action arrives in time, the next
+    ///   one is another action, it was rejected (use
+    ///   ``receiveRejected(_:timeout:)`` to expect that), or the state differs.
     public func receive(
         _ action: Action, timeout: Duration = .seconds(1), assert: (_ state: inout State) throws -> Void = { _ in }
     ) async throws {
-        guard let change = await nextChange(timeout: timeout) else {
+        guard let entry = await nextEntry(timeout: timeout) else {
             throw TestStoreFailure.noActionReceived(expected: action, timeout: timeout)
         }
-        guard change.action == action else {
-            throw TestStoreFailure.unexpectedAction(expected: action, received: change.action)
+        switch entry {
+        case .accepted(let change) where change.action == action:
+            try check(change, assert: assert)
+        case .rejected(let received, let rejection, _) where received == action:
+            throw TestStoreFailure.receivedRejected(action, rejection)
+        default:
+            throw TestStoreFailure.unexpectedAction(expected: action, received: entry.summary)
         }
-        try check(change, assert: assert)
+    }
+
+    /// Waits for the next action an effect dispatched and checks that it is
+    /// `action` and that the reducer or a middleware rejected it (the state
+    /// did not change).
+    ///
+    /// ```swift
+    /// try await store.send(.startCountdown) { $0.isCounting = true }
+    /// let rejection = try await store.receiveRejected(.tick)
+    /// #expect(rejection.code == "invalid_action")
+    /// ```
+    ///
+    /// - Parameter timeout: how long to wait for the action (default 1 second).
+    /// - Returns: the rejection, to check its code and message.
+    /// - Throws: ``TestStoreFailure`` when no action arrives in time, the next
+    ///   one is another action, or it was accepted.
+    @discardableResult
+    public func receiveRejected(_ action: Action, timeout: Duration = .seconds(1)) async throws -> Rejection {
+        guard let entry = await nextEntry(timeout: timeout) else {
+            throw TestStoreFailure.noActionReceived(expected: "\(action) (rejected)", timeout: timeout)
+        }
+        switch entry {
+        case .rejected(let received, let rejection, _) where received == action:
+            return rejection
+        case .accepted(let change) where change.action == action:
+            throw TestStoreFailure.receivedAccepted(action, revision: change.meta.revision)
+        default:
+            throw TestStoreFailure.unexpectedAction(expected: "\(action) (rejected)", received: entry.summary)
+        }
     }
 
     /// Throws when effects are still running (without waiting).
@@ -117,7 +172,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     }
 
     /// Ends the test: waits up to `timeout` for running effects, then throws
-    /// if some still run (they are cancelled) or produced unreceived actions.
+    /// if some still run (they are cancelled) or produced actions nobody
+    /// received, whether the store accepted or rejected them.
     public func finish(timeout: Duration = .seconds(1)) async throws {
         let store = self.store
         let stillRunning = await withTaskGroup(of: Bool.self) { group in
@@ -148,23 +204,32 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         throw TestStoreFailure.stateMismatch(change.action, diff: StateDiff.describe(expected: expected, actual: change.new))
     }
 
+    /// Throws when the log holds actions nobody received.
     private func throwIfUnreceived() throws {
-        let pending = changes.pendingActions
-        if !pending.isEmpty { throw TestStoreFailure.unreceivedActions(pending.map { "\($0)" }) }
+        let pending = log.pending
+        if !pending.isEmpty { throw TestStoreFailure.unreceivedActions(pending.map(\.summary)) }
     }
 
-    /// The next change, or `nil` after `timeout`.
-    private func nextChange(timeout: Duration) async -> StateChange<State, Action>? {
-        let changes = self.changes
-        return await withTaskGroup(of: StateChange<State, Action>?.self) { group in
-            group.addTask { await changes.next() }
+    /// Throws when `consumed`, the entries up to a sent action's own (its
+    /// last), holds others before it: effects' actions nobody received.
+    private func throwIfUnreceived(before consumed: [LoggedAction<State, Action>]) throws {
+        if consumed.count > 1 {
+            throw TestStoreFailure.unreceivedActions(consumed.dropLast().map(\.summary))
+        }
+    }
+
+    /// The next logged action, or `nil` after `timeout`.
+    private func nextEntry(timeout: Duration) async -> LoggedAction<State, Action>? {
+        let log = self.log
+        return await withTaskGroup(of: LoggedAction<State, Action>?.self) { group in
+            group.addTask { await log.next() }
             group.addTask {
                 _ = await Self.sleep(for: timeout)
                 return nil
             }
             var first = await group.next() ?? nil
             group.cancelAll()
-            // A change taken just as the timeout fired is still returned, not lost.
+            // An entry taken just as the timeout fired is still returned, not lost.
             while let late = await group.next() {
                 if first == nil { first = late }
             }

@@ -7,6 +7,8 @@ public struct TestStoreFailure: Error, Sendable, CustomStringConvertible {
         case unreceivedActions([String])
         case unexpectedAction(expected: String, received: String)
         case noActionReceived(expected: String, timeout: Duration)
+        case receivedRejected(action: String, rejection: Rejection)
+        case receivedAccepted(action: String, revision: UInt64)
         case effectsStillRunning(count: Int)
     }
 
@@ -36,6 +38,14 @@ public struct TestStoreFailure: Error, Sendable, CustomStringConvertible {
         TestStoreFailure(base: .noActionReceived(expected: "\(expected)", timeout: timeout))
     }
 
+    static func receivedRejected(_ action: some Sendable, _ rejection: Rejection) -> TestStoreFailure {
+        TestStoreFailure(base: .receivedRejected(action: "\(action)", rejection: rejection))
+    }
+
+    static func receivedAccepted(_ action: some Sendable, revision: UInt64) -> TestStoreFailure {
+        TestStoreFailure(base: .receivedAccepted(action: "\(action)", revision: revision))
+    }
+
     static func effectsStillRunning(_ count: Int) -> TestStoreFailure {
         TestStoreFailure(base: .effectsStillRunning(count: count))
     }
@@ -56,6 +66,12 @@ public struct TestStoreFailure: Error, Sendable, CustomStringConvertible {
             "expected to receive \(expected), received \(received)"
         case let .noActionReceived(expected, timeout):
             "expected to receive \(expected), but no action arrived within \(timeout)"
+        case let .receivedRejected(action, rejection):
+            "expected to receive \(action) accepted, but it was rejected with code \(rejection.code): "
+                + "\(rejection.message) (use receiveRejected to expect a rejection)"
+        case let .receivedAccepted(action, revision):
+            "expected to receive \(action) rejected, but it was accepted at rev \(revision) "
+                + "(use receive to assert its change)"
         case let .effectsStillRunning(count):
             "\(count) effect(s) still running at the end of the test (they were cancelled)"
         }

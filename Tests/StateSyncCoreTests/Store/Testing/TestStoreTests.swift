@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import Synchronization
 import Testing
 
 @Suite("TestStore", .timeLimit(.minutes(1)))
@@ -49,5 +50,175 @@ struct TestStoreTests {
         #expect(throws: TestStoreFailure.self) { try store.assertNoPendingEffects() }
         await #expect(throws: TestStoreFailure.self) { try await store.finish(timeout: .milliseconds(50)) }
         #expect(store.store.runningEffectCount == 0)
+    }
+}
+
+/// Effects whose follow-ups are refused: `.add(5_000)` by the reducer (over
+/// 1000), `.setLabel("locked")` by ``refuseLocked``, `.setLabel("held")` by a ``Hold``.
+private let rejectedFollowUps = Effects<AppState, AppAction> { action, _, _ in
+    switch action {
+    case .setLabel("overflow"):
+        .run { send in await send(.add(5_000)) }
+    case .setLabel("overflow, then add"):
+        .run { send in
+            await send(.add(5_000))
+            await send(.add(1))
+        }
+    case .setLabel("lock"):
+        .run { send in await send(.setLabel("locked")) }
+    case .setLabel("hold"):
+        .run { send in await send(.setLabel("held")) }
+    default:
+        .none
+    }
+}
+
+/// A middleware refusing the label `locked`.
+private let refuseLocked = Validate<AppState, AppAction> { action, _, _ in
+    if action == .setLabel("locked") { throw Rejection.forbidden("the label locked is reserved") }
+}
+
+/// A middleware that holds `.setLabel("held")` before the reducer, blocking
+/// the thread that processes it (and so every dispatch queued behind it),
+/// until ``release()`` (or 5 seconds), then rejects it.
+private final class Hold: Sendable {
+    private let entered = Atomic<Bool>(false)
+    private let released = Atomic<Bool>(false)
+
+    var middleware: Validate<AppState, AppAction> {
+        Validate { [self] action, _, _ in
+            guard action == .setLabel("held") else { return }
+            entered.store(true, ordering: .sequentiallyConsistent)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !released.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.001)
+            }
+            throw Rejection.forbidden("held, then refused")
+        }
+    }
+
+    /// Returns once the held action is in the middleware.
+    func entry() async throws {
+        while !entered.load(ordering: .sequentiallyConsistent) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    func release() {
+        released.store(true, ordering: .sequentiallyConsistent)
+    }
+}
+
+/// The failure `body` throws, or `nil` (recorded as an issue) when it passes.
+private func failure(
+    of body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+) async -> TestStoreFailure? {
+    do {
+        try await body()
+    } catch let failure as TestStoreFailure {
+        return failure
+    } catch {
+        Issue.record("threw \(error), not a TestStoreFailure", sourceLocation: sourceLocation)
+        return nil
+    }
+    Issue.record("passed, but a TestStoreFailure was expected", sourceLocation: sourceLocation)
+    return nil
+}
+
+@Suite("TestStore: rejected actions from effects", .timeLimit(.minutes(1)))
+struct TestStoreRejectedFollowUpTests {
+    private func makeStore() -> TestStore<AppState, AppAction> {
+        TestStore(initialState: AppState(), reducer: appReducer, middleware: [refuseLocked], effects: rejectedFollowUps)
+    }
+
+    @Test func finishFailsOnARejectedFollowUpNobodyReceived() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("overflow")) { $0.label = "overflow" }
+        let report = await failure { try await store.finish() }?.description ?? ""
+        #expect(report.contains("1 action(s) from effects were not received: add(5000) (rejected: invalid_action)"))
+    }
+
+    @Test func receiveOfARejectedFollowUpSaysItWasRejected() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("overflow")) { $0.label = "overflow" }
+        let report = await failure { try await store.receive(.add(5_000)) { $0.count = 5_000 } }?.description ?? ""
+        #expect(report.contains("expected to receive add(5000) accepted, but it was rejected"))
+        #expect(report.contains("invalid_action: amount 5000 is over 1000"))
+        #expect(store.state.count == 0)
+    }
+
+    @Test func receiveRejectedReturnsTheRejectionAndKeepsTheOrder() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("overflow, then add")) { $0.label = "overflow, then add" }
+        let rejection = try await store.receiveRejected(.add(5_000))
+        #expect(rejection == .invalidAction("amount 5000 is over 1000"))
+        try await store.receive(.add(1)) { $0.count = 1 }
+        try await store.finish()
+    }
+
+    @Test func aFollowUpAMiddlewareRejectsIsLoggedToo() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("lock")) { $0.label = "lock" }
+        let rejection = try await store.receiveRejected(.setLabel("locked"))
+        #expect(rejection == .forbidden("the label locked is reserved"))
+        try await store.finish()
+    }
+
+    @Test func sendAfterAnUnreceivedRejectedFollowUpFails() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("overflow")) { $0.label = "overflow" }
+        await store.store.effectsFinished()
+        let report = await failure { try await store.send(.increment) { $0.count = 1 } }?.description ?? ""
+        #expect(report.contains("were not received: add(5000) (rejected: invalid_action)"))
+    }
+
+    /// The follow-up is still in a middleware when the test sends, so the
+    /// sent action queues behind it and it is logged during the send, just
+    /// before the sent action's own entry: the send must report it. (Should the
+    /// send take over 100 ms to queue, the follow-up is logged before the send
+    /// starts and reported by the same failure.)
+    @Test func sendQueuedBehindARejectedFollowUpFails() async throws {
+        let hold = Hold()
+        let store = TestStore(
+            initialState: AppState(), reducer: appReducer, middleware: [hold.middleware], effects: rejectedFollowUps
+        )
+        try await store.send(.setLabel("hold")) { $0.label = "hold" }
+        try await hold.entry()
+        async let sent = failure { try await store.send(.increment) { $0.count = 1 } }
+        try await Task.sleep(for: .milliseconds(100))
+        hold.release()
+        let report = await sent?.description ?? ""
+        #expect(report.contains(#"were not received: setLabel("held") (rejected: forbidden)"#))
+        #expect(store.state.count == 1)
+    }
+
+    @Test func sendRejectedAfterAnUnreceivedRejectedFollowUpFails() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("overflow")) { $0.label = "overflow" }
+        await store.store.effectsFinished()
+        let report = await failure { _ = try await store.sendRejected(.add(2_000)) }?.description ?? ""
+        #expect(report.contains("were not received: add(5000) (rejected: invalid_action)"))
+    }
+
+    @Test func receiveRejectedOfAnAcceptedActionFails() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("overflow, then add")) { $0.label = "overflow, then add" }
+        try await store.receiveRejected(.add(5_000))
+        let report = await failure { _ = try await store.receiveRejected(.add(1)) }?.description ?? ""
+        #expect(report.contains("expected to receive add(1) rejected, but it was accepted at rev 2"))
+    }
+
+    @Test func receiveOfAnotherActionNamesTheRejectedOne() async throws {
+        let store = makeStore()
+        try await store.send(.setLabel("overflow, then add")) { $0.label = "overflow, then add" }
+        let report = await failure { try await store.receive(.add(1)) { $0.count = 1 } }?.description ?? ""
+        #expect(report.contains("expected to receive add(1), received add(5000) (rejected: invalid_action)"))
+    }
+
+    @Test func aRejectedSendIsNotReportedAgainAsUnreceived() async throws {
+        let store = makeStore()
+        let report = await failure { try await store.send(.add(5_000)) }?.description ?? ""
+        #expect(report.contains("add(5000) was rejected: invalid_action"))
+        try await store.finish()
     }
 }
