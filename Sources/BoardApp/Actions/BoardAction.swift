@@ -33,6 +33,9 @@ public enum BoardAction: Sendable, Hashable {
     /// client's is rejected `forbidden`. Not in ``types``.
     case rolled(by: String, sides: Int64, result: Int64)
 
+    /// The wire `type`, without building the object.
+    public var wireType: String { type }
+
     /// The wire `type`, e.g. `addTodo`.
     public var type: String {
         switch self {

@@ -22,8 +22,7 @@
 package enum SessionCommandCoding {
     /// The journal bytes of `command`.
     package static func encode<Action: WireAction>(_ command: SessionCommand<Action>) -> [UInt8] {
-        // One literal per case: the object is sorted once (every accepted
-        // command is encoded on the server's sequencer).
+        // One literal per case: the object is sorted once.
         let object: JSONObject
         switch command {
         case let .dispatch(action, session):
@@ -80,17 +79,6 @@ package enum SessionCommandCoding {
             return .serverStarted
         default:
             throw .unknownCommand(command)
-        }
-    }
-
-    /// The `command` string of `command`.
-    private static func name<Action>(of command: SessionCommand<Action>) -> String {
-        switch command {
-        case .dispatch: "dispatch"
-        case .system: "system"
-        case .sessionJoined: "sessionJoined"
-        case .sessionLeft: "sessionLeft"
-        case .serverStarted: "serverStarted"
         }
     }
 

@@ -18,4 +18,17 @@ public protocol WireAction: Sendable {
 
     /// The object a client dispatches for this action.
     var wireValue: JSONObject { get }
+
+    /// The action's wire `type` (e.g. `addTodo`), for logs and metric
+    /// labels. Default: read from ``wireValue``; an app whose actions know
+    /// their type returns it without building the object.
+    var wireType: String { get }
+}
+
+extension WireAction {
+    /// The `type` string of ``wireValue`` (`unknown` when it has none).
+    public var wireType: String {
+        if case .string(let type)? = wireValue["type"] { return type }
+        return "unknown"
+    }
 }

@@ -6,8 +6,7 @@ extension SessionCommand where Action: WireAction {
     var label: String {
         switch self {
         case .dispatch(let action, _), .system(let action):
-            if case .string(let type)? = action.wireValue["type"] { return type }
-            return "unknown"
+            return action.wireType
         case .sessionJoined: return "sessionJoined"
         case .sessionLeft: return "sessionLeft"
         case .serverStarted: return "serverStarted"
