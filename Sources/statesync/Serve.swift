@@ -6,6 +6,7 @@ import Metrics
 import NIOCore
 import Prometheus
 import ServiceLifecycle
+import StateSyncCore
 import StateSyncProtocol
 import StateSyncServer
 import StateSyncWebClients
@@ -61,6 +62,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Subscriptions one connection may hold open.")
     var maxSubscriptions = SessionConfiguration().maxSubscriptions
 
+    @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
+    var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
+
+    @Option(help: "Most bytes of a path a client sends.")
+    var maxPathBytes = SessionConfiguration().pathLimits.maxBytes
+
     @Option(help: "Write a full snapshot every this many revisions (and at shutdown).")
     var snapshotEvery = Int(SyncEngineConfiguration().snapshotEvery)
 
@@ -72,6 +79,8 @@ struct Serve: AsyncParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxMessageBytes >= 1_024 else { throw ValidationError("--max-message-bytes \(maxMessageBytes) is below 1024") }
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
+        guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
+        guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be at least 1") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
@@ -123,6 +132,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.session.maxMessageBytes = maxMessageBytes
         configuration.session.maxSubscriptions = maxSubscriptions
+        configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
         configuration.engine.snapshotEvery = UInt64(snapshotEvery)
         var tokens: [String: Role] = [:]
         if let tokensFile {

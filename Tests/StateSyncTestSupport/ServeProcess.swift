@@ -69,6 +69,18 @@ package final class ServeProcess: @unchecked Sendable {
         }
     }
 
+    /// The child's process id.
+    package var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The child's resident memory in bytes (Linux: `VmRSS` of `/proc/PID/status`).
+    package var residentBytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes * 1_024
+    }
+
     /// Everything printed on stdout so far.
     package var standardOutput: String { lock.withLock { output } }
     /// Everything printed on stderr so far.

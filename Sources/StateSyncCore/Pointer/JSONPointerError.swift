@@ -17,6 +17,8 @@ public struct JSONPointerError: Error, Sendable, Hashable, CustomStringConvertib
         case cannotRemoveRoot
         case moveIntoItself(from: String, path: String)
         case testFailed(String, actual: String, expected: String)
+        case tooLong(String, bytes: Int, limit: Int)
+        case tooDeep(String, tokens: Int, limit: Int)
     }
 
     private let base: Base
@@ -63,11 +65,19 @@ public struct JSONPointerError: Error, Sendable, Hashable, CustomStringConvertib
         JSONPointerError(.testFailed(pointer.description, actual: actual.description, expected: expected.description))
     }
 
+    static func tooLong(_ text: String, bytes: Int, limit: Int) -> JSONPointerError {
+        JSONPointerError(.tooLong(clip(text), bytes: bytes, limit: limit))
+    }
+
+    static func tooDeep(_ text: String, tokens: Int, limit: Int) -> JSONPointerError {
+        JSONPointerError(.tooDeep(clip(text), tokens: tokens, limit: limit))
+    }
+
     /// Whether the pointer text itself was malformed (as opposed to a
     /// well-formed pointer that does not fit the document).
     public var isMalformedPointer: Bool {
         switch base {
-        case .missingLeadingSlash, .invalidEscape: true
+        case .missingLeadingSlash, .invalidEscape, .tooLong, .tooDeep: true
         default: false
         }
     }
@@ -98,6 +108,10 @@ public struct JSONPointerError: Error, Sendable, Hashable, CustomStringConvertib
             "cannot remove the whole document"
         case let .moveIntoItself(from, path):
             "cannot move \(from) into its own child \(path)"
+        case let .tooLong(text, bytes, limit):
+            "JSON pointer \"\(text)\" is \(bytes) bytes long; at most \(limit) are accepted"
+        case let .tooDeep(text, tokens, limit):
+            "JSON pointer \"\(text)\" has \(tokens) tokens; at most \(limit) are accepted"
         case let .testFailed(path, actual, expected):
             "test failed: the value at \(path.isEmpty ? "the root" : path) is \(Self.clip(actual)), not \(Self.clip(expected))"
         }

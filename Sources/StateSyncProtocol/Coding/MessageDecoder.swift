@@ -29,10 +29,14 @@ public struct MessageDecoder: Sendable {
     /// to 512 levels, 64 MiB), which fits a full-state snapshot read by a
     /// client; a server should set `maxInputBytes` to its message size limit.
     public var limits: JSONParser.Limits
+    /// How long the paths of `subscribe` and `get` may be (a longer one is
+    /// `invalid_path`). Default: `JSONPointer.Limits()` (32 tokens, 1 KiB).
+    public var pathLimits: JSONPointer.Limits
 
-    /// A decoder with `limits`.
-    public init(limits: JSONParser.Limits = JSONParser.Limits()) {
+    /// A decoder with `limits` and `pathLimits`.
+    public init(limits: JSONParser.Limits = JSONParser.Limits(), pathLimits: JSONPointer.Limits = JSONPointer.Limits()) {
         self.limits = limits
+        self.pathLimits = pathLimits
     }
 
     /// Decodes a message sent by a client (what the server reads).
@@ -110,7 +114,7 @@ public struct MessageDecoder: Sendable {
             throw .badJSON(error)
         }
         guard case .object(let object) = value else { throw .notAnObject(value) }
-        return MessageFields(object)
+        return MessageFields(object, pathLimits: pathLimits)
     }
 
     private func role(_ fields: MessageFields) throws(ProtocolError) -> Role {

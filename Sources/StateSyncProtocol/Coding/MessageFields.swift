@@ -9,9 +9,12 @@ struct MessageFields {
     let object: JSONObject
     /// The message's `id`, once read, attached to every later error.
     var id: String?
+    /// How long a path may be.
+    let pathLimits: JSONPointer.Limits
 
-    init(_ object: JSONObject) {
+    init(_ object: JSONObject, pathLimits: JSONPointer.Limits) {
         self.object = object
+        self.pathLimits = pathLimits
         // Read before anything can fail, so every error can carry it.
         id = object["id"]?.stringValue
     }
@@ -63,11 +66,11 @@ struct MessageFields {
 
     private static let revisionKind = "a non-negative 64-bit integer"
 
-    /// A JSON Pointer given as a string; a malformed one is `invalid_path`.
+    /// A JSON Pointer given as a string; a malformed or too long one is `invalid_path`.
     func pointer(_ name: String) throws(ProtocolError) -> JSONPointer {
         let text = try string(name)
         do {
-            return try JSONPointer(parsing: text)
+            return try JSONPointer(parsing: text, limits: pathLimits)
         } catch {
             throw .invalidPath(error, id: id)
         }

@@ -43,7 +43,7 @@ struct HTTPAPIAccess: Sendable {
     func readablePath(_ text: String, for role: Role) throws(HTTPAPIError) -> JSONPointer {
         let path: JSONPointer
         do {
-            path = try JSONPointer(parsing: text)
+            path = try JSONPointer(parsing: text, limits: session.pathLimits)
         } catch {
             throw HTTPAPIError(.invalidPath(error, id: nil))
         }

@@ -11,9 +11,14 @@ struct SubscriberKey: Hashable, Sendable {
 /// One JSON Pointer of the subscription index: the subscriptions focused
 /// exactly here (with the revision each last received) and the longer
 /// pointers below it.
+///
+/// A node keeps only its own token and its parent, so the index holds each
+/// token once: a pointer of N tokens costs N nodes, not N² tokens.
 final class SubscriptionNode {
-    /// This node's pointer.
-    let pointer: JSONPointer
+    /// The last token of this node's pointer (`nil` for the root).
+    private let token: String?
+    /// The node one token up (`nil` for the root); it outlives its children.
+    private unowned let parent: SubscriptionNode?
     /// Child nodes by the next reference token.
     fileprivate(set) var children: [String: SubscriptionNode] = [:]
     /// Subscriptions at ``pointer`` and their `base` (last revision sent).
@@ -21,8 +26,20 @@ final class SubscriptionNode {
     /// The fan-out round that last collected this node (deduplicates visits).
     fileprivate var visitMark: UInt64 = 0
 
-    fileprivate init(pointer: JSONPointer) {
-        self.pointer = pointer
+    fileprivate init(token: String?, parent: SubscriptionNode?) {
+        self.token = token
+        self.parent = parent
+    }
+
+    /// This node's pointer, rebuilt from its tokens (O(depth)).
+    var pointer: JSONPointer {
+        var tokens: [String] = []
+        var node: SubscriptionNode? = self
+        while let current = node, let token = current.token {
+            tokens.append(token)
+            node = current.parent
+        }
+        return JSONPointer(tokens: tokens.reversed())
     }
 
     fileprivate var isEmpty: Bool { subscribers.isEmpty && children.isEmpty }
@@ -34,7 +51,7 @@ final class SubscriptionNode {
 ///
 /// Not thread-safe: owned by the sequencer.
 struct SubscriptionTrie {
-    private let root = SubscriptionNode(pointer: .root)
+    private let root = SubscriptionNode(token: nil, parent: nil)
     private var round: UInt64 = 0
 
     /// Adds (or replaces) subscription `key` at `pointer` with `base`.
@@ -44,7 +61,7 @@ struct SubscriptionTrie {
             if let child = node.children[token] {
                 node = child
             } else {
-                let child = SubscriptionNode(pointer: JSONPointer(tokens: Array(node.pointer.tokens) + [token]))
+                let child = SubscriptionNode(token: token, parent: node)
                 node.children[token] = child
                 node = child
             }

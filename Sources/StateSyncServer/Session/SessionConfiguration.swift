@@ -1,3 +1,4 @@
+public import StateSyncCore
 /// The per-connection limits of a StateSync session.
 ///
 /// Every field has a default fit for interactive clients on a shared server;
@@ -43,6 +44,11 @@ public struct SessionConfiguration: Sendable, Hashable {
     public var idleTimeout: Duration?
     /// Which paths each role may read. Default: everything, for every role.
     public var readPermissions: ReadPermissions
+    /// How long a path a client sends may be (`subscribe`, `get`, the HTTP
+    /// API's `path`): longer ones are refused `invalid_path`. Default 32
+    /// tokens and 1 KiB (see `JSONPointer.Limits`), which also bounds the
+    /// depth of the server's subscription index.
+    public var pathLimits: JSONPointer.Limits
     /// Bytes waiting to be written to one connection above which it stops
     /// being writable: the engine then holds its patches back and coalesces
     /// them (a *slow consumer*) until it drains below a quarter of this.
@@ -65,6 +71,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         pingInterval: Duration? = .seconds(30),
         idleTimeout: Duration? = .seconds(90),
         readPermissions: ReadPermissions = ReadPermissions(),
+        pathLimits: JSONPointer.Limits = JSONPointer.Limits(),
         outboundHighWaterMark: Int = 1 << 20,
         eventStreamHeartbeat: Duration = .seconds(15)
     ) {
@@ -77,6 +84,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
         self.readPermissions = readPermissions
+        self.pathLimits = pathLimits
         self.outboundHighWaterMark = max(1, outboundHighWaterMark)
         self.eventStreamHeartbeat = max(.milliseconds(10), eventStreamHeartbeat)
     }

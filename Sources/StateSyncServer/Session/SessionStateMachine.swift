@@ -54,7 +54,7 @@ public struct SessionStateMachine: Sendable {
         var limits = JSONParser.Limits()
         limits.maxInputBytes = configuration.maxMessageBytes
         limits.maxDepth = configuration.maxNestingDepth
-        self.decoder = MessageDecoder(limits: limits)
+        self.decoder = MessageDecoder(limits: limits, pathLimits: configuration.pathLimits)
         self.bucket = TokenBucket(ratePerSecond: configuration.messagesPerSecond, capacity: configuration.burst, now: now)
     }
 

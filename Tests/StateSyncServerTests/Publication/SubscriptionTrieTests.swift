@@ -34,3 +34,18 @@ import Testing
         #expect(trie.node(at: pointer("/a")) == nil)
     }
 }
+
+@Suite struct SubscriptionTrieDepthTests {
+    @Test func aDeepNodeRebuildsItsPointerFromItsOwnTokens() throws {
+        let trie = SubscriptionTrie()
+        let tokens = (0..<2_000).map { "t\($0)" }
+        let deep = JSONPointer(tokens: tokens)
+        let key = SubscriberKey(sessionID: "s-1", id: "deep")
+        trie.insert(key, at: deep, base: 7)
+        let node = try #require(trie.node(at: deep))
+        #expect(node.pointer == deep)
+        #expect(node.subscribers[key] == 7)
+        trie.remove(key, at: deep)
+        #expect(trie.node(at: JSONPointer(tokens: ["t0"])) == nil)
+    }
+}

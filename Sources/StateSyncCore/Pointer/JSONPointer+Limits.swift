@@ -1,0 +1,38 @@
+extension JSONPointer {
+    /// How long a pointer from an untrusted source may be: a client's
+    /// `subscribe` or `get`, an HTTP request's `path`. Every structure keyed
+    /// by pointers (a server's subscription index, its read rules) then has
+    /// a bounded depth.
+    ///
+    /// ```swift
+    /// let path = try JSONPointer(parsing: text, limits: JSONPointer.Limits(maxTokens: 8))
+    /// ```
+    public struct Limits: Sendable, Hashable {
+        /// The most reference tokens. Default 32: deeper than any state a
+        /// person designs (the board's deepest path has 3), while an index
+        /// keyed by pointers stays small.
+        public var maxTokens: Int
+        /// The most UTF-8 bytes of the text form. Default 1,024: room for 32
+        /// tokens of 30 characters.
+        public var maxBytes: Int
+
+        /// Limits with the documented defaults.
+        public init(maxTokens: Int = 32, maxBytes: Int = 1_024) {
+            self.maxTokens = Swift.max(1, maxTokens)
+            self.maxBytes = Swift.max(1, maxBytes)
+        }
+    }
+
+    /// Parses the RFC 6901 text form within `limits`; the length is checked
+    /// before anything is parsed.
+    ///
+    /// - Throws: ``JSONPointerError`` when `text` is longer than
+    ///   ``Limits/maxBytes``, has more than ``Limits/maxTokens`` tokens, or
+    ///   is malformed.
+    public init(parsing text: String, limits: Limits) throws(JSONPointerError) {
+        let bytes = text.utf8.count
+        guard bytes <= limits.maxBytes else { throw .tooLong(text, bytes: bytes, limit: limits.maxBytes) }
+        try self.init(parsing: text)
+        guard tokens.count <= limits.maxTokens else { throw .tooDeep(text, tokens: tokens.count, limit: limits.maxTokens) }
+    }
+}
