@@ -147,6 +147,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         var options = WebSocketChannelOptions()
         options.outboundHighWatermark = session.outboundHighWaterMark
         options.outboundLowWatermark = max(1, session.outboundHighWaterMark / 4)
+        // Messages are stamped as they arrive, by the clock sessions measure rates with.
+        options.arrivalClock = ArrivalClock(configuration.sessionClock)
 
         let sync = WebSocketRoute(
             path: "/sync",
@@ -159,7 +161,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 logger: logger)
             await driver.run(
                 connection.inbound, configuration: session, authentication: configuration.authentication,
-                clock: configuration.sessionClock)
+                clock: configuration.sessionClock, beforeEachMessage: configuration.sessionWillHandleMessage)
         }
         var routes = [sync]
         if configuration.echo {

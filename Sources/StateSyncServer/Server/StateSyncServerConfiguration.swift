@@ -40,9 +40,14 @@ public struct StateSyncServerConfiguration: Sendable {
     /// this to its registry's output).
     public var metricsExposition: (@Sendable () -> [UInt8])?
     /// The time sessions read for their message-rate limits (the continuous
-    /// clock). Tests in this package freeze it so that no token refills while
-    /// a slow machine runs them.
+    /// clock): it stamps each WebSocket message as it arrives, and each HTTP
+    /// request. Tests in this package freeze it so that no token refills
+    /// while a slow machine runs them, or step it to space messages apart.
     package var sessionClock: @Sendable () -> ContinuousClock.Instant = { .now }
+    /// Awaited by each WebSocket session before it handles a received
+    /// message. Default `nil`. Tests stall sessions with it, as a busy
+    /// server would, while messages keep arriving.
+    package var sessionWillHandleMessage: (@Sendable () async -> Void)?
 
     /// A configuration; every argument has the default documented on its property.
     public init(

@@ -41,19 +41,30 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     // MARK: Inbound
 
     /// Serves the connection until it closes, then leaves the engine.
-    /// `clock` gives the time the rate limit is measured by.
+    ///
+    /// The rate limit measures each message at the time it arrived
+    /// (``WebSocketReceivedMessage/receivedAt``, stamped on the event loop as
+    /// it was read), not when this task gets to it: after a stall, the
+    /// backlog of a steady client is not a burst. `clock` gives the time the
+    /// session starts at (its full token bucket); it must be the clock that
+    /// stamps the connection's messages (``WebSocketChannelOptions/arrivalClock``).
+    /// `beforeEachMessage`, when set, is awaited before each message is
+    /// handled (tests stall the session with it).
     func run(
         _ inbound: WebSocketInboundMessages, configuration: SessionConfiguration, authentication: SessionAuthentication,
-        clock: @Sendable () -> ContinuousClock.Instant
+        clock: @Sendable () -> ContinuousClock.Instant, beforeEachMessage: (@Sendable () async -> Void)? = nil
     ) async {
         var machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: clock())
         logger.debug("connection opened")
         var joined = false
-        for await message in inbound {
+        var messages = inbound.makeAsyncIterator()
+        while let received = await messages.nextReceived() {
+            if let beforeEachMessage { await beforeEachMessage() }
+            let message = received.message
             logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
             let action = switch message.kind {
-            case .text: machine.received(text: message.data.readableBytesView, now: clock())
-            case .binary: machine.receivedBinary(now: clock())
+            case .text: machine.received(text: message.data.readableBytesView, now: received.receivedAt)
+            case .binary: machine.receivedBinary(now: received.receivedAt)
             }
             if case .join = action { joined = true }
             perform(action)

@@ -11,11 +11,15 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     typealias OutboundOut = ByteBuffer
 
     typealias Source = NIOAsyncSequenceProducer<
-        WebSocketMessage, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, InboundDelegate
+        WebSocketReceivedMessage, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, InboundDelegate
     >.Source
 
     private var machine: WebSocketConnectionStateMachine
     private let eventLoopHandler: (any WebSocketEventLoopHandler)?
+    private let clock: ArrivalClock
+    /// When the bytes of the current `channelRead` arrived: read from
+    /// ``clock`` once, when the read delivers its first message.
+    private var arrival: ContinuousClock.Instant?
     private var context: ChannelHandlerContext?
     private var outbound: WebSocketOutbound?
     private var source: Source?
@@ -32,9 +36,12 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var timerDeadline: NIODeadline?
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
 
-    private init(machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?) {
+    private init(
+        machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?, clock: ArrivalClock
+    ) {
         self.machine = machine
         self.eventLoopHandler = eventLoopHandler
+        self.clock = clock
     }
 
     /// Installs a connection's handler after `after` (the HTTP stage that is
@@ -48,13 +55,14 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     ) throws -> (outbound: WebSocketOutbound, inbound: WebSocketInboundMessages?) {
         let machine = WebSocketConnectionStateMachine(
             role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
-        let handler = WebSocketChannelHandler(machine: machine, eventLoopHandler: eventLoopHandler)
+        let handler = WebSocketChannelHandler(
+            machine: machine, eventLoopHandler: eventLoopHandler, clock: options.arrivalClock)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
         var inbound: WebSocketInboundMessages?
         if eventLoopHandler == nil {
             let producer = NIOAsyncSequenceProducer.makeSequence(
-                elementType: WebSocketMessage.self,
+                elementType: WebSocketReceivedMessage.self,
                 backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(
                     lowWatermark: options.inboundLowWatermark, highWatermark: options.inboundHighWatermark),
                 finishOnDeinit: false,
@@ -125,10 +133,12 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             cumulation!.writeBuffer(&bytes)
         }
         inReadBurst = true
+        arrival = nil
         let now = context.eventLoop.now
         while !stoppedReading, let action = machine.read(from: &cumulation!, now: now) {
             perform(action, context: context)
         }
+        arrival = nil
         if let buffer = cumulation, buffer.readableBytes == 0 {
             cumulation = nil
         } else if cumulation!.readerIndex > 64 * 1024 {
@@ -196,7 +206,12 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         if let eventLoopHandler, let outbound {
             eventLoopHandler.webSocket(outbound, received: message)
         } else if let source {
-            switch source.yield(message) {
+            // Stamped here, as the bytes are read, not when the task gets to
+            // the message: a consumer that stalled must not see a steady peer
+            // as a burst.
+            let receivedAt = arrival ?? clock.now()
+            arrival = receivedAt
+            switch source.yield(WebSocketReceivedMessage(message: message, receivedAt: receivedAt)) {
             case .stopProducing: readingPaused = true
             case .produceMore, .dropped: break
             }

@@ -20,6 +20,10 @@ public struct WebSocketChannelOptions: Hashable, Sendable {
     public var outboundLowWatermark: Int
     /// How long a client waits for TCP, TLS and the 101 response. Default 10 s.
     public var handshakeTimeout: TimeAmount
+    /// What stamps received messages (``WebSocketReceivedMessage/receivedAt``).
+    /// Default the continuous clock; tests in this package substitute one
+    /// they control.
+    package var arrivalClock: ArrivalClock = .continuous
 
     /// Creates options; every parameter has the default documented on its property.
     public init(

@@ -8,13 +8,14 @@ public import NIOCore
 /// number of messages, the connection stops reading from the socket (TCP
 /// flow control then slows the peer) and resumes once the consumer catches up.
 ///
-/// Only one task may iterate it.
+/// Only one task may iterate it. ``AsyncIterator/nextReceived()`` also
+/// gives the time each message arrived, for consumers that measure rates.
 public struct WebSocketInboundMessages: AsyncSequence, Sendable {
     /// Each element is one complete message.
     public typealias Element = WebSocketMessage
 
     typealias Producer = NIOAsyncSequenceProducer<
-        WebSocketMessage, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, InboundDelegate
+        WebSocketReceivedMessage, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, InboundDelegate
     >
 
     private let producer: Producer
@@ -34,6 +35,13 @@ public struct WebSocketInboundMessages: AsyncSequence, Sendable {
 
         /// The next message, or `nil` once the connection is closed.
         public mutating func next() async -> WebSocketMessage? {
+            await base.next()?.message
+        }
+
+        /// The next message with the time it arrived (see
+        /// ``WebSocketReceivedMessage/receivedAt``), or `nil` once the
+        /// connection is closed. It advances the same iteration as ``next()``.
+        public mutating func nextReceived() async -> WebSocketReceivedMessage? {
             await base.next()
         }
     }
