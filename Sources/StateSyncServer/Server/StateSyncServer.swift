@@ -140,7 +140,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let session = configuration.session
         var webSocket = WebSocketConfiguration()
         webSocket.maxMessageSize = session.maxMessageBytes
-        webSocket.maxFrameSize = min(webSocket.maxFrameSize, session.maxMessageBytes)
+        // A message may come as one frame: the frame limit is the message limit.
+        webSocket.maxFrameSize = session.maxMessageBytes
         webSocket.pingInterval = session.pingInterval.map(Self.timeAmount)
         webSocket.idleTimeout = session.idleTimeout.map(Self.timeAmount)
         let frames = SharedFrames(compress: webSocket.compression != nil, logger: logger)
@@ -165,7 +166,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         }
         var routes = [sync]
         if configuration.echo {
-            routes.append(WebSocketRoute(path: "/echo", handler: .eventLoop(WebSocketEchoHandler())))
+            routes.append(WebSocketRoute(path: "/echo", configuration: webSocket, handler: .eventLoop(WebSocketEchoHandler())))
         }
         let health = ServerHTTPRoutes.health { [self] in
             HealthStatus(

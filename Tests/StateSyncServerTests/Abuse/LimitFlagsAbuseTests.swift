@@ -1,0 +1,44 @@
+import Foundation
+import NIOCore
+import StateSyncTestSupport
+import Testing
+import WebSocket
+
+/// Hardening: every limit flag does what its help says.
+@Suite(.timeLimit(.minutes(1)))
+struct LimitFlagsAbuseTests {
+    /// A client that takes large frames and does not compress.
+    private static func client(_ url: String) async throws -> WebSocketConnection {
+        var configuration = WebSocketConfiguration()
+        configuration.maxFrameSize = 16 << 20
+        configuration.maxMessageSize = 16 << 20
+        configuration.compression = nil
+        return try await WebSocketClient.connect(url: url, subprotocols: [], configuration: configuration)
+    }
+
+    @Test func maxMessageBytesRaisesTheFrameLimitToo() async throws {
+        let server = try ServeProcess(["serve", "--memory", "--port", "0", "--echo", "--max-message-bytes", "\(8 << 20)"])
+        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+        let connection = try await Self.client("ws://127.0.0.1:\(port)/echo")
+        // One 4 MiB frame: above the WebSocket layer's default frame limit (1 MiB).
+        let payload = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try await connection.outbound.send(binary: ByteBuffer(bytes: payload))
+        var messages = connection.inbound.makeAsyncIterator()
+        let echoed = try #require(await messages.next(), "closed: \(String(describing: connection.outbound.closeStatus))")
+        #expect(echoed.data.readableBytes == payload.count)
+        #expect(Array(echoed.data.readableBytesView) == payload)
+
+        // Above the configured limit: closed with 1009, as the help says.
+        let other = try await Self.client("ws://127.0.0.1:\(port)/echo")
+        do {
+            try await other.outbound.send(binary: ByteBuffer(repeating: 1, count: (8 << 20) + 1))
+        } catch {
+            // The server may close (1009, on the frame's header) before the send completes.
+        }
+        var rest = other.inbound.makeAsyncIterator()
+        while await rest.next() != nil {}
+        #expect(other.outbound.closeStatus?.code == .messageTooBig)
+        server.send(SIGTERM)
+        #expect(await server.waitForExit() == 0)
+    }
+}
