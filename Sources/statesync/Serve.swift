@@ -38,7 +38,7 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Keep the state in memory only (nothing is stored; --data is ignored).")
     var memory = false
 
-    @Option(help: "A token clients must send in hello: TOKEN (a writer) or TOKEN=ROLE. Repeatable; enables authentication.")
+    @Option(help: "A token clients must send in hello: TOKEN (a writer) or TOKEN=ROLE. Repeatable; enables authentication. $STATESYNC_TOKENS takes the same, comma-separated, out of the argument list.")
     var token: [String] = []
 
     @Option(help: "A file of \"TOKEN ROLE\" lines; enables authentication.")
@@ -143,6 +143,12 @@ struct Serve: AsyncParsableCommand {
                 throw CommandFailure(message: "cannot read the tokens file \(tokensFile): \(error.localizedDescription)")
             }
             tokens = try TokensFile.parse(text, path: tokensFile)
+            if let warning = TokensFile.permissionWarning(path: tokensFile) { printError(warning) }
+        }
+        // Tokens kept out of argv (which every user of the machine can read).
+        for argument in TokensFile.environmentTokens(ProcessInfo.processInfo.environment) {
+            let (value, role) = try TokensFile.parseArgument(argument)
+            tokens[value] = role
         }
         for argument in token {
             let (value, role) = try TokensFile.parseArgument(argument)

@@ -1,3 +1,4 @@
+import Foundation
 import StateSyncCore
 import StateSyncProtocol
 
@@ -52,6 +53,24 @@ enum TokensFile {
             tokens[String(fields[0])] = try role(String(fields[1]), context: "\(path):\(index + 1)")
         }
         return tokens
+    }
+
+    /// The `TOKEN` or `TOKEN=ROLE` arguments of `STATESYNC_TOKENS`
+    /// (separated by commas or white space): tokens given there stay out of
+    /// the process's argument list, which every user of the machine can read.
+    static func environmentTokens(_ environment: [String: String]) -> [String] {
+        (environment["STATESYNC_TOKENS"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\t" })
+            .map(String.init)
+    }
+
+    /// A warning when the tokens file at `path` may be read by users other
+    /// than its owner; `nil` when it may not (or cannot be checked).
+    static func permissionWarning(path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),   // it was just read: it exists
+              let permissions = (attributes[.posixPermissions] as? NSNumber)?.uint16Value,
+              permissions & 0o044 != 0
+        else { return nil }
+        return "statesync: warning: the tokens file \(path) can be read by other users (mode \(String(permissions, radix: 8))); run chmod 600 \(path)"
     }
 
     private static func role(_ name: String, context: String) throws(CommandFailure) -> Role {
