@@ -59,6 +59,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The largest client message in bytes; larger ones close the connection with 1009.")
     var maxMessageBytes = SessionConfiguration().maxMessageBytes
 
+    @Option(help: "A browser origin (scheme://host[:port]) allowed besides the server's own; * allows every origin. Repeatable.")
+    var allowOrigin: [String] = []
+
+    @Option(help: "A Host name answered besides localhost, 127.0.0.1 and ::1 when bound to loopback. Repeatable.")
+    var allowHost: [String] = []
+
     @Option(help: "Subscriptions one connection may hold open.")
     var maxSubscriptions = SessionConfiguration().maxSubscriptions
 
@@ -132,6 +138,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.session.maxMessageBytes = maxMessageBytes
         configuration.session.maxSubscriptions = maxSubscriptions
+        configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
         configuration.engine.snapshotEvery = UInt64(snapshotEvery)
         var tokens: [String: Role] = [:]

@@ -176,6 +176,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         var serverConfiguration = WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls)
         // An HTTP dispatch is a message: the same size limit (413 above it).
         serverConfiguration.maxRequestBodySize = session.maxMessageBytes
+        serverConfiguration.requestFilter = configuration.requestPolicy.filter(bindHost: configuration.host)
         let metricsRoutes = configuration.metricsExposition.map { [ServerHTTPRoutes.metrics($0)] } ?? []
         let api = HTTPAPIRoutes(
             engine: engine,

@@ -20,6 +20,9 @@ public struct StateSyncServerConfiguration: Sendable {
     public var storage: StateSyncStorage
     /// TLS (`wss://`); `nil` (the default) serves plain `ws://`.
     public var tls: TLSConfiguration?
+    /// Which browser origins and `Host` names are answered. Default: same
+    /// origin only, and loopback names only when bound to loopback.
+    public var requestPolicy = RequestPolicy()
     /// Token → role; default ``SessionAuthentication/open`` (everyone writes).
     public var authentication: SessionAuthentication
     /// Per-connection limits (message size, subscriptions, rate, idle timeout).

@@ -22,6 +22,8 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         case idle
         case http(HTTPRequestHead, route: HTTPRoute?, body: ByteBuffer)
         case bodyTooLarge(HTTPRequestHead)
+        /// The request filter refused it: answered with this at its end, then closed.
+        case refused(HTTPRequestHead, HTTPRouteResponse)
         case webSocket(HTTPRequestHead, WebSocketRoute)
         case upgrading(buffered: [NIOAny])
         /// An ``HTTPRoute/AsyncHandler`` is producing the response; requests
@@ -37,13 +39,16 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let decoder: any RemovableChannelHandler
     private let encoder: HTTPResponseEncoder
     private let maxBodySize: Int
+    private let filter: (@Sendable (HTTPRequestHead) -> HTTPRouteResponse?)?
     private let install: Installer
     private var state = State.idle
 
     init(
         router: ServerRouter, limiter: RequestHeadSizeLimiter, decoder: any RemovableChannelHandler,
-        encoder: HTTPResponseEncoder, maxBodySize: Int, install: @escaping Installer
+        encoder: HTTPResponseEncoder, maxBodySize: Int, filter: (@Sendable (HTTPRequestHead) -> HTTPRouteResponse?)?,
+        install: @escaping Installer
     ) {
+        self.filter = filter
         self.router = router
         self.limiter = limiter
         self.decoder = decoder
@@ -95,6 +100,10 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func received(head: HTTPRequestHead) {
+        if let refusal = filter?(head) {
+            state = .refused(head, refusal)
+            return
+        }
         let path = ServerRouter.path(of: head.uri)
         if let route = router.webSocketRoutes[path],
            head.headers.contains(name: "Upgrade") || router.httpRoutes[path] == nil {
@@ -118,6 +127,9 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
                 state = .streaming(stream)
                 handler(HTTPRouteRequest(head: head, body: body, remoteAddress: context.remoteAddress), stream)
             }
+        case let .refused(head, response):
+            state = .closing
+            respond(context: context, head: head, response: response, close: true)
         case .bodyTooLarge(let head):
             state = .closing
             let response = HTTPRouteResponse(

@@ -205,7 +205,7 @@ public final class WebSocketServer: Sendable {
         let encoder = HTTPResponseEncoder()
         let http = HTTPServerHandler(
             router: router, limiter: limiter, decoder: decoder, encoder: encoder,
-            maxBodySize: configuration.maxRequestBodySize
+            maxBodySize: configuration.maxRequestBodySize, filter: configuration.requestFilter
         ) { channel, route, acceptance, after in
             var eventLoopHandler: (any WebSocketEventLoopHandler)?
             if case .eventLoop(let handler) = route.handler { eventLoopHandler = handler }

@@ -1,3 +1,4 @@
+public import NIOHTTP1
 public import NIOCore
 public import NIOSSL
 
@@ -33,6 +34,12 @@ public struct WebSocketServerConfiguration: Sendable {
     public var shutdownGracePeriod: TimeAmount
     /// TLS for `wss://`; `nil` (the default) serves plain `ws://`.
     public var tls: TLSConfiguration?
+    /// Looks at every request head before it is routed, plain HTTP requests
+    /// and WebSocket upgrades alike: a response refuses the request with it
+    /// (the connection then closes). Default `nil`: every request is routed.
+    /// A server uses it for policies that hold for every endpoint, such as
+    /// allowed `Host` names or `Origin`s.
+    public var requestFilter: (@Sendable (HTTPRequestHead) -> HTTPRouteResponse?)?
 
     /// Creates a configuration; every argument has the default documented on its property.
     public init(
