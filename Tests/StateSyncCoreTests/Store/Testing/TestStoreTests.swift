@@ -54,7 +54,7 @@ struct TestStoreTests {
 }
 
 /// Effects whose follow-ups are refused: `.add(5_000)` by the reducer (over
-/// 1000), `.setLabel("locked")` by ``refuseLocked``, `.setLabel("held")` by a ``Hold``.
+/// 1000), `.setLabel("locked")` by ``refuseLocked``.
 private let rejectedFollowUps = Effects<AppState, AppAction> { action, _, _ in
     switch action {
     case .setLabel("overflow"):
@@ -66,8 +66,6 @@ private let rejectedFollowUps = Effects<AppState, AppAction> { action, _, _ in
         }
     case .setLabel("lock"):
         .run { send in await send(.setLabel("locked")) }
-    case .setLabel("hold"):
-        .run { send in await send(.setLabel("held")) }
     default:
         .none
     }
@@ -76,37 +74,6 @@ private let rejectedFollowUps = Effects<AppState, AppAction> { action, _, _ in
 /// A middleware refusing the label `locked`.
 private let refuseLocked = Validate<AppState, AppAction> { action, _, _ in
     if action == .setLabel("locked") { throw Rejection.forbidden("the label locked is reserved") }
-}
-
-/// A middleware that holds `.setLabel("held")` before the reducer, blocking
-/// the thread that processes it (and so every dispatch queued behind it),
-/// until ``release()`` (or 5 seconds), then rejects it.
-private final class Hold: Sendable {
-    private let entered = Atomic<Bool>(false)
-    private let released = Atomic<Bool>(false)
-
-    var middleware: Validate<AppState, AppAction> {
-        Validate { [self] action, _, _ in
-            guard action == .setLabel("held") else { return }
-            entered.store(true, ordering: .sequentiallyConsistent)
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !released.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.001)
-            }
-            throw Rejection.forbidden("held, then refused")
-        }
-    }
-
-    /// Returns once the held action is in the middleware.
-    func entry() async throws {
-        while !entered.load(ordering: .sequentiallyConsistent) {
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
-
-    func release() {
-        released.store(true, ordering: .sequentiallyConsistent)
-    }
 }
 
 /// The failure `body` throws, or `nil` (recorded as an issue) when it passes.
@@ -170,26 +137,6 @@ struct TestStoreRejectedFollowUpTests {
         await store.store.effectsFinished()
         let report = await failure { try await store.send(.increment) { $0.count = 1 } }?.description ?? ""
         #expect(report.contains("were not received: add(5000) (rejected: invalid_action)"))
-    }
-
-    /// The follow-up is still in a middleware when the test sends, so the
-    /// sent action queues behind it and it is logged during the send, just
-    /// before the sent action's own entry: the send must report it. (Should the
-    /// send take over 100 ms to queue, the follow-up is logged before the send
-    /// starts and reported by the same failure.)
-    @Test func sendQueuedBehindARejectedFollowUpFails() async throws {
-        let hold = Hold()
-        let store = TestStore(
-            initialState: AppState(), reducer: appReducer, middleware: [hold.middleware], effects: rejectedFollowUps
-        )
-        try await store.send(.setLabel("hold")) { $0.label = "hold" }
-        try await hold.entry()
-        async let sent = failure { try await store.send(.increment) { $0.count = 1 } }
-        try await Task.sleep(for: .milliseconds(100))
-        hold.release()
-        let report = await sent?.description ?? ""
-        #expect(report.contains(#"were not received: setLabel("held") (rejected: forbidden)"#))
-        #expect(store.state.count == 1)
     }
 
     @Test func sendRejectedAfterAnUnreceivedRejectedFollowUpFails() async throws {
