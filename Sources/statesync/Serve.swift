@@ -74,6 +74,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most bytes of a path a client sends.")
     var maxPathBytes = SessionConfiguration().pathLimits.maxBytes
 
+    @Option(help: "Most bytes of an id or clientId a client sends.")
+    var maxIdBytes = SessionConfiguration().identifierLimits.maxIdentifierBytes
+
+    @Option(help: "Most characters of the name a session gives in hello.")
+    var maxNameLength = SessionConfiguration().identifierLimits.maxNameLength
+
     @Option(help: "Write a full snapshot every this many revisions (and at shutdown).")
     var snapshotEvery = Int(SyncEngineConfiguration().snapshotEvery)
 
@@ -87,6 +93,8 @@ struct Serve: AsyncParsableCommand {
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
+        guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
+        guard maxNameLength >= 1 else { throw ValidationError("--max-name-length must be at least 1") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be at least 1") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
@@ -140,6 +148,7 @@ struct Serve: AsyncParsableCommand {
         configuration.session.maxSubscriptions = maxSubscriptions
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
+        configuration.session.identifierLimits = IdentifierLimits(maxIdentifierBytes: maxIdBytes, maxNameLength: maxNameLength)
         configuration.engine.snapshotEvery = UInt64(snapshotEvery)
         var tokens: [String: Role] = [:]
         if let tokensFile {

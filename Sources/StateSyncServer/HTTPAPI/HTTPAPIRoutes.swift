@@ -38,7 +38,8 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             limits.maxDepth = access.session.maxNestingDepth
             let sessionID = nextSessionID()
             let dispatch = try HTTPDispatchRequest(
-                body: request.body.readableBytesView, headers: request.head.headers, limits: limits, freshID: { "\(sessionID)-a" })
+                body: request.body.readableBytesView, headers: request.head.headers, limits: limits,
+                identifierLimits: access.session.identifierLimits, freshID: { "\(sessionID)-a" })
             let answer = await OneShotSession<App>.ask(
                 .dispatch(id: dispatch.id, action: dispatch.action), answerID: dispatch.id,
                 as: SessionInfo(id: sessionID, name: dispatch.name), clientID: dispatch.clientID, role: role, engine: engine)

@@ -22,7 +22,10 @@ struct HTTPDispatchRequest {
     ///
     /// - Throws: ``HTTPAPIError``: `400 bad_json` with the byte offset,
     ///   `400 bad_request` for a body that is not an action or envelope.
-    init(body: some Collection<UInt8>, headers: HTTPHeaders, limits: JSONParser.Limits, freshID: () -> String) throws(HTTPAPIError) {
+    init(
+        body: some Collection<UInt8>, headers: HTTPHeaders, limits: JSONParser.Limits,
+        identifierLimits: IdentifierLimits = IdentifierLimits(), freshID: () -> String
+    ) throws(HTTPAPIError) {
         let value: JSONValue
         do {
             value = try JSONParser(limits: limits).parse(body)
@@ -45,6 +48,12 @@ struct HTTPDispatchRequest {
             self.action = object
         }
         if let key = headers.first(name: "Idempotency-Key") { id = key }
+        for error in [
+            identifierLimits.check(identifier: clientID, field: "clientId", id: nil),
+            identifierLimits.check(identifier: id, field: "id", id: nil), identifierLimits.check(name: name),
+        ] {
+            if let error { throw HTTPAPIError(error) }
+        }
         self.clientID = id == nil ? nil : clientID ?? "http"
         self.id = id ?? freshID()
         self.name = name

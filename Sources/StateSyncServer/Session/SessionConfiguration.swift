@@ -49,6 +49,9 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// tokens and 1 KiB (see `JSONPointer.Limits`), which also bounds the
     /// depth of the server's subscription index.
     public var pathLimits: JSONPointer.Limits
+    /// How long ids, `clientId`s and names may be (longer: `bad_request`).
+    /// Default 128 bytes and 64 characters (see ``IdentifierLimits``).
+    public var identifierLimits: IdentifierLimits
     /// Bytes waiting to be written to one connection above which it stops
     /// being writable: the engine then holds its patches back and coalesces
     /// them (a *slow consumer*) until it drains below a quarter of this.
@@ -72,6 +75,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         idleTimeout: Duration? = .seconds(90),
         readPermissions: ReadPermissions = ReadPermissions(),
         pathLimits: JSONPointer.Limits = JSONPointer.Limits(),
+        identifierLimits: IdentifierLimits = IdentifierLimits(),
         outboundHighWaterMark: Int = 1 << 20,
         eventStreamHeartbeat: Duration = .seconds(15)
     ) {
@@ -85,6 +89,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.readPermissions = readPermissions
         self.pathLimits = pathLimits
+        self.identifierLimits = identifierLimits
         self.outboundHighWaterMark = max(1, outboundHighWaterMark)
         self.eventStreamHeartbeat = max(.milliseconds(10), eventStreamHeartbeat)
     }

@@ -115,6 +115,7 @@ public struct SessionStateMachine: Sendable {
         guard case let .hello(clientID, token, name) = message else {
             return fail(.helloRequired(received: message.type, id: message.id))
         }
+        if let error = configuration.identifierLimits.check(message) { return fail(error) }
         switch authentication.role(for: token) {
         case .failure(let error):
             return fail(error)
@@ -125,6 +126,7 @@ public struct SessionStateMachine: Sendable {
     }
 
     private mutating func joined(_ message: ClientMessage, role: Role) -> Action {
+        if let error = configuration.identifierLimits.check(message) { return fail(error) }
         switch message {
         case .hello:
             return .reply(.error(id: nil, code: .badRequest, message: "this session already said hello"))
