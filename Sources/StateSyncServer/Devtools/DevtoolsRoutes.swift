@@ -11,6 +11,9 @@ import WebSocket
 /// rejections. With authentication on, each request must carry
 /// `Authorization: Bearer TOKEN` for an `admin` token (401 without a known
 /// token, 403 for another role); with it off, they are open like the rest.
+/// Either way the caller's role must be allowed to read every path
+/// (``ReadPermissions/allowsEverything(_:)``): the devtools show the whole
+/// state and history, so `--restrict-read` would mean nothing otherwise.
 struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     /// The most entries one journal request returns: a page of the log, small
     /// enough that replaying it for its patches stays in the milliseconds.
@@ -19,6 +22,7 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     let engine: SyncEngine<App>
     let travel: TimeTravel<App>
     let authentication: SessionAuthentication
+    let readPermissions: ReadPermissions
 
     /// `/devtools/api/journal`, `/devtools/api/state`, `/devtools/api/sessions`, `/devtools/api/rejections`.
     var routes: [HTTPRoute] {
@@ -74,8 +78,8 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     private func route(
         _ path: String, _ body: @escaping @Sendable ([String: String]) async throws -> JSONValue
     ) -> HTTPRoute {
-        HTTPRoute(path: path, asyncHandler: { [authentication] head, _ in
-            if let refusal = Self.refusal(head, authentication) { return refusal }
+        HTTPRoute(path: path, asyncHandler: { [authentication, readPermissions] head, _ in
+            if let refusal = Self.refusal(head, authentication, readPermissions) { return refusal }
             do {
                 return Self.json(.ok, try await body(Self.query(head.uri)))
             } catch {
@@ -85,9 +89,17 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
         })
     }
 
-    /// 401/403 unless authentication is off or the bearer token is an admin's.
-    private static func refusal(_ head: HTTPRequestHead, _ authentication: SessionAuthentication) -> HTTPRouteResponse? {
-        guard authentication.isRequired else { return nil }
+    /// 401/403 unless authentication is off or the bearer token is an
+    /// admin's, and unless that role may read every path.
+    private static func refusal(
+        _ head: HTTPRequestHead, _ authentication: SessionAuthentication, _ readPermissions: ReadPermissions
+    ) -> HTTPRouteResponse? {
+        guard authentication.isRequired else {
+            // Open: the caller has the role of a hello without a token.
+            guard case .success(let role) = authentication.role(for: nil), !readPermissions.allowsEverything(role) else { return nil }
+            return error(.forbidden, code: "forbidden",
+                "devtools show the whole state, and --restrict-read keeps parts of it from role \(role.rawValue)")
+        }
         let header = head.headers.first(name: "Authorization")
         let token = header.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
         switch authentication.role(for: token) {
@@ -97,6 +109,9 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
                 : "the token is not one of the server's tokens")
         case .success(let role) where !role.mayAdminister:
             return error(.forbidden, code: "forbidden", "devtools are for the admin role; this token's role is \(role.rawValue)")
+        case .success(let role) where !readPermissions.allowsEverything(role):
+            return error(.forbidden, code: "forbidden",
+                "devtools show the whole state, and --restrict-read keeps parts of it from role \(role.rawValue)")
         case .success:
             return nil
         }

@@ -26,6 +26,12 @@ public struct ReadPermissions: Sendable, Hashable {
         self.minimumRoles = minimumRoles
     }
 
+    /// Whether `role` may read every path (no restriction is above it): what
+    /// the devtools need, since they show the whole state and history.
+    public func allowsEverything(_ role: Role) -> Bool {
+        minimumRoles.values.allSatisfy { role >= $0 }
+    }
+
     /// Whether `role` may read `path`: no restriction above its role lies
     /// on, inside or around `path`.
     public func allows(_ role: Role, toRead path: JSONPointer) -> Bool {
