@@ -1,4 +1,5 @@
 package import Foundation
+import TestProcessSupport
 
 /// A child process: by default the real `statesync` executable (built
 /// beside the test bundle by `swift build --build-tests`).
@@ -106,8 +107,7 @@ package final class ServeProcess: @unchecked Sendable {
 
     /// Waits for the process to exit, collects the rest of its output, and returns its status.
     package func waitForExit() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+        await onOwnThread {
                 self.process.waitUntilExit()
                 self.stdout.fileHandleForReading.readabilityHandler = nil
                 self.stderr.fileHandleForReading.readabilityHandler = nil
@@ -115,8 +115,7 @@ package final class ServeProcess: @unchecked Sendable {
                 let restErrors = String(decoding: self.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 self.lock.withLock { self.errors += restErrors }
                 self.received(rest, ended: true)
-                continuation.resume(returning: self.process.terminationStatus)
-            }
+                return self.process.terminationStatus
         }
     }
 }

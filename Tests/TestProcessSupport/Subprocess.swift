@@ -26,13 +26,9 @@ package enum Subprocess {
     }
 
     /// Runs `argv` (stdin from /dev/null, `environment` added to the test's
-    /// own) on a dispatch thread, so the test's task pool does not block.
+    /// own) on a thread of its own (``onOwnThread(_:)``), so no task waits.
     package static func run(_ argv: [String], environment: [String: String] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try run(argv, environment: environment) })
-            }
-        }
+        try await onOwnThread { try run(argv, environment: environment) }
     }
 
     /// Runs `argv`, blocking the calling thread (for commands of a few milliseconds).

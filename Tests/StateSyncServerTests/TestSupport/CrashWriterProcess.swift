@@ -1,4 +1,5 @@
 import Foundation
+import TestProcessSupport
 
 /// Runs the `journal-crash-writer` executable (built beside the test bundle
 /// by `swift build --build-tests`) and collects the revisions it acknowledges.
@@ -18,12 +19,8 @@ struct CrashWriterProcess {
     /// `killAfter` batches (after a further `delayMicroseconds`), and returns
     /// every revision it printed on a complete line before dying.
     func runAndKill(killAfter: Int, delayMicroseconds: UInt32) async throws -> [UInt64] {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try run(arguments: [directory, "\(batchSize)"], killAfter: killAfter, delay: delayMicroseconds)
-                })
-            }
+        try await onOwnThread {
+            try run(arguments: [directory, "\(batchSize)"], killAfter: killAfter, delay: delayMicroseconds)
         }
     }
 
@@ -35,22 +32,18 @@ struct CrashWriterProcess {
     func countFsyncs(batches: Int) async throws -> Int {
         let trace = directory + ".strace"
         defer { try? FileManager.default.removeItem(atPath: trace) }  // cleanup only
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: Self.strace ?? "strace")
-                    process.arguments = [
-                        "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", trace,
-                        Self.executable.path, directory, "\(batchSize)", "\(batches)",
-                    ]
-                    process.standardOutput = FileHandle.nullDevice
-                    try process.run()
-                    process.waitUntilExit()
-                    guard process.terminationStatus == 0 else {
-                        throw CrashWriterFailure(status: process.terminationStatus, acknowledged: 0)
-                    }
-                })
+        try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.strace ?? "strace")
+            process.arguments = [
+                "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", trace,
+                Self.executable.path, directory, "\(batchSize)", "\(batches)",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw CrashWriterFailure(status: process.terminationStatus, acknowledged: 0)
             }
         }
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")

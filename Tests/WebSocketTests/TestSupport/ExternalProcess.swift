@@ -66,11 +66,9 @@ enum ExternalProcess {
         return (process, line)
     }
 
-    /// Runs blocking work on a Dispatch thread, never on the (small) cooperative pool.
+    /// Runs blocking work on a thread of its own (``onOwnThread(_:)``).
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
+        await onOwnThread(work)
     }
 
     /// python3 that can `import websockets`, or a `Missing` error.
