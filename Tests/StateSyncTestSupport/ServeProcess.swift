@@ -1,5 +1,6 @@
 package import Foundation
 import TestProcessSupport
+package import Testing
 
 /// A child process: by default the real `statesync` executable (built
 /// beside the test bundle by `swift build --build-tests`).
@@ -117,5 +118,23 @@ package final class ServeProcess: @unchecked Sendable {
                 self.received(rest, ended: true)
                 return self.process.terminationStatus
         }
+    }
+}
+
+extension ServeProcess {
+    /// `statesync serve --memory --port 0 options…`, listening: the process
+    /// and its port (the test fails, with the server's stderr, when it prints none).
+    package static func serving(
+        _ options: [String] = [], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (ServeProcess, Int) {
+        let server = try ServeProcess(["serve", "--memory", "--port", "0"] + options, environment: environment)
+        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)", sourceLocation: sourceLocation)
+        return (server, port)
+    }
+
+    /// Stops the server with SIGTERM and expects a clean exit (status 0).
+    package func stop(sourceLocation: SourceLocation = #_sourceLocation) async {
+        send(SIGTERM)
+        #expect(await waitForExit() == 0, "\(standardError)", sourceLocation: sourceLocation)
     }
 }

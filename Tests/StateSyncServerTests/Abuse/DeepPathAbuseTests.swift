@@ -10,8 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct DeepPathAbuseTests {
     @Test func deepPathsAreRefusedAndABystanderIsUnaffected() async throws {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0"])
-        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+        let (server, port) = try await ServeProcess.serving()
         let url = "ws://127.0.0.1:\(port)/sync"
         let bystander = try await ProtocolClient.joined(url, clientID: "bystander")
         try await bystander.send(#"{"type":"subscribe","id":"c","path":"/counters"}"#)
@@ -41,18 +40,15 @@ struct DeepPathAbuseTests {
         #expect(ContinuousClock.now - start < .seconds(1))
         let after = try #require(server.residentBytes)
         #expect(after - before < 16 << 20, "RSS grew from \(before) to \(after) bytes")
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
+        await server.stop()
     }
 
     @Test func theLimitIsAServeFlag() async throws {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0", "--max-path-depth", "64"])
-        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+        let (server, port) = try await ServeProcess.serving(["--max-path-depth", "64"])
         let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync")
         try await client.send(.object(["type": "subscribe", "id": "s", "path": .string(String(repeating: "/a", count: 40))]))
         #expect(try await client.receive("snapshot")["value"] == nil as JSONValue)
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
+        await server.stop()
         let refused = try await CLI.run(["serve", "--memory", "--max-path-depth", "0"])
         #expect(refused.status == 2)
         #expect(refused.errors.contains("--max-path-depth must be at least 1"))

@@ -9,8 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct DevtoolsReadRulesAbuseTests {
     @Test func restrictedStateIsNotReadableThroughTheDevtools() async throws {
-        let open = try ServeProcess(["serve", "--memory", "--port", "0", "--restrict-read", "/presence=admin"])
-        let port = try #require(try await open.waitForPort(), "no URL printed: \(open.standardError)")
+        let (open, port) = try await ServeProcess.serving(["--restrict-read", "/presence=admin"])
         let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "visible-only-to-admins")
         try await client.send(#"{"type":"subscribe","id":"p","path":"/presence"}"#)
         #expect(try await client.receive("error")["code"] == "forbidden")
@@ -19,8 +18,7 @@ struct DevtoolsReadRulesAbuseTests {
             #expect(response.status == 403, "\(path)")
             #expect(!response.body.contains("visible-only-to-admins"), "\(path)")
         }
-        open.send(SIGTERM)
-        #expect(await open.waitForExit() == 0)
+        await open.stop()
 
         let tokens = try ServeProcess([
             "serve", "--memory", "--port", "0", "--token", "root=admin", "--restrict-read", "/presence=admin",
@@ -28,7 +26,6 @@ struct DevtoolsReadRulesAbuseTests {
         let tokensPort = try #require(try await tokens.waitForPort(), "no URL printed: \(tokens.standardError)")
         let admin = try await Curl.run(port: tokensPort, "/devtools/api/state", ["-H", "Authorization: Bearer root"])
         #expect(admin.status == 200)
-        tokens.send(SIGTERM)
-        #expect(await tokens.waitForExit() == 0)
+        await tokens.stop()
     }
 }

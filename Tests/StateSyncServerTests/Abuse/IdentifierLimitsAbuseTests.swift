@@ -9,8 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct IdentifierLimitsAbuseTests {
     @Test func longNamesAndIdsAreRefusedBeforeTheyReachPresenceOrTheJournal() async throws {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0"])
-        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+        let (server, port) = try await ServeProcess.serving()
         let url = "ws://127.0.0.1:\(port)/sync"
         let bystander = try await ProtocolClient.joined(url, name: "bystander")
 
@@ -33,7 +32,6 @@ struct IdentifierLimitsAbuseTests {
         let http = try await Curl.post(
             port: port, "/api/dispatch", .init(#"{"action":{"type":"say","text":"hi"},"name":"\#(String(repeating: "x", count: 65))"}"#))
         #expect(http.status == 400)
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
+        await server.stop()
     }
 }

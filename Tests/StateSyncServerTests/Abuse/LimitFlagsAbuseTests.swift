@@ -17,8 +17,7 @@ struct LimitFlagsAbuseTests {
     }
 
     @Test func maxMessageBytesRaisesTheFrameLimitToo() async throws {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0", "--echo", "--max-message-bytes", "\(8 << 20)"])
-        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+        let (server, port) = try await ServeProcess.serving(["--echo", "--max-message-bytes", "\(8 << 20)"])
         let connection = try await Self.client("ws://127.0.0.1:\(port)/echo")
         // One 4 MiB frame: above the WebSocket layer's default frame limit (1 MiB).
         let payload = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
@@ -38,7 +37,6 @@ struct LimitFlagsAbuseTests {
         var rest = other.inbound.makeAsyncIterator()
         while await rest.next() != nil {}
         #expect(other.outbound.closeStatus?.code == .messageTooBig)
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
+        await server.stop()
     }
 }

@@ -10,11 +10,6 @@ import WebSocket
 /// DNS-rebinding page cannot reach a loopback server under its own name (Host).
 @Suite(.timeLimit(.minutes(1)))
 struct OriginHostAbuseTests {
-    private static func serve(_ options: [String] = []) async throws -> (ServeProcess, Int) {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0"] + options)
-        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
-        return (server, port)
-    }
 
     /// Whether the WebSocket handshake with `origin` succeeds.
     private static func opens(port: Int, origin: String?) async -> Bool {
@@ -31,7 +26,7 @@ struct OriginHostAbuseTests {
     }
 
     @Test func onlyTheServersOwnOriginOrAnAllowedOneMayConnectOrDispatch() async throws {
-        let (server, port) = try await Self.serve()
+        let (server, port) = try await ServeProcess.serving()
         #expect(await Self.opens(port: port, origin: nil))
         #expect(await Self.opens(port: port, origin: "http://127.0.0.1:\(port)"))
         #expect(!(await Self.opens(port: port, origin: "http://evil.example")))
@@ -39,31 +34,27 @@ struct OriginHostAbuseTests {
         #expect(forged.status == 403)
         #expect(try forged.json["message"]?.stringValue?.hasPrefix("origin http://evil.example is not allowed") == true)
         #expect(try await Curl.run(port: port, "/api/state?path=/todos").json["value"] == [])
-        await Self.stop(server)
+        await server.stop()
 
-        let (widened, widenedPort) = try await Self.serve(["--allow-origin", "http://evil.example"])
+        let (widened, widenedPort) = try await ServeProcess.serving(["--allow-origin", "http://evil.example"])
         #expect(await Self.opens(port: widenedPort, origin: "http://evil.example"))
         #expect(!(await Self.opens(port: widenedPort, origin: "http://other.example")))
-        await Self.stop(widened)
+        await widened.stop()
     }
 
     @Test func aLoopbackServerAnswersLoopbackHostNamesOnly() async throws {
-        let (server, port) = try await Self.serve()
+        let (server, port) = try await ServeProcess.serving()
         let rebound = try await Curl.run(port: port, "/devtools/api/state", ["-H", "Host: attacker.example:\(port)"])
         #expect(rebound.status == 403)
         #expect(try rebound.json["code"] == "forbidden")
         for host in ["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"] {
             #expect(try await Curl.run(port: port, "/devtools/api/state", ["-H", "Host: \(host)"]).status == 200, "\(host)")
         }
-        await Self.stop(server)
+        await server.stop()
 
-        let (allowed, allowedPort) = try await Self.serve(["--allow-host", "board.lan"])
+        let (allowed, allowedPort) = try await ServeProcess.serving(["--allow-host", "board.lan"])
         #expect(try await Curl.run(port: allowedPort, "/health", ["-H", "Host: board.lan:\(allowedPort)"]).status == 200)
-        await Self.stop(allowed)
+        await allowed.stop()
     }
 
-    private static func stop(_ server: ServeProcess) async {
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
-    }
 }

@@ -21,8 +21,7 @@ struct TokenSecretsAbuseTests {
         try await anonymous.send(#"{"type":"hello"}"#)
         #expect(try await anonymous.receive("error")["code"] == "unauthorized")
         #expect(!(try String(contentsOfFile: "/proc/\(server.processIdentifier)/cmdline", encoding: .utf8)).contains("s3cret"))
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
+        await server.stop()
     }
 
     @Test(arguments: [(0o644, true), (0o600, false)])
@@ -32,8 +31,7 @@ struct TokenSecretsAbuseTests {
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         let server = try ServeProcess(["serve", "--memory", "--port", "0", "--tokens-file", path])
         _ = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
+        await server.stop()
         let warning = "statesync: warning: the tokens file \(path) can be read by other users (mode \(String(mode, radix: 8))); run chmod 600 \(path)"
         #expect(server.standardError.contains(warning) == warned, "\(server.standardError)")
     }

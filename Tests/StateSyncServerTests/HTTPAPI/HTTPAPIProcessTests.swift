@@ -7,19 +7,10 @@ import Testing
 /// The HTTP API of the real `statesync serve`, driven by curl as the README shows it.
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPAPIProcessTests {
-    private static func serve(_ options: [String] = []) async throws -> (ServeProcess, Int) {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0"] + options)
-        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
-        return (server, port)
-    }
 
-    private static func stop(_ server: ServeProcess) async {
-        server.send(SIGTERM)
-        #expect(await server.waitForExit() == 0)
-    }
 
     @Test func dispatchAnswersTheDurableRevisionOrTheRejection() async throws {
-        let (server, port) = try await Self.serve()
+        let (server, port) = try await ServeProcess.serving()
         let added = try await Curl.post(port: port, "/api/dispatch", #"{"type":"addTodo","title":"Milk"}"#)
         #expect(added.status == 200)
         let rev = try #require(try added.json["rev"]?.intValue)
@@ -46,11 +37,11 @@ struct HTTPAPIProcessTests {
         #expect(notAnAction.status == 400)
         let get = try await Curl.run(port: port, "/api/dispatch")
         #expect(get.status == 405)
-        await Self.stop(server)
+        await server.stop()
     }
 
     @Test func anIdempotencyKeyAppliesTheActionOnce() async throws {
-        let (server, port) = try await Self.serve()
+        let (server, port) = try await ServeProcess.serving()
         let increment = #"{"type":"increment","counter":"paid","by":100}"#
         let first = try await Curl.post(port: port, "/api/dispatch", increment, headers: ["Idempotency-Key: invoice-42"])
         let again = try await Curl.post(port: port, "/api/dispatch", increment, headers: ["Idempotency-Key: invoice-42"])
@@ -64,11 +55,11 @@ struct HTTPAPIProcessTests {
         _ = try await Curl.post(port: port, "/api/dispatch", envelope)
         _ = try await Curl.post(port: port, "/api/dispatch", envelope)
         #expect(try await Curl.run(port: port, "/api/state?path=/counters/paid").json["value"] == 201)
-        await Self.stop(server)
+        await server.stop()
     }
 
     @Test func stateCarriesItsRevisionAsAnETagAndAnswers304WhenUnchanged() async throws {
-        let (server, port) = try await Self.serve()
+        let (server, port) = try await ServeProcess.serving()
         _ = try await Curl.post(port: port, "/api/dispatch", #"{"type":"increment","counter":"hits"}"#)
         let first = try await Curl.run(port: port, "/api/state?path=/counters")
         let etag = try #require(first.headers["etag"])
@@ -83,11 +74,11 @@ struct HTTPAPIProcessTests {
         let badPath = try await Curl.run(port: port, "/api/state?path=todos")
         #expect(badPath.status == 400)
         #expect(try badPath.json["code"] == "invalid_path")
-        await Self.stop(server)
+        await server.stop()
     }
 
     @Test func tokensRolesAndReadRestrictionsApplyAsOnTheWebSocket() async throws {
-        let (server, port) = try await Self.serve([
+        let (server, port) = try await ServeProcess.serving([
             "--token", "s3cret=admin", "--token", "viewer=reader", "--restrict-read", "/presence=admin",
         ])
         let action = #"{"type":"increment","counter":"hits"}"#
@@ -106,11 +97,11 @@ struct HTTPAPIProcessTests {
         #expect(hidden.status == 403)
         let read = try await Curl.run(port: port, "/api/state?path=/counters/hits", ["-H", "Authorization: Bearer viewer"])
         #expect(try read.json["value"] == 1)
-        await Self.stop(server)
+        await server.stop()
     }
 
     @Test func watchStreamsASnapshotThenPatchesAndResumesFromLastEventID() async throws {
-        let (server, port) = try await Self.serve()
+        let (server, port) = try await ServeProcess.serving()
         let curl = try #require(Tools.tool("curl"))
         let url = "http://127.0.0.1:\(port)/api/watch?path=/counters&path=/todos"
         let watcher = try ServeProcess(["-s", "-N", url], executable: curl)
@@ -138,7 +129,7 @@ struct HTTPAPIProcessTests {
         #expect(counters.data["ops"] == [["op": "replace", "path": "/hits", "value": 6]])
         resumed.send(SIGKILL)
         _ = await resumed.waitForExit()
-        await Self.stop(server)
+        await server.stop()
     }
 
     /// The events of a text/event-stream body.
