@@ -12,9 +12,12 @@ public enum WebSocketTLS {
     public static func serverConfiguration(certificatePath: String, privateKeyPath: String) throws -> TLSConfiguration {
         let chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
         let key = try NIOSSLPrivateKey(file: privateKeyPath, format: .pem)
-        return TLSConfiguration.makeServerConfiguration(
+        var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) },
             privateKey: .privateKey(key))
+        // TLS 1.0 and 1.1 are deprecated (RFC 8996): never negotiate them.
+        configuration.minimumTLSVersion = .tlsv12
+        return configuration
     }
 
     /// A client configuration that trusts the system roots plus, when given,
@@ -22,6 +25,7 @@ public enum WebSocketTLS {
     /// certificate in tests, a private CA in deployments).
     public static func clientConfiguration(trustedCertificatePath: String? = nil) throws -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12
         if let trustedCertificatePath {
             let certificates = try NIOSSLCertificate.fromPEMFile(trustedCertificatePath)
             configuration.trustRoots = .certificates(certificates)
