@@ -65,6 +65,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A Host name answered besides localhost, 127.0.0.1 and ::1 when bound to loopback. Repeatable.")
     var allowHost: [String] = []
 
+    @Flag(help: "Answer /metrics only with an admin token (Authorization: Bearer TOKEN); needs --token or --tokens-file.")
+    var metricsAdminOnly = false
+
     @Option(help: "Subscriptions one connection may hold open.")
     var maxSubscriptions = SessionConfiguration().maxSubscriptions
 
@@ -147,6 +150,7 @@ struct Serve: AsyncParsableCommand {
         configuration.session.maxMessageBytes = maxMessageBytes
         configuration.session.maxSubscriptions = maxSubscriptions
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
+        configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
         configuration.session.identifierLimits = IdentifierLimits(maxIdentifierBytes: maxIdBytes, maxNameLength: maxNameLength)
         configuration.engine.snapshotEvery = UInt64(snapshotEvery)
@@ -171,6 +175,9 @@ struct Serve: AsyncParsableCommand {
             tokens[value] = role
         }
         if !tokens.isEmpty { configuration.authentication = .tokens(tokens) }
+        if metricsAdminOnly, tokens.isEmpty {
+            throw CommandFailure(message: "--metrics-admin-only needs an admin token: give --token TOKEN=admin, --tokens-file or $STATESYNC_TOKENS")
+        }
         for argument in restrictRead {
             let (path, role) = try TokensFile.parseReadRestriction(argument)
             configuration.session.readPermissions.minimumRoles[path] = role

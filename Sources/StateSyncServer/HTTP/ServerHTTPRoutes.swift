@@ -1,3 +1,4 @@
+import StateSyncProtocol
 import NIOCore
 import NIOHTTP1
 import WebSocket
@@ -15,8 +16,24 @@ enum ServerHTTPRoutes {
     }
 
     /// `GET /metrics`: what `exposition` returns, in the Prometheus text format.
-    static func metrics(_ exposition: @escaping @Sendable () -> [UInt8]) -> HTTPRoute {
-        HTTPRoute(path: "/metrics") { _, _ in
+    /// With `adminOnly`, a request must carry `Authorization: Bearer TOKEN`
+    /// for an admin token of `authentication` (401 without a known token,
+    /// 403 for another role).
+    static func metrics(
+        _ exposition: @escaping @Sendable () -> [UInt8], adminOnly: Bool, authentication: SessionAuthentication
+    ) -> HTTPRoute {
+        HTTPRoute(path: "/metrics") { head, _ in
+            if adminOnly {
+                let token = head.headers.first(name: "Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+                switch authentication.role(for: token) {
+                case .failure:
+                    return HTTPRouteResponse(status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"], body: "metrics need an admin token\n")
+                case .success(let role) where !role.mayAdminister:
+                    return HTTPRouteResponse(status: .forbidden, body: "metrics are for the admin role\n")
+                case .success:
+                    break
+                }
+            }
             let body = ByteBuffer(bytes: exposition())
             return HTTPRouteResponse(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: body)

@@ -177,7 +177,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         // An HTTP dispatch is a message: the same size limit (413 above it).
         serverConfiguration.maxRequestBodySize = session.maxMessageBytes
         serverConfiguration.requestFilter = configuration.requestPolicy.filter(bindHost: configuration.host)
-        let metricsRoutes = configuration.metricsExposition.map { [ServerHTTPRoutes.metrics($0)] } ?? []
+        let metricsRoutes = configuration.metricsExposition.map {
+            [ServerHTTPRoutes.metrics($0, adminOnly: configuration.metricsAdminOnly, authentication: configuration.authentication)]
+        } ?? []
         let api = HTTPAPIRoutes(
             engine: engine,
             access: HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock),

@@ -42,6 +42,10 @@ public struct StateSyncServerConfiguration: Sendable {
     /// process bootstrapped; `statesync serve` bootstraps Prometheus and sets
     /// this to its registry's output).
     public var metricsExposition: (@Sendable () -> [UInt8])?
+    /// Whether `/metrics` answers admins only (`Authorization: Bearer TOKEN`
+    /// with an admin token of ``authentication``). Default `false`: metrics
+    /// hold counts, not state, and scrapers usually have no token.
+    public var metricsAdminOnly = false
     /// The time sessions read for their message-rate limits (the continuous
     /// clock): it stamps each WebSocket message as it arrives, and each HTTP
     /// request. Tests in this package freeze it so that no token refills
