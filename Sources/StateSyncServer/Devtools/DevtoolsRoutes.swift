@@ -100,8 +100,7 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
             return error(.forbidden, code: "forbidden",
                 "devtools show the whole state, and --restrict-read keeps parts of it from role \(role.rawValue)")
         }
-        let header = head.headers.first(name: "Authorization")
-        let token = header.flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+        let token = head.headers.bearerToken
         switch authentication.role(for: token) {
         case .failure:
             return error(.unauthorized, code: "unauthorized", token == nil

@@ -24,8 +24,7 @@ enum ServerHTTPRoutes {
     ) -> HTTPRoute {
         HTTPRoute(path: "/metrics") { head, _ in
             if adminOnly {
-                let token = head.headers.first(name: "Authorization").flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-                switch authentication.role(for: token) {
+                switch authentication.role(for: head.headers.bearerToken) {
                 case .failure:
                     return HTTPRouteResponse(status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"], body: "metrics need an admin token\n")
                 case .success(let role) where !role.mayAdminister:

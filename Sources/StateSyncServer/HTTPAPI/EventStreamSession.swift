@@ -46,7 +46,7 @@ final class EventStreamSession<App: StateSyncApp>: SessionSink {
         for path in paths {
             engine.handle(.subscribe(id: path.text, path: path.pointer, since: since), from: sessionID)
         }
-        let interval = TimeAmount.nanoseconds(heartbeat.components.seconds * 1_000_000_000 + heartbeat.components.attoseconds / 1_000_000_000)
+        let interval = heartbeat.timeAmount
         let beat = stream.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             stream.write(ByteBuffer(string: ": heartbeat\n\n"))
         }

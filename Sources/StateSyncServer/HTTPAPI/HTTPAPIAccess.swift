@@ -1,5 +1,4 @@
 import NIOCore
-import Foundation
 import NIOHTTP1
 import StateSyncCore
 import StateSyncProtocol
@@ -31,7 +30,7 @@ struct HTTPAPIAccess: Sendable {
         guard rateLimiter.admit(address, now: clock()) else {
             throw HTTPAPIError(.rateLimited(messagesPerSecond: session.messagesPerSecond, id: nil))
         }
-        switch authentication.role(for: Self.bearerToken(in: request.head.headers)) {
+        switch authentication.role(for: request.head.headers.bearerToken) {
         case .success(let role): return role
         case .failure(let error): throw HTTPAPIError(error)
         }
@@ -51,13 +50,5 @@ struct HTTPAPIAccess: Sendable {
             throw HTTPAPIError(.forbidden(path: path, role: role, id: nil))
         }
         return path
-    }
-
-    /// The token of an `Authorization: Bearer TOKEN` header; `nil` without one.
-    static func bearerToken(in headers: HTTPHeaders) -> String? {
-        guard let value = headers.first(name: "Authorization") else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return "" }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 public import NIOHTTP1
-import StateSyncCore
 import WebSocket
 
 /// Which browser pages and which `Host` names a server answers: checked for
@@ -56,9 +55,7 @@ public struct RequestPolicy: Sendable, Hashable {
     }
 
     private static func refusal(_ message: String) -> HTTPRouteResponse {
-        HTTPRouteResponse(
-            status: .forbidden, headers: ["Content-Type": "application/json"],
-            body: JSONSerializer().string(for: ["code": "forbidden", "message": .string(message)]) + "\n")
+        HTTPAPIError(status: .forbidden, code: "forbidden", message: message).response
     }
 
     /// The host name of a `Host` header value, without its port or IPv6 brackets.

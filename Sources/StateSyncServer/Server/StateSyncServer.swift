@@ -142,8 +142,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         webSocket.maxMessageSize = session.maxMessageBytes
         // A message may come as one frame: the frame limit is the message limit.
         webSocket.maxFrameSize = session.maxMessageBytes
-        webSocket.pingInterval = session.pingInterval.map(Self.timeAmount)
-        webSocket.idleTimeout = session.idleTimeout.map(Self.timeAmount)
+        webSocket.pingInterval = session.pingInterval.map(\.timeAmount)
+        webSocket.idleTimeout = session.idleTimeout.map(\.timeAmount)
         let frames = SharedFrames(compress: webSocket.compression != nil, logger: logger)
         var options = WebSocketChannelOptions()
         options.outboundHighWatermark = session.outboundHighWaterMark
@@ -201,8 +201,4 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         return server
     }
 
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let parts = duration.components
-        return .nanoseconds(parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000)
-    }
 }
