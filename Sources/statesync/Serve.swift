@@ -71,6 +71,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Subscriptions one connection may hold open.")
     var maxSubscriptions = SessionConfiguration().maxSubscriptions
 
+    @Option(help: "Sustained messages per second one connection may send; above it: rate_limited.")
+    var messagesPerSecond = SessionConfiguration().messagesPerSecond
+
+    @Option(help: "Messages one connection may send at once above the sustained rate.")
+    var burst = SessionConfiguration().burst
+
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
 
@@ -94,6 +100,8 @@ struct Serve: AsyncParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxMessageBytes >= 1_024 else { throw ValidationError("--max-message-bytes \(maxMessageBytes) is below 1024") }
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
+        guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
+        guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -149,6 +157,8 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.session.maxMessageBytes = maxMessageBytes
         configuration.session.maxSubscriptions = maxSubscriptions
+        configuration.session.messagesPerSecond = messagesPerSecond
+        configuration.session.burst = burst
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import StateSyncCore
 import StateSyncTestSupport
 import Testing
 import WebSocket
@@ -37,6 +38,23 @@ struct LimitFlagsAbuseTests {
         var rest = other.inbound.makeAsyncIterator()
         while await rest.next() != nil {}
         #expect(other.outbound.closeStatus?.code == .messageTooBig)
+        await server.stop()
+    }
+
+    @Test func messageRateFlagsSetTheBucket() async throws {
+        let (server, port) = try await ServeProcess.serving(["--messages-per-second", "1", "--burst", "5"])
+        let url = "ws://127.0.0.1:\(port)/sync"
+        let client = try await ProtocolClient.joined(url, name: "eager")
+        // Eight at once: with the default (bursts of 400) all would be answered.
+        for index in 0..<8 {
+            try await client.send(.object(["type": "get", "id": .string("g\(index)"), "path": "/counters"]))
+        }
+        var refused = 0
+        for _ in 0..<8 where try await client.receive()["code"] == "rate_limited" { refused += 1 }
+        #expect(refused >= 2)
+        let bystander = try await ProtocolClient.joined(url, name: "bystander")
+        try await bystander.send(#"{"type":"get","id":"b","path":"/counters"}"#)
+        _ = try await bystander.receive("value")
         await server.stop()
     }
 }
