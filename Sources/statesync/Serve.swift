@@ -77,6 +77,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages one connection may send at once above the sustained rate.")
     var burst = SessionConfiguration().burst
 
+    @Option(help: "Seconds without a received byte before the server pings a connection (0: never).")
+    var pingInterval = Self.seconds(SessionConfiguration().pingInterval)
+
+    @Option(help: "Seconds without a received byte (pongs count) before a connection is closed with 1001 (0: never).")
+    var idleTimeout = Self.seconds(SessionConfiguration().idleTimeout)
+
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
 
@@ -102,6 +108,7 @@ struct Serve: AsyncParsableCommand {
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
         guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
+        guard pingInterval >= 0, idleTimeout >= 0 else { throw ValidationError("--ping-interval and --idle-timeout cannot be negative") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -159,6 +166,8 @@ struct Serve: AsyncParsableCommand {
         configuration.session.maxSubscriptions = maxSubscriptions
         configuration.session.messagesPerSecond = messagesPerSecond
         configuration.session.burst = burst
+        configuration.session.pingInterval = pingInterval > 0 ? .seconds(pingInterval) : nil
+        configuration.session.idleTimeout = idleTimeout > 0 ? .seconds(idleTimeout) : nil
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
@@ -200,6 +209,11 @@ struct Serve: AsyncParsableCommand {
             }
         }
         return configuration
+    }
+
+    /// A default duration as the whole seconds of a flag (0 for none).
+    private static func seconds(_ duration: Duration?) -> Int {
+        Int(duration?.components.seconds ?? 0)
     }
 
     /// IPv6 literals are bracketed in URLs.
