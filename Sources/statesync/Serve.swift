@@ -68,6 +68,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Answer /metrics only with an admin token (Authorization: Bearer TOKEN); needs --token or --tokens-file.")
     var metricsAdminOnly = false
 
+    @Option(help: "The deepest JSON nesting of a client message; deeper ones are refused with bad_json.")
+    var maxNestingDepth = SessionConfiguration().maxNestingDepth
+
     @Option(help: "Subscriptions one connection may hold open.")
     var maxSubscriptions = SessionConfiguration().maxSubscriptions
 
@@ -105,6 +108,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxMessageBytes >= 1_024 else { throw ValidationError("--max-message-bytes \(maxMessageBytes) is below 1024") }
+        guard maxNestingDepth >= 2 else { throw ValidationError("--max-nesting-depth must be at least 2 (a message is an object holding an action object)") }
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
         guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
@@ -164,6 +168,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.session.maxMessageBytes = maxMessageBytes
         configuration.session.maxSubscriptions = maxSubscriptions
+        configuration.session.maxNestingDepth = maxNestingDepth
         configuration.session.messagesPerSecond = messagesPerSecond
         configuration.session.burst = burst
         configuration.session.pingInterval = pingInterval > 0 ? .seconds(pingInterval) : nil
