@@ -5,7 +5,9 @@ import Synchronization
 /// parsed, then up to a snapshot interval of actions replayed) and a journal
 /// page replays up to 500 actions for their patches: each request in flight
 /// holds a rebuilt state and a core. A request beyond the limit is answered
-/// at once with `503` and `Retry-After: 1`, and costs nothing more.
+/// at once with `503` and `Retry-After: 1`, and costs nothing more. The
+/// count is taken when a request's task starts, not when it arrives: see
+/// the yield in ``DevtoolsRoutes``.
 final class DevtoolsRequestLimit: Sendable {
     /// The most requests in flight at once.
     let maximum: Int

@@ -85,6 +85,11 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
             if let refusal = Self.refusal(head, authentication, readPermissions) { return refusal }
             guard limit.acquire() else { return Self.busy(limit.maximum) }
             defer { limit.release() }
+            // Each request runs in a task started when it arrived, and a
+            // rebuild may not suspend until it is done: let the requests
+            // already received take their places (or be refused) first, so
+            // that a burst costs `maximum` rebuilds, not one after another each.
+            await Task.yield()
             do {
                 return Self.json(.ok, try await body(Self.query(head.uri)))
             } catch {
