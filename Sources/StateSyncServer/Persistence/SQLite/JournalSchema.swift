@@ -11,8 +11,7 @@ import GRDB
 ///   (integer nanoseconds would not: a `Double` near 2026 has ~119 ns steps
 ///   that a decimal nanosecond count does not map back to bit for bit).
 /// - `outcomes(seq, client_id, action_id, revision, code, message)`: one row
-///   per pair, `seq` in insertion order for retention; indexed by
-///   `(client_id, seq)` (`outcomes_by_client`) for the per-clientId one.
+///   per pair, `seq` in insertion order for each clientId's retention.
 /// - `snapshots(revision, state)`: the last few full states.
 ///
 /// The file is marked with `PRAGMA application_id` (`"SSyn"`) and
@@ -44,7 +43,6 @@ enum JournalSchema {
         guard let epoch = try String.fetchOne(db, sql: "SELECT value FROM statesync_meta WHERE key = 'epoch'") else {
             throw JournalError.notAJournal(path, reason: "it has no epoch")
         }
-        try db.execute(sql: JournalStatements.createOutcomeIndex)
         return epoch
     }
 
@@ -69,7 +67,6 @@ enum JournalSchema {
                     message TEXT,
                     UNIQUE (client_id, action_id)
                 );
-                \(JournalStatements.createOutcomeIndex);
                 CREATE TABLE snapshots (revision INTEGER PRIMARY KEY, state BLOB NOT NULL);
                 PRAGMA application_id = \(applicationID);
                 PRAGMA user_version = \(version);

@@ -3,13 +3,14 @@ import GRDB
 /// The SQL of the remembered outcomes' per-clientId retention (see
 /// ``OutcomeRetention`` and ``JournalBatch``): dropping a forgotten
 /// clientId's outcomes, trimming one to its most recent, and listing the
-/// clientIds for the engine's table after a restart. The index
-/// `outcomes_by_client (client_id, seq)` makes each an index range.
+/// clientIds for the engine's table after a restart. Each reads one
+/// clientId's rows through the `UNIQUE (client_id, action_id)` index (a
+/// trim sorts at most twice ``OutcomeRetention/perClient`` rows by `seq`,
+/// once every that many of the clientId's outcomes). An index on
+/// `(client_id, seq)` was tried and left out: it costs every insert and
+/// delete, and the reopened-journal benchmark measured 0.77 of the
+/// throughput with it (BENCHMARKS.md).
 extension JournalStatements {
-    /// Creates the index these statements use (a no-op when it exists; a
-    /// journal of an earlier version gets it when first opened).
-    static let createOutcomeIndex = "CREATE INDEX IF NOT EXISTS outcomes_by_client ON outcomes (client_id, seq)"
-
     /// Drops every outcome of `clients` (before the batch's own are recorded).
     static func forgetOutcomes(of clients: [String], in db: Database) throws {
         guard !clients.isEmpty else { return }
