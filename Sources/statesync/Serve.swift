@@ -85,6 +85,20 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Seconds without a received byte (pongs count) before a connection is closed with 1001 (0: never).")
     var idleTimeout = Self.seconds(SessionConfiguration().idleTimeout)
+    @Option(help: "TYPE=ROLE: only ROLE and above may dispatch actions of TYPE (e.g. resetCounter=admin); others get forbidden. Repeatable.")
+    var restrictAction: [String] = []
+
+    @Option(help: "Outcomes remembered for each clientId (exactly-once), its most recent.")
+    var outcomesPerClient = OutcomeRetention().perClient
+
+    @Option(help: "Seconds after its last dispatch during which a clientId's outcomes are never forgotten.")
+    var outcomeWindow = Int(OutcomeRetention().window.components.seconds)
+
+    @Option(help: "ClientIds whose outcomes are remembered; a new one beyond it, while all dispatched within --outcome-window, gets too_many_clients.")
+    var maxClientIds = OutcomeRetention().maxClients
+
+    @Option(help: "Devtools API requests answered at once, server-wide; more get 503.")
+    var maxDevtoolsRequests = StateSyncServerConfiguration().maxDevtoolsRequests
 
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
@@ -113,6 +127,10 @@ struct Serve: AsyncParsableCommand {
         guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
         guard pingInterval >= 0, idleTimeout >= 0 else { throw ValidationError("--ping-interval and --idle-timeout cannot be negative") }
+        guard outcomesPerClient >= 1 else { throw ValidationError("--outcomes-per-client must be at least 1") }
+        guard outcomeWindow >= 1 else { throw ValidationError("--outcome-window must be at least 1 second") }
+        guard maxClientIds >= 1 else { throw ValidationError("--max-client-ids must be at least 1") }
+        guard maxDevtoolsRequests >= 1 else { throw ValidationError("--max-devtools-requests must be at least 1") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -173,6 +191,9 @@ struct Serve: AsyncParsableCommand {
         configuration.session.burst = burst
         configuration.session.pingInterval = pingInterval > 0 ? .seconds(pingInterval) : nil
         configuration.session.idleTimeout = idleTimeout > 0 ? .seconds(idleTimeout) : nil
+        configuration.engine.outcomeRetention = OutcomeRetention(
+            perClient: outcomesPerClient, window: .seconds(outcomeWindow), maxClients: maxClientIds)
+        configuration.maxDevtoolsRequests = maxDevtoolsRequests
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
@@ -205,6 +226,10 @@ struct Serve: AsyncParsableCommand {
         for argument in restrictRead {
             let (path, role) = try TokensFile.parseReadRestriction(argument)
             configuration.session.readPermissions.minimumRoles[path] = role
+        }
+        for argument in restrictAction {
+            let (type, role) = try TokensFile.parseActionRestriction(argument)
+            configuration.session.actionPermissions.minimumRoles[type] = role
         }
         if let tlsCert, let tlsKey {
             do {

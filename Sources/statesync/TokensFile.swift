@@ -2,8 +2,9 @@ import Foundation
 import StateSyncCore
 import StateSyncProtocol
 
-/// Reads the token → role table of `--token` and `--tokens-file`, and the
-/// read restrictions of `--restrict-read`.
+/// Reads the token → role table of `--token` and `--tokens-file`, the
+/// read restrictions of `--restrict-read` and the action restrictions of
+/// `--restrict-action`.
 ///
 /// `--token` takes `TOKEN` (a writer) or `TOKEN=ROLE`. A tokens file holds
 /// one `TOKEN ROLE` pair per line (separated by spaces or tabs; ROLE is
@@ -38,6 +39,15 @@ enum TokensFile {
             throw CommandFailure(message: "--restrict-read \(argument): \(error)")
         }
         return (path, try role(String(argument[argument.index(after: separator)...]), context: "--restrict-read \(pathText)=…"))
+    }
+
+    /// The action type and least role of a `--restrict-action TYPE=ROLE` argument.
+    static func parseActionRestriction(_ argument: String) throws(CommandFailure) -> (String, Role) {
+        guard let separator = argument.lastIndex(of: "="), separator != argument.startIndex else {
+            throw CommandFailure(message: "--restrict-action \(argument): expected TYPE=ROLE, e.g. resetCounter=admin")
+        }
+        let type = String(argument[..<separator])
+        return (type, try role(String(argument[argument.index(after: separator)...]), context: "--restrict-action \(type)=…"))
     }
 
     /// The pairs of a tokens file's text; `path` names it in errors.

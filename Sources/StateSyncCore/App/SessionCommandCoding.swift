@@ -26,7 +26,7 @@ package enum SessionCommandCoding {
         let object: JSONObject
         switch command {
         case let .dispatch(action, session):
-            return encode(dispatch: action.wireValue, from: session)
+            return encode(dispatch: action, from: session)
         case .system(let action):
             object = ["command": "system", "action": .object(action.wireValue)]
         case .sessionJoined(let session):
@@ -39,13 +39,22 @@ package enum SessionCommandCoding {
         return JSONSerializer().serialize(.object(object))
     }
 
-    /// The journal bytes of a client's `dispatch` of the action object
-    /// `action` (as ``WireAction/init(wireValue:)`` reads it back) by `session`.
-    /// The server journals the object the client sent, once the app has
-    /// decoded it: building the app's `wireValue` again would cost a new
-    /// object per action on the sequencer.
-    package static func encode(dispatch action: JSONObject, from session: SessionInfo) -> [UInt8] {
-        JSONSerializer().serialize(["command": "dispatch", "session": value(of: session), "action": .object(action)])
+    /// A client's `dispatch`, the command the server journals most: the
+    /// action's canonical ``WireAction/wireValue`` (what the app decoded,
+    /// never the object as sent) written between the envelope's fixed
+    /// bytes, in the sorted key order `action`, `command`, `session`, with
+    /// no envelope object built.
+    private static func encode<Action: WireAction>(dispatch action: Action, from session: SessionInfo) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96)
+        JSONTextWriter.append(#"{"action":"#, to: &bytes)
+        JSONSerializer().serialize(.object(action.wireValue), into: &bytes)
+        JSONTextWriter.append(#","command":"dispatch","session":{"id":"#, to: &bytes)
+        JSONTextWriter.writeString(session.id, into: &bytes)
+        JSONTextWriter.append(#","name":"#, to: &bytes)
+        JSONTextWriter.writeString(session.name, into: &bytes)
+        JSONTextWriter.append("}}", to: &bytes)
+        return bytes
     }
 
     /// Reads a journaled command.

@@ -3,7 +3,7 @@ public import StateSyncCore
 /// The `code` of a `reject` message: why an action was refused (the state did
 /// not change).
 ///
-/// The protocol defines four; applications add their own (the board's
+/// The protocol defines five; applications add their own (the board's
 /// `not_found` is one) by spelling them: `RejectCode(rawValue: "sold_out")`.
 /// A struct rather than an enum so that the set can grow.
 ///
@@ -30,10 +30,16 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `not_found`: the action names something the state does not hold
     /// (app-defined by convention; the board uses it).
     public static let notFound = RejectCode(rawValue: "not_found")
-    /// `forbidden`: the session's role may not dispatch.
+    /// `forbidden`: the session's role may not dispatch, or not this action
+    /// type (`statesync serve --restrict-action`).
     public static let forbidden = RejectCode(rawValue: "forbidden")
     /// `rate_limited`: the client dispatches faster than allowed.
     public static let rateLimited = RejectCode(rawValue: "rate_limited")
+    /// `too_many_clients`: the server remembers outcomes for as many
+    /// clientIds as it may, all active within its window, and this new
+    /// clientId's dispatch would not be deduplicated (exactly-once); retry
+    /// later, or dispatch without a clientId.
+    public static let tooManyClients = RejectCode(rawValue: "too_many_clients")
 
     /// The raw value.
     public var description: String { rawValue }

@@ -48,6 +48,14 @@ struct CommitPipeline {
         if let rejection { building.journal.rejections.append(rejection) }
     }
 
+    /// Adds what the journal must forget of remembered outcomes with the
+    /// building batch (``ExactlyOnce/takeJournalChanges()``).
+    mutating func retain(_ changes: ExactlyOnce.JournalChanges) {
+        building.journal.forgottenClients += changes.forgottenClients
+        for client in changes.forgottenClients { building.journal.outcomeTrims[client] = nil }
+        building.journal.outcomeTrims.merge(changes.outcomeTrims) { _, new in new }
+    }
+
     /// The end of a round: `state` is the mirror after the building batch's
     /// last entry (read only when the batch has entries).
     mutating func flush(state: @autoclosure () -> JSONValue) -> Flush {

@@ -14,6 +14,8 @@ import WebSocket
 /// Either way the caller's role must be allowed to read every path
 /// (``ReadPermissions/allowsEverything(_:)``): the devtools show the whole
 /// state and history, so `--restrict-read` would mean nothing otherwise.
+/// At most ``DevtoolsRequestLimit/maximum`` requests are answered at once,
+/// server-wide (`503` beyond, see ``DevtoolsRequestLimit``).
 struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     /// The most entries one journal request returns: a page of the log, small
     /// enough that replaying it for its patches stays in the milliseconds.
@@ -23,6 +25,7 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     let travel: TimeTravel<App>
     let authentication: SessionAuthentication
     let readPermissions: ReadPermissions
+    let limit: DevtoolsRequestLimit
 
     /// `/devtools/api/journal`, `/devtools/api/state`, `/devtools/api/sessions`, `/devtools/api/rejections`.
     var routes: [HTTPRoute] {
@@ -78,8 +81,15 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     private func route(
         _ path: String, _ body: @escaping @Sendable ([String: String]) async throws -> JSONValue
     ) -> HTTPRoute {
-        HTTPRoute(path: path, asyncHandler: { [authentication, readPermissions] head, _ in
+        HTTPRoute(path: path, asyncHandler: { [authentication, readPermissions, limit] head, _ in
             if let refusal = Self.refusal(head, authentication, readPermissions) { return refusal }
+            guard limit.acquire() else { return Self.busy(limit.maximum) }
+            defer { limit.release() }
+            // Each request runs in a task started when it arrived, and a
+            // rebuild may not suspend until it is done: let the requests
+            // already received take their places (or be refused) first, so
+            // that a burst costs `maximum` rebuilds, not one after another each.
+            await Task.yield()
             do {
                 return Self.json(.ok, try await body(Self.query(head.uri)))
             } catch {
@@ -114,6 +124,14 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
         case .success:
             return nil
         }
+    }
+
+    /// `503`: every place is taken; the page retries on its next refresh.
+    private static func busy(_ maximum: Int) -> HTTPRouteResponse {
+        var response = error(.serviceUnavailable, code: "unavailable",
+            "\(maximum) devtools requests are being answered, the most the server answers at once; retry shortly")
+        response.headers.add(name: "Retry-After", value: "1")
+        return response
     }
 
     /// The query string's parameters (the last of repeated names wins).

@@ -5,10 +5,12 @@ extension Sequencer {
     /// The end of a round: hands the building batch to the journal when none
     /// is in flight, or publishes it at once when it holds only answers.
     func flush() {
+        commits.retain(exactlyOnce.takeJournalChanges())
         switch commits.flush(state: authority.mirror.json) {
         case .none:
             break
         case .write(let batch):
+            exactlyOnce.sealed()
             metrics.journalAppends.increment()
             let inbox = inbox
             journal.append(batch) { result in inbox.post(.durable(result)) }
@@ -27,6 +29,7 @@ extension Sequencer {
         switch result {
         case .success:
             guard let batch = commits.durable() else { return }
+            exactlyOnce.durable()
             publish(batch)
             for start in batch.effects { start() }
             if snapshotPolicy.take(at: publication.revision) {

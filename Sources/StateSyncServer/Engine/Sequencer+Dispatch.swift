@@ -19,6 +19,10 @@ extension Sequencer {
             commits.answer(dispatch.answer(.rejected(code: "internal_error", message: failure), isDuplicate: false))
             return
         }
+        if let key = dispatch.key, let refusal = exactlyOnce.admit(key.clientID, now: authority.now()) {
+            commits.answer(dispatch.answer(.rejected(code: RejectCode.tooManyClients.rawValue, message: refusal), isDuplicate: false))
+            return
+        }
         guard session.role.mayDispatch else {
             decide(.rejected(code: "forbidden", message: "role \(session.role.rawValue) may not dispatch"), for: dispatch)
             return
@@ -30,7 +34,7 @@ extension Sequencer {
             decide(.rejected(code: error.code, message: error.message), for: dispatch)
             return
         }
-        switch authority.apply(.dispatch(action, from: session.info), clientID: session.clientID, actionID: id, sent: (object, session.info)) {
+        switch authority.apply(.dispatch(action, from: session.info), clientID: session.clientID, actionID: id) {
         case .rejected(let rejection):
             logger.trace("rejected", metadata: ["code": "\(rejection.code)", "session": "\(sessionID)", "id": "\(id)"])
             decide(.rejected(code: rejection.code, message: rejection.message), for: dispatch)
@@ -102,7 +106,7 @@ extension Sequencer {
             }
             journaled = dispatch.key.map { JournalRejection(clientID: $0.clientID, actionID: $0.actionID, code: code, message: message) }
         }
-        if let key = dispatch.key { exactlyOnce.decided(outcome, for: key) }
+        if let key = dispatch.key { exactlyOnce.decided(outcome, for: key, now: authority.now()) }
         commits.answer(dispatch.answer(outcome, isDuplicate: false), journaling: journaled)
     }
 }

@@ -40,7 +40,7 @@ final class Sequencer<App: StateSyncApp> {
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
         effects: EffectRunner<SessionCommand<App.Action>>, metrics: ServerMetrics, logger: Logger,
-        inbox: EngineInbox, shared: EngineShared, recovered: RecoveredState<App>
+        inbox: EngineInbox, shared: EngineShared, recovered: RecoveredState<App>, outcomeClients: [String]
     ) {
         self.journal = journal
         self.inbox = inbox
@@ -50,7 +50,9 @@ final class Sequencer<App: StateSyncApp> {
         self.metrics = metrics
         self.logger = logger
         authority = AuthoritativeState(recovered: recovered, pipeline: pipeline, clock: configuration.clock)
-        exactlyOnce = ExactlyOnce(capacity: configuration.rememberedOutcomes, journalRevision: recovered.revision)
+        exactlyOnce = ExactlyOnce(
+            capacity: configuration.rememberedOutcomes, retention: configuration.outcomeRetention,
+            journalRevision: recovered.revision, restoredClients: outcomeClients, now: configuration.clock())
         publication = Publication(
             state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),

@@ -81,6 +81,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         logger: Logger = Logger(label: "statesync.engine")
     ) async throws {
         let recovered = try await RecoveredState<App>.restore(from: journal)
+        let outcomeClients = try await journal.outcomeClients()
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
         ])
@@ -91,7 +92,8 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         let sequencer = Sequencer<App>(
             journal: journal, configuration: configuration,
             pipeline: ActionPipeline(reducer: App.reducer, middleware: middleware, effects: App.effects),
-            effects: effects, metrics: metrics, logger: logger, inbox: inbox, shared: shared, recovered: recovered
+            effects: effects, metrics: metrics, logger: logger, inbox: inbox, shared: shared, recovered: recovered,
+            outcomeClients: outcomeClients
         )
         self.inbox = inbox
         self.shared = shared

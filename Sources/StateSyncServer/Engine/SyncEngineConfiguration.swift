@@ -29,6 +29,10 @@ public struct SyncEngineConfiguration: Sendable {
     /// are read back from the journal. Default 100,000 (~10 MB): covers the
     /// retries of many thousands of clients without a journal read.
     public var rememberedOutcomes: Int
+    /// Which outcomes are remembered at all, per clientId (the journal keeps
+    /// them). Default: ``OutcomeRetention``'s (1,000 per clientId, 10
+    /// minutes, 10,000 clientIds).
+    public var outcomeRetention: OutcomeRetention
     /// How many recent rejections the engine keeps in memory for devtools
     /// (the journal stores only accepted actions). Default 1,000: a few
     /// minutes of a misbehaving client, at most ~4 MB (actions over 4 KiB
@@ -44,6 +48,7 @@ public struct SyncEngineConfiguration: Sendable {
         historyWindow: Int = 1_024,
         historyBudget: Int = 1_000_000,
         rememberedOutcomes: Int = 100_000,
+        outcomeRetention: OutcomeRetention = OutcomeRetention(),
         rejectionLogCapacity: Int = 1_000,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -51,6 +56,7 @@ public struct SyncEngineConfiguration: Sendable {
         self.historyWindow = Swift.max(1, historyWindow)
         self.historyBudget = Swift.max(0, historyBudget)
         self.rememberedOutcomes = Swift.max(1, rememberedOutcomes)
+        self.outcomeRetention = outcomeRetention
         self.rejectionLogCapacity = Swift.max(0, rejectionLogCapacity)
         self.clock = clock
     }

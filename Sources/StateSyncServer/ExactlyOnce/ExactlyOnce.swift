@@ -1,14 +1,18 @@
+import Foundation
 import StateSyncCore
 
 /// The exactly-once rule of `(clientId, id)` pairs: a repeated pair gets
-/// the outcome of its first dispatch and is never applied again.
+/// the outcome of its first dispatch and is never applied again, for as
+/// long as ``OutcomeRetention`` says.
 ///
 /// Outcomes decided in this run are kept in a bounded ``OutcomeCache``;
 /// older ones (from before a restart, or forgotten by the cache) are in the
-/// journal. This value decides, without I/O, whether a pair's outcome is
-/// known, certainly new, or must be looked up; the sequencer does the
-/// lookups (a whole round's at once, see ``pairsToPrefetch(_:)``) and
-/// reports what it found.
+/// journal, which keeps each clientId's own share. The ``ClientTable``
+/// decides which clientIds are remembered at all. This value decides,
+/// without I/O, whether a pair's outcome is known, certainly new, or must be
+/// looked up; the sequencer does the lookups (a whole round's at once, see
+/// ``pairsToPrefetch(_:)``) and reports what it found, and hands the journal
+/// what it must forget with each batch (``takeJournalChanges()``).
 struct ExactlyOnce {
     /// What is known of a pair.
     enum Lookup: Equatable {
@@ -20,18 +24,34 @@ struct ExactlyOnce {
         case askJournal
     }
 
+    /// What the journal must forget with the next batch.
+    struct JournalChanges: Equatable {
+        /// clientIds whose outcomes are all dropped.
+        var forgottenClients: [String] = []
+        /// clientIds whose outcomes are trimmed to their most recent, and how many stay.
+        var outcomeTrims: [String: Int] = [:]
+    }
+
     private var outcomes: OutcomeCache
+    private var clients: ClientTable
     private let capacity: Int
+    private let retention: OutcomeRetention
     /// Whether the journal had history when the engine started (then a pair
     /// missing from memory may be in the journal's outcomes).
     private let journalHasEarlierOutcomes: Bool
     /// Pairs of the current round that the journal was found not to know.
     private var checkedAbsent: Set<OutcomeKey> = []
+    private var changes = JournalChanges()
 
-    /// The rule for an engine starting on a journal that holds `revision` revisions.
-    init(capacity: Int, journalRevision: UInt64) {
+    /// The rule for an engine starting on a journal that holds `revision`
+    /// revisions and remembers the outcomes of `restoredClients` (least
+    /// recently active first), at `now`.
+    init(capacity: Int, retention: OutcomeRetention, journalRevision: UInt64, restoredClients: [String] = [], now: Date = Date()) {
         self.capacity = capacity
+        self.retention = retention
         outcomes = OutcomeCache(capacity: capacity)
+        clients = ClientTable(retention: retention, restored: restoredClients, now: now)
+        changes.forgottenClients = clients.restoredBeyondCapacity
         journalHasEarlierOutcomes = journalRevision > 0
     }
 
@@ -58,15 +78,51 @@ struct ExactlyOnce {
     /// The journal's answer for `key`: its outcome, or none (it is new this round).
     mutating func found(_ outcome: JournalOutcome?, for key: OutcomeKey) {
         if let outcome {
-            outcomes.remember(outcome, for: key)
+            outcomes.found(outcome, for: key)
         } else {
             checkedAbsent.insert(key)
         }
     }
 
-    /// The outcome decided now for `key` (the first outcome of a pair stays).
-    mutating func decided(_ outcome: JournalOutcome, for key: OutcomeKey) {
-        outcomes.remember(outcome, for: key)
+    /// Whether a new pair of `clientID` may be decided at `now`: `nil` when
+    /// it may (its outcome will be remembered), else why not (the table of
+    /// clientIds is full of active ones, see ``OutcomeRetention``).
+    mutating func admit(_ clientID: String, now: Date) -> String? {
+        switch clients.admit(clientID, now: now) {
+        case .admitted(let forgotten):
+            if let forgotten {
+                changes.forgottenClients.append(forgotten)
+                changes.outcomeTrims[forgotten] = nil
+            }
+            return nil
+        case .refused(let message):
+            return message
+        }
+    }
+
+    /// The outcome decided now for `key`, whose clientId was admitted (the
+    /// first outcome of a pair stays).
+    mutating func decided(_ outcome: JournalOutcome, for key: OutcomeKey, now: Date) {
+        outcomes.decided(outcome, for: key)
+        if clients.decided(for: key.clientID, now: now) {
+            changes.outcomeTrims[key.clientID] = retention.perClient
+        }
+    }
+
+    /// What the journal must forget, to write with the batch being built.
+    mutating func takeJournalChanges() -> JournalChanges {
+        defer { changes = JournalChanges() }
+        return changes
+    }
+
+    /// The batch with every outcome decided so far was handed to the journal.
+    mutating func sealed() {
+        outcomes.sealed()
+    }
+
+    /// The batch handed to the journal last is durable.
+    mutating func durable() {
+        outcomes.durable()
     }
 
     /// The round is over: what its prefetch found absent is forgotten.

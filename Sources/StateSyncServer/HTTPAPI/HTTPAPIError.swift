@@ -30,7 +30,8 @@ struct HTTPAPIError: Error {
     }
 
     /// An action's rejection: `422` when the action itself is invalid,
-    /// `403` when the caller may not, `429` rate limited, `500` when the
+    /// `403` when the caller may not, `429` rate limited, `503` when the
+    /// server tracks as many active clientIds as it may, `500` when the
     /// server failed, and `409` for the app's rules (`not_found`, or a code
     /// of the app's or a middleware's own).
     init(rejection code: String, message: String) {
@@ -40,6 +41,7 @@ struct HTTPAPIError: Error {
         case "invalid_action": .unprocessableEntity
         case "forbidden": .forbidden
         case "rate_limited": .tooManyRequests
+        case "too_many_clients": .serviceUnavailable
         case "internal_error": .internalServerError
         default: .conflict
         }

@@ -40,6 +40,9 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             let dispatch = try HTTPDispatchRequest(
                 body: request.body.readableBytesView, headers: request.head.headers, limits: limits,
                 identifierLimits: access.session.identifierLimits, freshID: { "\(sessionID)-a" })
+            if let refusal = access.session.actionPermissions.refusal(of: dispatch.action, by: role) {
+                throw HTTPAPIError(rejection: "forbidden", message: refusal)
+            }
             let answer = await OneShotSession<App>.ask(
                 .dispatch(id: dispatch.id, action: dispatch.action), answerID: dispatch.id,
                 as: SessionInfo(id: sessionID, name: dispatch.name), clientID: dispatch.clientID, role: role, engine: engine)

@@ -100,10 +100,17 @@ public protocol Journal: AnyObject, Sendable {
     func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry]
 
     /// The remembered outcome of `(clientID, actionID)`, or `nil` when the
-    /// pair is unknown or older than the retention window.
+    /// pair is unknown, or was dropped by a batch's `forgottenClients` or
+    /// `outcomeTrims` (see ``JournalBatch``).
     ///
     /// - Throws: ``JournalError``.
     func outcome(clientID: String, actionID: String) async throws -> JournalOutcome?
+
+    /// The clientIds with remembered outcomes, least recently recorded
+    /// first (the engine's table of clientIds after a restart).
+    ///
+    /// - Throws: ``JournalError``.
+    func outcomeClients() async throws -> [String]
 
     /// Waits for pending writes, then releases the journal (and the data
     /// directory's lock). Later calls fail with "the journal is closed".

@@ -47,13 +47,11 @@ struct AuthoritativeState<App: StateSyncApp> {
         clock()
     }
 
-    /// Runs `command` through the pipeline at the next revision. `sent` is
-    /// the action object a client dispatched and its session (decoded into
-    /// `command`): the journal keeps the object as sent.
-    mutating func apply(
-        _ command: SessionCommand<App.Action>, clientID: String?, actionID: String?,
-        sent: (action: JSONObject, session: SessionInfo)? = nil
-    ) -> Applied {
+    /// Runs `command` through the pipeline at the next revision. The
+    /// journal keeps the command as the app decoded it (its canonical
+    /// `wireValue`), never a client's object as sent: fields the app does
+    /// not read are not stored.
+    mutating func apply(_ command: SessionCommand<App.Action>, clientID: String?, actionID: String?) -> Applied {
         let meta = Meta(revision: revision + 1, clientID: clientID, time: clock())
         switch pipeline.process(command, state: &state, meta: meta) {
         case .rejected(let rejection):
@@ -66,9 +64,7 @@ struct AuthoritativeState<App: StateSyncApp> {
             } catch {
                 unencodable = "\(error)"
             }
-            let bytes = sent.map { SessionCommandCoding.encode(dispatch: $0.action, from: $0.session) }
-                ?? SessionCommandCoding.encode(command)
-            let entry = JournalEntry(meta: meta, actionID: actionID, action: bytes)
+            let entry = JournalEntry(meta: meta, actionID: actionID, action: SessionCommandCoding.encode(command))
             return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
         }
     }

@@ -46,6 +46,14 @@ public struct StateSyncServerConfiguration: Sendable {
     /// with an admin token of ``authentication``). Default `false`: metrics
     /// hold counts, not state, and scrapers usually have no token.
     public var metricsAdminOnly = false
+    /// How many devtools API requests (`/devtools/api/*`) are answered at
+    /// once, server-wide; more get `503` with `Retry-After: 1`. Default 4:
+    /// an open devtools page has at most three in flight (the journal, the
+    /// sessions, a state it travels to), while time travel (each request
+    /// rebuilds a state, replaying up to a snapshot interval of actions on
+    /// the threads the engine runs on) never holds more than four rebuilt
+    /// states nor more than four threads' worth of the engine's time.
+    public var maxDevtoolsRequests = 4
     /// The time sessions read for their message-rate limits (the continuous
     /// clock): it stamps each WebSocket message as it arrives, and each HTTP
     /// request. Tests in this package freeze it so that no token refills

@@ -16,7 +16,7 @@ public import StateSyncProtocol
 /// ```
 ///
 /// Permissions apply to reads only; who may dispatch is the role's
-/// ``Role/mayDispatch``.
+/// ``Role/mayDispatch`` and, per action type, ``ActionPermissions``.
 public struct ReadPermissions: Sendable, Hashable {
     /// Restricted paths and the least role that may read each.
     public var minimumRoles: [JSONPointer: Role]

@@ -44,6 +44,9 @@ public struct SessionConfiguration: Sendable, Hashable {
     public var idleTimeout: Duration?
     /// Which paths each role may read. Default: everything, for every role.
     public var readPermissions: ReadPermissions
+    /// Which action types need a role above `writer`. Default: none, every
+    /// role that may dispatch sends every action type.
+    public var actionPermissions: ActionPermissions
     /// How long a path a client sends may be (`subscribe`, `get`, the HTTP
     /// API's `path`): longer ones are refused `invalid_path`. Default 32
     /// tokens and 1 KiB (see `JSONPointer.Limits`), which also bounds the
@@ -74,6 +77,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         pingInterval: Duration? = .seconds(30),
         idleTimeout: Duration? = .seconds(90),
         readPermissions: ReadPermissions = ReadPermissions(),
+        actionPermissions: ActionPermissions = ActionPermissions(),
         pathLimits: JSONPointer.Limits = JSONPointer.Limits(),
         identifierLimits: IdentifierLimits = IdentifierLimits(),
         outboundHighWaterMark: Int = 1 << 20,
@@ -88,6 +92,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
         self.readPermissions = readPermissions
+        self.actionPermissions = actionPermissions
         self.pathLimits = pathLimits
         self.identifierLimits = identifierLimits
         self.outboundHighWaterMark = max(1, outboundHighWaterMark)

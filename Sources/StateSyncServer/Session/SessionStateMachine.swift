@@ -151,6 +151,9 @@ public struct SessionStateMachine: Sendable {
             guard role.mayDispatch else {
                 return .reply(.reject(id: id, code: .forbidden, message: "role \(role.rawValue) may not dispatch actions"))
             }
+            if let refusal = configuration.actionPermissions.refusal(of: action, by: role) {
+                return .reply(.reject(id: id, code: .forbidden, message: refusal))
+            }
             return .request(.dispatch(id: id, action: action))
         }
     }

@@ -31,6 +31,18 @@ struct SessionCommandCodingTests {
             == #"{"action":{"by":3,"type":"increment"},"command":"system"}"#)
     }
 
+    @Test("a dispatch's envelope is written byte for byte as the serializer writes the object, escapes included")
+    func dispatchEnvelope() throws {
+        let session = SessionInfo(id: "s-\u{1}7", name: "al\"ice\\ é\n")
+        let bytes = SessionCommandCoding.encode(SessionCommand<CounterAction>.dispatch(.increment(by: 5), from: session))
+        let object: JSONValue = [
+            "command": "dispatch", "action": ["type": "increment", "by": 5],
+            "session": ["id": .string(session.id), "name": .string(session.name)],
+        ]
+        #expect(bytes == JSONSerializer().serialize(object))
+        #expect(try SessionCommandCoding.decode(bytes, as: CounterAction.self) == .dispatch(.increment(by: 5), from: session))
+    }
+
     /// Bad journal entries and the error each must give.
     static let errors: [(String, SessionCommandDecodingError, String)] = [
         (#"{"session":{"id":"s","name":"n"}}"#, .noCommand(in: ["session": ["id": "s", "name": "n"]]),

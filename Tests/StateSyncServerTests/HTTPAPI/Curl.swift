@@ -32,7 +32,7 @@ enum Curl {
     }
 
     /// Splits `curl -i` output into status, headers and body.
-    private static func parse(_ output: String) -> Response {
+    static func parse(_ output: String) -> Response {
         let parts = output.components(separatedBy: "\r\n\r\n")
         let head = parts.first?.components(separatedBy: "\r\n") ?? []
         let status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0

@@ -58,18 +58,42 @@ struct JournalContractTests {
     }
 
     @Test(arguments: JournalKind.allCases)
-    func outcomesBeyondTheRetentionAreForgotten(kind: JournalKind) async throws {
+    func outcomesLeaveOnlyByTheirOwnClientsTrimOrWhenTheClientIsForgotten(kind: JournalKind) async throws {
         try await withTemporaryDirectory { directory in
-            let journal = try await kind.make(in: directory, outcomeRetention: 5)
-            for revision in UInt64(1)...8 { try await journal.append(batch(revision...revision)) }
-            for revision in UInt64(1)...3 {
-                #expect(try await journal.outcome(clientID: "c-\(revision % 3)", actionID: "a\(revision)") == nil)
-            }
-            for revision in UInt64(4)...8 {
-                let outcome = try await journal.outcome(clientID: "c-\(revision % 3)", actionID: "a\(revision)")
-                #expect(outcome == .accepted(revision: revision))
-            }
+            let journal = try await kind.make(in: directory)
+            try await journal.append(JournalBatch(entries: [entry(1, actionID: "pay", clientID: "victim")]))
+            // 300 outcomes of another client, then a trim of it to its last 5:
+            // the victim's outcome stays, the other's oldest are gone.
+            try await journal.append(JournalBatch(
+                entries: (2...201).map { entry($0, clientID: "junk") },
+                rejections: (1...100).map { JournalRejection(clientID: "junk", actionID: "r\($0)", code: "invalid_action", message: "no") },
+                outcomeTrims: ["junk": 5]))
+            #expect(try await journal.outcome(clientID: "victim", actionID: "pay") == .accepted(revision: 1))
+            #expect(try await journal.outcome(clientID: "junk", actionID: "a2") == nil)
+            #expect(try await journal.outcome(clientID: "junk", actionID: "r95") == nil)
+            #expect(try await journal.outcome(clientID: "junk", actionID: "r96") == .rejected(code: "invalid_action", message: "no"))
+            #expect(try await journal.outcome(clientID: "junk", actionID: "a201") == nil)
+            #expect(try await journal.outcomeClients() == ["victim", "junk"])
+
+            // Forgetting happens before the batch's own outcomes are recorded.
+            try await journal.append(JournalBatch(
+                entries: [entry(202, actionID: "again", clientID: "victim")], forgottenClients: ["victim"]))
+            #expect(try await journal.outcome(clientID: "victim", actionID: "pay") == nil)
+            #expect(try await journal.outcome(clientID: "victim", actionID: "again") == .accepted(revision: 202))
+            #expect(try await journal.outcomeClients() == ["junk", "victim"])
             try await journal.close()
+        }
+    }
+
+    @Test func theSQLiteJournalKeepsTheClientsOutcomesAcrossAReopen() async throws {
+        try await withTemporaryDirectory { directory in
+            let first = try await JournalKind.sqlite.make(in: directory)
+            try await first.append(JournalBatch(entries: [entry(1, actionID: "pay", clientID: "victim"), entry(2, clientID: "other")]))
+            try await first.close()
+            let reopened = try await JournalKind.sqlite.make(in: directory)
+            #expect(try await reopened.outcomeClients() == ["victim", "other"])
+            #expect(try await reopened.outcome(clientID: "victim", actionID: "pay") == .accepted(revision: 1))
+            try await reopened.close()
         }
     }
 

@@ -102,6 +102,7 @@ final class CountingJournal: Journal {
     func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
         try await base.outcome(clientID: clientID, actionID: actionID)
     }
+    func outcomeClients() async throws -> [String] { try await base.outcomeClients() }
     func close() async throws {
         if forwardsClose { try await base.close() }
     }

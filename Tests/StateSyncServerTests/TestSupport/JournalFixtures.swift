@@ -21,17 +21,13 @@ enum JournalKind: String, CaseIterable, Sendable, CustomStringConvertible {
     var description: String { rawValue }
 
     /// A new journal of this kind in `directory` (ignored for memory).
-    func make(
-        in directory: String, outcomeRetention: Int = 100_000, snapshotsKept: Int = 3
-    ) async throws -> any Journal {
+    func make(in directory: String, snapshotsKept: Int = 3) async throws -> any Journal {
         switch self {
         case .memory:
-            MemoryJournal(configuration: .init(outcomeRetention: outcomeRetention, snapshotsKept: snapshotsKept))
+            MemoryJournal(configuration: .init(snapshotsKept: snapshotsKept))
         case .sqlite:
             try await SQLiteJournal.open(
-                configuration: .init(
-                    directory: directory, outcomeRetention: outcomeRetention, snapshotsKept: snapshotsKept),
-                logger: quietLogger)
+                configuration: .init(directory: directory, snapshotsKept: snapshotsKept), logger: quietLogger)
         }
     }
 }

@@ -3,8 +3,10 @@ import Synchronization
 
 /// A ``Journal`` that keeps everything in memory, for `statesync serve
 /// --memory`, tests and demos: the same rules as ``SQLiteJournal`` (no
-/// revision gaps, first outcome of a pair wins, snapshot retention), nothing
-/// on disk, and bounded memory.
+/// revision gaps, first outcome of a pair wins, each clientId's outcomes
+/// forgotten and trimmed only as batches say, snapshot retention), nothing
+/// on disk, and bounded memory (the outcomes as the engine's
+/// ``OutcomeRetention`` bounds them).
 ///
 /// `append` validates and stores the batch under a lock and calls its
 /// completion **before returning**, on the caller's thread: there is no disk
@@ -18,9 +20,6 @@ import Synchronization
 public final class MemoryJournal: Journal {
     /// How much history a ``MemoryJournal`` keeps.
     public struct Configuration: Sendable, Hashable {
-        /// How many `(clientId, actionId)` outcomes are remembered (the most
-        /// recent). Default 100,000, as ``SQLiteJournal/Configuration``.
-        public var outcomeRetention: Int
         /// How many snapshots are kept (the most recent). Default 3, as
         /// ``SQLiteJournal/Configuration``.
         public var snapshotsKept: Int
@@ -32,8 +31,7 @@ public final class MemoryJournal: Journal {
         public var entryRetention: Int
 
         /// A configuration with the documented defaults.
-        public init(outcomeRetention: Int = 100_000, snapshotsKept: Int = 3, entryRetention: Int = 100_000) {
-            self.outcomeRetention = max(1, outcomeRetention)
+        public init(snapshotsKept: Int = 3, entryRetention: Int = 100_000) {
             self.snapshotsKept = max(1, snapshotsKept)
             self.entryRetention = max(1, entryRetention)
         }
@@ -43,8 +41,7 @@ public final class MemoryJournal: Journal {
         var closed = false
         var lastRevision: UInt64 = 0
         var entries: Deque<JournalEntry> = []
-        var outcomes: [OutcomeKey: JournalOutcome] = [:]
-        var outcomeOrder: Deque<OutcomeKey> = []
+        var outcomes = ClientOutcomes()
         var snapshots: [JournalSnapshot] = []
     }
 
@@ -76,14 +73,16 @@ public final class MemoryJournal: Journal {
             } catch {
                 return .failure(error)
             }
+            for client in batch.forgottenClients { storage.outcomes.forget(client) }
             for entry in batch.entries {
                 storage.entries.append(entry)
-                if let key = entry.outcomeKey { storage.remember(.accepted(revision: entry.revision), for: key) }
+                if let key = entry.outcomeKey { storage.outcomes.remember(.accepted(revision: entry.revision), for: key) }
             }
             for rejection in batch.rejections {
-                storage.remember(.rejected(code: rejection.code, message: rejection.message), for: rejection.key)
+                storage.outcomes.remember(.rejected(code: rejection.code, message: rejection.message), for: rejection.key)
             }
-            storage.trim(configuration)
+            for (client, keep) in batch.outcomeTrims { storage.outcomes.trim(client, keeping: keep) }
+            while storage.entries.count > configuration.entryRetention { storage.entries.removeFirst() }
             return .success(())
         }
         completion(result)
@@ -154,25 +153,16 @@ public final class MemoryJournal: Journal {
         }
     }
 
+    /// The clientIds with outcomes, least recent first (see ``Journal/outcomeClients()``).
+    public func outcomeClients() async throws -> [String] {
+        try storage.withLock { storage throws(JournalError) in
+            guard !storage.closed else { throw .closed }
+            return storage.outcomes.clientsByRecency
+        }
+    }
+
     /// Drops everything; later calls fail with "the journal is closed" (see ``Journal/close()``).
     public func close() async throws {
         storage.withLock { $0 = Storage(closed: true) }
-    }
-}
-
-extension MemoryJournal.Storage {
-    /// Records the first outcome of `key`; later ones are ignored.
-    fileprivate mutating func remember(_ outcome: JournalOutcome, for key: OutcomeKey) {
-        guard outcomes[key] == nil else { return }
-        outcomes[key] = outcome
-        outcomeOrder.append(key)
-    }
-
-    /// Drops the oldest entries and outcomes beyond the configured limits.
-    fileprivate mutating func trim(_ configuration: MemoryJournal.Configuration) {
-        while entries.count > configuration.entryRetention { entries.removeFirst() }
-        while outcomeOrder.count > configuration.outcomeRetention {
-            outcomes[outcomeOrder.removeFirst()] = nil
-        }
     }
 }

@@ -5,7 +5,12 @@
 /// Every entry with both a client id and an action id also records the
 /// outcome `.accepted(revision:)` for its pair; each rejection records
 /// `.rejected(code:message:)`. When a pair appears twice, the first outcome
-/// stays (a repeated dispatch gets the original answer).
+/// stays (a repeated dispatch gets the original answer). The engine keeps
+/// each clientId's share of outcomes (``OutcomeRetention``) with two more
+/// instructions: ``forgottenClients`` lose every outcome *before* the
+/// batch's own are recorded, and each clientId of ``outcomeTrims`` keeps
+/// only its most recent outcomes *after* them. No other outcome is ever
+/// dropped.
 ///
 /// ```swift
 /// var batch = JournalBatch()
@@ -19,15 +24,26 @@ public struct JournalBatch: Sendable, Hashable {
     public var entries: [JournalEntry]
     /// Rejected dispatches to remember.
     public var rejections: [JournalRejection]
+    /// clientIds whose remembered outcomes are all dropped, before this
+    /// batch's outcomes are recorded.
+    public var forgottenClients: [String]
+    /// clientIds whose remembered outcomes are trimmed, after this batch's
+    /// are recorded, to the given number of their most recent.
+    public var outcomeTrims: [String: Int]
 
-    /// A batch of `entries` and `rejections` (both empty by default).
-    public init(entries: [JournalEntry] = [], rejections: [JournalRejection] = []) {
+    /// A batch of `entries` and `rejections` that forgets and trims nothing (all empty by default).
+    public init(
+        entries: [JournalEntry] = [], rejections: [JournalRejection] = [], forgottenClients: [String] = [],
+        outcomeTrims: [String: Int] = [:]
+    ) {
         self.entries = entries
         self.rejections = rejections
+        self.forgottenClients = forgottenClients
+        self.outcomeTrims = outcomeTrims
     }
 
     /// Whether the batch has nothing to write.
-    public var isEmpty: Bool { entries.isEmpty && rejections.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && rejections.isEmpty && forgottenClients.isEmpty && outcomeTrims.isEmpty }
 
     /// Checks that the entries continue `lastRevision` without gaps and
     /// returns the revision the journal ends at after this batch.

@@ -11,7 +11,7 @@ import GRDB
 ///   (integer nanoseconds would not: a `Double` near 2026 has ~119 ns steps
 ///   that a decimal nanosecond count does not map back to bit for bit).
 /// - `outcomes(seq, client_id, action_id, revision, code, message)`: one row
-///   per pair, `seq` in insertion order for retention.
+///   per pair, `seq` in insertion order for each clientId's retention.
 /// - `snapshots(revision, state)`: the last few full states.
 ///
 /// The file is marked with `PRAGMA application_id` (`"SSyn"`) and

@@ -3,31 +3,26 @@ import GRDB
 import StateSyncCore
 
 /// The SQL a journal runs, as synchronous functions on a GRDB `Database`:
-/// the writer calls ``write(_:into:outcomeRetention:snapshotsKept:)`` inside
-/// one transaction, the readers call the `read…` functions.
+/// the writer calls ``write(_:into:snapshotsKept:)`` inside one
+/// transaction, the readers call the `read…` functions.
 enum JournalStatements {
     // MARK: Writing
 
     /// Writes every batch and snapshot of a group (inside the caller's
-    /// transaction), then trims outcomes and snapshots to their retention.
-    static func write(
-        _ group: [GroupCommitQueue.Work], into db: Database, outcomeRetention: Int, snapshotsKept: Int
-    ) throws {
+    /// transaction), then trims snapshots to their retention.
+    static func write(_ group: [GroupCommitQueue.Work], into db: Database, snapshotsKept: Int) throws {
         var wroteSnapshot = false
-        var wroteOutcome = false
         for work in group {
             switch work {
             case .batch(let batch, _):
-                wroteOutcome = try write(batch, into: db) || wroteOutcome
+                try forgetOutcomes(of: batch.forgottenClients, in: db)
+                try write(batch, into: db)
+                try trimOutcomes(batch.outcomeTrims, in: db)
             case .snapshot(let snapshot, _):
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (revision, state) VALUES (?, ?)")
                     .execute(arguments: [Int64(snapshot.revision), Data(snapshot.state)])
                 wroteSnapshot = true
             }
-        }
-        if wroteOutcome {
-            try db.cachedStatement(sql: "DELETE FROM outcomes WHERE seq <= (SELECT max(seq) FROM outcomes) - ?")
-                .execute(arguments: [outcomeRetention])
         }
         if wroteSnapshot {
             try db.cachedStatement(sql: """
@@ -37,15 +32,14 @@ enum JournalStatements {
         }
     }
 
-    /// Writes one batch; returns whether it recorded any outcome.
-    private static func write(_ batch: JournalBatch, into db: Database) throws -> Bool {
+    /// Writes one batch's entries and outcomes.
+    private static func write(_ batch: JournalBatch, into db: Database) throws {
         let insertEntry = try db.cachedStatement(sql: """
             INSERT INTO journal (revision, time_bits, client_id, action_id, action) VALUES (?, ?, ?, ?, ?)
             """)
         let insertOutcome = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO outcomes (client_id, action_id, revision, code, message) VALUES (?, ?, ?, ?, ?)
             """)
-        var wroteOutcome = false
         for entry in batch.entries {
             try insertEntry.execute(arguments: [
                 Int64(entry.revision), timeBits(entry.meta.time), entry.meta.clientID, entry.actionID,
@@ -53,16 +47,13 @@ enum JournalStatements {
             ])
             if let key = entry.outcomeKey {
                 try insertOutcome.execute(arguments: [key.clientID, key.actionID, Int64(entry.revision), nil, nil])
-                wroteOutcome = true
             }
         }
         for rejection in batch.rejections {
             try insertOutcome.execute(arguments: [
                 rejection.clientID, rejection.actionID, nil, rejection.code, rejection.message,
             ])
-            wroteOutcome = true
         }
-        return wroteOutcome
     }
 
     // MARK: Reading

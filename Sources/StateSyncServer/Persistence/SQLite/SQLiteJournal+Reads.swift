@@ -34,4 +34,9 @@ extension SQLiteJournal {
             try JournalStatements.outcome($0, clientID: clientID, actionID: actionID)
         }
     }
+
+    /// The clientIds with outcomes, least recent first (see ``Journal/outcomeClients()``).
+    public func outcomeClients() async throws -> [String] {
+        try await read("list the clientIds with outcomes") { try JournalStatements.outcomeClients($0) }
+    }
 }

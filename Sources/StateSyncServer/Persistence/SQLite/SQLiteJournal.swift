@@ -166,9 +166,7 @@ public final class SQLiteJournal: Journal {
     private func commit(_ group: [GroupCommitQueue.Work], _ db: Database) {
         do {
             try db.inTransaction(.immediate) {
-                try JournalStatements.write(
-                    group, into: db, outcomeRetention: configuration.outcomeRetention,
-                    snapshotsKept: configuration.snapshotsKept)
+                try JournalStatements.write(group, into: db, snapshotsKept: configuration.snapshotsKept)
                 return .commit
             }
         } catch {

@@ -6,9 +6,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct SQLiteJournalTests {
-    private func open(_ directory: String, outcomeRetention: Int = 100_000) async throws -> SQLiteJournal {
+    private func open(_ directory: String) async throws -> SQLiteJournal {
         try await SQLiteJournal.open(
-            configuration: .init(directory: directory, outcomeRetention: outcomeRetention), logger: quietLogger)
+            configuration: .init(directory: directory), logger: quietLogger)
     }
 
     @Test func aFreshDirectoryIsCreatedWithANewEpoch() async throws {

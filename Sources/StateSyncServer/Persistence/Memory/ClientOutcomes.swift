@@ -1,0 +1,52 @@
+import DequeModule
+
+/// The remembered outcomes of a ``MemoryJournal``, grouped by clientId as
+/// the SQLite journal's index groups them: the first outcome of a pair
+/// stays, and a clientId's outcomes leave only when a batch forgets the
+/// clientId or trims it to its most recent.
+struct ClientOutcomes: Sendable {
+    private struct Client: Sendable {
+        var outcomes: [String: JournalOutcome] = [:]
+        /// Action ids, oldest first.
+        var order: Deque<String> = []
+        /// When it last recorded an outcome (the journal's running count).
+        var lastRecorded: UInt64 = 0
+    }
+
+    private var clients: [String: Client] = [:]
+    private var recorded: UInt64 = 0
+
+    /// The remembered outcome of `key`.
+    subscript(key: OutcomeKey) -> JournalOutcome? {
+        clients[key.clientID]?.outcomes[key.actionID]
+    }
+
+    /// Records the first outcome of `key`; later ones are ignored.
+    mutating func remember(_ outcome: JournalOutcome, for key: OutcomeKey) {
+        guard self[key] == nil else { return }
+        recorded += 1
+        clients[key.clientID, default: Client()].outcomes[key.actionID] = outcome
+        clients[key.clientID]?.order.append(key.actionID)
+        clients[key.clientID]?.lastRecorded = recorded
+    }
+
+    /// Drops every outcome of `clientID`.
+    mutating func forget(_ clientID: String) {
+        clients[clientID] = nil
+    }
+
+    /// Keeps only the `keep` most recent outcomes of `clientID`.
+    mutating func trim(_ clientID: String, keeping keep: Int) {
+        guard var client = clients[clientID] else { return }
+        clients[clientID] = nil  // no second reference while it is changed
+        while client.order.count > max(1, keep) {
+            client.outcomes[client.order.removeFirst()] = nil
+        }
+        clients[clientID] = client
+    }
+
+    /// The clientIds with outcomes, least recently recorded first.
+    var clientsByRecency: [String] {
+        clients.sorted { $0.value.lastRecorded < $1.value.lastRecorded }.map(\.key)
+    }
+}
