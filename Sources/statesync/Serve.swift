@@ -77,6 +77,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages one connection may send at once above the sustained rate.")
     var burst = SessionConfiguration().burst
 
+    @Option(help: "Journal revisions kept behind the newest snapshot (older ones are deleted; time travel reaches what is kept).")
+    var journalRetention = JournalRetention().revisions
+
+    @Option(help: "Bytes of journaled actions kept behind the newest snapshot (with --memory: of all entries kept).")
+    var journalRetentionBytes = JournalRetention().bytes
+
+    @Option(help: "When the journal lost acknowledged revisions: refuse (exit 1) or new-epoch (serve what is left; clients reload).")
+    var onDamagedJournal = DamagedJournalPolicy.refuse.rawValue
+
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
 
@@ -102,6 +111,11 @@ struct Serve: AsyncParsableCommand {
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
         guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
+        guard journalRetention >= 1 else { throw ValidationError("--journal-retention must be at least 1") }
+        guard journalRetentionBytes >= 1 else { throw ValidationError("--journal-retention-bytes must be at least 1") }
+        guard DamagedJournalPolicy(rawValue: onDamagedJournal) != nil else {
+            throw ValidationError("--on-damaged-journal \(onDamagedJournal) is not refuse or new-epoch")
+        }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -159,6 +173,9 @@ struct Serve: AsyncParsableCommand {
         configuration.session.maxSubscriptions = maxSubscriptions
         configuration.session.messagesPerSecond = messagesPerSecond
         configuration.session.burst = burst
+        configuration.retention.revisions = journalRetention
+        configuration.retention.bytes = journalRetentionBytes
+        configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)

@@ -34,6 +34,10 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let forbidden = RejectCode(rawValue: "forbidden")
     /// `rate_limited`: the client dispatches faster than allowed.
     public static let rateLimited = RejectCode(rawValue: "rate_limited")
+    /// `unavailable`: the server cannot store actions right now (its disk is
+    /// full or failing); nothing was applied and the outcome is not
+    /// remembered, so the same dispatch may be sent again later.
+    public static let unavailable = RejectCode(rawValue: "unavailable")
 
     /// The raw value.
     public var description: String { rawValue }

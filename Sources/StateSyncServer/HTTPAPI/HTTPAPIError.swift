@@ -31,7 +31,7 @@ struct HTTPAPIError: Error {
 
     /// An action's rejection: `422` when the action itself is invalid,
     /// `403` when the caller may not, `429` rate limited, `500` when the
-    /// server failed, and `409` for the app's rules (`not_found`, or a code
+    /// server failed, `503` while it cannot store actions, and `409` for the app's rules (`not_found`, or a code
     /// of the app's or a middleware's own).
     init(rejection code: String, message: String) {
         self.code = code
@@ -41,6 +41,7 @@ struct HTTPAPIError: Error {
         case "forbidden": .forbidden
         case "rate_limited": .tooManyRequests
         case "internal_error": .internalServerError
+        case "unavailable": .serviceUnavailable
         default: .conflict
         }
     }

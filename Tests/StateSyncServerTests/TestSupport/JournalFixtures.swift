@@ -22,15 +22,14 @@ enum JournalKind: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// A new journal of this kind in `directory` (ignored for memory).
     func make(
-        in directory: String, outcomeRetention: Int = 100_000, snapshotsKept: Int = 3
+        in directory: String, outcomeRetention: Int = 100_000, retention: JournalRetention = JournalRetention()
     ) async throws -> any Journal {
         switch self {
         case .memory:
-            MemoryJournal(configuration: .init(outcomeRetention: outcomeRetention, snapshotsKept: snapshotsKept))
+            MemoryJournal(configuration: .init(outcomeRetention: outcomeRetention, retention: retention))
         case .sqlite:
             try await SQLiteJournal.open(
-                configuration: .init(
-                    directory: directory, outcomeRetention: outcomeRetention, snapshotsKept: snapshotsKept),
+                configuration: .init(directory: directory, outcomeRetention: outcomeRetention, retention: retention),
                 logger: quietLogger)
         }
     }

@@ -1,4 +1,5 @@
 import DequeModule
+import StateSyncCore
 import Synchronization
 
 /// A ``Journal`` that keeps everything in memory, for `statesync serve
@@ -21,21 +22,20 @@ public final class MemoryJournal: Journal {
         /// How many `(clientId, actionId)` outcomes are remembered (the most
         /// recent). Default 100,000, as ``SQLiteJournal/Configuration``.
         public var outcomeRetention: Int
-        /// How many snapshots are kept (the most recent). Default 3, as
-        /// ``SQLiteJournal/Configuration``.
-        public var snapshotsKept: Int
-        /// How many journal entries are kept (the most recent); older ones
-        /// are dropped and ``MemoryJournal/entries(from:through:)`` throws
-        /// for them. Default 100,000: ~30 MB for ~200-byte actions, enough
-        /// for time travel over a demo session, and it bounds a long-running
-        /// `--memory` server.
-        public var entryRetention: Int
+        /// How many entries are kept, by count (``JournalRetention/revisions``)
+        /// and by bytes (``JournalRetention/bytes``, counting each entry's
+        /// action, ids and ~64 bytes of bookkeeping): the newest ones, as
+        /// they are appended, so that a `--memory` server's memory stays
+        /// bounded however large the actions. Older entries are dropped and
+        /// ``MemoryJournal/entries(from:through:)`` throws for them;
+        /// snapshots are kept and thinned as ``SQLiteJournal`` does.
+        /// Default: ``JournalRetention``'s defaults.
+        public var retention: JournalRetention
 
         /// A configuration with the documented defaults.
-        public init(outcomeRetention: Int = 100_000, snapshotsKept: Int = 3, entryRetention: Int = 100_000) {
+        public init(outcomeRetention: Int = 100_000, retention: JournalRetention = JournalRetention()) {
             self.outcomeRetention = max(1, outcomeRetention)
-            self.snapshotsKept = max(1, snapshotsKept)
-            self.entryRetention = max(1, entryRetention)
+            self.retention = retention
         }
     }
 
@@ -43,6 +43,8 @@ public final class MemoryJournal: Journal {
         var closed = false
         var lastRevision: UInt64 = 0
         var entries: Deque<JournalEntry> = []
+        /// The bytes ``MemoryJournal/Configuration/retention`` counts for `entries`.
+        var entryBytes = 0
         var outcomes: [OutcomeKey: JournalOutcome] = [:]
         var outcomeOrder: Deque<OutcomeKey> = []
         var snapshots: [JournalSnapshot] = []
@@ -78,6 +80,7 @@ public final class MemoryJournal: Journal {
             }
             for entry in batch.entries {
                 storage.entries.append(entry)
+                storage.entryBytes += MemoryJournal.bytes(of: entry)
                 if let key = entry.outcomeKey { storage.remember(.accepted(revision: entry.revision), for: key) }
             }
             for rejection in batch.rejections {
@@ -91,7 +94,7 @@ public final class MemoryJournal: Journal {
 
     /// Stores `snapshot` and trims old ones (see ``Journal/saveSnapshot(_:)``).
     public func saveSnapshot(_ snapshot: JournalSnapshot) async throws {
-        let kept = configuration.snapshotsKept
+        let older = configuration.retention.olderSnapshots
         try storage.withLock { storage throws(JournalError) in
             guard !storage.closed else { throw .closed }
             guard snapshot.revision <= storage.lastRevision else {
@@ -100,7 +103,7 @@ public final class MemoryJournal: Journal {
             storage.snapshots.removeAll { $0.revision == snapshot.revision }
             storage.snapshots.append(snapshot)
             storage.snapshots.sort { $0.revision < $1.revision }
-            storage.snapshots.removeFirst(max(0, storage.snapshots.count - kept))
+            storage.thinSnapshots(keepingOlder: older)
         }
     }
 
@@ -168,11 +171,34 @@ extension MemoryJournal.Storage {
         outcomeOrder.append(key)
     }
 
-    /// Drops the oldest entries and outcomes beyond the configured limits.
+    /// Drops the oldest entries and outcomes beyond the configured limits
+    /// (never the newest entry).
     fileprivate mutating func trim(_ configuration: MemoryJournal.Configuration) {
-        while entries.count > configuration.entryRetention { entries.removeFirst() }
+        let retention = configuration.retention
+        while entries.count > 1, UInt64(entries.count) > retention.revisions || entryBytes > retention.bytes {
+            entryBytes -= MemoryJournal.bytes(of: entries.removeFirst())
+        }
         while outcomeOrder.count > configuration.outcomeRetention {
             outcomes[outcomeOrder.removeFirst()] = nil
         }
+    }
+
+    /// Keeps every snapshot from the newest one at or before the oldest
+    /// kept entry's predecessor on, and thins the ones before it
+    /// (``RetentionPlan``), as ``SQLiteJournal`` does.
+    fileprivate mutating func thinSnapshots(keepingOlder older: Int) {
+        let revisions = snapshots.map(\.revision)
+        let cutoff = (entries.first?.revision ?? lastRevision + 1) - 1
+        let base = RetentionPlan.keepFrom(snapshots: revisions, cutoff: cutoff)
+        let kept = Set(RetentionPlan.thinned(revisions, below: base, keeping: older))
+        snapshots.removeAll { !kept.contains($0.revision) }
+    }
+}
+
+extension MemoryJournal {
+    /// What an entry counts toward ``JournalRetention/bytes``: its action,
+    /// its ids and 64 bytes for the entry's own fields and storage.
+    fileprivate static func bytes(of entry: JournalEntry) -> Int {
+        entry.action.count + (entry.meta.clientID?.utf8.count ?? 0) + (entry.actionID?.utf8.count ?? 0) + 64
     }
 }

@@ -3,15 +3,16 @@ import GRDB
 import StateSyncCore
 
 /// The SQL a journal runs, as synchronous functions on a GRDB `Database`:
-/// the writer calls ``write(_:into:outcomeRetention:snapshotsKept:)`` inside
+/// the writer calls ``write(_:into:outcomeRetention:retention:)`` inside
 /// one transaction, the readers call the `read…` functions.
 enum JournalStatements {
     // MARK: Writing
 
     /// Writes every batch and snapshot of a group (inside the caller's
-    /// transaction), then trims outcomes and snapshots to their retention.
+    /// transaction), then trims outcomes, and after a snapshot the journal
+    /// and older snapshots, to their retention.
     static func write(
-        _ group: [GroupCommitQueue.Work], into db: Database, outcomeRetention: Int, snapshotsKept: Int
+        _ group: [GroupCommitQueue.Work], into db: Database, outcomeRetention: Int, retention: JournalRetention
     ) throws {
         var wroteSnapshot = false
         var wroteOutcome = false
@@ -29,12 +30,7 @@ enum JournalStatements {
             try db.cachedStatement(sql: "DELETE FROM outcomes WHERE seq <= (SELECT max(seq) FROM outcomes) - ?")
                 .execute(arguments: [outcomeRetention])
         }
-        if wroteSnapshot {
-            try db.cachedStatement(sql: """
-                DELETE FROM snapshots WHERE revision NOT IN
-                    (SELECT revision FROM snapshots ORDER BY revision DESC LIMIT ?)
-                """).execute(arguments: [snapshotsKept])
-        }
+        if wroteSnapshot { try applyRetention(retention, in: db) }
     }
 
     /// Writes one batch; returns whether it recorded any outcome.
