@@ -22,13 +22,13 @@ public final class MemoryJournal: Journal {
         /// How many `(clientId, actionId)` outcomes are remembered (the most
         /// recent). Default 100,000, as ``SQLiteJournal/Configuration``.
         public var outcomeRetention: Int
-        /// How many entries are kept, by count (``JournalRetention/revisions``)
-        /// and by bytes (``JournalRetention/bytes``, counting each entry's
-        /// action, ids and ~64 bytes of bookkeeping): the newest ones, as
-        /// they are appended, so that a `--memory` server's memory stays
-        /// bounded however large the actions. Older entries are dropped and
-        /// ``MemoryJournal/entries(from:through:)`` throws for them;
-        /// snapshots are kept and thinned as ``SQLiteJournal`` does.
+        /// How many entries and snapshots are kept: as ``SQLiteJournal``
+        /// keeps them when a snapshot is stored, and besides, as entries are
+        /// appended, never more than ``JournalRetention/bytes`` over all kept
+        /// entries (counting each entry's action, ids and 64 bytes of
+        /// bookkeeping), so that a `--memory` server's memory stays bounded
+        /// however large the actions and however rare the snapshots. Dropped
+        /// entries make ``MemoryJournal/entries(from:through:)`` throw.
         /// Default: ``JournalRetention``'s defaults.
         public var retention: JournalRetention
 
@@ -94,7 +94,7 @@ public final class MemoryJournal: Journal {
 
     /// Stores `snapshot` and trims old ones (see ``Journal/saveSnapshot(_:)``).
     public func saveSnapshot(_ snapshot: JournalSnapshot) async throws {
-        let older = configuration.retention.olderSnapshots
+        let retention = configuration.retention
         try storage.withLock { storage throws(JournalError) in
             guard !storage.closed else { throw .closed }
             guard snapshot.revision <= storage.lastRevision else {
@@ -103,7 +103,7 @@ public final class MemoryJournal: Journal {
             storage.snapshots.removeAll { $0.revision == snapshot.revision }
             storage.snapshots.append(snapshot)
             storage.snapshots.sort { $0.revision < $1.revision }
-            storage.thinSnapshots(keepingOlder: older)
+            storage.applyRetention(retention)
         }
     }
 
@@ -171,11 +171,10 @@ extension MemoryJournal.Storage {
         outcomeOrder.append(key)
     }
 
-    /// Drops the oldest entries and outcomes beyond the configured limits
-    /// (never the newest entry).
+    /// Drops the oldest entries beyond the byte bound (never the newest
+    /// entry) and the oldest outcomes beyond theirs.
     fileprivate mutating func trim(_ configuration: MemoryJournal.Configuration) {
-        let retention = configuration.retention
-        while entries.count > 1, UInt64(entries.count) > retention.revisions || entryBytes > retention.bytes {
+        while entries.count > 1, entryBytes > configuration.retention.bytes {
             entryBytes -= MemoryJournal.bytes(of: entries.removeFirst())
         }
         while outcomeOrder.count > configuration.outcomeRetention {
@@ -183,14 +182,32 @@ extension MemoryJournal.Storage {
         }
     }
 
-    /// Keeps every snapshot from the newest one at or before the oldest
-    /// kept entry's predecessor on, and thins the ones before it
-    /// (``RetentionPlan``), as ``SQLiteJournal`` does.
-    fileprivate mutating func thinSnapshots(keepingOlder older: Int) {
+    /// After a snapshot, as ``SQLiteJournal`` does (see ``RetentionPlan``):
+    /// drops the entries beyond the window behind the newest snapshot, by
+    /// revisions and by bytes, from the snapshot at or below its start, and
+    /// thins the snapshots before the kept entries.
+    fileprivate mutating func applyRetention(_ retention: JournalRetention) {
         let revisions = snapshots.map(\.revision)
-        let cutoff = (entries.first?.revision ?? lastRevision + 1) - 1
-        let base = RetentionPlan.keepFrom(snapshots: revisions, cutoff: cutoff)
-        let kept = Set(RetentionPlan.thinned(revisions, below: base, keeping: older))
+        guard let newest = revisions.last else { return }
+        var cutoff = RetentionPlan.cutoff(newest: newest, revisions: retention.revisions)
+        if let first = entries.first?.revision, newest >= first {
+            // Bytes behind the newest snapshot, walking back from its entry.
+            var total = 0
+            var index = Int(min(newest, lastRevision) - first)
+            while index >= 0, entries[index].revision > cutoff {
+                total += MemoryJournal.bytes(of: entries[index])
+                if total > retention.bytes {
+                    cutoff = entries[index].revision
+                    break
+                }
+                index -= 1
+            }
+        }
+        let keepFrom = RetentionPlan.keepFrom(snapshots: revisions, cutoff: cutoff)
+        while entries.count > 1, let first = entries.first, first.revision < keepFrom {
+            entryBytes -= MemoryJournal.bytes(of: entries.removeFirst())
+        }
+        let kept = Set(RetentionPlan.thinned(revisions, below: keepFrom, keeping: retention.olderSnapshots))
         snapshots.removeAll { !kept.contains($0.revision) }
     }
 }

@@ -5,9 +5,11 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct MemoryJournalTests {
-    @Test func entriesBeyondTheRetentionAreDroppedAndReportedAsSuch() async throws {
+    @Test func entriesBeyondTheRetentionAreDroppedAtASnapshotAndReportedAsSuch() async throws {
         let journal = MemoryJournal(configuration: .init(retention: JournalRetention(revisions: 10)))
         try await journal.append(batch(1...25))
+        #expect(try await journal.oldestRevision() == 1, "by revisions, entries go when a snapshot is stored")
+        try await journal.saveSnapshot(JournalSnapshot(revision: 25, state: Array("{}".utf8)))
         #expect(try await journal.entries(from: 16, through: 25).map(\.revision) == Array(16...25))
         let error = await #expect(throws: JournalError.self) { try await journal.entries(from: 15, through: 25) }
         #expect(error?.description == "journal entries before revision 16 are no longer kept (requested 15)")
