@@ -85,6 +85,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Seconds without a received byte (pongs count) before a connection is closed with 1001 (0: never).")
     var idleTimeout = Self.seconds(SessionConfiguration().idleTimeout)
+
     @Option(help: "TYPE=ROLE: only ROLE and above may dispatch actions of TYPE (e.g. resetCounter=admin); others get forbidden. Repeatable.")
     var restrictAction: [String] = []
 
@@ -99,6 +100,15 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Devtools API requests answered at once, server-wide; more get 503.")
     var maxDevtoolsRequests = StateSyncServerConfiguration().maxDevtoolsRequests
+
+    @Option(help: "Journal revisions kept behind the newest snapshot (older ones are deleted; time travel reaches what is kept).")
+    var journalRetention = JournalRetention().revisions
+
+    @Option(help: "Bytes of journaled actions kept behind the newest snapshot (with --memory: of all entries kept).")
+    var journalRetentionBytes = JournalRetention().bytes
+
+    @Option(help: "When the journal lost acknowledged revisions: refuse (exit 1) or new-epoch (serve what is left; clients reload).")
+    var onDamagedJournal = DamagedJournalPolicy.refuse.rawValue
 
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
@@ -131,6 +141,11 @@ struct Serve: AsyncParsableCommand {
         guard outcomeWindow >= 1 else { throw ValidationError("--outcome-window must be at least 1 second") }
         guard maxClientIds >= 1 else { throw ValidationError("--max-client-ids must be at least 1") }
         guard maxDevtoolsRequests >= 1 else { throw ValidationError("--max-devtools-requests must be at least 1") }
+        guard journalRetention >= 1 else { throw ValidationError("--journal-retention must be at least 1") }
+        guard journalRetentionBytes >= 1 else { throw ValidationError("--journal-retention-bytes must be at least 1") }
+        guard DamagedJournalPolicy(rawValue: onDamagedJournal) != nil else {
+            throw ValidationError("--on-damaged-journal \(onDamagedJournal) is not refuse or new-epoch")
+        }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -194,6 +209,9 @@ struct Serve: AsyncParsableCommand {
         configuration.engine.outcomeRetention = OutcomeRetention(
             perClient: outcomesPerClient, window: .seconds(outcomeWindow), maxClients: maxClientIds)
         configuration.maxDevtoolsRequests = maxDevtoolsRequests
+        configuration.retention.revisions = journalRetention
+        configuration.retention.bytes = journalRetentionBytes
+        configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)

@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// The `statesync` command. Subcommands: `serve` (the server), the client
-/// commands `get`, `watch`, `dispatch` and `mirror`, and `bench` (load tests).
+/// commands `get`, `watch`, `dispatch` and `mirror`, `bench` (load tests) and
+/// `verify` (checks a data directory).
 ///
 /// Exit codes: 0 success (including a clean shutdown on SIGTERM/SIGINT),
 /// 1 a runtime failure (port in use, data directory locked, bad TLS files,
@@ -13,7 +14,7 @@ struct StateSync: AsyncParsableCommand {
         commandName: "statesync",
         abstract: "A server-authoritative state store shared over WebSocket.",
         version: "0.1.0",
-        subcommands: [Serve.self, Get.self, Watch.self, Dispatch.self, MirrorCommand.self, Bench.self]
+        subcommands: [Serve.self, Get.self, Watch.self, Dispatch.self, MirrorCommand.self, Bench.self, Verify.self]
     )
 
     /// Parses, runs, and maps failures to the documented exit codes.

@@ -40,6 +40,10 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// clientId's dispatch would not be deduplicated (exactly-once); retry
     /// later, or dispatch without a clientId.
     public static let tooManyClients = RejectCode(rawValue: "too_many_clients")
+    /// `unavailable`: the server cannot store actions right now (its disk is
+    /// full or failing); nothing was applied and the outcome is not
+    /// remembered, so the same dispatch may be sent again later.
+    public static let unavailable = RejectCode(rawValue: "unavailable")
 
     /// The raw value.
     public var description: String { rawValue }

@@ -46,8 +46,9 @@ struct TimeTravel<App: StateSyncApp>: Sendable {
         return Rebuilt(revision: revision, snapshotRevision: rebuilt.snapshot, state: try encode(rebuilt.state))
     }
 
-    /// The entries `from...through` (at most what exists), each with its
-    /// whole-state patch when the state before `from` can be rebuilt.
+    /// The entries `from...through` (at most what is kept: a range reaching
+    /// before the journal's retention starts at its oldest entry), each with
+    /// its whole-state patch when the state before it can be rebuilt.
     ///
     /// The JSON of the states is kept by a ``StateMirror``, as the engine
     /// keeps its own: each entry re-encodes only what its reducer's footprint
@@ -58,7 +59,8 @@ struct TimeTravel<App: StateSyncApp>: Sendable {
     func steps(from: UInt64, through: UInt64) async throws(DevtoolsError) -> Steps {
         let entries: [JournalEntry]
         do {
-            entries = try await journal.entries(from: from, through: through)
+            let oldest = try await journal.oldestRevision() ?? from
+            entries = try await journal.entries(from: max(from, oldest), through: through)
         } catch {
             throw .failed("reading journal entries \(from)...\(through) failed: \(error)")
         }

@@ -37,12 +37,24 @@ extension Sequencer {
             }
         case .failure(let error):
             logger.critical("journal write failed; the engine accepts no more actions", metadata: ["error": "\(error)"])
-            guard let failed = commits.journalFailed(reason: "the journal failed: \(error)") else { return }
+            // The error names the data directory: it stays in the log, and
+            // clients get a reason without server paths.
+            let reason = "the server could not store the action and accepts no more actions"
+            guard let failed = commits.journalFailed(reason: reason) else { return }
             // Forget the outcomes decided in memory: a retry must not get an
             // ack for an action that is not durable (the journal answers for the rest).
             exactlyOnce.forgetUndurable()
             publish(failed)
         }
+    }
+
+    /// Sends `answer` now, ahead of the batches waiting for the journal: a
+    /// refusal that depends on no revision (like a `rate_limited` one), so
+    /// that a client is not kept waiting behind a failing write.
+    func answerAtOnce(_ answer: DispatchAnswer) {
+        var batch = PendingBatch()
+        batch.answers = [answer]
+        publish(batch)
     }
 
     private func publish(_ batch: PendingBatch) {

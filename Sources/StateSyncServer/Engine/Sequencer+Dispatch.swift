@@ -19,6 +19,14 @@ extension Sequencer {
             commits.answer(dispatch.answer(.rejected(code: "internal_error", message: failure), isDuplicate: false))
             return
         }
+        if let fault = journal.writeFault {
+            // Refused, not held: what was accepted before the fault waits for
+            // the journal's retries, and nothing more piles up behind it.
+            // Not remembered either, so the same pair may be sent again.
+            let message = "the server cannot store actions right now (\(fault.reason)); nothing was applied: retry later"
+            answerAtOnce(dispatch.answer(.rejected(code: "unavailable", message: message), isDuplicate: false))
+            return
+        }
         if let key = dispatch.key, let refusal = exactlyOnce.admit(key.clientID, now: authority.now()) {
             commits.answer(dispatch.answer(.rejected(code: RejectCode.tooManyClients.rawValue, message: refusal), isDuplicate: false))
             return

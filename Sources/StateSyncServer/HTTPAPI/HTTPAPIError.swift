@@ -30,9 +30,10 @@ struct HTTPAPIError: Error {
     }
 
     /// An action's rejection: `422` when the action itself is invalid,
-    /// `403` when the caller may not, `429` rate limited, `503` when the
-    /// server tracks as many active clientIds as it may, `500` when the
-    /// server failed, and `409` for the app's rules (`not_found`, or a code
+    /// `403` when the caller may not, `429` rate limited, `500` when the
+    /// server failed, `503` while it cannot store actions or when it tracks
+    /// as many active clientIds as it may, and `409` for the app's rules
+    /// (`not_found`, or a code
     /// of the app's or a middleware's own).
     init(rejection code: String, message: String) {
         self.code = code
@@ -43,6 +44,7 @@ struct HTTPAPIError: Error {
         case "rate_limited": .tooManyRequests
         case "too_many_clients": .serviceUnavailable
         case "internal_error": .internalServerError
+        case "unavailable": .serviceUnavailable
         default: .conflict
         }
     }

@@ -15,6 +15,7 @@ public import CoreMetrics
 /// | `statesync_actions_rejected_total` | counter | dispatches rejected (any code) |
 /// | `statesync_actions_duplicate_total` | counter | repeated `(clientId, id)` answered from the earlier outcome |
 /// | `statesync_journal_appends_total` | counter | journal appends (one transaction and fsync each) |
+/// | `statesync_journal_write_failures_total` | counter | failed journal write attempts (each retry of a full or failing disk counts) |
 /// | `statesync_patches_sent_total` | counter | `patch` messages written |
 /// | `statesync_snapshots_sent_total` | counter | `snapshot` messages written |
 /// | `statesync_bytes_sent_total` | counter | bytes of server messages written |
@@ -37,6 +38,8 @@ public struct ServerMetrics: Sendable {
     public let duplicateDispatches: Counter
     /// Journal appends.
     public let journalAppends: Counter
+    /// Failed journal write attempts, retries included.
+    public let journalWriteFailures: Counter
     /// `patch` messages written.
     public let patchesSent: Counter
     /// `snapshot` messages written.
@@ -60,6 +63,7 @@ public struct ServerMetrics: Sendable {
         actionsRejected = Counter(label: "statesync_actions_rejected_total", factory: factory)
         duplicateDispatches = Counter(label: "statesync_actions_duplicate_total", factory: factory)
         journalAppends = Counter(label: "statesync_journal_appends_total", factory: factory)
+        journalWriteFailures = Counter(label: "statesync_journal_write_failures_total", factory: factory)
         patchesSent = Counter(label: "statesync_patches_sent_total", factory: factory)
         snapshotsSent = Counter(label: "statesync_snapshots_sent_total", factory: factory)
         bytesSent = Counter(label: "statesync_bytes_sent_total", factory: factory)

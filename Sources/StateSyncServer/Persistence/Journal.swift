@@ -25,9 +25,12 @@
 ///   sequences again. Reads see only committed (durable) history; the epoch
 ///   belongs to the store, not to a node.
 ///
-/// A failed write is final for the embedded journals: the journal fails
-/// every later write with the same error, and the engine stops accepting
-/// actions.
+/// A write that fails because the disk is full or failing is retried by
+/// ``SQLiteJournal`` until it succeeds (its completion waits), and
+/// ``writeFault`` says why meanwhile: the engine refuses new actions with
+/// `unavailable` and `/health` answers 503. Any other failed write is final:
+/// the journal fails every later write with the same error, and the engine
+/// stops accepting actions.
 ///
 /// ```swift
 /// let journal = try await SQLiteJournal.open(configuration: .init(), logger: logger)
@@ -47,6 +50,10 @@ public protocol Journal: AnyObject, Sendable {
     /// The highest revision that is durable (0 when the journal is empty).
     var lastRevision: UInt64 { get }
 
+    /// Why writes are failing right now while the journal retries them, or
+    /// `nil` when they succeed (always `nil` for ``MemoryJournal``).
+    var writeFault: JournalWriteFault? { get }
+
     /// Writes `batch` in one transaction with one fsync and calls
     /// `completion` once it is durable, or with the error that stopped it.
     ///
@@ -60,10 +67,10 @@ public protocol Journal: AnyObject, Sendable {
     /// the order of the `append` calls.
     func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void)
 
-    /// Stores the full state at `snapshot.revision` and drops the oldest
-    /// snapshots beyond the configured number kept. The revision must not be
-    /// past the last appended revision; it is written after every batch
-    /// appended before the call.
+    /// Stores the full state at `snapshot.revision`, then drops the entries
+    /// and snapshots beyond the journal's ``JournalRetention``. The revision
+    /// must not be past the last appended revision; it is written after
+    /// every batch appended before the call.
     ///
     /// - Throws: ``JournalError``.
     func saveSnapshot(_ snapshot: JournalSnapshot) async throws
@@ -86,8 +93,9 @@ public protocol Journal: AnyObject, Sendable {
     func snapshotRevisions() async throws -> [UInt64]
 
     /// The revision of the oldest entry still kept, or `nil` when there is
-    /// none. ``SQLiteJournal`` keeps every entry (1 once anything was
-    /// appended); ``MemoryJournal`` drops the oldest beyond its retention.
+    /// none. Both journals drop the oldest entries beyond their
+    /// ``JournalRetention`` (``SQLiteJournal`` when it stores a snapshot,
+    /// ``MemoryJournal`` as it appends); the newest entry is always kept.
     ///
     /// - Throws: ``JournalError``.
     func oldestRevision() async throws -> UInt64?
@@ -96,7 +104,9 @@ public protocol Journal: AnyObject, Sendable {
     /// fewer (or none) when the range goes past ``lastRevision``.
     ///
     /// - Throws: ``JournalError`` (a ``MemoryJournal`` that dropped entries
-    ///   before `from` throws rather than return a shorter history).
+    ///   before `from` throws rather than return a shorter history; an
+    ///   ``SQLiteJournal`` returns the kept ones, which ``JournalReplay``
+    ///   reports as missing).
     func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry]
 
     /// The remembered outcome of `(clientID, actionID)`, or `nil` when the
@@ -120,6 +130,9 @@ public protocol Journal: AnyObject, Sendable {
 }
 
 extension Journal {
+    /// No write fault: a journal that never retries writes.
+    public var writeFault: JournalWriteFault? { nil }
+
     /// Writes `batch` durably and returns when it is on disk (see
     /// ``append(_:completion:)``). Convenient for tests and tools; the server's
     /// hot path uses the completion form, which costs no task per batch.

@@ -18,6 +18,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         case entriesDiscarded(requested: UInt64, oldest: UInt64)
         case corruptEntry(path: String, revision: UInt64, reason: String)
         case missingEntry(revision: UInt64, lastRevision: UInt64)
+        case damaged(path: String, directory: String, damage: String)
         case failed(underlying: String)
         case closed
     }
@@ -60,6 +61,9 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     static func missingEntry(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
         JournalError(.missingEntry(revision: revision, lastRevision: lastRevision))
     }
+    static func damaged(_ path: String, directory: String, _ damage: JournalDamage) -> JournalError {
+        JournalError(.damaged(path: path, directory: directory, damage: damage.description))
+    }
     /// The journal stopped after an earlier write failed; it carries that error.
     static func failed(after error: JournalError) -> JournalError {
         if case .failed = error.base { return error }
@@ -71,6 +75,13 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// data directory's lock.
     public var isLocked: Bool {
         if case .locked = base { return true }
+        return false
+    }
+
+    /// Whether the journal ends before the revision recorded as durable
+    /// (see ``DamagedJournalPolicy``).
+    public var isDamaged: Bool {
+        if case .damaged = base { return true }
         return false
     }
 
@@ -108,6 +119,9 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
             "the journal entry at revision \(revision) in \(path) is unreadable: \(reason)"
         case .missingEntry(let revision, let lastRevision):
             "the journal has no entry at revision \(revision) although it ends at revision \(lastRevision)"
+        case .damaged(let path, let directory, let damage):
+            "refusing to open \(path): \(damage). Run `statesync verify --data \(directory)` to see what is there; "
+                + "to serve what is left under a new epoch (clients reload their state), start with --on-damaged-journal new-epoch"
         case .failed(let underlying):
             "the journal stopped accepting writes after a failed write: \(underlying)"
         case .closed:

@@ -132,8 +132,12 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     }
 
     private func openJournal() async throws -> any Journal {
-        guard let directory = configuration.storage.directoryPath else { return MemoryJournal() }
-        return try await SQLiteJournal.open(configuration: .init(directory: directory), logger: logger)
+        guard let directory = configuration.storage.directoryPath else {
+            return MemoryJournal(configuration: .init(retention: configuration.retention))
+        }
+        return try await SQLiteJournal.open(
+            configuration: .init(directory: directory, retention: configuration.retention, damagedJournal: configuration.damagedJournal),
+            logger: logger, writeFailures: metrics.journalWriteFailures)
     }
 
     private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal) throws -> WebSocketServer {
@@ -169,9 +173,12 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             routes.append(WebSocketRoute(path: "/echo", configuration: webSocket, handler: .eventLoop(WebSocketEchoHandler())))
         }
         let health = ServerHTTPRoutes.health { [self] in
-            HealthStatus(
-                status: stopping.load(ordering: .acquiring) ? "stopping" : "ok", epoch: engine.epoch, rev: engine.revision,
-                connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
+            let fault = journal.writeFault
+            let status = stopping.load(ordering: .acquiring) ? "stopping" : fault == nil ? "ok" : "storage_failing"
+            return HealthStatus(
+                status: status, epoch: engine.epoch, rev: engine.revision,
+                connections: webSocketServer.withLock { $0?.connectionCount ?? 0 },
+                reason: fault.map { "journal writes are failing (\($0.reason)), \($0.failures) attempts so far; retrying" })
         }
         var serverConfiguration = WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls)
         // An HTTP dispatch is a message: the same size limit (413 above it).

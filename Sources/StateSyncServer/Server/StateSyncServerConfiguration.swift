@@ -20,6 +20,13 @@ public struct StateSyncServerConfiguration: Sendable {
     public var storage: StateSyncStorage
     /// TLS (`wss://`); `nil` (the default) serves plain `ws://`.
     public var tls: TLSConfiguration?
+    /// How much history the journal keeps behind its newest snapshot, in
+    /// the data directory or in memory. Default: ``JournalRetention``'s
+    /// defaults (10,000 revisions, 16 MiB of actions, 8 older snapshots).
+    public var retention = JournalRetention()
+    /// What starting does with a journal that lost acknowledged history.
+    /// Default ``DamagedJournalPolicy/refuse`` (see there why).
+    public var damagedJournal = DamagedJournalPolicy.refuse
     /// Which browser origins and `Host` names are answered. Default: same
     /// origin only, and loopback names only when bound to loopback.
     public var requestPolicy = RequestPolicy()

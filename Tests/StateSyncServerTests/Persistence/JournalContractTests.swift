@@ -98,9 +98,9 @@ struct JournalContractTests {
     }
 
     @Test(arguments: JournalKind.allCases)
-    func snapshotsKeepTheLastFewAndFindTheNearest(kind: JournalKind) async throws {
+    func snapshotsOverTheKeptEntriesStayAndTheNearestIsFound(kind: JournalKind) async throws {
         try await withTemporaryDirectory { directory in
-            let journal = try await kind.make(in: directory, snapshotsKept: 2)
+            let journal = try await kind.make(in: directory, retention: JournalRetention(revisions: 15, olderSnapshots: 0))
             #expect(try await journal.latestSnapshot() == nil)
             try await journal.saveSnapshot(JournalSnapshot(revision: 0, state: Array("{}".utf8)))
             try await journal.append(batch(1...30))
@@ -109,7 +109,9 @@ struct JournalContractTests {
             }
             #expect(try await journal.latestSnapshot()?.revision == 30)
             #expect(try await journal.snapshot(atOrBefore: 25)?.state == Array("{\"r\":20}".utf8))
-            #expect(try await journal.snapshot(atOrBefore: 19) == nil)
+            // The window reaches back to 15: the snapshot at 10 is its base, 0 is older and thinned away.
+            #expect(try await journal.snapshot(atOrBefore: 9) == nil)
+            #expect(try await journal.snapshotRevisions() == [10, 20, 30])
             await #expect(throws: JournalError.self) {
                 try await journal.saveSnapshot(JournalSnapshot(revision: 31, state: []))
             }
@@ -120,7 +122,7 @@ struct JournalContractTests {
     @Test(arguments: JournalKind.allCases)
     func oldestRevisionAndSnapshotRevisionsTellWhatTimeTravelCanRebuild(kind: JournalKind) async throws {
         try await withTemporaryDirectory { directory in
-            let journal = try await kind.make(in: directory, snapshotsKept: 2)
+            let journal = try await kind.make(in: directory)
             #expect(try await journal.oldestRevision() == nil)
             #expect(try await journal.snapshotRevisions() == [])
             try await journal.append(batch(1...12))
@@ -128,7 +130,7 @@ struct JournalContractTests {
                 try await journal.saveSnapshot(JournalSnapshot(revision: revision, state: Array("{}".utf8)))
             }
             #expect(try await journal.oldestRevision() == 1)
-            #expect(try await journal.snapshotRevisions() == [8, 12])
+            #expect(try await journal.snapshotRevisions() == [4, 8, 12])
             try await journal.close()
             await #expect(throws: JournalError.self) { try await journal.snapshotRevisions() }
             await #expect(throws: JournalError.self) { try await journal.oldestRevision() }

@@ -21,13 +21,14 @@ enum JournalKind: String, CaseIterable, Sendable, CustomStringConvertible {
     var description: String { rawValue }
 
     /// A new journal of this kind in `directory` (ignored for memory).
-    func make(in directory: String, snapshotsKept: Int = 3) async throws -> any Journal {
+    func make(in directory: String, retention: JournalRetention = JournalRetention()) async throws -> any Journal {
         switch self {
         case .memory:
-            MemoryJournal(configuration: .init(snapshotsKept: snapshotsKept))
+            MemoryJournal(configuration: .init(retention: retention))
         case .sqlite:
             try await SQLiteJournal.open(
-                configuration: .init(directory: directory, snapshotsKept: snapshotsKept), logger: quietLogger)
+                configuration: .init(directory: directory, retention: retention),
+                logger: quietLogger)
         }
     }
 }

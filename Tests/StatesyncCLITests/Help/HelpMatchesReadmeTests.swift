@@ -56,7 +56,7 @@ struct HelpMatchesReadmeTests {
         #expect(documented == actual, "README.md's command table against statesync --help")
     }
 
-    @Test(arguments: ["serve", "get", "watch", "dispatch", "mirror", "bench"])
+    @Test(arguments: ["serve", "get", "watch", "dispatch", "mirror", "bench", "verify"])
     func eachCommandsArgumentsAndOptionsAreTheReadmes(_ command: String) async throws {
         #expect(try Self.commands().contains(command), "README.md's command table lacks \(command)")
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)

@@ -1,12 +1,13 @@
 import DequeModule
+import StateSyncCore
 import Synchronization
 
 /// A ``Journal`` that keeps everything in memory, for `statesync serve
 /// --memory`, tests and demos: the same rules as ``SQLiteJournal`` (no
 /// revision gaps, first outcome of a pair wins, each clientId's outcomes
-/// forgotten and trimmed only as batches say, snapshot retention), nothing
-/// on disk, and bounded memory (the outcomes as the engine's
-/// ``OutcomeRetention`` bounds them).
+/// forgotten and trimmed only as batches say, journal and snapshot
+/// retention), nothing on disk, and bounded memory (the outcomes as the
+/// engine's ``OutcomeRetention`` bounds them).
 ///
 /// `append` validates and stores the batch under a lock and calls its
 /// completion **before returning**, on the caller's thread: there is no disk
@@ -20,20 +21,19 @@ import Synchronization
 public final class MemoryJournal: Journal {
     /// How much history a ``MemoryJournal`` keeps.
     public struct Configuration: Sendable, Hashable {
-        /// How many snapshots are kept (the most recent). Default 3, as
-        /// ``SQLiteJournal/Configuration``.
-        public var snapshotsKept: Int
-        /// How many journal entries are kept (the most recent); older ones
-        /// are dropped and ``MemoryJournal/entries(from:through:)`` throws
-        /// for them. Default 100,000: ~30 MB for ~200-byte actions, enough
-        /// for time travel over a demo session, and it bounds a long-running
-        /// `--memory` server.
-        public var entryRetention: Int
+        /// How many entries and snapshots are kept: as ``SQLiteJournal``
+        /// keeps them when a snapshot is stored, and besides, as entries are
+        /// appended, never more than ``JournalRetention/bytes`` over all kept
+        /// entries (counting each entry's action, ids and 64 bytes of
+        /// bookkeeping), so that a `--memory` server's memory stays bounded
+        /// however large the actions and however rare the snapshots. Dropped
+        /// entries make ``MemoryJournal/entries(from:through:)`` throw.
+        /// Default: ``JournalRetention``'s defaults.
+        public var retention: JournalRetention
 
         /// A configuration with the documented defaults.
-        public init(snapshotsKept: Int = 3, entryRetention: Int = 100_000) {
-            self.snapshotsKept = max(1, snapshotsKept)
-            self.entryRetention = max(1, entryRetention)
+        public init(retention: JournalRetention = JournalRetention()) {
+            self.retention = retention
         }
     }
 
@@ -41,6 +41,8 @@ public final class MemoryJournal: Journal {
         var closed = false
         var lastRevision: UInt64 = 0
         var entries: Deque<JournalEntry> = []
+        /// The bytes ``MemoryJournal/Configuration/retention`` counts for `entries`.
+        var entryBytes = 0
         var outcomes = ClientOutcomes()
         var snapshots: [JournalSnapshot] = []
     }
@@ -76,13 +78,14 @@ public final class MemoryJournal: Journal {
             for client in batch.forgottenClients { storage.outcomes.forget(client) }
             for entry in batch.entries {
                 storage.entries.append(entry)
+                storage.entryBytes += MemoryJournal.bytes(of: entry)
                 if let key = entry.outcomeKey { storage.outcomes.remember(.accepted(revision: entry.revision), for: key) }
             }
             for rejection in batch.rejections {
                 storage.outcomes.remember(.rejected(code: rejection.code, message: rejection.message), for: rejection.key)
             }
             for (client, keep) in batch.outcomeTrims { storage.outcomes.trim(client, keeping: keep) }
-            while storage.entries.count > configuration.entryRetention { storage.entries.removeFirst() }
+            storage.trim(configuration)
             return .success(())
         }
         completion(result)
@@ -90,7 +93,7 @@ public final class MemoryJournal: Journal {
 
     /// Stores `snapshot` and trims old ones (see ``Journal/saveSnapshot(_:)``).
     public func saveSnapshot(_ snapshot: JournalSnapshot) async throws {
-        let kept = configuration.snapshotsKept
+        let retention = configuration.retention
         try storage.withLock { storage throws(JournalError) in
             guard !storage.closed else { throw .closed }
             guard snapshot.revision <= storage.lastRevision else {
@@ -99,7 +102,7 @@ public final class MemoryJournal: Journal {
             storage.snapshots.removeAll { $0.revision == snapshot.revision }
             storage.snapshots.append(snapshot)
             storage.snapshots.sort { $0.revision < $1.revision }
-            storage.snapshots.removeFirst(max(0, storage.snapshots.count - kept))
+            storage.applyRetention(retention)
         }
     }
 
@@ -164,5 +167,52 @@ public final class MemoryJournal: Journal {
     /// Drops everything; later calls fail with "the journal is closed" (see ``Journal/close()``).
     public func close() async throws {
         storage.withLock { $0 = Storage(closed: true) }
+    }
+}
+
+extension MemoryJournal.Storage {
+    /// Drops the oldest entries beyond the byte bound (never the newest
+    /// entry).
+    fileprivate mutating func trim(_ configuration: MemoryJournal.Configuration) {
+        while entries.count > 1, entryBytes > configuration.retention.bytes {
+            entryBytes -= MemoryJournal.bytes(of: entries.removeFirst())
+        }
+    }
+
+    /// After a snapshot, as ``SQLiteJournal`` does (see ``RetentionPlan``):
+    /// drops the entries beyond the window behind the newest snapshot, by
+    /// revisions and by bytes, from the snapshot at or below its start, and
+    /// thins the snapshots before the kept entries.
+    fileprivate mutating func applyRetention(_ retention: JournalRetention) {
+        let revisions = snapshots.map(\.revision)
+        guard let newest = revisions.last else { return }
+        var cutoff = RetentionPlan.cutoff(newest: newest, revisions: retention.revisions)
+        if let first = entries.first?.revision, newest >= first {
+            // Bytes behind the newest snapshot, walking back from its entry.
+            var total = 0
+            var index = Int(min(newest, lastRevision) - first)
+            while index >= 0, entries[index].revision > cutoff {
+                total += MemoryJournal.bytes(of: entries[index])
+                if total > retention.bytes {
+                    cutoff = entries[index].revision
+                    break
+                }
+                index -= 1
+            }
+        }
+        let keepFrom = RetentionPlan.keepFrom(snapshots: revisions, cutoff: cutoff)
+        while entries.count > 1, let first = entries.first, first.revision < keepFrom {
+            entryBytes -= MemoryJournal.bytes(of: entries.removeFirst())
+        }
+        let kept = Set(RetentionPlan.thinned(revisions, below: keepFrom, keeping: retention.olderSnapshots))
+        snapshots.removeAll { !kept.contains($0.revision) }
+    }
+}
+
+extension MemoryJournal {
+    /// What an entry counts toward ``JournalRetention/bytes``: its action,
+    /// its ids and 64 bytes for the entry's own fields and storage.
+    fileprivate static func bytes(of entry: JournalEntry) -> Int {
+        entry.action.count + (entry.meta.clientID?.utf8.count ?? 0) + (entry.actionID?.utf8.count ?? 0) + 64
     }
 }

@@ -46,6 +46,14 @@ enum JournalSchema {
         return epoch
     }
 
+    /// Gives the journal a new epoch (``DamagedJournalPolicy/newEpoch``)
+    /// and returns it.
+    static func startNewEpoch(_ db: Database) throws -> String {
+        let epoch = Epoch.random()
+        try db.execute(sql: "UPDATE statesync_meta SET value = ? WHERE key = 'epoch'", arguments: [epoch])
+        return epoch
+    }
+
     private static func create(_ db: Database) throws -> String {
         let epoch = Epoch.random()
         try db.inTransaction(.immediate) {

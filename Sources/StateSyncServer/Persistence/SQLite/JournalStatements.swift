@@ -3,14 +3,16 @@ import GRDB
 import StateSyncCore
 
 /// The SQL a journal runs, as synchronous functions on a GRDB `Database`:
-/// the writer calls ``write(_:into:snapshotsKept:)`` inside one
-/// transaction, the readers call the `read…` functions.
+/// the writer calls ``write(_:into:retention:)`` inside one transaction,
+/// the readers call the `read…` functions.
 enum JournalStatements {
     // MARK: Writing
 
     /// Writes every batch and snapshot of a group (inside the caller's
-    /// transaction), then trims snapshots to their retention.
-    static func write(_ group: [GroupCommitQueue.Work], into db: Database, snapshotsKept: Int) throws {
+    /// transaction), then, after a snapshot, trims the journal and older
+    /// snapshots to their retention. (Outcomes are trimmed per clientId as
+    /// each batch says.)
+    static func write(_ group: [GroupCommitQueue.Work], into db: Database, retention: JournalRetention) throws {
         var wroteSnapshot = false
         for work in group {
             switch work {
@@ -24,12 +26,7 @@ enum JournalStatements {
                 wroteSnapshot = true
             }
         }
-        if wroteSnapshot {
-            try db.cachedStatement(sql: """
-                DELETE FROM snapshots WHERE revision NOT IN
-                    (SELECT revision FROM snapshots ORDER BY revision DESC LIMIT ?)
-                """).execute(arguments: [snapshotsKept])
-        }
+        if wroteSnapshot { try applyRetention(retention, in: db) }
     }
 
     /// Writes one batch's entries and outcomes.

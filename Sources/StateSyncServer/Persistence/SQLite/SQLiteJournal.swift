@@ -1,3 +1,4 @@
+public import CoreMetrics
 import Foundation
 import GRDB
 public import Logging
@@ -15,6 +16,22 @@ import Synchronization
 /// at commit and would break "ack means durable".) Checkpoints copy the log
 /// into the database now and then (SQLite's default: every 1,000 pages) and
 /// fsync both files; they run on the writer after a commit.
+///
+/// **Failing writes.** A write that fails because the disk is full or
+/// failing (SQLite's `SQLITE_FULL` or `SQLITE_IOERR`) is retried with
+/// exponential backoff (``Configuration/firstRetryDelay`` up to
+/// ``Configuration/maximumRetryDelay``) until it succeeds: its batch, and
+/// everything appended meanwhile, waits, and ``writeFault`` says why, so the
+/// server can report it and refuse new actions. Nothing is acknowledged
+/// before it is durable, and writes resume on their own once space is
+/// freed. Each attempt rewrites the whole transaction. Any other failure is
+/// final, as is a failing write while closing.
+///
+/// **Damage.** ``DurableRecord`` keeps the last durable revision beside the
+/// file; opening a journal that ends before it follows
+/// ``Configuration/damagedJournal``. A clean ``close()`` checkpoints the log
+/// into the database and truncates it, so a stopped server leaves no log to
+/// damage.
 ///
 /// **Group commit.** One writer thread (GRDB's serial writer queue) owns the
 /// connection. A batch passed to ``append(_:completion:)`` while an earlier
@@ -41,16 +58,19 @@ import Synchronization
 /// try await journal.append(JournalBatch(entries: [entry]))
 /// ```
 public final class SQLiteJournal: Journal {
-    /// The epoch stored in the file when it was created (see ``Journal/epoch``).
+    /// The epoch stored in the file (see ``Journal/epoch``); a new one when
+    /// a damaged journal was opened with ``DamagedJournalPolicy/newEpoch``.
     public let epoch: String
     /// The journal file's path.
     public let path: String
 
-    private let configuration: Configuration
-    private let directory: DataDirectory
-    private let pool: DatabasePool
-    private let logger: Logger
-    private let queue: Mutex<GroupCommitQueue>
+    let configuration: Configuration
+    let directory: DataDirectory
+    let pool: DatabasePool
+    let logger: Logger
+    let queue: Mutex<GroupCommitQueue>
+    let record: DurableRecord
+    let writeFailures: CoreMetrics.Counter?
 
     /// Opens (or creates) the journal in `configuration.directory`, taking
     /// its lock. Runs on a background thread: opening reads the file.
@@ -58,24 +78,36 @@ public final class SQLiteJournal: Journal {
     /// - Parameters:
     ///   - configuration: where the journal lives and what it keeps.
     ///   - logger: gets `info` when the journal opens and closes, `trace`
-    ///     per committed group, and `error` when a write fails.
+    ///     per committed group, `error` when a write fails, and `critical`
+    ///     when a damaged journal starts a new epoch.
+    ///   - writeFailures: counts failed write attempts (each retry too);
+    ///     `statesync serve` passes `statesync_journal_write_failures_total`.
     /// - Throws: ``JournalError``: the directory cannot be created or is not
-    ///   writable, another server holds it, or the file is not a StateSync
-    ///   journal.
-    public static func open(configuration: Configuration = Configuration(), logger: Logger) async throws
-        -> SQLiteJournal
-    {
+    ///   writable, another server holds it, the file is not a StateSync
+    ///   journal, or it is damaged (``JournalError/isDamaged``) and the
+    ///   policy is ``DamagedJournalPolicy/refuse``.
+    public static func open(
+        configuration: Configuration = Configuration(), logger: Logger, writeFailures: CoreMetrics.Counter? = nil
+    ) async throws -> SQLiteJournal {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try SQLiteJournal(configuration: configuration, logger: logger) })
+                continuation.resume(with: Result {
+                    try SQLiteJournal(configuration: configuration, logger: logger, writeFailures: writeFailures)
+                })
             }
         }
     }
 
-    private init(configuration: Configuration, logger: Logger) throws {
+    private init(configuration: Configuration, logger: Logger, writeFailures: CoreMetrics.Counter?) throws {
         let directory = try DataDirectory(path: configuration.directory)
         let path = directory.file(configuration.fileName)
+        var record: DurableRecord?
         do {
+            let damage = try JournalInspection.damage(path: path, recordPath: directory.file(DurableRecord.fileName))
+            if let damage, configuration.damagedJournal == .refuse {
+                throw JournalError.damaged(path, directory: configuration.directory, damage)
+            }
+            record = try DurableRecord(path: directory.file(DurableRecord.fileName))
             var options = GRDB.Configuration()
             options.label = "statesync.journal"
             options.maximumReaderCount = 2
@@ -87,26 +119,44 @@ public final class SQLiteJournal: Journal {
                     throw JournalError.sqlite(path, "set synchronous = FULL", "it reads back as \(mode ?? -1)")
                 }
             }
-            epoch = try pool.writeWithoutTransaction { try JournalSchema.prepare($0, path: path) }
+            var epoch = try pool.writeWithoutTransaction { try JournalSchema.prepare($0, path: path) }
             let lastRevision = try pool.read { try JournalStatements.lastRevision($0) }
+            if let damage {
+                epoch = try pool.write { try JournalSchema.startNewEpoch($0) }
+                logger.critical(
+                    "the journal was damaged: serving what is left under a new epoch (--on-damaged-journal new-epoch)",
+                    metadata: ["path": "\(path)", "damage": "\(damage)", "epoch": "\(epoch)", "revision": "\(lastRevision)"])
+            }
+            if record?.write(DurableRecord.Mark(epoch: epoch, revision: lastRevision)) != true {
+                throw JournalError.notWritable(configuration.directory, reason: "cannot write \(DurableRecord.fileName)")
+            }
+            self.epoch = epoch
             self.pool = pool
             self.queue = Mutex(GroupCommitQueue(lastRevision: lastRevision))
             logger.info(
                 "journal opened",
                 metadata: ["path": "\(path)", "epoch": "\(epoch)", "revision": "\(lastRevision)"])
         } catch {
+            record?.flushAndClose()
             directory.unlock()
             throw Self.journalError(error, path: path, operation: "open the journal")
         }
+        self.record = record!
         self.configuration = configuration
         self.directory = directory
         self.path = path
         self.logger = logger
+        self.writeFailures = writeFailures
     }
 
     /// The highest durable revision (see ``Journal/lastRevision``).
     public var lastRevision: UInt64 {
         queue.withLock { $0.durableRevision }
+    }
+
+    /// Why writes are failing while they are retried, or `nil` (see ``Journal/writeFault``).
+    public var writeFault: JournalWriteFault? {
+        queue.withLock { $0.fault }
     }
 
     /// Queues `batch` for the next group commit (see ``Journal/append(_:completion:)``).
@@ -116,14 +166,15 @@ public final class SQLiteJournal: Journal {
         enqueue(.batch(batch, completion))
     }
 
-    /// Stores `snapshot` and trims old ones (see ``Journal/saveSnapshot(_:)``).
+    /// Stores `snapshot` and applies the retention (see ``Journal/saveSnapshot(_:)``).
     public func saveSnapshot(_ snapshot: JournalSnapshot) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             enqueue(.snapshot(snapshot) { continuation.resume(with: $0) })
         }
     }
 
-    /// Waits for pending writes, closes the file and releases the lock (see ``Journal/close()``).
+    /// Waits for pending writes, checkpoints and truncates the log, closes
+    /// the file and releases the lock (see ``Journal/close()``).
     public func close() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let completion: GroupCommitQueue.Completion = { continuation.resume(with: $0) }
@@ -135,58 +186,15 @@ public final class SQLiteJournal: Journal {
         }
     }
 
-    // MARK: Writer
-
-    private func enqueue(_ work: GroupCommitQueue.Work) {
-        switch queue.withLock({ $0.enqueue(work) }) {
-        case .startDrain: pool.asyncWriteWithoutTransaction { [self] db in drain(db) }
-        case .none: break
-        case .reject(let error): work.completion(.failure(error))
+    func releaseResources() -> Result<Void, JournalError> {
+        defer {
+            record.flushAndClose()
+            directory.unlock()
         }
-    }
-
-    /// Runs on the writer queue: commits groups until nothing is pending.
-    private func drain(_ db: Database) {
-        while true {
-            switch queue.withLock({ $0.next() }) {
-            case .write(let group):
-                commit(group, db)
-            case .stop(let closeWaiters):
-                guard !closeWaiters.isEmpty else { return }
-                // Closing the pool from its own writer queue would deadlock.
-                DispatchQueue.global().async { [self] in
-                    let result = releaseResources()
-                    for waiter in closeWaiters { waiter(result) }
-                }
-                return
-            }
-        }
-    }
-
-    private func commit(_ group: [GroupCommitQueue.Work], _ db: Database) {
         do {
-            try db.inTransaction(.immediate) {
-                try JournalStatements.write(group, into: db, snapshotsKept: configuration.snapshotsKept)
-                return .commit
-            }
-        } catch {
-            let journalError = Self.journalError(error, path: path, operation: "commit a batch")
-            logger.error("journal write failed; no further writes", metadata: ["error": "\(journalError)"])
-            let rest = queue.withLock { $0.failed(journalError) }
-            for work in group + rest { work.completion(.failure(.failed(after: journalError))) }
-            return
-        }
-        let revision = queue.withLock { queue in
-            queue.committed(group)
-            return queue.durableRevision
-        }
-        logger.trace("journal group committed", metadata: ["works": "\(group.count)", "revision": "\(revision)"])
-        for work in group { work.completion(.success(())) }
-    }
-
-    private func releaseResources() -> Result<Void, JournalError> {
-        defer { directory.unlock() }
-        do {
+            // Copy the log into the database and empty it: a stopped server
+            // leaves no log whose damage could roll history back.
+            _ = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             try pool.close()
             logger.info("journal closed", metadata: ["path": "\(path)"])
             return .success(())

@@ -1,6 +1,7 @@
 /// The writer's bookkeeping as a plain state machine (no I/O): it validates
 /// revisions when work is enqueued, hands the writer everything pending as
-/// one group, and turns the journal into a failed state after a failed write.
+/// one group, records a write fault while a failing group is retried, and
+/// turns the journal into a failed state after a failed write it gives up on.
 ///
 /// The owner keeps it behind a lock, performs the returned actions (start a
 /// drain, write a group, run completions) outside the lock.
@@ -36,6 +37,8 @@ struct GroupCommitQueue: Sendable {
     private var pending: [Work] = []
     private var draining = false
     private var failure: JournalError?
+    /// Why writes are failing while a group is retried; `nil` when healthy.
+    private(set) var fault: JournalWriteFault?
     private var closed = false
     private var closeWaiters: [Completion] = []
 
@@ -86,8 +89,18 @@ struct GroupCommitQueue: Sendable {
         return .stop(closeWaiters: closeWaiters)
     }
 
-    /// Records that `group` was committed.
+    /// Records a failed attempt at a group that will be retried (it stays
+    /// with the writer, and the drain stays running so that new work
+    /// waits behind it); returns the number of failures so far.
+    mutating func retrying(reason: String) -> Int {
+        let failures = (fault?.failures ?? 0) + 1
+        fault = JournalWriteFault(reason: reason, failures: failures)
+        return failures
+    }
+
+    /// Records that `group` was committed (which ends any write fault).
     mutating func committed(_ group: [Work]) {
+        fault = nil
         for case .batch(let batch, _) in group {
             if let last = batch.entries.last { durableRevision = last.revision }
         }
@@ -100,6 +113,7 @@ struct GroupCommitQueue: Sendable {
     /// failed too. Every later `enqueue` is rejected with the same error.
     mutating func failed(_ error: JournalError) -> [Work] {
         failure = .failed(after: error)
+        fault = nil
         acceptedRevision = durableRevision
         defer { pending.removeAll() }
         return pending

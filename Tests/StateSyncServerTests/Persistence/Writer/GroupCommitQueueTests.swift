@@ -38,6 +38,23 @@ import Testing
             + "SQLite failed to commit a batch in /data/statesync.sqlite: disk I/O error")
     }
 
+    @Test func aRetriedGroupKeepsTheDrainAndWorkWaitsBehindItUntilItCommits() {
+        var queue = GroupCommitQueue(lastRevision: 0)
+        _ = queue.enqueue(.batch(batch(1...1), ignore))
+        guard case .write(let group) = queue.next() else { Issue.record(); return }
+        #expect(queue.retrying(reason: "the disk is full") == 1)
+        #expect(queue.retrying(reason: "the disk is full") == 2)
+        #expect(queue.fault == JournalWriteFault(reason: "the disk is full", failures: 2))
+        // The drain is still running: later work queues behind the retried group.
+        guard case .none = queue.enqueue(.batch(batch(2...2), ignore)) else { Issue.record(); return }
+        #expect(queue.durableRevision == 0)
+        queue.committed(group)
+        #expect(queue.fault == nil)
+        #expect(queue.durableRevision == 1)
+        guard case .write(let next) = queue.next() else { Issue.record(); return }
+        #expect(next.count == 1)
+    }
+
     @Test func closeWaitsForARunningDrain() {
         var queue = GroupCommitQueue(lastRevision: 0)
         _ = queue.enqueue(.batch(batch(1...1), ignore))

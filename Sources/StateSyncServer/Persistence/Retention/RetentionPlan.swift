@@ -1,0 +1,49 @@
+/// Which entries and snapshots a journal drops, as pure functions of the
+/// revisions it holds (no I/O), shared by ``SQLiteJournal`` and
+/// ``MemoryJournal``.
+///
+/// Entries at or before a *cutoff* are beyond the retention window. The
+/// journal keeps its entries from the newest snapshot at or before the
+/// cutoff (``keepFrom(snapshots:cutoff:)``), so that every kept entry has a
+/// kept snapshot at most one snapshot interval below it: rebuilding any kept
+/// revision replays at most that many entries. Every snapshot from there on
+/// is kept (dense: one per `snapshotEvery`, so their number is the window
+/// over the interval); the ones before it are thinned to one per doubling
+/// of their distance (``thinned(_:below:keeping:)``), so their number is
+/// bounded too.
+enum RetentionPlan {
+    /// The revision from which entries are kept (entries below it go): the
+    /// newest snapshot at or before `cutoff`, or `cutoff + 1` when there is
+    /// none (the entries up to the cutoff have no snapshot to replay from).
+    ///
+    /// - Parameter snapshots: the kept snapshots' revisions, ascending.
+    static func keepFrom(snapshots: [UInt64], cutoff: UInt64) -> UInt64 {
+        snapshots.last { $0 <= cutoff } ?? cutoff + 1
+    }
+
+    /// The snapshots to keep of `snapshots` (ascending): every one at or
+    /// after `base`, and of those before it, the oldest of each distance
+    /// class (distances 1, 2–3, 4–7, 8–15… revisions below `base`), the
+    /// `older` nearest of those.
+    ///
+    /// Keeping the oldest of a class means that a snapshot, once kept,
+    /// stays until a still older one reaches its class as `base` advances:
+    /// the kept ones drift apart exponentially with age.
+    static func thinned(_ snapshots: [UInt64], below base: UInt64, keeping older: Int) -> [UInt64] {
+        var kept: [UInt64] = []
+        var lastClass: Int?
+        for revision in snapshots where revision < base {
+            let distance = base - revision
+            let distanceClass = UInt64.bitWidth - distance.leadingZeroBitCount
+            if distanceClass != lastClass { kept.append(revision) }
+            lastClass = distanceClass
+        }
+        return Array(kept.suffix(older)) + snapshots.filter { $0 >= base }
+    }
+
+    /// The cutoff for `revisions` kept behind the newest snapshot `newest`:
+    /// entries at or before it are beyond the window (0: none is).
+    static func cutoff(newest: UInt64, revisions: UInt64) -> UInt64 {
+        newest > revisions ? newest - revisions : 0
+    }
+}
