@@ -77,6 +77,30 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages one connection may send at once above the sustained rate.")
     var burst = SessionConfiguration().burst
 
+    @Option(help: "Bytes queued for one connection (the client not reading) above which it is closed with 1008.")
+    var maxOutboundBytes = SessionConfiguration().maxOutboundBytes
+
+    @Option(help: "Seconds a client has to send a whole HTTP request (an upgrade too); then 408 and closed.")
+    var requestTimeout = Self.seconds(ConnectionLimits().requestTimeout)
+
+    @Option(help: "Seconds an idle kept-alive HTTP connection stays open between requests.")
+    var keepAliveTimeout = Self.seconds(ConnectionLimits().keepAliveTimeout)
+
+    @Option(help: "Seconds a WebSocket may stay open without hello; then closed with 1008.")
+    var helloTimeout = Self.seconds(SessionConfiguration().helloTimeout ?? .seconds(10))
+
+    @Option(help: "Open connections (HTTP and WebSocket) above which a new one gets 503.")
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(help: "Open connections from one IP address (IPv6: one /64) above which a new one from there gets 503.")
+    var maxConnectionsPerIp = ConnectionLimits().maxConnectionsPerAddress
+
+    @Option(help: "Sustained hellos per second from one IP address; above it: rate_limited and closed with 1008.")
+    var joinsPerSecond = ConnectionLimits().joinsPerSecondPerAddress
+
+    @Option(help: "Hellos one IP address may send at once above the sustained rate.")
+    var joinBurst = ConnectionLimits().joinBurstPerAddress
+
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
 
@@ -102,6 +126,14 @@ struct Serve: AsyncParsableCommand {
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
         guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
+        guard maxOutboundBytes >= 1 << 20 else { throw ValidationError("--max-outbound-bytes \(maxOutboundBytes) is below 1048576 (where slow consumers start to be coalesced)") }
+        for (flag, value) in [("--request-timeout", requestTimeout), ("--keep-alive-timeout", keepAliveTimeout), ("--hello-timeout", helloTimeout)] {
+            guard value >= 0.01, value <= 86_400 else { throw ValidationError("\(flag) \(value) is not between 0.01 and 86400 seconds") }
+        }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard maxConnectionsPerIp >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1") }
+        guard joinsPerSecond >= 1 else { throw ValidationError("--joins-per-second must be at least 1") }
+        guard joinBurst >= 1 else { throw ValidationError("--join-burst must be at least 1") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -159,6 +191,12 @@ struct Serve: AsyncParsableCommand {
         configuration.session.maxSubscriptions = maxSubscriptions
         configuration.session.messagesPerSecond = messagesPerSecond
         configuration.session.burst = burst
+        configuration.session.maxOutboundBytes = maxOutboundBytes
+        configuration.session.helloTimeout = .seconds(helloTimeout)
+        configuration.connections = ConnectionLimits(
+            maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
+            requestTimeout: .seconds(requestTimeout), keepAliveTimeout: .seconds(keepAliveTimeout),
+            joinsPerSecondPerAddress: joinsPerSecond, joinBurstPerAddress: joinBurst)
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
@@ -200,6 +238,11 @@ struct Serve: AsyncParsableCommand {
             }
         }
         return configuration
+    }
+
+    /// A default duration as the seconds its flag takes.
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// IPv6 literals are bracketed in URLs.

@@ -17,6 +17,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var machine: WebSocketConnectionStateMachine
     private let eventLoopHandler: (any WebSocketEventLoopHandler)?
     private let clock: ArrivalClock
+    /// Queued outbound bytes above which the connection is closed with 1008.
+    private let maxOutboundBytes: Int
     /// When the bytes of the current `channelRead` arrived: read from
     /// ``clock`` once, when the read delivers its first message.
     private var arrival: ContinuousClock.Instant?
@@ -27,6 +29,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// Set once the machine said to close TCP: later bytes are ignored.
     private var stoppedReading = false
     /// The task consumer is behind: `read()` is held back until it catches up.
+    /// (`read()` is also held back while the channel is not writable.)
     private var readingPaused = false
     private var readPending = false
     /// Writes made while a read burst is handled are flushed once at its end.
@@ -37,11 +40,13 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
 
     private init(
-        machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?, clock: ArrivalClock
+        machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?, clock: ArrivalClock,
+        maxOutboundBytes: Int
     ) {
         self.machine = machine
         self.eventLoopHandler = eventLoopHandler
         self.clock = clock
+        self.maxOutboundBytes = maxOutboundBytes
     }
 
     /// Installs a connection's handler after `after` (the HTTP stage that is
@@ -56,7 +61,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         let machine = WebSocketConnectionStateMachine(
             role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
         let handler = WebSocketChannelHandler(
-            machine: machine, eventLoopHandler: eventLoopHandler, clock: options.arrivalClock)
+            machine: machine, eventLoopHandler: eventLoopHandler, clock: options.arrivalClock,
+            maxOutboundBytes: options.maxOutboundBytes)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
         var inbound: WebSocketInboundMessages?
@@ -156,8 +162,11 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.fireChannelReadComplete()
     }
 
+    /// Reads only while the task consumer keeps up and the channel is
+    /// writable: a peer that sends without reading (pings, requests) cannot
+    /// make the connection queue answers without bound.
     func read(context: ChannelHandlerContext) {
-        if readingPaused {
+        if readingPaused || !context.channel.isWritable {
             readPending = true
         } else {
             context.read()
@@ -167,7 +176,11 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// The task consumer drained below the low watermark.
     func consumerWantsMore() {
         readingPaused = false
-        if readPending, let context {
+        resumeReadingIfHeldBack()
+    }
+
+    private func resumeReadingIfHeldBack() {
+        if readPending, !readingPaused, let context, context.channel.isWritable {
             readPending = false
             context.read()
         }
@@ -278,6 +291,22 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         } else {
             context.flush()
         }
+        // Below the high-water mark the backlog is small: ask for its size only above it.
+        if !context.channel.isWritable, bufferedOutboundBytes > maxOutboundBytes {
+            overflowed(context: context)
+        }
+    }
+
+    /// The peer takes less than is queued for it: close with 1008. The close
+    /// frame waits behind the backlog; the close timeout drops the connection
+    /// if the peer never reads it, and nothing more is queued meanwhile.
+    private func overflowed(context: ChannelHandlerContext) {
+        let status = WebSocketCloseStatus(
+            code: .policyViolation, reason: "more than \(maxOutboundBytes) bytes queued for this connection")
+        // 1008 is always valid on the wire: `close` cannot throw here.
+        guard let action = try? machine.close(status, now: context.eventLoop.now) else { return }
+        perform(action, context: context)
+        rearmTimer()
     }
 
     private func succeedWhenWritable(_ promise: EventLoopPromise<Void>) {
@@ -295,6 +324,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             waiters.forEach { $0.succeed() }
         }
         context.fireChannelWritabilityChanged()
+        resumeReadingIfHeldBack()
     }
 
     // MARK: Timers

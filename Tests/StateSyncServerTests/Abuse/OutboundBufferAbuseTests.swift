@@ -1,0 +1,82 @@
+import Foundation
+import StateSyncTestSupport
+import TestProcessSupport
+import Testing
+
+/// Hardening: what a client makes the server send is bounded even when the
+/// client reads nothing. A client that sent pings and read nothing (before
+/// `hello`, with `--token`) grew the server by 285 MB with 24 MB of pings:
+/// now the connection stops reading while its answers wait, and above
+/// `--max-outbound-bytes` queued for it, it is closed with 1008.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboundBufferAbuseTests {
+    /// 64 KiB of pings with 125-byte payloads (each answered by a pong as large).
+    static let pings: [UInt8] = (0..<500).flatMap { _ in
+        WireFrames.clientFrame(opcode: 0x9, [UInt8](repeating: 0x70, count: 125))
+    }
+
+    /// Upgrades, then sends pings until `limit` bytes are out or a send
+    /// blocks for 2 s (the server stopped reading); returns the bytes sent.
+    static func flood(_ socket: RawSocket, limit: Int) -> Int {
+        guard socket.send(WireFrames.upgradeRequest()) else { return 0 }
+        var sent = 0
+        while sent < limit, socket.send(pings) {
+            sent += pings.count
+        }
+        return sent
+    }
+
+    /// `get` → `value` on `client`, timed.
+    static func roundTrip(_ client: ProtocolClient) async throws -> Duration {
+        let start = ContinuousClock.now
+        try await client.send(#"{"type":"get","id":"b","path":"/counters"}"#)
+        _ = try await client.receive("value")
+        return ContinuousClock.now - start
+    }
+
+    @Test func pingsThatAreNeverReadStallTheSenderNotTheServer() async throws {
+        let (server, port) = try await ServeProcess.serving(["--token", "s3cret"])
+        let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", token: "s3cret", name: "bystander")
+        let before = try #require(server.residentBytes)
+
+        let flooder = try await onOwnThread { try RawSocket(port: port, receiveBuffer: 4_096) }
+        let limit = 48 << 20
+        let sent = await onOwnThread { Self.flood(flooder, limit: limit) }
+        #expect(sent < limit, "the server read all \(sent) bytes of pings from a client that reads nothing")
+
+        let delay = try await Self.roundTrip(bystander)
+        #expect(delay < .seconds(1), "the bystander waited \(delay)")
+        let after = try #require(server.residentBytes)
+        #expect(after - before < 24 << 20, "RSS grew from \(before) to \(after) bytes after \(sent) bytes of pings")
+        flooder.disconnect()
+        await server.stop()
+    }
+
+    @Test func aConnectionAboveItsOutboundCapIsClosedWith1008() async throws {
+        let (server, port) = try await ServeProcess.serving(["--max-outbound-bytes", "\(1 << 20)"])
+        let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "bystander")
+        let before = try #require(server.residentBytes)
+
+        // A normal receive buffer: once it reads, it reads at full speed,
+        // before the close timeout (5 s after the cap) drops what is queued.
+        let flooder = try await onOwnThread { try RawSocket(port: port) }
+        let sent = await onOwnThread { Self.flood(flooder, limit: 48 << 20) }
+        // Now read: the pongs queued before the cap, then the close frame.
+        let (received, closed) = await onOwnThread { flooder.receiveUntilClosed(timeout: .seconds(8)) }
+        let frames = WireFrames.serverFrames(after: received)
+        let close = try #require(frames.first { $0.opcode == 0x8 }, "no close frame after \(sent) bytes of pings; received \(received.count) bytes, \(frames.count) frames, closed: \(closed)")
+        #expect(close.closeCode == 1008)
+        #expect(close.text == "more than 1048576 bytes queued for this connection")
+        #expect(frames.last?.opcode == 0x8, "frames after the close")
+        #expect(closed, "the server kept the connection open after its close frame")
+
+        let delay = try await Self.roundTrip(bystander)
+        #expect(delay < .seconds(1), "the bystander waited \(delay)")
+        let after = try #require(server.residentBytes)
+        #expect(after - before < 24 << 20, "RSS grew from \(before) to \(after) bytes")
+        await server.stop()
+        let refused = try await CLI.run(["serve", "--memory", "--max-outbound-bytes", "65536"])
+        #expect(refused.status == 2)
+        #expect(refused.errors.contains("--max-outbound-bytes 65536 is below 1048576"))
+    }
+}
