@@ -18,6 +18,7 @@ struct JoinRateAbuseTests {
         try await bystander.send(#"{"type":"subscribe","id":"p","path":"/presence"}"#)
         _ = try await bystander.receive("snapshot")
 
+        let start = ContinuousClock.now
         var welcomed: [ProtocolClient] = []
         var refusals: [JSONValue] = []
         var closeCodes: [UInt16?] = []
@@ -33,22 +34,24 @@ struct JoinRateAbuseTests {
                 closeCodes.append(client.closeCode)
             }
         }
-        // 4 left in the burst, and at most a few refilled while the loop ran.
-        #expect(welcomed.count >= 4 && welcomed.count <= 8, "\(welcomed.count) of 20 joined")
+        // 4 left in the burst, and one more per second the loop ran (a slow machine).
+        let refilled = Int((ContinuousClock.now - start).components.seconds) + 1
+        #expect(welcomed.count >= 4 && welcomed.count <= 4 + refilled, "\(welcomed.count) of 20 joined in \(refilled) s")
+        #expect(!refusals.isEmpty)
         #expect(refusals.count == 20 - welcomed.count)
         #expect(refusals.allSatisfy { $0["code"] == "rate_limited" })
         #expect(refusals.first?["message"] == "too many joins from 127.0.0.1: at most 1 per second")
         #expect(closeCodes.allSatisfy { $0 == 1008 })
 
         // The bystander heard only the admitted joins in /presence, and is served at once.
-        let start = ContinuousClock.now
+        let asked = ContinuousClock.now
         try await bystander.send(#"{"type":"get","id":"g","path":"/presence"}"#)
         var presence: JSONValue = nil
         while presence == nil {
             let message = try await bystander.receive()
             if message["type"] == "value" { presence = message["value"] ?? nil }
         }
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(ContinuousClock.now - asked < .seconds(1))
         #expect(presence.objectValue?.count == welcomed.count + 1, "\(presence)")
 
         // Another address joins meanwhile.

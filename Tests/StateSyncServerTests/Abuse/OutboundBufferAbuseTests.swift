@@ -16,11 +16,11 @@ struct OutboundBufferAbuseTests {
     }
 
     /// Upgrades, then sends pings until `limit` bytes are out or a send
-    /// blocks for 2 s (the server stopped reading); returns the bytes sent.
-    static func flood(_ socket: RawSocket, limit: Int) -> Int {
+    /// blocks for `stall` (the server stopped reading); returns the bytes sent.
+    static func flood(_ socket: RawSocket, limit: Int, stall: Duration = .seconds(2)) -> Int {
         guard socket.send(WireFrames.upgradeRequest()) else { return 0 }
         var sent = 0
-        while sent < limit, socket.send(pings) {
+        while sent < limit, socket.send(pings, timeout: stall) {
             sent += pings.count
         }
         return sent
@@ -57,10 +57,12 @@ struct OutboundBufferAbuseTests {
         let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "bystander")
         let before = try #require(server.residentBytes)
 
-        // A normal receive buffer: once it reads, it reads at full speed,
-        // before the close timeout (5 s after the cap) drops what is queued.
-        let flooder = try await onOwnThread { try RawSocket(port: port) }
-        let sent = await onOwnThread { Self.flood(flooder, limit: 48 << 20) }
+        // It must read what was queued before the close timeout (5 s after
+        // the cap) drops it: it stops flooding soon after the server stops
+        // reading, and a moderate receive buffer keeps the reading fast
+        // (a tiny one makes loopback TCP crawl) and the backlog short.
+        let flooder = try await onOwnThread { try RawSocket(port: port, receiveBuffer: 65_536) }
+        let sent = await onOwnThread { Self.flood(flooder, limit: 48 << 20, stall: .milliseconds(300)) }
         // Now read: the pongs queued before the cap, then the close frame.
         let (received, closed) = await onOwnThread { flooder.receiveUntilClosed(timeout: .seconds(8)) }
         let frames = WireFrames.serverFrames(after: received)
