@@ -19,6 +19,10 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     private let clock: ArrivalClock
     /// Queued outbound bytes above which the connection is closed with 1008.
     private let maxOutboundBytes: Int
+    /// Whether reading waits while the channel is not writable: on the
+    /// server only. Were both ends to do it, two peers sending much to each
+    /// other could each wait for the other to read, for good.
+    private let readsOnlyWhenWritable: Bool
     /// When the bytes of the current `channelRead` arrived: read from
     /// ``clock`` once, when the read delivers its first message.
     private var arrival: ContinuousClock.Instant?
@@ -29,7 +33,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// Set once the machine said to close TCP: later bytes are ignored.
     private var stoppedReading = false
     /// The task consumer is behind: `read()` is held back until it catches up.
-    /// (`read()` is also held back while the channel is not writable.)
+    /// (`read()` is also held back while the channel is not writable, see
+    /// ``readsOnlyWhenWritable``.)
     private var readingPaused = false
     private var readPending = false
     /// Writes made while a read burst is handled are flushed once at its end.
@@ -41,12 +46,13 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     private init(
         machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?, clock: ArrivalClock,
-        maxOutboundBytes: Int
+        maxOutboundBytes: Int, readsOnlyWhenWritable: Bool
     ) {
         self.machine = machine
         self.eventLoopHandler = eventLoopHandler
         self.clock = clock
         self.maxOutboundBytes = maxOutboundBytes
+        self.readsOnlyWhenWritable = readsOnlyWhenWritable
     }
 
     /// Installs a connection's handler after `after` (the HTTP stage that is
@@ -62,7 +68,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
         let handler = WebSocketChannelHandler(
             machine: machine, eventLoopHandler: eventLoopHandler, clock: options.arrivalClock,
-            maxOutboundBytes: options.maxOutboundBytes)
+            maxOutboundBytes: options.maxOutboundBytes, readsOnlyWhenWritable: role == .server)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
         var inbound: WebSocketInboundMessages?
@@ -162,11 +168,11 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.fireChannelReadComplete()
     }
 
-    /// Reads only while the task consumer keeps up and the channel is
-    /// writable: a peer that sends without reading (pings, requests) cannot
-    /// make the connection queue answers without bound.
+    /// Reads only while the task consumer keeps up and, on the server, while
+    /// the channel is writable: a client that sends without reading (pings,
+    /// requests) cannot make the server queue answers without bound.
     func read(context: ChannelHandlerContext) {
-        if readingPaused || !context.channel.isWritable {
+        if readingPaused || !isWritableForReading(context) {
             readPending = true
         } else {
             context.read()
@@ -180,10 +186,14 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     private func resumeReadingIfHeldBack() {
-        if readPending, !readingPaused, let context, context.channel.isWritable {
+        if readPending, !readingPaused, let context, isWritableForReading(context) {
             readPending = false
             context.read()
         }
+    }
+
+    private func isWritableForReading(_ context: ChannelHandlerContext) -> Bool {
+        !readsOnlyWhenWritable || context.channel.isWritable
     }
 
     /// The task stopped iterating: later messages are dropped, control frames still handled.

@@ -23,8 +23,8 @@ public struct WebSocketChannelOptions: Hashable, Sendable {
     /// pongs, error replies. Default 8 MiB: 32 times the high-water mark, so
     /// a sender that respects ``WebSocketOutbound/isWritable`` never gets
     /// near it, while a peer that stops reading costs at most this much.
-    /// The connection also stops reading while it is not writable, so a peer
-    /// cannot make it queue replies faster than it takes them.
+    /// A server connection also stops reading while it is not writable, so
+    /// a client cannot make it queue replies faster than it takes them.
     public var maxOutboundBytes: Int
     /// How long a client waits for TCP, TLS and the 101 response. Default 10 s.
     public var handshakeTimeout: TimeAmount

@@ -25,7 +25,7 @@ final class ConnectionAdmission: Sendable {
         self.maxPerAddress = maxPerAddress
     }
 
-    /// Connections open now.
+    /// Connections counted now (tests check the release).
     var count: Int { state.withLock { $0.total } }
 
     /// Counts `channel` and returns `nil`, or returns why it is refused. An

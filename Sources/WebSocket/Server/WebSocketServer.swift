@@ -130,10 +130,6 @@ public final class WebSocketServer: Sendable {
     /// The number of open WebSocket connections.
     public var connectionCount: Int { connections.count }
 
-    /// The number of open TCP connections, HTTP and WebSocket (those that
-    /// count against ``WebSocketServerConfiguration/maxConnections``).
-    public var tcpConnectionCount: Int { admission.count }
-
     private static func serve(
         _ connection: WebSocketConnection, with handler: @Sendable (WebSocketConnection) async throws -> Void
     ) async {
