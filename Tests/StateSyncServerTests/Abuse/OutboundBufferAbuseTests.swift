@@ -6,8 +6,9 @@ import Testing
 /// Hardening: what a client makes the server send is bounded even when the
 /// client reads nothing. A client that sent pings and read nothing (before
 /// `hello`, with `--token`) grew the server by 285 MB with 24 MB of pings:
-/// now the connection stops reading while its answers wait, and above
-/// `--max-outbound-bytes` queued for it, it is closed with 1008.
+/// now a connection (WebSocket or plain HTTP) stops reading while its
+/// answers wait, and above `--max-outbound-bytes` queued for it, a WebSocket
+/// is closed with 1008.
 @Suite(.timeLimit(.minutes(1)))
 struct OutboundBufferAbuseTests {
     /// 64 KiB of pings with 125-byte payloads (each answered by a pong as large).
@@ -49,6 +50,31 @@ struct OutboundBufferAbuseTests {
         let after = try #require(server.residentBytes)
         #expect(after - before < 24 << 20, "RSS grew from \(before) to \(after) bytes after \(sent) bytes of pings")
         flooder.disconnect()
+        await server.stop()
+    }
+
+    @Test func pipelinedRequestsThatAreNeverReadStallTheSenderNotTheServer() async throws {
+        let (server, port) = try await ServeProcess.serving()
+        let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "bystander")
+        let before = try #require(server.residentBytes)
+
+        let requests = Array(String(repeating: "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 1_000).utf8)
+        let pipeliner = try await onOwnThread { try RawSocket(port: port, receiveBuffer: 4_096) }
+        // About 300,000 requests: a server that answers them all, unread, holds
+        // tens of MB (and needs most of the time limit in a debug build).
+        let limit = 12 << 20
+        let sent = await onOwnThread {
+            var sent = 0
+            while sent < limit, pipeliner.send(requests) { sent += requests.count }
+            return sent
+        }
+        #expect(sent < limit, "the server read all \(sent) bytes of requests from a client that reads no answer")
+
+        let delay = try await Self.roundTrip(bystander)
+        #expect(delay < .seconds(1), "the bystander waited \(delay)")
+        let after = try #require(server.residentBytes)
+        #expect(after - before < 24 << 20, "RSS grew from \(before) to \(after) bytes after \(sent) bytes of requests")
+        pipeliner.disconnect()
         await server.stop()
     }
 

@@ -100,6 +100,25 @@ struct HTTPConnectionLimitsTests {
         #expect(try Self.text(again).hasPrefix("HTTP/1.1 200 OK\r\n"))
     }
 
+    @Test func readsAreHeldBackWhileTheAnswersWaitForTheSocket() throws {
+        let channel = EmbeddedChannel()
+        let counter = WebSocketOutboundLimitTests.ReadCounter()
+        try channel.pipeline.syncOperations.addHandler(counter)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let (_, sink) = AsyncStream<AcceptedConnection>.makeStream()
+        try WebSocketServer.configureChild(
+            channel, router: ServerRouter(webSocketRoutes: [], httpRoutes: []), configuration: .init(), sslContext: nil,
+            connections: ConnectionRegistry(), sink: sink)
+        let before = counter.reads
+        channel.isWritable = false
+        channel.pipeline.fireChannelWritabilityChanged()
+        channel.read()
+        #expect(counter.reads == before, "read while answers wait for the socket")
+        channel.isWritable = true
+        channel.pipeline.fireChannelWritabilityChanged()
+        #expect(counter.reads == before + 1, "the held-back read was not resumed")
+    }
+
     @Test func addressesAreCountedPerIPv4AddressAndIPv6Network() throws {
         func key(_ ip: String) throws -> ClientAddressKey { ClientAddressKey(try SocketAddress(ipAddress: ip, port: 1)) }
         #expect(try key("2001:db8:1:2::1") == key("2001:db8:1:2:ffff::9"))
