@@ -36,7 +36,8 @@ struct OutboundBufferAbuseTests {
     }
 
     @Test func pingsThatAreNeverReadStallTheSenderNotTheServer() async throws {
-        let (server, port) = try await ServeProcess.serving(["--token", "s3cret"])
+        // A long hello timeout: the flood must not be cut short by it on a busy machine.
+        let (server, port) = try await ServeProcess.serving(["--token", "s3cret", "--hello-timeout", "120"])
         let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", token: "s3cret", name: "bystander")
         let before = try #require(server.residentBytes)
 
@@ -79,7 +80,7 @@ struct OutboundBufferAbuseTests {
     }
 
     @Test func aConnectionAboveItsOutboundCapIsClosedWith1008() async throws {
-        let (server, port) = try await ServeProcess.serving(["--max-outbound-bytes", "\(1 << 20)"])
+        let (server, port) = try await ServeProcess.serving(["--max-outbound-bytes", "\(1 << 20)", "--hello-timeout", "120"])
         let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "bystander")
         let before = try #require(server.residentBytes)
 
