@@ -51,7 +51,7 @@ struct JoinRateAbuseTests {
             let message = try await bystander.receive()
             if message["type"] == "value" { presence = message["value"] ?? nil }
         }
-        #expect(ContinuousClock.now - asked < .seconds(1))
+        #expect(ContinuousClock.now - asked < .seconds(2), "the bystander waited \(ContinuousClock.now - asked)")
         #expect(presence.objectValue?.count == welcomed.count + 1, "\(presence)")
 
         // Another address joins meanwhile.

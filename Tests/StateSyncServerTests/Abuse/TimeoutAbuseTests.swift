@@ -57,7 +57,7 @@ struct TimeoutAbuseTests {
         let start = ContinuousClock.now
         let health = try await HTTPGet.get(port: port, path: "/health")
         #expect(health.status == 200)
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(ContinuousClock.now - start < .seconds(2), "/health took \(ContinuousClock.now - start)")
 
         #expect(await holder.waitForExit() == 0, "\(holder.standardError)")
         #expect(holder.standardOutput.contains("closed 300 timed_out 300"), "\(holder.standardOutput)")
