@@ -81,25 +81,31 @@ struct OutboundBufferAbuseTests {
         await server.stop()
     }
 
-    @Test func aConnectionAboveItsOutboundCapIsClosedWith1008() async throws {
+    @Test func aConnectionAboveItsOutboundCapIsClosed() async throws {
         let (server, port) = try await ServeProcess.serving(["--max-outbound-bytes", "\(1 << 20)", "--hello-timeout", "120"])
         let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "bystander")
         let before = try #require(server.residentBytes)
 
-        // It must read what was queued before the close timeout (5 s after
-        // the cap) drops it: it stops flooding soon after the server stops
-        // reading, and a moderate receive buffer keeps the reading fast
-        // (a tiny one makes loopback TCP crawl) and the backlog short.
+        // The flood stops soon after the server stops reading; a moderate
+        // receive buffer keeps the reading fast (a tiny one makes loopback
+        // TCP crawl) and the backlog short.
         let flooder = try await onOwnThread { try RawSocket(port: port, receiveBuffer: 65_536) }
         let sent = await onOwnThread { Self.flood(flooder, limit: 48 << 20, stall: .milliseconds(300)) }
-        // Now read: the pongs queued before the cap, then the close frame.
-        let (received, closed) = await onOwnThread { flooder.receiveUntilClosed(timeout: .seconds(8)) }
+        #expect(sent < 48 << 20, "the server read all \(sent) bytes of pings")
+        // Now read: the pongs queued before the cap, the close frame, the end.
+        // The close timeout drops the connection 5 s after the cap, with what
+        // is still queued (the close frame too) when the reader is slow: on a
+        // quiet machine it gets the close frame (and always does in
+        // WebSocketOutboundLimitTests, on an embedded channel), on a busy
+        // one it may only see the end.
+        let (received, closed) = await onOwnThread { flooder.receiveUntilClosed(timeout: .seconds(15)) }
+        #expect(closed, "the server kept the connection open after \(sent) bytes of pings")
         let frames = WireFrames.serverFrames(after: received)
-        let close = try #require(frames.first { $0.opcode == 0x8 }, "no close frame after \(sent) bytes of pings; received \(received.count) bytes, \(frames.count) frames, closed: \(closed)")
-        #expect(close.closeCode == 1008)
-        #expect(close.text == "more than 1048576 bytes queued for this connection")
-        #expect(frames.last?.opcode == 0x8, "frames after the close")
-        #expect(closed, "the server kept the connection open after its close frame")
+        if let close = frames.first(where: { $0.opcode == 0x8 }) {
+            #expect(close.closeCode == 1008)
+            #expect(close.text == "more than 1048576 bytes queued for this connection")
+            #expect(frames.last?.opcode == 0x8, "frames after the close")
+        }
 
         let delay = try await Self.roundTrip(bystander)
         #expect(delay < .seconds(2), "the bystander waited \(delay)")
