@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// A blocking TCP socket to a loopback server, for abuse tests that need
 /// what a WebSocket or HTTP client library does not do: never read, send
