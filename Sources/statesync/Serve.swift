@@ -81,10 +81,10 @@ struct Serve: AsyncParsableCommand {
     var burst = SessionConfiguration().burst
 
     @Option(help: "Seconds without a received byte before the server pings a connection (0: never).")
-    var pingInterval = Self.seconds(SessionConfiguration().pingInterval)
+    var pingInterval = Self.seconds(SessionConfiguration().pingInterval ?? .zero)
 
     @Option(help: "Seconds without a received byte (pongs count) before a connection is closed with 1001 (0: never).")
-    var idleTimeout = Self.seconds(SessionConfiguration().idleTimeout)
+    var idleTimeout = Self.seconds(SessionConfiguration().idleTimeout ?? .zero)
 
     @Option(help: "TYPE=ROLE: only ROLE and above may dispatch actions of TYPE (e.g. resetCounter=admin); others get forbidden. Repeatable.")
     var restrictAction: [String] = []
@@ -109,6 +109,29 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "When the journal lost acknowledged revisions: refuse (exit 1) or new-epoch (serve what is left; clients reload).")
     var onDamagedJournal = DamagedJournalPolicy.refuse.rawValue
+    @Option(help: "Bytes queued for one connection (the client not reading) above which it is closed with 1008.")
+    var maxOutboundBytes = SessionConfiguration().maxOutboundBytes
+
+    @Option(help: "Seconds a client has to send a whole HTTP request (an upgrade too); then 408 and closed.")
+    var requestTimeout = Self.seconds(ConnectionLimits().requestTimeout)
+
+    @Option(help: "Seconds an idle kept-alive HTTP connection stays open between requests.")
+    var keepAliveTimeout = Self.seconds(ConnectionLimits().keepAliveTimeout)
+
+    @Option(help: "Seconds a WebSocket may stay open without hello; then closed with 1008.")
+    var helloTimeout = Self.seconds(SessionConfiguration().helloTimeout ?? .seconds(10))
+
+    @Option(help: "Open connections (HTTP and WebSocket) above which a new one gets 503.")
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(help: "Open connections from one IP address (IPv6: one /64) above which a new one from there gets 503.")
+    var maxConnectionsPerIp = ConnectionLimits().maxConnectionsPerAddress
+
+    @Option(help: "Sustained hellos per second from one IP address; above it: rate_limited and closed with 1008.")
+    var joinsPerSecond = ConnectionLimits().joinsPerSecondPerAddress
+
+    @Option(help: "Hellos one IP address may send at once above the sustained rate.")
+    var joinBurst = ConnectionLimits().joinBurstPerAddress
 
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
@@ -146,6 +169,14 @@ struct Serve: AsyncParsableCommand {
         guard DamagedJournalPolicy(rawValue: onDamagedJournal) != nil else {
             throw ValidationError("--on-damaged-journal \(onDamagedJournal) is not refuse or new-epoch")
         }
+        guard maxOutboundBytes >= 1 << 20 else { throw ValidationError("--max-outbound-bytes \(maxOutboundBytes) is below 1048576 (where slow consumers start to be coalesced)") }
+        for (flag, value) in [("--request-timeout", requestTimeout), ("--keep-alive-timeout", keepAliveTimeout), ("--hello-timeout", helloTimeout)] {
+            guard value >= 0.01, value <= 86_400 else { throw ValidationError("\(flag) \(value) is not between 0.01 and 86400 seconds") }
+        }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard maxConnectionsPerIp >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1") }
+        guard joinsPerSecond >= 1 else { throw ValidationError("--joins-per-second must be at least 1") }
+        guard joinBurst >= 1 else { throw ValidationError("--join-burst must be at least 1") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -212,6 +243,12 @@ struct Serve: AsyncParsableCommand {
         configuration.retention.revisions = journalRetention
         configuration.retention.bytes = journalRetentionBytes
         configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
+        configuration.session.maxOutboundBytes = maxOutboundBytes
+        configuration.session.helloTimeout = .seconds(helloTimeout)
+        configuration.connections = ConnectionLimits(
+            maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
+            requestTimeout: .seconds(requestTimeout), keepAliveTimeout: .seconds(keepAliveTimeout),
+            joinsPerSecondPerAddress: joinsPerSecond, joinBurstPerAddress: joinBurst)
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
@@ -259,9 +296,9 @@ struct Serve: AsyncParsableCommand {
         return configuration
     }
 
-    /// A default duration as the whole seconds of a flag (0 for none).
-    private static func seconds(_ duration: Duration?) -> Int {
-        Int(duration?.components.seconds ?? 0)
+    /// A default duration as the seconds its flag takes.
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// IPv6 literals are bracketed in URLs.

@@ -149,9 +149,14 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         webSocket.pingInterval = session.pingInterval.map(\.timeAmount)
         webSocket.idleTimeout = session.idleTimeout.map(\.timeAmount)
         let frames = SharedFrames(compress: webSocket.compression != nil, logger: logger)
+        let limits = configuration.connections
+        let joins = JoinLimiter(
+            ratePerSecond: limits.joinsPerSecondPerAddress, burst: limits.joinBurstPerAddress,
+            capacity: limits.maxTrackedAddresses)
         var options = WebSocketChannelOptions()
         options.outboundHighWatermark = session.outboundHighWaterMark
         options.outboundLowWatermark = max(1, session.outboundHighWaterMark / 4)
+        options.maxOutboundBytes = session.maxOutboundBytes
         // Messages are stamped as they arrive, by the clock sessions measure rates with.
         options.arrivalClock = ArrivalClock(configuration.sessionClock)
 
@@ -163,7 +168,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             let number = sessionCounter.add(1, ordering: .relaxed).newValue
             let driver = SyncSession(
                 id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics, frames: frames,
-                logger: logger)
+                joins: joins, logger: logger)
             await driver.run(
                 connection.inbound, configuration: session, authentication: configuration.authentication,
                 clock: configuration.sessionClock, beforeEachMessage: configuration.sessionWillHandleMessage)
@@ -180,7 +185,10 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 connections: webSocketServer.withLock { $0?.connectionCount ?? 0 },
                 reason: fault.map { "journal writes are failing (\($0.reason)), \($0.failures) attempts so far; retrying" })
         }
-        var serverConfiguration = WebSocketServerConfiguration(host: configuration.host, port: configuration.port, tls: configuration.tls)
+        var serverConfiguration = WebSocketServerConfiguration(
+            host: configuration.host, port: configuration.port, tls: configuration.tls,
+            requestTimeout: limits.requestTimeout.timeAmount, keepAliveTimeout: limits.keepAliveTimeout.timeAmount,
+            maxConnections: limits.maxConnections, maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
         // An HTTP dispatch is a message: the same size limit (413 above it).
         serverConfiguration.maxRequestBodySize = session.maxMessageBytes
         serverConfiguration.requestFilter = configuration.requestPolicy.filter(bindHost: configuration.host)

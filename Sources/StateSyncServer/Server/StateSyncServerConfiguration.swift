@@ -34,6 +34,9 @@ public struct StateSyncServerConfiguration: Sendable {
     public var authentication: SessionAuthentication
     /// Per-connection limits (message size, subscriptions, rate, idle timeout).
     public var session: SessionConfiguration
+    /// Server-wide limits: connections in all and per address, HTTP request
+    /// and keep-alive timeouts, joins per address (see ``ConnectionLimits``).
+    public var connections = ConnectionLimits()
     /// Batching, snapshots, history window and slow-consumer mark of the engine.
     public var engine: SyncEngineConfiguration
     /// Whether `/echo` (a plain WebSocket echo, for conformance suites) is

@@ -61,6 +61,18 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// Default 1 MiB: several seconds of normal traffic for one client, yet
     /// 10,000 slow clients stay under 10 GiB in the worst case.
     public var outboundHighWaterMark: Int
+    /// Bytes waiting to be written to one connection above which it is
+    /// closed with 1008, whatever queued them (patches, replies, pongs).
+    /// Default 8 MiB: eight times ``outboundHighWaterMark``, where the engine
+    /// already coalesces, so only a client that stops reading while it
+    /// makes the server answer reaches it. The connection also stops reading
+    /// while it is above ``outboundHighWaterMark``.
+    public var maxOutboundBytes: Int
+    /// How long a WebSocket connection may stay open without a `hello`
+    /// after the upgrade; then it is closed with 1008. `nil` never. Default
+    /// 10 s: clients send `hello` at once, and a connection that never joins
+    /// holds a descriptor no longer than this.
+    public var helloTimeout: Duration?
     /// How often a quiet `GET /api/watch` event stream gets a comment line.
     /// Default 15 s: shorter than the idle timeouts of common proxies (30 to
     /// 60 s), and a few bytes a minute per stream.
@@ -81,6 +93,8 @@ public struct SessionConfiguration: Sendable, Hashable {
         pathLimits: JSONPointer.Limits = JSONPointer.Limits(),
         identifierLimits: IdentifierLimits = IdentifierLimits(),
         outboundHighWaterMark: Int = 1 << 20,
+        maxOutboundBytes: Int = 8 << 20,
+        helloTimeout: Duration? = .seconds(10),
         eventStreamHeartbeat: Duration = .seconds(15)
     ) {
         self.maxMessageBytes = maxMessageBytes
@@ -96,6 +110,8 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.pathLimits = pathLimits
         self.identifierLimits = identifierLimits
         self.outboundHighWaterMark = max(1, outboundHighWaterMark)
+        self.maxOutboundBytes = max(1, maxOutboundBytes)
+        self.helloTimeout = helloTimeout
         self.eventStreamHeartbeat = max(.milliseconds(10), eventStreamHeartbeat)
     }
 }

@@ -22,13 +22,15 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let frames: SharedFrames
+    private let joins: JoinLimiter
     private let encoder = MessageEncoder()
 
     init(
         id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, metrics: ServerMetrics,
-        frames: SharedFrames, logger: Logger
+        frames: SharedFrames, joins: JoinLimiter, logger: Logger
     ) {
         self.id = id
+        self.joins = joins
         self.frames = frames
         self.outbound = outbound
         self.engine = engine
@@ -56,19 +58,28 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     ) async {
         var machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: clock())
         logger.debug("connection opened")
+        var helloTimer = configuration.helloTimeout.map(closeWithoutHello(after:))
         var joined = false
         var messages = inbound.makeAsyncIterator()
         while let received = await messages.nextReceived() {
+            // The first message decides: a hello joins, anything else closes.
+            helloTimer?.cancel()
+            helloTimer = nil
             if let beforeEachMessage { await beforeEachMessage() }
             let message = received.message
             logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
-            let action = switch message.kind {
+            var action = switch message.kind {
             case .text: machine.received(text: message.data.readableBytesView, now: received.receivedAt)
             case .binary: machine.receivedBinary(now: received.receivedAt)
+            }
+            if case .join = action, let refusal = joinRefusal(now: received.receivedAt) {
+                machine.closed()
+                action = refusal
             }
             if case .join = action { joined = true }
             perform(action)
         }
+        helloTimer?.cancel()
         // Also when the machine closed the session itself (a persistent rate limit).
         if joined {
             engine.leave(session: id)
@@ -76,6 +87,25 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         }
         machine.closed()
         logger.debug("connection closed", metadata: ["status": "\(outbound.closeStatus.map(String.init(describing:)) ?? "none")"])
+    }
+
+    /// Closes the connection with 1008 after `timeout` unless cancelled (by the first message).
+    private func closeWithoutHello(after timeout: Duration) -> Scheduled<Void> {
+        let seconds = timeout.components.seconds
+        let reason = timeout == .seconds(seconds) ? "no hello within \(seconds) s" : "no hello within \(timeout)"
+        return outbound.eventLoop.scheduleTask(in: timeout.timeAmount) { [outbound, logger] in
+            logger.debug("closing", metadata: ["reason": "\(reason)"])
+            outbound.close(code: .policyViolation, reason: reason, promise: nil)
+        }
+    }
+
+    /// The refusal of a `hello` beyond its address's join rate, or `nil` to let it join.
+    private func joinRefusal(now: ContinuousClock.Instant) -> SessionStateMachine.Action? {
+        guard let address = outbound.channel.remoteAddress.map(ClientAddressKey.init),
+              !joins.admit(address, now: now)
+        else { return nil }
+        let message = "too many joins from \(address): at most \(joins.rate) per second"
+        return .replyAndClose(.error(id: nil, code: .rateLimited, message: message), closeCode: 1008)
     }
 
     private func perform(_ action: SessionStateMachine.Action) {

@@ -21,6 +21,14 @@ struct TokenBucket: Sendable, Hashable {
         self.updated = now
     }
 
+    /// Whether the bucket has refilled completely by `now` (it then behaves
+    /// like a new one, so a table of buckets may forget it).
+    func isFull(now: ContinuousClock.Instant) -> Bool {
+        let elapsed = updated.duration(to: now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return tokens + max(0, seconds) * ratePerSecond >= capacity
+    }
+
     /// Takes one token if there is one; returns whether it did.
     mutating func take(now: ContinuousClock.Instant) -> Bool {
         let elapsed = updated.duration(to: now)

@@ -17,6 +17,12 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var machine: WebSocketConnectionStateMachine
     private let eventLoopHandler: (any WebSocketEventLoopHandler)?
     private let clock: ArrivalClock
+    /// Queued outbound bytes above which the connection is closed with 1008.
+    private let maxOutboundBytes: Int
+    /// Whether reading waits while the channel is not writable: on the
+    /// server only. Were both ends to do it, two peers sending much to each
+    /// other could each wait for the other to read, for good.
+    private let readsOnlyWhenWritable: Bool
     /// When the bytes of the current `channelRead` arrived: read from
     /// ``clock`` once, when the read delivers its first message.
     private var arrival: ContinuousClock.Instant?
@@ -27,6 +33,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// Set once the machine said to close TCP: later bytes are ignored.
     private var stoppedReading = false
     /// The task consumer is behind: `read()` is held back until it catches up.
+    /// (`read()` is also held back while the channel is not writable, see
+    /// ``readsOnlyWhenWritable``.)
     private var readingPaused = false
     private var readPending = false
     /// Writes made while a read burst is handled are flushed once at its end.
@@ -37,11 +45,14 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
 
     private init(
-        machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?, clock: ArrivalClock
+        machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?, clock: ArrivalClock,
+        maxOutboundBytes: Int, readsOnlyWhenWritable: Bool
     ) {
         self.machine = machine
         self.eventLoopHandler = eventLoopHandler
         self.clock = clock
+        self.maxOutboundBytes = maxOutboundBytes
+        self.readsOnlyWhenWritable = readsOnlyWhenWritable
     }
 
     /// Installs a connection's handler after `after` (the HTTP stage that is
@@ -56,7 +67,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         let machine = WebSocketConnectionStateMachine(
             role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
         let handler = WebSocketChannelHandler(
-            machine: machine, eventLoopHandler: eventLoopHandler, clock: options.arrivalClock)
+            machine: machine, eventLoopHandler: eventLoopHandler, clock: options.arrivalClock,
+            maxOutboundBytes: options.maxOutboundBytes, readsOnlyWhenWritable: role == .server)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
         var inbound: WebSocketInboundMessages?
@@ -156,8 +168,11 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.fireChannelReadComplete()
     }
 
+    /// Reads only while the task consumer keeps up and, on the server, while
+    /// the channel is writable: a client that sends without reading (pings,
+    /// requests) cannot make the server queue answers without bound.
     func read(context: ChannelHandlerContext) {
-        if readingPaused {
+        if readingPaused || !isWritableForReading(context) {
             readPending = true
         } else {
             context.read()
@@ -167,10 +182,18 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// The task consumer drained below the low watermark.
     func consumerWantsMore() {
         readingPaused = false
-        if readPending, let context {
+        resumeReadingIfHeldBack()
+    }
+
+    private func resumeReadingIfHeldBack() {
+        if readPending, !readingPaused, let context, isWritableForReading(context) {
             readPending = false
             context.read()
         }
+    }
+
+    private func isWritableForReading(_ context: ChannelHandlerContext) -> Bool {
+        !readsOnlyWhenWritable || context.channel.isWritable
     }
 
     /// The task stopped iterating: later messages are dropped, control frames still handled.
@@ -278,6 +301,22 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         } else {
             context.flush()
         }
+        // Below the high-water mark the backlog is small: ask for its size only above it.
+        if !context.channel.isWritable, bufferedOutboundBytes > maxOutboundBytes {
+            overflowed(context: context)
+        }
+    }
+
+    /// The peer takes less than is queued for it: close with 1008. The close
+    /// frame waits behind the backlog; the close timeout drops the connection
+    /// if the peer never reads it, and nothing more is queued meanwhile.
+    private func overflowed(context: ChannelHandlerContext) {
+        let status = WebSocketCloseStatus(
+            code: .policyViolation, reason: "more than \(maxOutboundBytes) bytes queued for this connection")
+        // 1008 is always valid on the wire: `close` cannot throw here.
+        guard let action = try? machine.close(status, now: context.eventLoop.now) else { return }
+        perform(action, context: context)
+        rearmTimer()
     }
 
     private func succeedWhenWritable(_ promise: EventLoopPromise<Void>) {
@@ -295,6 +334,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             waiters.forEach { $0.succeed() }
         }
         context.fireChannelWritabilityChanged()
+        resumeReadingIfHeldBack()
     }
 
     // MARK: Timers

@@ -18,6 +18,14 @@ public struct WebSocketChannelOptions: Hashable, Sendable {
     /// The connection is writable again once the backlog falls below this.
     /// Default 64 KiB.
     public var outboundLowWatermark: Int
+    /// Outbound bytes waiting for the socket above which the connection is
+    /// closed with 1008 (policy violation), whatever queued them: messages,
+    /// pongs, error replies. Default 8 MiB: 32 times the high-water mark, so
+    /// a sender that respects ``WebSocketOutbound/isWritable`` never gets
+    /// near it, while a peer that stops reading costs at most this much.
+    /// A server connection also stops reading while it is not writable, so
+    /// a client cannot make it queue replies faster than it takes them.
+    public var maxOutboundBytes: Int
     /// How long a client waits for TCP, TLS and the 101 response. Default 10 s.
     public var handshakeTimeout: TimeAmount
     /// What stamps received messages (``WebSocketReceivedMessage/receivedAt``).
@@ -31,12 +39,14 @@ public struct WebSocketChannelOptions: Hashable, Sendable {
         inboundLowWatermark: Int = 4,
         outboundHighWatermark: Int = 256 * 1024,
         outboundLowWatermark: Int = 64 * 1024,
+        maxOutboundBytes: Int = 8 << 20,
         handshakeTimeout: TimeAmount = .seconds(10)
     ) {
         self.inboundHighWatermark = inboundHighWatermark
         self.inboundLowWatermark = inboundLowWatermark
         self.outboundHighWatermark = outboundHighWatermark
         self.outboundLowWatermark = outboundLowWatermark
+        self.maxOutboundBytes = maxOutboundBytes
         self.handshakeTimeout = handshakeTimeout
     }
 }

@@ -36,6 +36,7 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let router: ServerRouter
     private let limiter: RequestHeadSizeLimiter
+    private let connectionGuard: HTTPConnectionGuard
     private let decoder: any RemovableChannelHandler
     private let encoder: HTTPResponseEncoder
     private let maxBodySize: Int
@@ -44,13 +45,14 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var state = State.idle
 
     init(
-        router: ServerRouter, limiter: RequestHeadSizeLimiter, decoder: any RemovableChannelHandler,
+        router: ServerRouter, limiter: RequestHeadSizeLimiter, connectionGuard: HTTPConnectionGuard, decoder: any RemovableChannelHandler,
         encoder: HTTPResponseEncoder, maxBodySize: Int, filter: (@Sendable (HTTPRequestHead) -> HTTPRouteResponse?)?,
         install: @escaping Installer
     ) {
         self.filter = filter
         self.router = router
         self.limiter = limiter
+        self.connectionGuard = connectionGuard
         self.decoder = decoder
         self.encoder = encoder
         self.maxBodySize = maxBodySize
@@ -95,6 +97,7 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         case .end:
             limiter.requestEnded()
+            connectionGuard.requestEnded()
             requestEnded(context: context)
         }
     }
@@ -203,7 +206,9 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil)
         }
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
+        if keepAlive {
+            connectionGuard.responseSent()
+        } else {
             written.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
         }
     }
@@ -212,7 +217,7 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         state = .upgrading(buffered: [])
         context.write(wrapOutboundOut(.head(acceptance.responseHead)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        ProtocolSwitch.replaceHTTPHandlers(context: context, removing: [limiter, encoder], decoder: decoder) {
+        ProtocolSwitch.replaceHTTPHandlers(context: context, removing: [connectionGuard, limiter, encoder], decoder: decoder) {
             try self.install(context.channel, route, acceptance, self)
         } failed: { _ in
             self.state = .closing
@@ -228,8 +233,9 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Malformed HTTP (the decoder's parse errors): answer 400 once, then close.
-        guard case .idle = state else {
+        // Malformed HTTP (the decoder's parse errors): answer 400 once, then
+        // close. Not to a connection that is gone (a request cut short).
+        guard case .idle = state, context.channel.isActive else {
             context.close(promise: nil)
             return
         }

@@ -11,7 +11,6 @@ import NIOHTTP1
 final class RequestHeadSizeLimiter: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    typealias OutboundOut = ByteBuffer
 
     private let limit: Int
     private var counted = 0
@@ -49,16 +48,7 @@ final class RequestHeadSizeLimiter: ChannelInboundHandler, RemovableChannelHandl
         let rejection = WebSocketHandshakeRejection(
             status: .requestHeaderFieldsTooLarge,
             reason: "request head exceeds \(limit) bytes")
-        var buffer = context.channel.allocator.buffer(capacity: 256)
-        let head = rejection.responseHead()
-        buffer.writeString("HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n")
-        for (name, value) in head.headers {
-            buffer.writeString("\(name): \(value)\r\n")
-        }
-        buffer.writeString("\r\n\(rejection.body)")
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { [channel = context.channel] _ in
-            channel.close(promise: nil)
-        }
+        RawHTTPRefusal.writeAndClose(rejection, context: context)
     }
 }
 

@@ -39,6 +39,7 @@ public final class WebSocketServer: Sendable {
     private let ownsGroup: Bool
     private let phase = Mutex(Phase.idle)
     private let connections = ConnectionRegistry()
+    private let admission: ConnectionAdmission
     private let sslContext: NIOSSLContext?
     private let accepted: AsyncStream<AcceptedConnection>
     private let acceptedSink: AsyncStream<AcceptedConnection>.Continuation
@@ -59,6 +60,8 @@ public final class WebSocketServer: Sendable {
         self.group = group ?? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         self.ownsGroup = group == nil
         self.sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0) }
+        self.admission = ConnectionAdmission(
+            maxConnections: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
         (accepted, acceptedSink) = AsyncStream.makeStream()
         (shutdownSignal, shutdownRequested) = AsyncStream.makeStream()
     }
@@ -174,17 +177,25 @@ public final class WebSocketServer: Sendable {
         let configuration = self.configuration
         let sslContext = self.sslContext
         let connections = self.connections
+        let admission = self.admission
         let sink = self.acceptedSink
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: configuration.backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.maxMessagesPerRead, value: configuration.acceptsPerRead)
+            .serverChannelInitializer { channel in
+                // Without it, an accept that fails (out of descriptors) is
+                // retried at once, forever: the event loop spins.
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(pause: configuration.acceptBackoff))
+                }
+            }
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try Self.configureChild(
                         channel, router: router, configuration: configuration, sslContext: sslContext,
-                        connections: connections, sink: sink)
+                        connections: connections, sink: sink, admission: admission)
                 }
             }
             .bind(host: configuration.host, port: configuration.port)
@@ -194,18 +205,27 @@ public final class WebSocketServer: Sendable {
     static func configureChild(
         _ channel: any Channel, router: ServerRouter, configuration: WebSocketServerConfiguration,
         sslContext: NIOSSLContext?, connections: ConnectionRegistry,
-        sink: AsyncStream<AcceptedConnection>.Continuation
+        sink: AsyncStream<AcceptedConnection>.Continuation, admission: ConnectionAdmission? = nil
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let sslContext {
             try pipeline.addHandler(NIOSSLServerHandler(context: sslContext))
         }
+        // Beyond a connection limit the request is still read (so that the
+        // client gets the answer, not a reset), then refused with 503.
+        var filter = configuration.requestFilter
+        if let refusal = admission?.admit(channel) {
+            let response = HTTPRouteResponse(status: .serviceUnavailable, headers: ["Retry-After": "1"], body: refusal.reason + "\n")
+            filter = { _ in response }
+        }
+        let connectionGuard = HTTPConnectionGuard(
+            requestTimeout: configuration.requestTimeout, keepAliveTimeout: configuration.keepAliveTimeout)
         let limiter = RequestHeadSizeLimiter(limit: configuration.maxRequestHeadSize)
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
         let encoder = HTTPResponseEncoder()
         let http = HTTPServerHandler(
-            router: router, limiter: limiter, decoder: decoder, encoder: encoder,
-            maxBodySize: configuration.maxRequestBodySize, filter: configuration.requestFilter
+            router: router, limiter: limiter, connectionGuard: connectionGuard, decoder: decoder, encoder: encoder,
+            maxBodySize: configuration.maxRequestBodySize, filter: filter
         ) { channel, route, acceptance, after in
             var eventLoopHandler: (any WebSocketEventLoopHandler)?
             if case .eventLoop(let handler) = route.handler { eventLoopHandler = handler }
@@ -219,7 +239,7 @@ public final class WebSocketServer: Sendable {
                 sink.yield(AcceptedConnection(connection: connection, handler: handler))
             }
         }
-        try pipeline.addHandlers([limiter, decoder, encoder, http])
+        try pipeline.addHandlers([connectionGuard, limiter, decoder, encoder, http])
     }
 }
 

@@ -34,6 +34,36 @@ public struct WebSocketServerConfiguration: Sendable {
     public var shutdownGracePeriod: TimeAmount
     /// TLS for `wss://`; `nil` (the default) serves plain `ws://`.
     public var tls: TLSConfiguration?
+    /// How long a client has to send a whole HTTP request (head and body),
+    /// counted from the accept for a connection's first request and from
+    /// its first byte for later ones; then it gets 408 and is closed.
+    /// Default 10 s: a request is a few hundred bytes, sent at once by any
+    /// real client even on a slow network, while a client that trickles
+    /// bytes (slowloris) holds a descriptor for at most this long.
+    public var requestTimeout: TimeAmount
+    /// How long a kept-alive HTTP connection may stay silent between
+    /// requests before it is closed. Default 30 s: long enough for a page
+    /// and its polling to reuse a connection, shorter than the 60 s idle cut
+    /// of common proxies, so an idle socket is released by the server first.
+    public var keepAliveTimeout: TimeAmount
+    /// Open TCP connections (HTTP and WebSocket alike) above which a new one
+    /// is answered `503 Service Unavailable` and closed. Default 16,384:
+    /// room for 10,000 WebSocket clients (the project's load target) and
+    /// their HTTP traffic; keep it below the process's open-file limit
+    /// (`ulimit -n`) minus what the server needs for its own files.
+    public var maxConnections: Int
+    /// Open TCP connections from one client address (IPv6: one /64 network)
+    /// above which a new one from there is answered 503 and closed. Default
+    /// 1,024: far above one person's tabs and devices, and above an office
+    /// behind one NAT address, while one host cannot take more than a
+    /// sixteenth of ``maxConnections``. Raise it for load generators.
+    public var maxConnectionsPerAddress: Int
+    /// How long the listener stops accepting after `accept` failed (out of
+    /// descriptors: `EMFILE`, `ENFILE`; out of memory). Default 100 ms: the
+    /// pending connections wait in the backlog instead of the event loop
+    /// retrying `accept` in a busy loop, and service resumes within a tenth
+    /// of a second once descriptors are free again.
+    public var acceptBackoff: TimeAmount
     /// Looks at every request head before it is routed, plain HTTP requests
     /// and WebSocket upgrades alike: a response refuses the request with it
     /// (the connection then closes). Default `nil`: every request is routed.
@@ -50,7 +80,12 @@ public struct WebSocketServerConfiguration: Sendable {
         maxRequestHeadSize: Int = 16 * 1024,
         maxRequestBodySize: Int = 64 * 1024,
         shutdownGracePeriod: TimeAmount = .seconds(5),
-        tls: TLSConfiguration? = nil
+        tls: TLSConfiguration? = nil,
+        requestTimeout: TimeAmount = .seconds(10),
+        keepAliveTimeout: TimeAmount = .seconds(30),
+        maxConnections: Int = 16_384,
+        maxConnectionsPerAddress: Int = 1_024,
+        acceptBackoff: TimeAmount = .milliseconds(100)
     ) {
         self.host = host
         self.port = port
@@ -60,5 +95,10 @@ public struct WebSocketServerConfiguration: Sendable {
         self.maxRequestBodySize = maxRequestBodySize
         self.shutdownGracePeriod = shutdownGracePeriod
         self.tls = tls
+        self.requestTimeout = requestTimeout
+        self.keepAliveTimeout = keepAliveTimeout
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.acceptBackoff = acceptBackoff
     }
 }

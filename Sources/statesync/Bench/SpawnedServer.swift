@@ -1,9 +1,12 @@
 import Foundation
+import StateSyncServer
 import Synchronization
 
 /// A `statesync serve` child process started by `bench --spawn-server`:
 /// this same executable, on an OS-chosen loopback port, in memory or on a
 /// data directory. Stopped with SIGTERM (a clean shutdown) at the end.
+/// Every client connects from loopback, one address: the server's limits
+/// per address (connections, joins) are raised to the number of clients.
 final class SpawnedServer {
     /// What the child printed, collected from its pipes' reader threads.
     private final class Output: Sendable {
@@ -20,7 +23,7 @@ final class SpawnedServer {
     var pid: Int32 { process.processIdentifier }
 
     /// Starts the server and waits (up to 30 s) until it prints its URL.
-    init(data: String?) async throws(CommandFailure) {
+    init(data: String?, clients: Int) async throws(CommandFailure) {
         let process = Process()
         do {
             process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -29,6 +32,11 @@ final class SpawnedServer {
         }
         var arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--log-level", "warning"]
         arguments += data.map { ["--data", $0] } ?? ["--memory"]
+        let connections = clients + 64
+        arguments += [
+            "--max-connections", "\(max(connections, ConnectionLimits().maxConnections))", "--max-connections-per-ip", "\(connections)",
+            "--joins-per-second", "\(connections)", "--join-burst", "\(connections)",
+        ]
         process.arguments = arguments
         let stdout = Pipe()
         let stderr = Pipe()

@@ -33,14 +33,15 @@ final class RecordingEventLoopHandler: WebSocketEventLoopHandler {
 /// An `EmbeddedChannel` with a server-side WebSocket handler installed.
 func makeEmbeddedServer(
     configuration: WebSocketConfiguration = .init(compression: nil),
-    handler: RecordingEventLoopHandler = RecordingEventLoopHandler()
+    handler: RecordingEventLoopHandler = RecordingEventLoopHandler(),
+    options: WebSocketChannelOptions = .init(),
+    channel: EmbeddedChannel = EmbeddedChannel()
 ) throws -> (EmbeddedChannel, WebSocketOutbound) {
-    let channel = EmbeddedChannel()
     let anchor = UpgradeAnchor()
     try channel.pipeline.syncOperations.addHandler(anchor)
     try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
     let (outbound, _) = try WebSocketChannelHandler.install(
-        on: channel, after: anchor, role: .server, configuration: configuration, options: .init(),
+        on: channel, after: anchor, role: .server, configuration: configuration, options: options,
         subprotocol: nil, compression: nil, eventLoopHandler: handler)
     return (channel, outbound)
 }
