@@ -77,6 +77,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages one connection may send at once above the sustained rate.")
     var burst = SessionConfiguration().burst
 
+    @Option(help: "Sustained bytes per second one connection may send (bursts of twice that); above it: rate_limited.")
+    var bytesPerSecond = SessionConfiguration().bytesPerSecond
+
+    @Option(help: "Most bytes of the state's JSON; an action growing it further is rejected state_too_large.")
+    var maxStateBytes = SyncEngineConfiguration().maxStateBytes
+
+    @Option(help: "Answers held back for a connection that does not read; beyond it the connection is closed (1008).")
+    var maxDeferredAnswers = SyncEngineConfiguration().maxDeferredAnswers
+
+    @Option(help: "Bytes of answers held back for a connection that does not read; beyond it the connection is closed (1008).")
+    var maxDeferredBytes = SyncEngineConfiguration().maxDeferredBytes
+
+    @Option(help: "Requests queued for the engine; beyond it connections are not read until it catches up.")
+    var maxQueuedRequests = SyncEngineConfiguration().maxQueuedRequests
+
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
 
@@ -102,6 +117,11 @@ struct Serve: AsyncParsableCommand {
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
         guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
+        guard bytesPerSecond >= 1 else { throw ValidationError("--bytes-per-second must be at least 1") }
+        guard maxStateBytes >= 1 else { throw ValidationError("--max-state-bytes must be at least 1") }
+        guard maxDeferredAnswers >= 1 else { throw ValidationError("--max-deferred-answers must be at least 1") }
+        guard maxDeferredBytes >= 1 else { throw ValidationError("--max-deferred-bytes must be at least 1") }
+        guard maxQueuedRequests >= 1 else { throw ValidationError("--max-queued-requests must be at least 1") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -159,6 +179,11 @@ struct Serve: AsyncParsableCommand {
         configuration.session.maxSubscriptions = maxSubscriptions
         configuration.session.messagesPerSecond = messagesPerSecond
         configuration.session.burst = burst
+        configuration.session.bytesPerSecond = bytesPerSecond
+        configuration.engine.maxStateBytes = maxStateBytes
+        configuration.engine.maxDeferredAnswers = maxDeferredAnswers
+        configuration.engine.maxDeferredBytes = maxDeferredBytes
+        configuration.engine.maxQueuedRequests = maxQueuedRequests
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)

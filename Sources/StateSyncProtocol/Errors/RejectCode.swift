@@ -34,6 +34,9 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let forbidden = RejectCode(rawValue: "forbidden")
     /// `rate_limited`: the client dispatches faster than allowed.
     public static let rateLimited = RejectCode(rawValue: "rate_limited")
+    /// `state_too_large`: applying the action would grow the state above the
+    /// server's limit (`serve --max-state-bytes`); nothing changed.
+    public static let stateTooLarge = RejectCode(rawValue: "state_too_large")
 
     /// The raw value.
     public var description: String { rawValue }
