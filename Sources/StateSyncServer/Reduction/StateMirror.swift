@@ -80,8 +80,8 @@ struct StateMirror<App: StateSyncApp> {
                 // Each step was checked against the mirror: cannot happen.
                 return try encodeAll(state, limit: .max)
             }
+            estimatedBytes += step.growth
         }
-        estimatedBytes += growth
         return true
     }
 
