@@ -31,8 +31,8 @@ struct HTTPAPIError: Error {
 
     /// An action's rejection: `422` when the action itself is invalid,
     /// `403` when the caller may not, `429` rate limited, `500` when the
-    /// server failed, and `409` for the app's rules (`not_found`, or a code
-    /// of the app's or a middleware's own).
+    /// server failed, and `409` for the app's rules (`not_found`,
+    /// `state_too_large`, or a code of the app's or a middleware's own).
     init(rejection code: String, message: String) {
         self.code = code
         self.message = message
