@@ -34,6 +34,9 @@ final class BenchSink: SessionSink {
         drained()
     }
 
+    /// Never asked: nothing is held back for an always-writable sink.
+    func close(reason: String) {}
+
     /// Messages received so far.
     var messages: Int { counts.withLock { $0.messages } }
 

@@ -109,6 +109,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "When the journal lost acknowledged revisions: refuse (exit 1) or new-epoch (serve what is left; clients reload).")
     var onDamagedJournal = DamagedJournalPolicy.refuse.rawValue
+
     @Option(help: "Bytes queued for one connection (the client not reading) above which it is closed with 1008.")
     var maxOutboundBytes = SessionConfiguration().maxOutboundBytes
 
@@ -132,6 +133,21 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Hellos one IP address may send at once above the sustained rate.")
     var joinBurst = ConnectionLimits().joinBurstPerAddress
+
+    @Option(help: "Sustained bytes per second one connection may send (bursts of twice that); above it: rate_limited.")
+    var bytesPerSecond = SessionConfiguration().bytesPerSecond
+
+    @Option(help: "Most bytes of the state's JSON; an action growing it further is rejected state_too_large.")
+    var maxStateBytes = SyncEngineConfiguration().maxStateBytes
+
+    @Option(help: "Answers held back for a connection that does not read; beyond it the connection is closed (1008).")
+    var maxDeferredAnswers = SyncEngineConfiguration().maxDeferredAnswers
+
+    @Option(help: "Bytes of answers held back for a connection that does not read; beyond it the connection is closed (1008).")
+    var maxDeferredBytes = SyncEngineConfiguration().maxDeferredBytes
+
+    @Option(help: "Requests queued for the engine; beyond it connections are not read until it catches up.")
+    var maxQueuedRequests = SyncEngineConfiguration().maxQueuedRequests
 
     @Option(help: "Most tokens of a path a client sends (subscribe, get, the HTTP API).")
     var maxPathDepth = SessionConfiguration().pathLimits.maxTokens
@@ -177,6 +193,11 @@ struct Serve: AsyncParsableCommand {
         guard maxConnectionsPerIp >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1") }
         guard joinsPerSecond >= 1 else { throw ValidationError("--joins-per-second must be at least 1") }
         guard joinBurst >= 1 else { throw ValidationError("--join-burst must be at least 1") }
+        guard bytesPerSecond >= 1 else { throw ValidationError("--bytes-per-second must be at least 1") }
+        guard maxStateBytes >= 1 else { throw ValidationError("--max-state-bytes must be at least 1") }
+        guard maxDeferredAnswers >= 1 else { throw ValidationError("--max-deferred-answers must be at least 1") }
+        guard maxDeferredBytes >= 1 else { throw ValidationError("--max-deferred-bytes must be at least 1") }
+        guard maxQueuedRequests >= 1 else { throw ValidationError("--max-queued-requests must be at least 1") }
         guard maxPathDepth >= 1 else { throw ValidationError("--max-path-depth must be at least 1") }
         guard maxPathBytes >= 1 else { throw ValidationError("--max-path-bytes must be at least 1") }
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
@@ -249,6 +270,11 @@ struct Serve: AsyncParsableCommand {
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
             requestTimeout: .seconds(requestTimeout), keepAliveTimeout: .seconds(keepAliveTimeout),
             joinsPerSecondPerAddress: joinsPerSecond, joinBurstPerAddress: joinBurst)
+        configuration.session.bytesPerSecond = bytesPerSecond
+        configuration.engine.maxStateBytes = maxStateBytes
+        configuration.engine.maxDeferredAnswers = maxDeferredAnswers
+        configuration.engine.maxDeferredBytes = maxDeferredBytes
+        configuration.engine.maxQueuedRequests = maxQueuedRequests
         configuration.requestPolicy = RequestPolicy(allowedOrigins: allowOrigin, allowedHosts: allowHost)
         configuration.metricsAdminOnly = metricsAdminOnly
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)

@@ -31,9 +31,9 @@ package final class ProtocolClient {
     /// Connects and says hello; returns the client after checking the `welcome`.
     package static func joined(
         _ url: String, clientID: String? = nil, token: String? = nil, name: String? = nil,
-        options: WebSocketChannelOptions = .init()
+        configuration: WebSocketConfiguration = .init(), options: WebSocketChannelOptions = .init()
     ) async throws -> ProtocolClient {
-        let client = try await connect(url, options: options)
+        let client = try await connect(url, configuration: configuration, options: options)
         var hello: JSONObject = ["type": "hello"]
         if let clientID { hello["clientId"] = .string(clientID) }
         if let token { hello["token"] = .string(token) }
@@ -72,6 +72,12 @@ package final class ProtocolClient {
         let message = try await receive(sourceLocation: sourceLocation)
         #expect(message["type"]?.stringValue == type, "expected \(type), got \(message)", sourceLocation: sourceLocation)
         return message
+    }
+
+    /// The next message, parsed, or `nil` once the connection is closed.
+    package func next() async throws -> JSONValue? {
+        guard let message = await iterator.next() else { return nil }
+        return try JSONParser().parse(Array(message.data.readableBytesView))
     }
 
     /// Reads until the connection closes and returns the messages that came first.

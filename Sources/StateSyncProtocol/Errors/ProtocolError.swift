@@ -35,6 +35,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case helloRequired(received: String)
         case unauthorized(tokenGiven: Bool)
         case rateLimited(messagesPerSecond: Int)
+        case byteRateLimited(bytesPerSecond: Int)
         case forbidden(path: String, role: Role)
     }
 
@@ -112,6 +113,11 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.rateLimited(messagesPerSecond: messagesPerSecond), id: id)
     }
 
+    /// `rate_limited`: the connection sends more than `bytesPerSecond` bytes a second.
+    public static func byteRateLimited(bytesPerSecond: Int, id: String?) -> ProtocolError {
+        ProtocolError(.byteRateLimited(bytesPerSecond: bytesPerSecond), id: id)
+    }
+
     /// `forbidden`: a session with `role` may not read `path`.
     public static func forbidden(path: JSONPointer, role: Role, id: String?) -> ProtocolError {
         ProtocolError(.forbidden(path: path.description, role: role), id: id)
@@ -128,7 +134,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unsupportedBinary: .unsupportedBinary
         case .helloRequired: .helloRequired
         case .unauthorized: .unauthorized
-        case .rateLimited: .rateLimited
+        case .rateLimited, .byteRateLimited: .rateLimited
         case .forbidden: .forbidden
         }
     }
@@ -171,6 +177,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
             tokenGiven ? "the token is not valid" : "this server requires a token in \"hello\""
         case .rateLimited(let rate):
             "too many messages: at most \(rate) per second on one connection"
+        case .byteRateLimited(let rate):
+            "too many bytes: at most \(rate) per second on one connection"
         case let .forbidden(path, role):
             "role \(role.rawValue) may not read \"\(path)\""
         }

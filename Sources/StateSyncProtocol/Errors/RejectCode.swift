@@ -44,6 +44,9 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// full or failing); nothing was applied and the outcome is not
     /// remembered, so the same dispatch may be sent again later.
     public static let unavailable = RejectCode(rawValue: "unavailable")
+    /// `state_too_large`: applying the action would grow the state above the
+    /// server's limit (`serve --max-state-bytes`); nothing changed.
+    public static let stateTooLarge = RejectCode(rawValue: "state_too_large")
 
     /// The raw value.
     public var description: String { rawValue }

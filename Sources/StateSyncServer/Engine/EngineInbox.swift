@@ -3,49 +3,108 @@ import Synchronization
 /// The sequencer's queue: callers on any thread ``post(_:)`` events; the
 /// sequencer's task waits on ``signals`` and takes everything queued at once
 /// with ``takeAll()``, so actions that arrive together form one batch.
+///
+/// Sessions' requests are bounded: ``postRequest(_:)`` waits while
+/// `capacity` of them are queued, until the sequencer takes them. A session
+/// that awaits it before reading its next message stops reading its socket
+/// while the engine is behind, instead of growing this queue. The engine's
+/// own events (joins, leaves, drains, journal completions) are not bounded
+/// here: each comes from a bounded source (a connection, the batch in flight).
 final class EngineInbox: Sendable {
-    /// The events not yet taken, and whether ``finish()`` has refused later ones.
-    private let queue = Mutex<(events: [EngineEvent], finished: Bool)>(([], false))
+    private struct Queue {
+        var events: [EngineEvent] = []
+        /// How many of ``events`` are sessions' requests.
+        var requests = 0
+        /// Callers of ``postRequest(_:)`` waiting for room.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Whether ``finish()`` has refused later events.
+        var finished = false
+    }
+
+    private enum Posting {
+        case posted(wasEmpty: Bool)
+        case full
+        case stopped
+    }
+
+    private let queue = Mutex(Queue())
     private let continuation: AsyncStream<Void>.Continuation
+    private let capacity: Int
     /// Wakes the sequencer; holds at most one pending wake-up.
     let signals: AsyncStream<Void>
 
-    init() {
+    /// An inbox holding at most `capacity` requests of sessions (at least 1).
+    init(capacity: Int = .max) {
+        self.capacity = max(1, capacity)
         (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Queues `event` and wakes the sequencer; `false` (and nothing queued)
-    /// once the sequencer has stopped.
+    /// once the sequencer has stopped. A request posted here counts towards
+    /// the bound but never waits.
     @discardableResult
     func post(_ event: EngineEvent) -> Bool {
-        let wasEmpty: Bool? = queue.withLock { queue in
-            guard !queue.finished else { return nil }
-            queue.events.append(event)
-            return queue.events.count == 1
+        wake(queue.withLock { queue in append(event, to: &queue, bounded: false) })
+    }
+
+    /// Queues the request `event` once fewer than `capacity` requests are
+    /// queued, waiting until then; `false` once the sequencer has stopped.
+    func postRequest(_ event: EngineEvent) async -> Bool {
+        while true {
+            let posting = queue.withLock { queue in append(event, to: &queue, bounded: true) }
+            guard case .full = posting else { return wake(posting) }
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let roomNow = queue.withLock { queue in
+                    guard queue.requests >= capacity, !queue.finished else { return true }
+                    queue.waiters.append(waiter)
+                    return false
+                }
+                if roomNow { waiter.resume() }
+            }
         }
-        guard let wasEmpty else { return false }
+    }
+
+    private func append(_ event: EngineEvent, to queue: inout Queue, bounded: Bool) -> Posting {
+        guard !queue.finished else { return .stopped }
+        let isRequest = if case .request = event { true } else { false }
+        if isRequest {
+            if bounded, queue.requests >= capacity { return .full }
+            queue.requests += 1
+        }
+        queue.events.append(event)
+        return .posted(wasEmpty: queue.events.count == 1)
+    }
+
+    private func wake(_ posting: Posting) -> Bool {
+        guard case .posted(let wasEmpty) = posting else { return false }
         if wasEmpty { continuation.yield() }
         return true
     }
 
-    /// Everything queued so far, in order.
+    /// Everything queued so far, in order; the callers waiting for room go on.
     func takeAll() -> [EngineEvent] {
-        queue.withLock { takeAll(&$0.events) }
+        let (events, waiters) = queue.withLock { takeAll(&$0) }
+        for waiter in waiters { waiter.resume() }
+        return events
     }
 
-    private func takeAll(_ queue: inout [EngineEvent]) -> [EngineEvent] {
+    private func takeAll(_ queue: inout Queue) -> ([EngineEvent], [CheckedContinuation<Void, Never>]) {
         var events: [EngineEvent] = []
-        swap(&events, &queue)
-        return events
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        swap(&events, &queue.events)
+        swap(&waiters, &queue.waiters)
+        queue.requests = 0
+        return (events, waiters)
     }
 
     /// Ends ``signals`` once the sequencer has stopped, refuses later
     /// events, and returns those queued but never handled.
     func finish() -> [EngineEvent] {
-        let rest = queue.withLock { queue in
+        let (rest, waiters) = queue.withLock { queue in
             queue.finished = true
-            return takeAll(&queue.events)
+            return takeAll(&queue)
         }
+        for waiter in waiters { waiter.resume() }
         continuation.finish()
         return rest
     }

@@ -69,6 +69,7 @@ extension Sequencer {
             snapshots.save(publication.state, at: publication.revision)
         }
         await snapshots.finish()
+        await publication.answerEncoder.finish()
         do {
             try await journal.close()
         } catch {

@@ -49,13 +49,15 @@ final class Sequencer<App: StateSyncApp> {
         self.snapshots = SnapshotWriter(journal: journal, logger: logger)
         self.metrics = metrics
         self.logger = logger
-        authority = AuthoritativeState(recovered: recovered, pipeline: pipeline, clock: configuration.clock)
+        authority = AuthoritativeState(
+            recovered: recovered, pipeline: pipeline, clock: configuration.clock, maxStateBytes: configuration.maxStateBytes)
         exactlyOnce = ExactlyOnce(
             capacity: configuration.rememberedOutcomes, retention: configuration.outcomeRetention,
             journalRevision: recovered.revision, restoredClients: outcomeClients, now: configuration.clock())
         publication = Publication(
             state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),
+            deferredLimits: (configuration.maxDeferredAnswers, configuration.maxDeferredBytes),
             metrics: metrics, logger: logger, drained: { inbox.post(.drained(sessionID: $0)) })
         snapshotPolicy = SnapshotPolicy(every: configuration.snapshotEvery, lastRevision: recovered.snapshotRevision)
     }

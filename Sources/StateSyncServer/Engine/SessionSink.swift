@@ -18,6 +18,7 @@
 ///     func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
 ///         outbound.whenWritable().whenSuccess { drained() }
 ///     }
+///     func close(reason: String) { outbound.close(code: .policyViolation, reason: reason, promise: nil) }
 /// }
 /// ```
 public protocol SessionSink: AnyObject, Sendable {
@@ -32,4 +33,10 @@ public protocol SessionSink: AnyObject, Sendable {
     /// (at once when it already has). Not called again until `drained` ran;
     /// a session that closes meanwhile need not call it.
     func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void)
+    /// The engine gives up on the session: it does not read, and more
+    /// answers wait for it than ``SyncEngineConfiguration/maxDeferredAnswers``
+    /// or ``SyncEngineConfiguration/maxDeferredBytes`` allow. Close the
+    /// connection (a WebSocket with 1008 and `reason`); the session then
+    /// leaves the engine as any closed one does. Called at most once.
+    func close(reason: String)
 }

@@ -85,7 +85,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
         ])
-        let inbox = EngineInbox()
+        let inbox = EngineInbox(capacity: configuration.maxQueuedRequests)
         let shared = EngineShared(
             epoch: recovered.epoch, revision: recovered.revision, rejectionLogCapacity: configuration.rejectionLogCapacity)
         let effects = EffectRunner<SessionCommand<App.Action>>()
@@ -144,10 +144,26 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// otherwise). A repeated `(clientId, id)` gets the original answer
     /// without applying the action again.
     ///
+    /// It never waits, so it does not bound the engine's queue for a caller
+    /// that keeps posting: a session reading from a client uses
+    /// ``submit(_:from:)``.
+    ///
     /// - Returns: `false` when the engine has stopped and will not answer.
     @discardableResult
     public func handle(_ request: SessionRequest, from session: String) -> Bool {
         inbox.post(.request(sessionID: session, request, received: .now))
+    }
+
+    /// Queues `request` as ``handle(_:from:)`` does, but first waits while
+    /// the engine's queue already holds
+    /// ``SyncEngineConfiguration/maxQueuedRequests`` requests: a session that
+    /// awaits it before reading its client's next message stops reading
+    /// while the engine is behind, so the queue stays bounded.
+    ///
+    /// - Returns: `false` when the engine has stopped and will not answer.
+    @discardableResult
+    public func submit(_ request: SessionRequest, from session: String) async -> Bool {
+        await inbox.postRequest(.request(sessionID: session, request, received: .now))
     }
 
     /// The joined sessions with their subscriptions and whether they are

@@ -38,6 +38,32 @@ public struct SyncEngineConfiguration: Sendable {
     /// minutes of a misbehaving client, at most ~4 MB (actions over 4 KiB
     /// are kept as their type and size); 0 keeps none.
     public var rejectionLogCapacity: Int
+    /// The largest the state may grow to, in bytes of its JSON (an estimate
+    /// kept up to date from each change, see ``StateMirror``): an action that
+    /// would grow it further is rejected `state_too_large` and changes
+    /// nothing; actions that do not grow it are always taken. Default 64 MiB:
+    /// far above a shared board or form (kilobytes to a few megabytes), yet
+    /// every subscriber's first snapshot of it stays within a second or two
+    /// of transfer, and a history of revisions sharing it fits in memory.
+    public var maxStateBytes: Int
+    /// How many answers (`ack`, `reject`, `value`, `unsubscribed`) the engine
+    /// holds back for one slow session, which does not read what it was sent.
+    /// Past it, or past ``maxDeferredBytes``, the session is closed (1008):
+    /// it cannot hear an error ahead of what it has not read, and its
+    /// re-sent dispatches are answered exactly once after it reconnects.
+    /// Default 1,024: far more requests than a client waits on at once.
+    public var maxDeferredAnswers: Int
+    /// The most bytes of answers held back for one slow session (ids, paths
+    /// and encoded acks and rejects; a held-back `get` is answered when
+    /// the session drains, with the value at that time, so it holds no
+    /// value). Default 1 MiB: the session's own outbound budget again.
+    public var maxDeferredBytes: Int
+    /// How many requests of sessions (WebSocket messages, HTTP API calls)
+    /// may wait in the engine's queue. A session whose request finds it full
+    /// waits before reading its next message, so its socket stops being
+    /// read instead of the server's memory growing. Default 16,384: many
+    /// rounds of group commit at 10,000 connected clients, a few MB.
+    public var maxQueuedRequests: Int
     /// The clock that fixes `Meta.time` when an action is accepted.
     /// Default: the system clock (`Date()`); tests inject a fixed one.
     public var clock: @Sendable () -> Date
@@ -50,6 +76,10 @@ public struct SyncEngineConfiguration: Sendable {
         rememberedOutcomes: Int = 100_000,
         outcomeRetention: OutcomeRetention = OutcomeRetention(),
         rejectionLogCapacity: Int = 1_000,
+        maxStateBytes: Int = 64 << 20,
+        maxDeferredAnswers: Int = 1_024,
+        maxDeferredBytes: Int = 1 << 20,
+        maxQueuedRequests: Int = 16_384,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.snapshotEvery = Swift.max(1, snapshotEvery)
@@ -58,6 +88,10 @@ public struct SyncEngineConfiguration: Sendable {
         self.rememberedOutcomes = Swift.max(1, rememberedOutcomes)
         self.outcomeRetention = outcomeRetention
         self.rejectionLogCapacity = Swift.max(0, rejectionLogCapacity)
+        self.maxStateBytes = Swift.max(1, maxStateBytes)
+        self.maxDeferredAnswers = Swift.max(1, maxDeferredAnswers)
+        self.maxDeferredBytes = Swift.max(1, maxDeferredBytes)
+        self.maxQueuedRequests = Swift.max(1, maxQueuedRequests)
         self.clock = clock
     }
 }

@@ -82,4 +82,9 @@ final class EventStreamSession<App: StateSyncApp>: SessionSink {
     func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
         stream.whenWritable(drained)
     }
+
+    /// Ends the event stream (an event stream has no close reason).
+    func close(reason: String) {
+        stream.finish()
+    }
 }

@@ -33,8 +33,8 @@ struct HTTPAPIError: Error {
     /// `403` when the caller may not, `429` rate limited, `500` when the
     /// server failed, `503` while it cannot store actions or when it tracks
     /// as many active clientIds as it may, and `409` for the app's rules
-    /// (`not_found`, or a code
-    /// of the app's or a middleware's own).
+    /// (`not_found`, `state_too_large`, or a code of the app's or a
+    /// middleware's own).
     init(rejection code: String, message: String) {
         self.code = code
         self.message = message

@@ -22,7 +22,7 @@ final class OneShotSession<App: StateSyncApp>: SessionSink {
         let session = OneShotSession(answerID: answerID)
         _ = engine.join(session: info, clientID: clientID, role: role, sink: session, announced: false)
         defer { engine.leave(session: info.id) }
-        guard engine.handle(request, from: info.id) else { return nil }
+        guard await engine.submit(request, from: info.id) else { return nil }
         return await session.wait()
     }
 
@@ -56,6 +56,9 @@ final class OneShotSession<App: StateSyncApp>: SessionSink {
     func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
         drained()
     }
+
+    /// Never needed (nothing is held back for a session that is always writable).
+    func close(reason: String) {}
 
     private static func answerID(of message: ServerMessage) -> String? {
         switch message {

@@ -24,9 +24,10 @@ extension Publication {
         }
         let resumeBase = since.flatMap { $0 <= revision && history.state(at: $0) != nil ? $0 : nil }
         trie.insert(key, at: path, base: revision)
-        if let message = catchUp(id: id, path: path, from: resumeBase, evenIfUnchanged: true) {
-            send(message, to: session)
-        }
+        guard let position = sessions.index(forKey: sessionID),
+              let message = catchUp(id: id, path: path, from: resumeBase, evenIfUnchanged: true)
+        else { return }
+        send(message, at: position)
     }
 
     /// Ends subscription `id` and confirms with `unsubscribed`.
@@ -39,31 +40,28 @@ extension Publication {
         deliver(encoder.encode(.unsubscribed(id: id)), to: sessionID)
     }
 
-    /// Answers `get`: the value at `path` (`null` when absent) at the published revision.
-    mutating func get(sessionID: String, id: String, path: JSONPointer) {
-        deliver(encoder.encode(.value(id: id, rev: revision, value: state[path] ?? .null)), to: sessionID)
-    }
-
-    /// A slow consumer caught up: one coalesced patch (or a snapshot, when its
-    /// base left the window) per subscription whose value changed since its
-    /// base, then the answers held back, in order.
+    /// A slow consumer caught up (or its whole value was encoded and sent):
+    /// one coalesced patch (or a snapshot, when its base left the window)
+    /// per subscription whose value changed since its base, then the
+    /// answers held back, in order. Stops early when a large snapshot or
+    /// value goes to the ``AnswerEncoder``: its drain continues from there.
     mutating func drained(_ sessionID: String) {
-        guard var session = sessions[sessionID], session.isSlow else { return }
-        session.isSlow = false
-        let deferred = session.deferred
-        session.deferred = []
-        sessions[sessionID] = session
-        for (id, path) in session.subscriptions {
+        guard let position = sessions.index(forKey: sessionID), sessions.values[position].isSlow,
+              !sessions.values[position].isAbandoned
+        else { return }
+        sessions.values[position].isSlow = false
+        let watch = slowConsumers
+        // After a large answer the sink may still be full: wait for it again.
+        guard watch.admits(&sessions.values[position]) else { return }
+        for (id, path) in sessions.values[position].subscriptions {
             let key = SubscriberKey(sessionID: sessionID, id: id)
-            guard let node = trie.node(at: path), let base = node.subscribers[key], base != revision else { continue }
-            if let message = catchUp(id: id, path: path, from: base, evenIfUnchanged: false) {
-                node.subscribers[key] = revision
-                send(message, to: session)
-            }
+            guard let node = trie.node(at: path), let base = node.subscribers[key], base != revision,
+                  let message = catchUp(id: id, path: path, from: base, evenIfUnchanged: false)
+            else { continue }
+            node.subscribers[key] = revision
+            guard send(message, at: position) else { return }
         }
-        for message in deferred {
-            send(message, to: session)
-        }
+        sendDeferred(at: position)
     }
 
     /// The base of a subscription that must start over with a snapshot.
@@ -73,16 +71,16 @@ extension Publication {
     /// revision: a patch from `base` when the window holds it, else a
     /// snapshot; `nil` when the value did not change since `base` and
     /// `evenIfUnchanged` is false.
-    private func catchUp(id: String, path: JSONPointer, from base: UInt64?, evenIfUnchanged: Bool) -> [UInt8]? {
+    private func catchUp(id: String, path: JSONPointer, from base: UInt64?, evenIfUnchanged: Bool) -> Outgoing? {
         let value = state[path] ?? .null
         guard let base, let old = history.state(at: base) else {
             metrics.snapshotsSent.increment()
-            return encoder.encode(.snapshot(id: id, rev: revision, value: value))
+            return .whole(.snapshot(id: id, rev: revision, value: value), value)
         }
         let ops = JSONPatch.diff(from: old[path] ?? .null, to: value)
         if ops.isEmpty, !evenIfUnchanged { return nil }
         metrics.patchesSent.increment()
-        return encoder.encode(.patch(id: id, base: base, rev: revision, ops: ops))
+        return .encoded(encoder.encode(.patch(id: id, base: base, rev: revision, ops: ops)))
     }
 
     /// The joined sessions for devtools, in id order.

@@ -26,10 +26,16 @@ struct Publication {
     let metrics: ServerMetrics
     /// Marks sessions slow and asks their sinks to report the drain.
     let slowConsumers: SlowConsumerWatch
+    /// Encodes large snapshots and values off the sequencer.
+    let answerEncoder: AnswerEncoder
+    /// How much may be held back for one slow session before it is closed.
+    let deferredLimits: (count: Int, bytes: Int)
 
-    /// A publication of `state` at `revision`.
+    /// A publication of `state` at `revision`; `deferredLimits` default to
+    /// those of ``SyncEngineConfiguration``.
     init(
         state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
+        deferredLimits: (count: Int, bytes: Int) = (1_024, 1 << 20),
         metrics: ServerMetrics, logger: Logger, drained: @escaping @Sendable (String) -> Void
     ) {
         self.state = state
@@ -37,6 +43,8 @@ struct Publication {
         self.history = HistoryWindow(capacity: history.capacity, costBudget: history.budget, revision: revision, state: state)
         self.metrics = metrics
         self.slowConsumers = SlowConsumerWatch(metrics: metrics, logger: logger, drained: drained)
+        self.answerEncoder = AnswerEncoder(metrics: metrics)
+        self.deferredLimits = deferredLimits
     }
 
     // MARK: Sessions
@@ -98,7 +106,7 @@ struct Publication {
         if watch.admits(&sessions.values[position]) {
             send(message, to: sessions.values[position])
         } else {
-            sessions.values[position].deferred.append(message)
+            hold(.message(message), at: position)
         }
     }
 

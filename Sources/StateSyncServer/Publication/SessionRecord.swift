@@ -1,4 +1,5 @@
 import CoreMetrics
+import DequeModule
 import Logging
 import StateSyncCore
 import StateSyncProtocol
@@ -21,5 +22,11 @@ struct SessionRecord {
     /// Whether it is a slow consumer: found not writable and not yet drained.
     var isSlow = false
     /// Answers held back while it is slow, sent in order after its coalesced patches.
-    var deferred: [[UInt8]] = []
+    var deferred: Deque<DeferredAnswer> = []
+    /// The ``DeferredAnswer/bytes`` of ``deferred``.
+    var deferredBytes = 0
+    /// Whether the engine gave up on it for holding back too much
+    /// (``SyncEngineConfiguration/maxDeferredAnswers``): its sink was asked
+    /// to close, and it is sent nothing more.
+    var isAbandoned = false
 }

@@ -29,17 +29,22 @@ struct AuthoritativeState<App: StateSyncApp> {
     private(set) var revision: UInt64
     private let pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>
     private let clock: @Sendable () -> Date
+    /// The largest ``StateMirror/estimatedBytes`` an action may grow the state to.
+    private let maxStateBytes: Int
 
-    /// The recovered state, run through `pipeline` from now on; `clock` fixes `Meta.time`.
+    /// The recovered state, run through `pipeline` from now on; `clock`
+    /// fixes `Meta.time`; an action growing the state's JSON above
+    /// `maxStateBytes` is rejected `state_too_large`.
     init(
         recovered: RecoveredState<App>, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
-        clock: @escaping @Sendable () -> Date
+        clock: @escaping @Sendable () -> Date, maxStateBytes: Int = .max
     ) {
         state = recovered.state
         mirror = recovered.mirror
         revision = recovered.revision
         self.pipeline = pipeline
         self.clock = clock
+        self.maxStateBytes = maxStateBytes
     }
 
     /// The time by the engine's clock (the one that fixes `Meta.time`).
@@ -53,19 +58,60 @@ struct AuthoritativeState<App: StateSyncApp> {
     /// not read are not stored.
     mutating func apply(_ command: SessionCommand<App.Action>, clientID: String?, actionID: String?) -> Applied {
         let meta = Meta(revision: revision + 1, clientID: clientID, time: clock())
-        switch pipeline.process(command, state: &state, meta: meta) {
-        case .rejected(let rejection):
-            return .rejected(rejection)
-        case let .accepted(footprint, effect):
-            revision = meta.revision
-            var unencodable: String?
-            do throws(SyncEngineError) {
+        let started = pipeline.startClock()
+        // The state before the reducer, for the middleware that observe
+        // changes, and near the size limit to undo an action that would pass
+        // it. Keeping it makes the reducer copy the containers it changes,
+        // so far below the limit it is not kept (see `restoreState()`).
+        let nearLimit = mirror.estimatedBytes > maxStateBytes - maxStateBytes / 8
+        let old: App.State? = pipeline.keepsOldState || nearLimit ? state : nil
+        let footprint: Footprint
+        do throws(Rejection) {
+            try pipeline.willReduce(command, state: state, meta: meta)
+            footprint = try pipeline.reduce(command, into: &state, meta: meta)
+        } catch {
+            pipeline.didReject(command, meta: meta, rejection: error, duration: pipeline.elapsed(since: started))
+            return .rejected(error)
+        }
+        var unencodable: String?
+        do throws(SyncEngineError) {
+            if try !mirror.update(to: state, footprint: footprint, limit: maxStateBytes) {
+                if restoreState(old) {
+                    let rejection = Rejection(
+                        code: "state_too_large",
+                        message: "this action would grow the state to more than its limit of \(maxStateBytes) bytes (as JSON)")
+                    pipeline.didReject(command, meta: meta, rejection: rejection, duration: pipeline.elapsed(since: started))
+                    return .rejected(rejection)
+                }
                 try mirror.update(to: state, footprint: footprint)
-            } catch {
-                unencodable = "\(error)"
             }
-            let entry = JournalEntry(meta: meta, actionID: actionID, action: SessionCommandCoding.encode(command))
-            return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
+        } catch {
+            unencodable = "\(error)"
+        }
+        revision = meta.revision
+        pipeline.didAccept(command, old: pipeline.keepsOldState ? old : nil, new: state, meta: meta, duration: pipeline.elapsed(since: started))
+        let effect = pipeline.effect(after: command, state: state, meta: meta)
+        let entry = JournalEntry(meta: meta, actionID: actionID, action: SessionCommandCoding.encode(command))
+        return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
+    }
+
+    /// Puts back the state from before a reducer whose result the mirror
+    /// refused: `old` when it was kept, else decoded from the mirror, which
+    /// still holds it (O(state), only when one action grew the state by more
+    /// than an eighth of the limit from below the point where `old` is
+    /// kept). `false` when the mirror does not decode: the app's `Codable`
+    /// does not round-trip, so the action is let through rather than lose
+    /// the state.
+    private mutating func restoreState(_ old: App.State?) -> Bool {
+        if let old {
+            state = old
+            return true
+        }
+        do {
+            state = try JSONValueDecoder().decode(App.State.self, from: mirror.json)
+            return true
+        } catch {
+            return false
         }
     }
 }

@@ -23,6 +23,9 @@ import StateSyncCore
 struct StateMirror<App: StateSyncApp> {
     /// The JSON form of the state.
     private(set) var json: JSONValue
+    /// About how many bytes ``json`` takes serialized (``JSONValue/estimatedJSONBytes(upTo:)``),
+    /// kept up to date from each change rather than measured again.
+    private(set) var estimatedBytes: Int
     /// How many times the whole state was re-encoded (for tests and benchmarks).
     private(set) var fullEncodes = 0
     /// What the updates since the last ``takeChange()`` changed.
@@ -33,61 +36,115 @@ struct StateMirror<App: StateSyncApp> {
     /// The mirror of `state`, fully encoded.
     init(_ state: App.State) throws(SyncEngineError) {
         json = .null
-        try encodeAll(state)
+        estimatedBytes = JSONValue.null.estimatedJSONBytes()
+        _ = try encodeAll(state, limit: .max)
         change = MirrorDelta()   // the first encoding is the starting point, not a change to publish
     }
 
-    /// Brings the mirror to `state` after a reduction that reported `footprint`.
-    mutating func update(to state: App.State, footprint: Footprint) throws(SyncEngineError) {
+    /// Brings the mirror to `state` after a reduction that reported
+    /// `footprint`, unless that would grow ``estimatedBytes`` above
+    /// `limit`: then the mirror is left as it was and the result is `false`.
+    /// A change that does not grow the state is always taken (a state over
+    /// a lowered limit can still shrink).
+    ///
+    /// The growth is computed from the re-encoded parts before any of them
+    /// is put in place, so refusing costs no more than the change.
+    @discardableResult
+    mutating func update(to state: App.State, footprint: Footprint, limit: Int = .max) throws(SyncEngineError) -> Bool {
         if let value = state as? JSONValue {
+            let growth = value.estimatedJSONBytesGrowth(from: json)
+            guard Self.fits(growth, on: estimatedBytes, limit: limit) else { return false }
             json = value
+            estimatedBytes += growth
             // The app changed the JSON itself: where is found by diffing.
             change.cost += Self.width(value)
             change.paths = nil
-            return
+            return true
         }
         guard let parts = footprint.changedRegions else {
-            try encodeAll(state)
-            return
+            return try encodeAll(state, limit: limit)
         }
+        var steps: [Step] = []
         for part in parts {
-            let replaced = switch part {
-            case .keyPath(let keyPath): replace(keyPath, in: state)
-            case let .element(collection, key): replaceElement(key, of: collection, in: state) || replace(collection, in: state)
+            let step = switch part {
+            case .keyPath(let keyPath): replacement(of: keyPath, in: state)
+            case let .element(collection, key): elementStep(key, of: collection, in: state) ?? replacement(of: collection, in: state)
             }
-            guard replaced else {
-                try encodeAll(state)
-                return
-            }
+            guard let step else { return try encodeAll(state, limit: limit) }
+            steps.append(step)
         }
+        let growth = steps.reduce(0) { $0 + $1.growth }
+        guard Self.fits(growth, on: estimatedBytes, limit: limit) else { return false }
+        for step in steps {
+            guard apply(step) else {
+                // Each step was checked against the mirror: cannot happen.
+                return try encodeAll(state, limit: .max)
+            }
+            estimatedBytes += step.growth
+        }
+        return true
     }
 
-    /// Re-encodes the element `key` of the dictionary under `collection`
-    /// into the mirror's object at the collection's pointer (adding,
-    /// replacing or removing the member); `false` when the collection is not
-    /// a mapped, `String`-keyed dictionary encoded as that object, and the
-    /// whole collection must be re-encoded.
-    private mutating func replaceElement(_ key: AnyHashable, of collection: AnyKeyPath, in state: App.State) -> Bool {
-        guard let pointer = App.jsonPointer(for: collection), let name = key.base as? String,
-              case .object = json[pointer], let keyed = state[keyPath: collection] as? any KeyedCollection,
-              let element = Self.element(key, of: keyed)
-        else { return false }
-        let member = pointer.appending(name)
+    /// One re-encoded part of the state, ready to put in the mirror.
+    private struct Step {
+        /// Where it goes.
+        var pointer: JSONPointer
+        /// The new value; `nil` removes the object member at ``pointer``.
+        var value: JSONValue?
+        /// Whether ``pointer`` names a member of an object, added when absent
+        /// (otherwise the value there is replaced).
+        var isMember: Bool
+        /// How much it grows ``estimatedBytes``.
+        var growth: Int
+    }
+
+    private static func fits(_ growth: Int, on bytes: Int, limit: Int) -> Bool {
+        growth <= 0 || bytes + growth <= limit
+    }
+
+    /// Puts `step` in the mirror; `false` when the mirror's shape refused it.
+    private mutating func apply(_ step: Step) -> Bool {
+        guard step.value != nil || json[step.pointer] != nil else { return true }
+        charge(step.pointer, step.value ?? .null)
         do {
-            if let value = element {
-                // An unencodable element: the caller re-encodes more, which reports the error.
-                guard let part = value as? any Encodable, let encoded = try? encoder.encode(part) else { return false }
-                let shared = encoded.sharingStorage(with: json[member] ?? .null)
-                charge(member, shared)
-                try json.add(shared, at: member)
-            } else if json[member] != nil {
-                charge(member, .null)
-                try json.remove(at: member)
+            if let value = step.value {
+                if step.isMember { try json.add(value, at: step.pointer) } else { try json.replace(at: step.pointer, with: value) }
+            } else {
+                try json.remove(at: step.pointer)
             }
             return true
         } catch {
             return false
         }
+    }
+
+    /// The step re-encoding the element `key` of the dictionary under
+    /// `collection` into the mirror's object at the collection's pointer
+    /// (adding, replacing or removing the member); `nil` when the collection
+    /// is not a mapped, `String`-keyed dictionary encoded as that object,
+    /// and the whole collection must be re-encoded.
+    private func elementStep(_ key: AnyHashable, of collection: AnyKeyPath, in state: App.State) -> Step? {
+        guard let pointer = App.jsonPointer(for: collection), let name = key.base as? String,
+              case .object(let members) = json[pointer], let keyed = state[keyPath: collection] as? any KeyedCollection,
+              let element = Self.element(key, of: keyed)
+        else { return nil }
+        let member = pointer.appending(name)
+        let previous = members[name]
+        guard let value = element else {
+            let growth = previous.map {
+                JSONValue.containerBytes(members.count - 1) - JSONValue.containerBytes(members.count) - JSONValue.memberBytes(name, $0)
+            }
+            return Step(pointer: member, value: nil, isMember: true, growth: growth ?? 0)
+        }
+        // An unencodable element: the caller re-encodes more, which reports the error.
+        guard let part = value as? any Encodable, let encoded = try? encoder.encode(part) else { return nil }
+        guard let previous else {
+            let growth = JSONValue.containerBytes(members.count + 1) - JSONValue.containerBytes(members.count)
+                + JSONValue.memberBytes(name, encoded)
+            return Step(pointer: member, value: encoded, isMember: true, growth: growth)
+        }
+        let shared = encoded.sharingStorage(with: previous)
+        return Step(pointer: member, value: shared, isMember: true, growth: shared.estimatedJSONBytesGrowth(from: previous))
     }
 
     /// The element `key` of `collection` (`.some(nil)` when absent), or
@@ -123,40 +180,37 @@ struct StateMirror<App: StateSyncApp> {
         return 1
     }
 
-    /// Re-encodes the value under `keyPath` into the mirror; `false` when
-    /// that is not possible and a full encode is needed.
-    private mutating func replace(_ keyPath: AnyKeyPath, in state: App.State) -> Bool {
-        guard let pointer = App.jsonPointer(for: keyPath),
-              let part = state[keyPath: keyPath] as? any Encodable,
-              let value = try? encoder.encode(part)
-        else { return false }
+    /// The step re-encoding the value under `keyPath`; `nil` when that is
+    /// not possible and a full encode is needed.
+    private func replacement(of keyPath: AnyKeyPath, in state: App.State) -> Step? {
         // A path the mirror lacks (or an unencodable part) means the mapping
         // does not describe this state: the caller falls back to a full
         // encode, which reports the encoding error if there is one.
-        do {
-            let previous = json[pointer] ?? .null
-            let shared = value.sharingStorage(with: previous)
-            charge(pointer, shared)
-            try json.replace(at: pointer, with: shared)
-            return true
-        } catch {
-            return false
-        }
+        guard let pointer = App.jsonPointer(for: keyPath),
+              let part = state[keyPath: keyPath] as? any Encodable,
+              let value = try? encoder.encode(part),
+              let previous = json[pointer]
+        else { return nil }
+        let shared = value.sharingStorage(with: previous)
+        return Step(pointer: pointer, value: shared, isMember: false, growth: shared.estimatedJSONBytesGrowth(from: previous))
     }
 
-    private mutating func encodeAll(_ state: App.State) throws(SyncEngineError) {
-        fullEncodes += 1
-        if let value = state as? JSONValue {
-            json = value
-            return
-        }
+    /// Re-encodes the whole state, unless it would grow above `limit` (then `false`, nothing changed).
+    private mutating func encodeAll(_ state: App.State, limit: Int) throws(SyncEngineError) -> Bool {
+        let encoded: JSONValue
         do {
-            json = try encoder.encode(state).sharingStorage(with: json)
-            let children: [JSONValue] = json.objectValue.map { Array($0.values) } ?? json.arrayValue ?? []
-            change.cost += children.reduce(Self.width(json)) { $0 + Self.width($1) }
-            change.paths = nil
+            encoded = try state as? JSONValue ?? encoder.encode(state).sharingStorage(with: json)
         } catch {
             throw .unencodableState(reason: "\(error)")
         }
+        let growth = encoded.estimatedJSONBytesGrowth(from: json)
+        guard Self.fits(growth, on: estimatedBytes, limit: limit) else { return false }
+        fullEncodes += 1
+        json = encoded
+        estimatedBytes += growth
+        let children: [JSONValue] = json.objectValue.map { Array($0.values) } ?? json.arrayValue ?? []
+        change.cost += children.reduce(Self.width(json)) { $0 + Self.width($1) }
+        change.paths = nil
+        return true
     }
 }

@@ -32,6 +32,16 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// bucket's size). Default 400: two seconds of the sustained rate, so a
     /// reconnect that re-subscribes everything is not refused.
     public var burst: Int
+    /// Sustained bytes per second one connection may send, counted as
+    /// messages arrive (each message's payload). Default 1 MiB/s: hundreds
+    /// of times what a person's edits take, so only bulk senders meet it,
+    /// while the server never parses more than that per connection. Bursts
+    /// up to twice this, and at least one ``maxMessageBytes`` message, pass
+    /// at once. Above it: `rate_limited`, as for the message rate.
+    public var bytesPerSecond: Int
+    /// The byte rate's bucket: twice ``bytesPerSecond``, and at least one
+    /// message of ``maxMessageBytes`` (which could never pass otherwise).
+    public var byteBurst: Int { max(bytesPerSecond.multipliedReportingOverflow(by: 2).overflow ? .max : 2 * bytesPerSecond, maxMessageBytes) }
     /// Consecutive refused messages after which a rate-limited connection is
     /// closed with 1008 ("closed if it persists"). Default 100: a client that
     /// slows down on its first `rate_limited` is never closed.
@@ -85,6 +95,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         maxSubscriptions: Int = 256,
         messagesPerSecond: Int = 200,
         burst: Int = 400,
+        bytesPerSecond: Int = 1 << 20,
         rateLimitedMessagesBeforeClose: Int = 100,
         pingInterval: Duration? = .seconds(30),
         idleTimeout: Duration? = .seconds(90),
@@ -102,6 +113,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.maxSubscriptions = maxSubscriptions
         self.messagesPerSecond = messagesPerSecond
         self.burst = burst
+        self.bytesPerSecond = max(1, bytesPerSecond)
         self.rateLimitedMessagesBeforeClose = rateLimitedMessagesBeforeClose
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout

@@ -45,6 +45,7 @@ public struct SessionStateMachine: Sendable {
     private var state = State.awaitingHello
     private var subscriptions: Set<String> = []
     private var bucket: TokenBucket
+    private var byteBucket: TokenBucket
     private var refusedInARow = 0
 
     /// A session waiting for `hello`.
@@ -56,6 +57,7 @@ public struct SessionStateMachine: Sendable {
         limits.maxDepth = configuration.maxNestingDepth
         self.decoder = MessageDecoder(limits: limits, pathLimits: configuration.pathLimits)
         self.bucket = TokenBucket(ratePerSecond: configuration.messagesPerSecond, capacity: configuration.burst, now: now)
+        self.byteBucket = TokenBucket(ratePerSecond: configuration.bytesPerSecond, capacity: configuration.byteBurst, now: now)
     }
 
     /// The role granted by `hello`, or `nil` before it (or once closed).
@@ -75,7 +77,7 @@ public struct SessionStateMachine: Sendable {
         case .awaitingHello:
             return hello(bytes)
         case .joined(let role):
-            if let refusal = rateLimit(bytes, now: now) { return refusal }
+            if let refusal = rateLimit(bytes, byteCount: bytes.count, now: now) { return refusal }
             let message: ClientMessage
             do {
                 message = try decoder.decodeClientMessage(bytes)
@@ -86,15 +88,16 @@ public struct SessionStateMachine: Sendable {
         }
     }
 
-    /// Handles one binary message: `unsupported_binary` (before `hello`: `hello_required`).
-    public mutating func receivedBinary(now: ContinuousClock.Instant) -> Action {
+    /// Handles one binary message of `byteCount` bytes: `unsupported_binary`
+    /// (before `hello`: `hello_required`).
+    public mutating func receivedBinary(byteCount: Int = 0, now: ContinuousClock.Instant) -> Action {
         switch state {
         case .closed:
             return .ignore
         case .awaitingHello:
             return fail(.helloRequired(received: "a binary message", id: nil))
         case .joined:
-            if let refusal = rateLimit(nil as [UInt8]?, now: now) { return refusal }
+            if let refusal = rateLimit(nil as [UInt8]?, byteCount: byteCount, now: now) { return refusal }
             return fail(.unsupportedBinary)
         }
     }
@@ -158,10 +161,17 @@ public struct SessionStateMachine: Sendable {
         }
     }
 
-    /// Takes a token; when none is left, the refusal to send (or the close
-    /// when refusals persist).
-    private mutating func rateLimit(_ bytes: (some Collection<UInt8>)?, now: ContinuousClock.Instant) -> Action? {
-        if bucket.take(now: now) {
+    /// Takes a message token and `byteCount` byte tokens; when either is
+    /// missing, the refusal to send (or the close when refusals persist).
+    private mutating func rateLimit(
+        _ bytes: (some Collection<UInt8>)?, byteCount: Int, now: ContinuousClock.Instant
+    ) -> Action? {
+        let error: (String?) -> ProtocolError
+        if !bucket.take(now: now) {
+            error = { [configuration] in .rateLimited(messagesPerSecond: configuration.messagesPerSecond, id: $0) }
+        } else if !byteBucket.take(byteCount, now: now) {
+            error = { [configuration] in .byteRateLimited(bytesPerSecond: configuration.bytesPerSecond, id: $0) }
+        } else {
             refusedInARow = 0
             return nil
         }
@@ -169,15 +179,20 @@ public struct SessionStateMachine: Sendable {
         let refused = bytes.flatMap(peek)
         if case .dispatch(let actionID, _) = refused {
             if refusedInARow < configuration.rateLimitedMessagesBeforeClose {
-                return .reply(.reject(id: actionID, code: .rateLimited, message: ProtocolError.rateLimited(messagesPerSecond: configuration.messagesPerSecond, id: actionID).message))
+                return .reply(.reject(id: actionID, code: .rateLimited, message: error(actionID).message))
             }
         }
-        return fail(.rateLimited(messagesPerSecond: configuration.messagesPerSecond, id: refused?.id))
+        return fail(error(refused?.id))
     }
+
+    /// Refused messages larger than this are not decoded to find their id:
+    /// refusing must cost less than handling (16 KiB: any dispatch a person makes).
+    static let maxPeekedBytes = 16_384
 
     /// The refused message, to name its id in the refusal; a refused message
     /// that does not decode is refused for its rate, not reported for its form.
     private func peek(_ bytes: some Collection<UInt8>) -> ClientMessage? {
+        guard bytes.count <= Self.maxPeekedBytes else { return nil }
         do {
             return try decoder.decodeClientMessage(bytes)
         } catch {

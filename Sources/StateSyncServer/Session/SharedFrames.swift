@@ -20,43 +20,69 @@ final class SharedFrames: Sendable {
         var prepared: WebSocketPreparedMessage
     }
 
-    private struct State {
-        var last: Last?
-        let compressor: PerMessageDeflateCompressor?
+    /// A compressor lent to one thread at a time: taken from ``State/idle``
+    /// under the lock, used outside it, then put back.
+    private final class Lent: @unchecked Sendable {
+        let compressor: PerMessageDeflateCompressor
+
+        init(_ compressor: PerMessageDeflateCompressor) {
+            self.compressor = compressor
+        }
     }
 
-    private let state: Mutex<State>
+    private struct State {
+        var last: Last?
+        /// Compressors not in use; another is made when two threads frame at once.
+        var idle: [Lent] = []
+    }
+
+    private let state = Mutex(State())
+    private let compress: Bool
     private let logger: Logger
 
     /// A cache; with `compress`, large frames also get a compressed form.
     init(compress: Bool, logger: Logger) {
-        var compressor: PerMessageDeflateCompressor?
-        if compress {
-            do {
-                compressor = try PerMessageDeflateCompressor(windowBits: 15, noContextTakeover: true)
-            } catch {
-                logger.warning("shared frames are sent uncompressed: the compressor failed", metadata: ["error": "\(error)"])
-            }
-        }
-        self.state = Mutex(State(last: nil, compressor: compressor))
+        self.compress = compress
         self.logger = logger
     }
 
     /// The frame of `bytes` (a JSON text message), shared with earlier calls for the same array.
+    ///
+    /// Framing (and compressing) runs outside the cache's lock: a large
+    /// answer framed by the ``AnswerEncoder``'s thread must not hold up the
+    /// sequencer's fan-out. Two threads framing different arrays at once
+    /// each keep their own; the cache keeps the later.
     func prepared(_ bytes: [UInt8]) -> WebSocketPreparedMessage {
+        let (cached, lent): (WebSocketPreparedMessage?, Lent?) = state.withLock { state in
+            if let last = state.last, Self.sameStorage(last.bytes, bytes) { return (last.prepared, nil) }
+            return (nil, state.idle.popLast())
+        }
+        if let cached { return cached }
+        let compressor = lent ?? makeCompressor()
+        let message = WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes))
+        let prepared: WebSocketPreparedMessage
+        do {
+            prepared = try WebSocketPreparedMessage(message, compressor: compressor?.compressor)
+        } catch {
+            // Only compression can fail: send this frame uncompressed (which cannot fail).
+            logger.warning("a frame is sent uncompressed: compression failed", metadata: ["error": "\(error)"])
+            prepared = Self.uncompressed(message)
+        }
         state.withLock { state in
-            if let last = state.last, Self.sameStorage(last.bytes, bytes) { return last.prepared }
-            let message = WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes))
-            let prepared: WebSocketPreparedMessage
-            do {
-                prepared = try WebSocketPreparedMessage(message, compressor: state.compressor)
-            } catch {
-                // Only compression can fail: send this frame uncompressed (which cannot fail).
-                logger.warning("a frame is sent uncompressed: compression failed", metadata: ["error": "\(error)"])
-                prepared = Self.uncompressed(message)
-            }
             state.last = Last(bytes: bytes, prepared: prepared)
-            return prepared
+            if let compressor { state.idle.append(compressor) }
+        }
+        return prepared
+    }
+
+    /// A new compressor, or `nil` without compression (or when zlib fails).
+    private func makeCompressor() -> Lent? {
+        guard compress else { return nil }
+        do {
+            return Lent(try PerMessageDeflateCompressor(windowBits: 15, noContextTakeover: true))
+        } catch {
+            logger.warning("a frame is sent uncompressed: the compressor failed", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 

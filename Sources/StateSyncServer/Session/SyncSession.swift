@@ -70,14 +70,14 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
             logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
             var action = switch message.kind {
             case .text: machine.received(text: message.data.readableBytesView, now: received.receivedAt)
-            case .binary: machine.receivedBinary(now: received.receivedAt)
+            case .binary: machine.receivedBinary(byteCount: message.data.readableBytes, now: received.receivedAt)
             }
             if case .join = action, let refusal = joinRefusal(now: received.receivedAt) {
                 machine.closed()
                 action = refusal
             }
             if case .join = action { joined = true }
-            perform(action)
+            await perform(action)
         }
         helloTimer?.cancel()
         // Also when the machine closed the session itself (a persistent rate limit).
@@ -108,7 +108,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         return .replyAndClose(.error(id: nil, code: .rateLimited, message: message), closeCode: 1008)
     }
 
-    private func perform(_ action: SessionStateMachine.Action) {
+    private func perform(_ action: SessionStateMachine.Action) async {
         switch action {
         case let .join(clientID, name, role):
             let info = SessionInfo(id: id, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? id)
@@ -117,7 +117,9 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
             metrics.connections.increment()
             logger.debug("joined", metadata: ["role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
         case .request(let request):
-            engine.handle(request, from: id)
+            // Waits while the engine's queue is full: this connection is then
+            // not read (its socket fills) rather than the queue grow.
+            await engine.submit(request, from: id)
         case .reply(let message):
             reply(message)
         case let .replyAndClose(message, closeCode):
@@ -160,5 +162,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
                 logger.debug("closed while slow", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Closes the connection with 1008 (policy violation) and `reason`.
+    func close(reason: String) {
+        outbound.close(code: .policyViolation, reason: reason, promise: nil)
     }
 }

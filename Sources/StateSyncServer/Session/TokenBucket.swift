@@ -1,5 +1,5 @@
 /// A token bucket: `capacity` tokens, refilled at `ratePerSecond`, one taken
-/// per message. A plain value; the caller passes the time, so tests need no clock.
+/// per message (or one per byte, for a byte rate). A plain value; the caller passes the time, so tests need no clock.
 ///
 /// ```swift
 /// var bucket = TokenBucket(ratePerSecond: 10, capacity: 20, now: .now)
@@ -31,14 +31,21 @@ struct TokenBucket: Sendable, Hashable {
 
     /// Takes one token if there is one; returns whether it did.
     mutating func take(now: ContinuousClock.Instant) -> Bool {
+        take(1, now: now)
+    }
+
+    /// Takes `count` tokens if there are that many (a message of `count`
+    /// bytes, for a bucket of bytes); returns whether it did.
+    mutating func take(_ count: Int, now: ContinuousClock.Instant) -> Bool {
         let elapsed = updated.duration(to: now)
         if elapsed > .zero {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             tokens = min(capacity, tokens + seconds * ratePerSecond)
             updated = now
         }
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        let wanted = Double(max(0, count))
+        guard tokens >= wanted else { return false }
+        tokens -= wanted
         return true
     }
 }

@@ -101,6 +101,36 @@ struct SessionStateMachineTests {
         #expect(machine.received(text: get, now: later.advanced(by: .seconds(10))) == .ignore)
     }
 
+    @Test func byteRateRefusesLargeMessagesWithinTheMessageRate() {
+        var configuration = SessionConfiguration()
+        configuration.maxMessageBytes = 1_024
+        configuration.bytesPerSecond = 1_000
+        var machine = Self.machine(configuration)
+        #expect(configuration.byteBurst == 2_000)
+        _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
+        let padding = String(repeating: " ", count: 900)
+        let get = Self.bytes(#"{"type":"get","id":"g","path":""}"# + padding)
+        #expect(machine.received(text: get, now: Self.start) == .request(.get(id: "g", path: JSONPointer(tokens: []))))
+        #expect(machine.received(text: get, now: Self.start) == .request(.get(id: "g", path: JSONPointer(tokens: []))))
+        #expect(machine.received(text: get, now: Self.start) == .reply(.error(.byteRateLimited(bytesPerSecond: 1_000, id: "g"))))
+        let dispatch = Self.bytes(#"{"type":"dispatch","id":"a","action":{"type":"clearCompleted"}}"# + padding)
+        #expect(machine.received(text: dispatch, now: Self.start)
+            == .reply(.reject(id: "a", code: .rateLimited, message: "too many bytes: at most 1000 per second on one connection")))
+        // A second later a thousand bytes are back.
+        #expect(machine.received(text: get, now: Self.start.advanced(by: .seconds(1))) == .request(.get(id: "g", path: JSONPointer(tokens: []))))
+    }
+
+    @Test func aLargeRefusedMessageIsNotReadForItsID() {
+        var configuration = SessionConfiguration()
+        configuration.bytesPerSecond = 1
+        configuration.maxMessageBytes = 32_768
+        var machine = Self.machine(configuration)
+        _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
+        let large = Self.bytes(#"{"type":"get","id":"g","path":""}"# + String(repeating: " ", count: 30_000))
+        _ = machine.received(text: large, now: Self.start)
+        #expect(machine.received(text: large, now: Self.start) == .reply(.error(.byteRateLimited(bytesPerSecond: 1, id: nil))))
+    }
+
     @Test func oversizedAndDeepInputIsBadJSON() {
         var configuration = SessionConfiguration()
         configuration.maxNestingDepth = 8

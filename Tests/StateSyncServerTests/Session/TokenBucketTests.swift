@@ -23,4 +23,15 @@ struct TokenBucketTests {
         refused = bucket.take(now: much)
         #expect(!refused)
     }
+
+    @Test func aBucketOfBytesTakesAMessageSizeAtOnce() {
+        let start = ContinuousClock.now
+        var bucket = TokenBucket(ratePerSecond: 1_000, capacity: 2_000, now: start)
+        let taken = [
+            bucket.take(1_500, now: start), bucket.take(600, now: start), bucket.take(500, now: start),
+            bucket.take(1, now: start), bucket.take(1_000, now: start + .seconds(1)),
+            bucket.take(2_001, now: start + .seconds(100)),
+        ]
+        #expect(taken == [true, false, true, false, true, false])
+    }
 }

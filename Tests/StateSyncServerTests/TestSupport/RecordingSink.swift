@@ -19,6 +19,7 @@ final class RecordingSink: SessionSink {
         var isWritable = true
         var drained: (@Sendable () -> Void)?
         var waiters: [Waiter] = []
+        var closeReason: String?
     }
 
     private let recorded = Mutex(Recorded())
@@ -50,6 +51,13 @@ final class RecordingSink: SessionSink {
         }
         if now { drained() }
     }
+
+    func close(reason: String) {
+        recorded.withLock { $0.closeReason = reason }
+    }
+
+    /// Why the engine closed the session, if it did.
+    var closeReason: String? { recorded.withLock { $0.closeReason } }
 
     /// Simulates a connection whose backlog went above (`false`) or below its marks.
     func setWritable(_ writable: Bool) {

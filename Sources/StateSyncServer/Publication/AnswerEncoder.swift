@@ -1,0 +1,53 @@
+import CoreMetrics
+import Dispatch
+import StateSyncCore
+import StateSyncProtocol
+
+/// Serializes large whole values (a subscription's `snapshot`, a `get`'s
+/// `value`) off the sequencer, so that a `get ""` of a state of megabytes
+/// costs the sequencer a reference to the value, not its encoding.
+///
+/// One serial queue of its own (a private Dispatch queue has its own
+/// thread: it never takes one of the few threads that run the server's
+/// tasks, the sequencer's among them). Jobs run in the order they were
+/// handed over.
+///
+/// Ordering per session (``Publication``'s side of it): before handing over
+/// a job the sequencer marks the session slow, so everything it has for
+/// the session afterwards is held back (patches coalesced in the
+/// subscription index, answers deferred). The job writes its message to
+/// the sink, then asks the sink to report when it can take more; only that
+/// report (``EngineEvent/drained(sessionID:)``) makes the sequencer send to
+/// the session again. Both the job's write and the later writes of the
+/// sequencer are queued on the connection in the order they were made, so
+/// nothing sent after the job overtakes its message, and at most one
+/// encoded whole value per session exists beyond what its sink holds.
+final class AnswerEncoder: Sendable {
+    private let queue = DispatchQueue(label: "statesync.answers")
+    private let encoder = MessageEncoder()
+    private let metrics: ServerMetrics
+
+    /// An encoder counting the bytes it sends in `metrics`.
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+    }
+
+    /// Encodes `message` and writes it to `sink` soon, then calls `drained`
+    /// once the sink can take more (``SessionSink/notifyWhenWritable(_:)``).
+    func send(_ message: ServerMessage, to sink: any SessionSink, then drained: @escaping @Sendable () -> Void) {
+        let (encoder, metrics) = (encoder, metrics)
+        queue.async {
+            let bytes = encoder.encode(message)
+            sink.send(bytes)
+            metrics.bytesSent.increment(by: Int64(bytes.count))
+            sink.notifyWhenWritable(drained)
+        }
+    }
+
+    /// Returns once every job handed over so far has run.
+    func finish() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+    }
+}
