@@ -1,5 +1,5 @@
 /// A reader: a `StateSyncClient` mirroring one path (one writer's counter,
-/// or every counter for one reader in ten), disconnected at random and
+/// or every counter for one reader in twenty), disconnected at random and
 /// replaced by a new client with the same `clientId` each time.
 actor SoakReader {
     /// The client of the moment.
@@ -8,7 +8,7 @@ actor SoakReader {
     private let tally: SoakTally
 
     init(index: Int, url: String, writers: Int, configuration: SoakConfiguration, tally: SoakTally) {
-        let path = index % 10 == 0 || writers == 0 ? "/counters" : "/counters/soak-w\(index % writers)"
+        let path = index % 20 == 0 || writers == 0 ? "/counters" : "/counters/soak-w\(index % writers)"
         life = MirrorLife(url: url, clientID: "soak-r\(index)", path: path)
         self.configuration = configuration
         self.tally = tally

@@ -19,6 +19,8 @@ struct SoakReport: Sendable {
         var rev: UInt64?
         /// The state read with `get ""`.
         var state: JSONValue?
+        /// Writers whose last dispatch was still unanswered at the timeout.
+        var unsettledWriters: Int
         /// Clients whose mirror equals the state at their path.
         var converged: Int
         /// All clients.
@@ -56,6 +58,8 @@ struct SoakReport: Sendable {
     let problems: (count: Int, first: [String])
     let convergence: Convergence
     let writers: [WriterOutcome]
+    /// Clients still running 30 s after the run told them to close.
+    var unclosedClients = 0
 
     var lost: Int64 { writers.reduce(0) { $0 + $1.lost } }
     var duplicated: Int64 { writers.reduce(0) { $0 + $1.duplicated } }
@@ -65,6 +69,7 @@ struct SoakReport: Sendable {
         var failures: [String] = []
         if !serverRunning { failures.append("the server was not running at the end") }
         if convergence.state == nil { failures.append("the final state could not be read") }
+        if convergence.unsettledWriters > 0 { failures.append("\(convergence.unsettledWriters) writers never got an answer to their last dispatch") }
         if convergence.converged < convergence.total {
             failures.append("\(convergence.total - convergence.converged) clients did not converge; some of them:\n  " + convergence.differing.joined(separator: "\n  "))
         }
@@ -72,6 +77,7 @@ struct SoakReport: Sendable {
         if duplicated > 0 { failures.append("\(duplicated) actions were applied more than once") }
         if tally.rejected > 0 { failures.append("\(tally.rejected) dispatches failed") }
         if tally.gaps > 0 { failures.append("\(tally.gaps) patches did not chain on the slow readers' revision") }
+        if unclosedClients > 0 { failures.append("\(unclosedClients) clients did not close within 30 s") }
         if problems.count > 0 { failures.append("the clients noted \(problems.count) problems") }
         if configuration.writers > 0, tally.acked == 0 { failures.append("no action was acked") }
         return failures

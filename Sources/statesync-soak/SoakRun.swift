@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StateSyncClient
 import StateSyncCore
 
@@ -33,30 +34,48 @@ struct SoakRun: Sendable {
         }
         progress("soak: \(configuration.clients) clients against \(url) (data \(dataDirectory)) for \(Int(configuration.duration)) s")
 
-        let outcome = await withTaskGroup(of: Void.self) { group in
-            for writer in writers { group.addTask { await writer.run(phase) } }
-            for reader in slow { group.addTask { await reader.run(phase) } }
-            for reader in mirrors { group.addTask { await reader.run(phase) } }
-            let outcome = await drive(server: server, tally: tally, phase: phase, progress: progress)
-            phase.stop()
-            let result: Result<SoakReport, SoakFailure>
-            switch outcome {
-            case .success(let lives):
-                progress("soak: load over; waiting for every client to converge")
-                let convergence = await converge(writers: writers, slow: slow, mirrors: mirrors, url: url)
-                result = await .success(SoakReport(
-                    configuration: configuration, lives: lives, finalKiB: server.residentKiB, serverRunning: server.isRunning,
-                    tally: tally.current, problems: tally.problems, convergence: convergence,
-                    writers: Self.writerOutcomes(writers, initial: initial.value, final: convergence.state)))
-            case .failure(let failure):
-                result = .failure(failure)
+        // Unstructured tasks, counted as they end: a client that never
+        // closes is a finding to report, not a reason for the run to hang.
+        let ended = ClientsEnded()
+        let clients: [@Sendable () async -> Void] =
+            writers.map { writer in { @Sendable in await writer.run(phase) } }
+            + slow.map { reader in { @Sendable in await reader.run(phase) } }
+            + mirrors.map { reader in { @Sendable in await reader.run(phase) } }
+        for client in clients {
+            Task {
+                await client()
+                ended.count.add(1, ordering: .relaxed)
             }
-            phase.finish()
-            await group.waitForAll()
-            return result
         }
+        let outcome = await drive(server: server, tally: tally, phase: phase, progress: progress)
+        phase.stop()
+        var report: SoakReport
+        switch outcome {
+        case .success(let lives):
+            progress("soak: load over; waiting for every client to converge")
+            let convergence = await Convergence(timeout: configuration.settleTimeout, progress: progress)
+                .run(writers: writers, slow: slow, mirrors: mirrors) { () async throws(SoakFailure) in try await Self.readState(url: url) }
+            report = await SoakReport(
+                configuration: configuration, lives: lives, finalKiB: server.residentKiB, serverRunning: server.isRunning,
+                tally: tally.current, problems: tally.problems, convergence: convergence,
+                writers: Self.writerOutcomes(writers, initial: initial.value, final: convergence.state))
+        case .failure(let failure):
+            phase.finish()
+            await server.stop()
+            throw failure
+        }
+        phase.finish()
+        // Closing every client from here also ends a dispatch still waiting
+        // for its answer (a failed check already), so no writer holds the run.
+        for writer in writers { Task { await writer.life.close() } }
+        for reader in mirrors { Task { await reader.life.close() } }
+        let closeDeadline = ContinuousClock.now + .seconds(30)
+        while ended.count.load(ordering: .relaxed) < clients.count, ContinuousClock.now < closeDeadline {
+            try? await Task.sleep(for: .milliseconds(100))  // never cancelled
+        }
+        report.unclosedClients = clients.count - ended.count.load(ordering: .relaxed)
         await server.stop()
-        return try outcome.get()
+        return report
     }
 
     /// The load: waits out the duration, SIGKILLing and restarting the server
@@ -91,65 +110,6 @@ struct SoakRun: Sendable {
         return .success(lives)
     }
 
-    /// Waits (up to `settleTimeout`) until every writer's last dispatch is
-    /// answered, reads the server's state, then until every client's mirror
-    /// equals it at the client's path.
-    private func converge(writers: [SoakWriter], slow: [SlowReader], mirrors: [SoakReader], url: String) async -> SoakReport.Convergence {
-        let deadline = ContinuousClock.now + .seconds(configuration.settleTimeout)
-        for writer in writers {
-            while await !writer.settled, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(100))  // never cancelled
-            }
-        }
-        guard let state = try? await Self.readState(url: url) else {
-            return SoakReport.Convergence(rev: nil, state: nil, converged: 0, total: configuration.clients, seconds: configuration.settleTimeout, differing: [])
-        }
-        let started = ContinuousClock.now
-        var pending: [(name: String, path: String, read: @Sendable () async -> (online: Bool, value: JSONValue?))] = []
-        pending += writers.map { writer in (writer.name, writer.path, { await writer.life.mirrored() }) }
-        pending += mirrors.map { reader in (reader.life.clientID, reader.life.path, { await reader.life.mirrored() }) }
-        pending += slow.map { reader in (reader.clientID, SlowReader.path, { reader.mirrored() }) }
-        var differing: [String] = []
-        while !pending.isEmpty, ContinuousClock.now < deadline {
-            var still: [(name: String, path: String, read: @Sendable () async -> (online: Bool, value: JSONValue?))] = []
-            differing = []
-            for client in pending {
-                let (online, value) = await Self.within(seconds: 2, client.read) ?? (false, nil)
-                let expected = (try? JSONPointer(parsing: client.path)).flatMap { state.value[$0] } ?? .null
-                if !(online && (value ?? .null) == expected) {
-                    still.append(client)
-                    differing.append("\(client.name) at \(client.path): \(online ? "online" : "not synced"), mirror \(value.map { "\($0)" } ?? "none"), server \(expected)")
-                }
-            }
-            pending = still
-            if !pending.isEmpty { try? await Task.sleep(for: .milliseconds(500)) }  // never cancelled
-        }
-        return SoakReport.Convergence(
-            rev: state.rev, state: state.value, converged: configuration.clients - pending.count, total: configuration.clients,
-            seconds: (ContinuousClock.now - started).inSeconds, differing: Array(differing.prefix(10)))
-    }
-
-    /// `read()`'s answer, or `nil` when it takes longer than `seconds` (a
-    /// mirror re-syncing waits for its snapshot; the read is left to finish
-    /// when its client closes).
-    private static func within(
-        seconds: Double, _ read: @escaping @Sendable () async -> (online: Bool, value: JSONValue?)
-    ) async -> (online: Bool, value: JSONValue?)? {
-        let (answers, answer) = AsyncStream.makeStream(of: (online: Bool, value: JSONValue?).self)
-        Task {
-            answer.yield(await read())
-            answer.finish()
-        }
-        let timer = Task {
-            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1_000)))  // cancelled once answered
-            answer.finish()
-        }
-        var iterator = answers.makeAsyncIterator()
-        let first = await iterator.next()
-        timer.cancel()
-        return first
-    }
-
     /// Each writer's counter: at the start, at the end, and its acks.
     private static func writerOutcomes(_ writers: [SoakWriter], initial: JSONValue, final: JSONValue?) async -> [SoakReport.WriterOutcome] {
         var outcomes: [SoakReport.WriterOutcome] = []
@@ -163,7 +123,7 @@ struct SoakRun: Sendable {
     }
 
     /// The whole state and its revision, read with `get ""` by a client of its own.
-    private static func readState(url: String) async throws(SoakFailure) -> (rev: UInt64, value: JSONValue) {
+    static func readState(url: String) async throws(SoakFailure) -> (rev: UInt64, value: JSONValue) {
         var configuration = StateSyncClientConfiguration(url: url)
         configuration.waitsForServer = true
         do {
@@ -180,4 +140,9 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
+}
+
+/// How many client tasks have returned.
+private final class ClientsEnded: Sendable {
+    let count = Atomic<Int>(0)
 }
