@@ -328,6 +328,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // `scripts/soak`: clients, random disconnects, slow readers and server SIGKILLs
+        // against `statesync serve` (RELIABILITY.md "Soak").
+        .executableTarget(
+            name: "statesync-soak",
+            dependencies: [
+                "StateSyncClient",
+                "StateSyncCore",
+                "StateSyncProtocol",
+                "WebSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Child process of the journal crash test: appends until SIGKILLed.
         .executableTarget(
             name: "journal-crash-writer",
