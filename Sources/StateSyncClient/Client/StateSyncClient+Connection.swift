@@ -18,22 +18,27 @@ extension StateSyncClient {
         // stays in this task; each message then hops onto the actor.
         var attempt = 0
         var wasOnline = false
-        while await !isClosed && !Task.isCancelled {
-            setConnection(.connecting)
+        // close() may come at any await: between attempts, while the
+        // connection opens, while the welcome is awaited. Each step that
+        // follows one checks on the actor, so that a closed client never goes
+        // online (nothing would close that connection, and run() would not end).
+        while await startAttempt() {
             let reason: String
             do {
                 let connection = try await openConnection()
+                guard await opened(connection) else { break }
                 var messages = connection.inbound.makeAsyncIterator()
                 let welcome = try await readWelcome(from: &messages, on: connection)
                 attempt = 0
                 wasOnline = true
-                await online(connection, welcome: welcome)
+                guard await online(connection, welcome: welcome) else { break }
                 while let message = await messages.next() {
                     await receive(message)
                 }
                 await offline()
                 reason = Self.describeDrop(connection.closeStatus)
             } catch let error as StateSyncClientError where error.isFatal || !(wasOnline || configuration.waitsForServer) {
+                if await isClosed { break }   // the connection failed because close() closed it
                 await end(with: error)
                 throw error
             } catch {
@@ -91,10 +96,34 @@ extension StateSyncClient {
         }
     }
 
+    /// Starts an attempt (``ClientStatus/connection`` `connecting`) unless
+    /// the client is closed or its task cancelled.
+    private func startAttempt() -> Bool {
+        opening = nil
+        guard !isClosed && !Task.isCancelled else { return false }
+        setConnection(.connecting)
+        return true
+    }
+
+    /// Records `connection`, open and waiting for its welcome, for
+    /// ``close()`` to close; closes it instead (and returns `false`) when
+    /// the client was closed while it opened.
+    private func opened(_ connection: WebSocketConnection) async -> Bool {
+        guard isClosed else {
+            opening = connection
+            return true
+        }
+        try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do
+        return false
+    }
+
     /// Online on `connection`: records the session (a new epoch means the
     /// mirror starts over), then restores subscriptions and requests.
-    private func online(_ connection: WebSocketConnection, welcome: ServerMessage) {
-        guard case .welcome(let session, let epoch, let rev, let role, _) = welcome else { return }
+    /// `false` when the client was closed while it waited for the welcome
+    /// (``close()`` closed the connection then).
+    private func online(_ connection: WebSocketConnection, welcome: ServerMessage) -> Bool {
+        opening = nil
+        guard !isClosed, case .welcome(let session, let epoch, let rev, let role, _) = welcome else { return false }
         let isNewEpoch = status.epoch.map { $0 != epoch } ?? false
         let resent = pending.dispatches.count
         subscriptions.connectionEnded(newEpoch: isNewEpoch)
@@ -117,6 +146,7 @@ extension StateSyncClient {
             send(.get(id: read.id, path: read.path), on: connection)
         }
         flushDispatches()
+        return true
     }
 
     /// The connection ended: requests wait for the next one.
@@ -161,6 +191,7 @@ extension StateSyncClient {
         }
         isClosed = true
         connection = nil
+        opening = nil
         setConnection(.closed)
         pending.failAll(with: error)
         changeFeeds.finishAll()

@@ -56,6 +56,8 @@ public actor StateSyncClient {
     var pending = PendingRequests()
     /// The open connection while online.
     var connection: WebSocketConnection?
+    /// The connection being opened, until its welcome (``close()`` closes it too).
+    var opening: WebSocketConnection?
     var isClosed = false
     /// The ids of the dispatches sent on the current connection.
     var sentDispatches: Set<String> = []
@@ -137,7 +139,7 @@ public actor StateSyncClient {
         pending.failAll(with: StateSyncClientError.closed)
         changeFeeds.finishAll()
         pauseWaker?.yield()
-        if let connection {
+        if let connection = connection ?? opening {
             try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do
         }
     }
