@@ -69,7 +69,7 @@ struct SoakReport: Sendable {
         var failures: [String] = []
         if !serverRunning { failures.append("the server was not running at the end") }
         if convergence.state == nil { failures.append("the final state could not be read") }
-        if convergence.unsettledWriters > 0 { failures.append("\(convergence.unsettledWriters) writers never got an answer to their last dispatch") }
+        if convergence.unsettledWriters > 0 { failures.append("\(convergence.unsettledWriters) writers did not finish their loop (a dispatch unanswered, or a client that did not restart)") }
         if convergence.converged < convergence.total {
             failures.append("\(convergence.total - convergence.converged) clients did not converge; some of them:\n  " + convergence.differing.joined(separator: "\n  "))
         }
