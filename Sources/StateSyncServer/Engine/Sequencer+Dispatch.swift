@@ -24,7 +24,7 @@ extension Sequencer {
             // the journal's retries, and nothing more piles up behind it.
             // Not remembered either, so the same pair may be sent again.
             let message = "the server cannot store actions right now (\(fault.reason)); nothing was applied: retry later"
-            answerAtOnce(dispatch.answer(.rejected(code: "unavailable", message: message), isDuplicate: false))
+            answerAtOnce(dispatch.answer(.rejected(code: RejectCode.unavailable.rawValue, message: message), isDuplicate: false))
             return
         }
         if let key = dispatch.key, let refusal = exactlyOnce.admit(key.clientID, now: authority.now()) {

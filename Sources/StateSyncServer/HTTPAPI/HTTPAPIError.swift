@@ -42,9 +42,9 @@ struct HTTPAPIError: Error {
         case "invalid_action": .unprocessableEntity
         case "forbidden": .forbidden
         case "rate_limited": .tooManyRequests
-        case "too_many_clients": .serviceUnavailable
+        case RejectCode.tooManyClients.rawValue: .serviceUnavailable
         case "internal_error": .internalServerError
-        case "unavailable": .serviceUnavailable
+        case RejectCode.unavailable.rawValue: .serviceUnavailable
         default: .conflict
         }
     }
