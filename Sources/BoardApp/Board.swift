@@ -9,7 +9,9 @@ public import StateSyncCore
 /// counter or presence change only that entry (`/counters/hits`).
 ///
 /// Its one effect rolls dice: a `say` of `/roll` or `/roll N` (see
-/// ``effects``).
+/// ``effects``). How many todos and counters it holds and how long a
+/// counter name or todo id may be are a server's limits, not the reducer's:
+/// install ``BoardLimitsMiddleware`` (as `statesync serve` does).
 ///
 /// ```swift
 /// let engine = try await SyncEngine<Board>(journal: MemoryJournal())

@@ -107,6 +107,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Bytes of journaled actions kept behind the newest snapshot (with --memory: of all entries kept).")
     var journalRetentionBytes = JournalRetention().bytes
 
+    @Option(help: "Snapshots kept older than the retained journal, sparser with age (time travel rebuilds their revisions).")
+    var olderSnapshots = JournalRetention().olderSnapshots
+
     @Option(help: "When the journal lost acknowledged revisions: refuse (exit 1) or new-epoch (serve what is left; clients reload).")
     var onDamagedJournal = DamagedJournalPolicy.refuse.rawValue
 
@@ -133,6 +136,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Hellos one IP address may send at once above the sustained rate.")
     var joinBurst = ConnectionLimits().joinBurstPerAddress
+
+    @Option(help: "IP addresses whose join rate is remembered at once; beyond it the one idle longest is forgotten.")
+    var maxTrackedAddresses = ConnectionLimits().maxTrackedAddresses
 
     @Option(help: "Sustained bytes per second one connection may send (bursts of twice that); above it: rate_limited.")
     var bytesPerSecond = SessionConfiguration().bytesPerSecond
@@ -161,6 +167,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Most characters of the name a session gives in hello.")
     var maxNameLength = SessionConfiguration().identifierLimits.maxNameLength
 
+    @OptionGroup
+    var board: BoardLimitOptions
+
     @Option(help: "Write a full snapshot every this many revisions (and at shutdown).")
     var snapshotEvery = Int(SyncEngineConfiguration().snapshotEvery)
 
@@ -182,6 +191,7 @@ struct Serve: AsyncParsableCommand {
         guard maxDevtoolsRequests >= 1 else { throw ValidationError("--max-devtools-requests must be at least 1") }
         guard journalRetention >= 1 else { throw ValidationError("--journal-retention must be at least 1") }
         guard journalRetentionBytes >= 1 else { throw ValidationError("--journal-retention-bytes must be at least 1") }
+        guard olderSnapshots >= 0 else { throw ValidationError("--older-snapshots must be at least 0") }
         guard DamagedJournalPolicy(rawValue: onDamagedJournal) != nil else {
             throw ValidationError("--on-damaged-journal \(onDamagedJournal) is not refuse or new-epoch")
         }
@@ -193,6 +203,7 @@ struct Serve: AsyncParsableCommand {
         guard maxConnectionsPerIp >= 1 else { throw ValidationError("--max-connections-per-ip must be at least 1") }
         guard joinsPerSecond >= 1 else { throw ValidationError("--joins-per-second must be at least 1") }
         guard joinBurst >= 1 else { throw ValidationError("--join-burst must be at least 1") }
+        guard maxTrackedAddresses >= 1 else { throw ValidationError("--max-tracked-addresses must be at least 1") }
         guard bytesPerSecond >= 1 else { throw ValidationError("--bytes-per-second must be at least 1") }
         guard maxStateBytes >= 1 else { throw ValidationError("--max-state-bytes must be at least 1") }
         guard maxDeferredAnswers >= 1 else { throw ValidationError("--max-deferred-answers must be at least 1") }
@@ -221,11 +232,14 @@ struct Serve: AsyncParsableCommand {
 
         var configuration = try serverConfiguration()
         configuration.metricsExposition = { registry.emitToBuffer() }
-        // The board shows the store's pipeline on the server: a log line and a
-        // counter per action (middleware); `/roll` in the chat is Board.effects.
+        // The board shows the store's pipeline on the server: its limits, a log
+        // line and a counter per action (middleware); `/roll` in the chat is
+        // Board.effects.
         let server = StateSyncServer<Board>(
             configuration: configuration,
-            middleware: [ActionLogMiddleware<Board>(logger: logger), ActionMetricsMiddleware<Board>()],
+            middleware: [
+                BoardLimitsMiddleware(board.limits), ActionLogMiddleware<Board>(logger: logger), ActionMetricsMiddleware<Board>(),
+            ],
             logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -263,13 +277,15 @@ struct Serve: AsyncParsableCommand {
         configuration.maxDevtoolsRequests = maxDevtoolsRequests
         configuration.retention.revisions = journalRetention
         configuration.retention.bytes = journalRetentionBytes
+        configuration.retention.olderSnapshots = olderSnapshots
         configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
         configuration.session.maxOutboundBytes = maxOutboundBytes
         configuration.session.helloTimeout = .seconds(helloTimeout)
         configuration.connections = ConnectionLimits(
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerIp,
             requestTimeout: .seconds(requestTimeout), keepAliveTimeout: .seconds(keepAliveTimeout),
-            joinsPerSecondPerAddress: joinsPerSecond, joinBurstPerAddress: joinBurst)
+            joinsPerSecondPerAddress: joinsPerSecond, joinBurstPerAddress: joinBurst,
+            maxTrackedAddresses: maxTrackedAddresses)
         configuration.session.bytesPerSecond = bytesPerSecond
         configuration.engine.maxStateBytes = maxStateBytes
         configuration.engine.maxDeferredAnswers = maxDeferredAnswers

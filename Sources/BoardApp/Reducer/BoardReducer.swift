@@ -6,13 +6,13 @@ public import StateSyncCore
 ///
 /// | command | effect | rejects |
 /// |---|---|---|
-/// | `addTodo` | append `{"id":"t<rev>",title,"done":false}` | `invalid_action`: empty or over 200 characters; `limit_reached`: 10,000 todos |
-/// | `toggleTodo` | flip `done` | `invalid_action`: id over 32 characters; `not_found` |
-/// | `renameTodo` | set the title | `invalid_action` (title, checked first; id over 32 characters), `not_found` |
-/// | `removeTodo` | remove it | `invalid_action`: id over 32 characters; `not_found` |
+/// | `addTodo` | append `{"id":"t<rev>",title,"done":false}` | `invalid_action`: empty or over 200 characters |
+/// | `toggleTodo` | flip `done` | `not_found` |
+/// | `renameTodo` | set the title | `invalid_action` (title, checked first), `not_found` |
+/// | `removeTodo` | remove it | `not_found` |
 /// | `clearCompleted` | remove done todos | — |
-/// | `increment` | add `by` (from 0 for a new counter) | `invalid_action`: empty name or over 100 characters, abs(by) over 1,000,000, or a result beyond Int64; `limit_reached`: a new counter beyond 10,000 |
-/// | `resetCounter` | set to 0 | `invalid_action`: name over 100 characters; `limit_reached`: a new counter beyond 10,000 |
+/// | `increment` | add `by` (from 0 for a new counter) | `invalid_action`: empty name, abs(by) over 1,000,000, or a result beyond Int64 |
+/// | `resetCounter` | set to 0 | — |
 /// | `say` | append `{from: session name, text, at}`, keep the last 100 | `invalid_action`: empty or over 500 characters |
 /// | `rolled` (client) | — | `forbidden`: only the server rolls dice |
 /// | `system(rolled)` | append `{from: "dice", text: "<by> rolled <result> (1-<sides>)", at}`, keep the last 100 | `invalid_action`: sides not 2…1,000,000 or result not 1…sides |
@@ -24,9 +24,12 @@ public import StateSyncCore
 /// Every check runs before any change, so a rejection leaves the state as
 /// it was (the ``Reducer`` contract). Ids, times and names come from
 /// ``Meta`` and ``SessionInfo`` only; see ``BoardRules`` for how lengths are
-/// counted and ``BoardTime`` for the time format. The footprint names the
-/// one top-level field that may have changed, or the one counter or presence
-/// entry (so the server re-encodes that entry only).
+/// counted and ``BoardTime`` for the time format. The limits a server adds
+/// before the reducer (todo and counter counts, counter name and todo id
+/// lengths) are ``BoardLimits``: the reducer takes any count, so replay
+/// never depends on them. The footprint names the one top-level field that
+/// may have changed, or the one counter or presence entry (so the server
+/// re-encodes that entry only).
 ///
 /// ```swift
 /// let store = Store(initialState: BoardState(), reducer: BoardReducer())
@@ -69,7 +72,6 @@ public struct BoardReducer: Reducer {
         switch action {
         case .addTodo(let title):
             try BoardRules.checkTitle(title)
-            try BoardRules.checkRoomForTodo(count: state.todos.count)
             state.todos.append(Todo(id: "t\(meta.revision)", title: title))
             return .keyPath(\BoardState.todos)
         case .toggleTodo(let id):
@@ -90,15 +92,12 @@ public struct BoardReducer: Reducer {
             return .keyPath(\BoardState.todos)
         case let .increment(counter, by):
             try BoardRules.checkIncrement(counter: counter, by: by)
-            if state.counters[counter] == nil { try BoardRules.checkRoomForCounter(count: state.counters.count) }
             let current = state.counters[counter] ?? 0
             let (sum, overflow) = current.addingReportingOverflow(by)
             guard !overflow else { throw .invalidAction("counter \(counter) would overflow: \(current) + \(by)") }
             state.counters[counter] = sum
             return .element(of: \BoardState.counters, key: counter)
         case .resetCounter(let counter):
-            try BoardRules.checkCounterName(counter)
-            if state.counters[counter] == nil { try BoardRules.checkRoomForCounter(count: state.counters.count) }
             state.counters[counter] = 0
             return .element(of: \BoardState.counters, key: counter)
         case .say(let text):
@@ -123,7 +122,6 @@ public struct BoardReducer: Reducer {
     }
 
     private static func index(ofTodo id: String, in state: BoardState) throws(Rejection) -> Int {
-        try BoardRules.checkTodoID(id)
         guard let index = state.todos.firstIndex(where: { $0.id == id }) else {
             throw .notFound("no todo with id \(id)")
         }

@@ -30,12 +30,15 @@ final class EngineInbox: Sendable {
     private let queue = Mutex(Queue())
     private let continuation: AsyncStream<Void>.Continuation
     private let capacity: Int
+    private let whenFull: @Sendable () -> Void
     /// Wakes the sequencer; holds at most one pending wake-up.
     let signals: AsyncStream<Void>
 
-    /// An inbox holding at most `capacity` requests of sessions (at least 1).
-    init(capacity: Int = .max) {
+    /// An inbox holding at most `capacity` requests of sessions (at least 1),
+    /// calling `whenFull` each time a request finds it full and waits.
+    init(capacity: Int = .max, whenFull: @escaping @Sendable () -> Void = {}) {
         self.capacity = max(1, capacity)
+        self.whenFull = whenFull
         (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -53,6 +56,7 @@ final class EngineInbox: Sendable {
         while true {
             let posting = queue.withLock { queue in append(event, to: &queue, bounded: true) }
             guard case .full = posting else { return wake(posting) }
+            whenFull()
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 let roomNow = queue.withLock { queue in
                     guard queue.requests >= capacity, !queue.finished else { return true }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Synchronization
 public import Logging
 public import StateSyncCore
@@ -85,7 +86,8 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
         ])
-        let inbox = EngineInbox(capacity: configuration.maxQueuedRequests)
+        let inboxFull = metrics.engineInboxFull
+        let inbox = EngineInbox(capacity: configuration.maxQueuedRequests) { inboxFull.increment() }
         let shared = EngineShared(
             epoch: recovered.epoch, revision: recovered.revision, rejectionLogCapacity: configuration.rejectionLogCapacity)
         let effects = EffectRunner<SessionCommand<App.Action>>()

@@ -22,6 +22,7 @@ public import CoreMetrics
 /// | `statesync_patch_bytes_built_total` | counter | bytes of patch frames built (a frame shared by many sessions counts once) |
 /// | `statesync_dispatch_ack_seconds` | histogram | `dispatch` reaching the engine → its `ack`/`reject` sent |
 /// | `statesync_slow_consumers_total` | counter | times a session stopped being writable |
+/// | `statesync_engine_inbox_full_total` | counter | times a session's request waited for room in the engine's queue (`--max-queued-requests`) |
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))   // the executable, once
@@ -53,6 +54,9 @@ public struct ServerMetrics: Sendable {
     public let dispatchToAck: CoreMetrics.Timer
     /// Sessions that stopped being writable.
     public let slowConsumers: Counter
+    /// Requests that waited for room in the engine's full queue: their
+    /// sessions stopped reading until the engine caught up.
+    public let engineInboxFull: Counter
 
     /// Creates the handles with `factory` (default: the process-wide
     /// `MetricsSystem.factory`, which only the executable bootstraps; tests
@@ -70,6 +74,7 @@ public struct ServerMetrics: Sendable {
         patchBytesBuilt = Counter(label: "statesync_patch_bytes_built_total", factory: factory)
         dispatchToAck = CoreMetrics.Timer(label: "statesync_dispatch_ack_seconds", factory: factory)
         slowConsumers = Counter(label: "statesync_slow_consumers_total", factory: factory)
+        engineInboxFull = Counter(label: "statesync_engine_inbox_full_total", factory: factory)
     }
 }
 

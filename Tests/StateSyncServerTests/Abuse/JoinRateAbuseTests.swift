@@ -56,10 +56,44 @@ extension AbuseTests {
             #expect(presence.objectValue?.count == welcomed.count + 1, "\(presence)")
 
             // Another address joins meanwhile.
-            let other = try await onOwnThread { () throws -> String in
-                let socket = try RawSocket(port: port, source: "127.0.0.2")
+            let other = try await Self.join(port: port, from: "127.0.0.2")
+            #expect(other.hasPrefix(#"{"type":"welcome""#), "\(other)")
+            await server.stop()
+        }
+
+        /// The table of addresses is bounded by `--max-tracked-addresses`:
+        /// with room for two, joins from two more addresses make the server
+        /// forget the first, whose next join is then admitted at once; with
+        /// the default room, the same join is refused (its bucket is empty).
+        @Test(arguments: [2, 10_000])
+        func theTableOfAddressesHoldsAtMostTheFlagsNumber(tracked: Int) async throws {
+            let (server, port) = try await ServeProcess.serving([
+                "--joins-per-second", "1", "--join-burst", "1", "--max-tracked-addresses", "\(tracked)",
+            ])
+            #expect(try await Self.join(port: port, from: "127.0.0.1").hasPrefix(#"{"type":"welcome""#))
+            let refused = try await Self.join(port: port, from: "127.0.0.1")
+            let emptied = ContinuousClock.now
+            #expect(refused.contains("rate_limited"), "\(refused)")
+            #expect(try await Self.join(port: port, from: "127.0.0.2").hasPrefix(#"{"type":"welcome""#))
+            #expect(try await Self.join(port: port, from: "127.0.0.3").hasPrefix(#"{"type":"welcome""#))
+            let again = try await Self.join(port: port, from: "127.0.0.1")
+            // Within the second, 127.0.0.1's bucket has not refilled: only forgetting it admits it.
+            try #require(ContinuousClock.now - emptied < .seconds(1), "the joins took too long to tell")
+            if tracked == 2 {
+                #expect(again.hasPrefix(#"{"type":"welcome""#), "\(again)")
+            } else {
+                #expect(again.contains("rate_limited"), "\(again)")
+            }
+            await server.stop()
+        }
+
+        /// Upgrades a raw connection from `source`, says hello, and returns
+        /// the server's first text message.
+        private static func join(port: Int, from source: String) async throws -> String {
+            try await onOwnThread { () throws -> String in
+                let socket = try RawSocket(port: port, source: source)
                 _ = socket.send(WireFrames.upgradeRequest())
-                _ = socket.send(WireFrames.text(#"{"type":"hello","name":"elsewhere"}"#))
+                _ = socket.send(WireFrames.text(#"{"type":"hello","name":"joiner"}"#))
                 var received: [UInt8] = []
                 while let chunk = socket.receive(timeout: .seconds(5)), !chunk.isEmpty {
                     received += chunk
@@ -67,8 +101,6 @@ extension AbuseTests {
                 }
                 return ""
             }
-            #expect(other.hasPrefix(#"{"type":"welcome""#), "\(other)")
-            await server.stop()
         }
     }
 }

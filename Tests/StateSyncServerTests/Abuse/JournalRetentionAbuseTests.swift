@@ -76,6 +76,27 @@ extension AbuseTests {
             await server.stop()
         }
 
+        @Test(arguments: [0, 2])
+        func olderSnapshotsFlagSetsHowManySnapshotsOutliveTheJournal(older: Int) async throws {
+            let (server, port) = try await ServeProcess.serving(
+                ["--snapshot-every", "10", "--journal-retention", "20", "--older-snapshots", "\(older)"] + Self.fast)
+            try await Self.say(600, to: "ws://127.0.0.1:\(port)/sync")
+            let journal = try await Curl.run(port: port, "/devtools/api/journal").json
+            let oldest = try #require(journal["oldest"]?.int64Value)
+            let snapshots = try #require(journal["snapshots"]?.arrayValue).compactMap(\.int64Value)
+            // Hundreds of revisions lie below the kept journal, in snapshots of
+            // every distance class: exactly the flag's number of them stays.
+            let olderOnes = snapshots.filter { $0 < oldest }
+            #expect(olderOnes.count == older, "oldest kept \(oldest), snapshots \(snapshots)")
+            for revision in olderOnes {
+                #expect(try await Curl.run(port: port, "/devtools/api/state?rev=\(revision)").status == 200)
+            }
+            if let gone = (1..<oldest).first(where: { !olderOnes.contains($0) }) {
+                #expect(try await Curl.run(port: port, "/devtools/api/state?rev=\(gone)").status == 404)
+            }
+            await server.stop()
+        }
+
         /// Every kept revision is rebuilt from a snapshot at most one interval
         /// (plus a batch) below it; older revisions are gone, not wrong.
         private static func checkTimeTravel(port: Int) async throws {

@@ -61,6 +61,47 @@ extension AbuseTests {
             await server.stop()
         }
 
+        /// `--max-queued-requests` bounds the engine's queue: with room for
+        /// one request, four writers flooding at once are held back (their
+        /// connections are not read while it is full; the metric counts each
+        /// wait) and every action is still applied once; with the default
+        /// room, the same load never fills it.
+        @Test(arguments: [1, 16_384])
+        func maxQueuedRequestsHoldsSessionsBackAndLosesNothing(queued: Int) async throws {
+            let (server, port) = try await ServeProcess.serving([
+                "--max-queued-requests", "\(queued)", "--messages-per-second", "100000", "--burst", "100000",
+            ])
+            let url = "ws://127.0.0.1:\(port)/sync"
+            let perWriter = 300
+            try await withThrowingTaskGroup(of: Void.self) { writers in
+                for writer in 0..<4 {
+                    writers.addTask {
+                        let client = try await ProtocolClient.joined(url, name: "writer-\(writer)")
+                        for index in 0..<perWriter {
+                            try await client.send(#"{"type":"dispatch","id":"a\#(index)","action":{"type":"increment","counter":"w\#(writer)"}}"#)
+                        }
+                        for _ in 0..<perWriter { _ = try await client.receive("ack") }
+                        try await client.close()
+                    }
+                }
+                try await writers.waitForAll()
+            }
+            let bystander = try await ProtocolClient.joined(url, name: "bystander")
+            try await bystander.send(#"{"type":"get","id":"g","path":"/counters"}"#)
+            let counters = try await bystander.receive("value")["value"]
+            #expect(counters == ["w0": 300, "w1": 300, "w2": 300, "w3": 300])
+            let metrics = try await Curl.run(port: port, "/metrics").body
+            let waits = metrics.split(separator: "\n")
+                .first { $0.hasPrefix("statesync_engine_inbox_full_total ") }
+                .flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+            if queued == 1 {
+                #expect(waits >= 1, "\(metrics)")
+            } else {
+                #expect(waits == 0, "\(metrics)")
+            }
+            await server.stop()
+        }
+
         @Test func maxNestingDepthRefusesDeeperMessages() async throws {
             let (server, port) = try await ServeProcess.serving(["--max-nesting-depth", "4"])
             let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "nested")
