@@ -4,7 +4,8 @@ It keeps a mirror of each subscription (snapshot, then RFC 6902 patches with
 ``base`` checks), lets callers observe focused paths inside those mirrors,
 dispatches actions with their ack or reject, and reconnects by itself with
 exponential backoff and jitter, resuming subscriptions with ``since`` in the
-same epoch and starting them over in a new one.
+same epoch and starting them over in a new one. Given several URLs (the nodes
+of a cluster), it fails over to the next one whenever a connection ends.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 import json
 import os
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -27,6 +28,15 @@ Callback = Callable[[Any, int], None]
 #: Server errors after which retrying cannot help (bad token, no hello).
 _FATAL = {"unauthorized", "hello_required"}
 _MISSING = object()
+
+
+def _split_urls(url: str | Sequence[str]) -> list[str]:
+    """The URLs of ``url``: one, a list, or a comma-separated string; at least one."""
+    parts = url.split(",") if isinstance(url, str) else list(url)
+    urls = [part.strip() for part in parts if part.strip()]
+    if not urls:
+        raise ValueError("StateSyncClient needs at least one URL")
+    return urls
 
 
 class Subscription:
@@ -59,6 +69,13 @@ class StateSyncClient:
 
     ``connection`` is ``"connecting"``, ``"open"``, ``"reconnecting"`` or ``"closed"``.
 
+    ``url`` is one WebSocket URL, several (a list, or one string separated by
+    commas): the nodes of a cluster. The client connects to the first; when a
+    connection ends or fails it tries the next one, in turn, so a dead node
+    costs one short backoff. The backoff grows with each full round of
+    failures, not with each node tried. ``url`` (the attribute) is the node
+    in use or being tried.
+
     Example::
 
         async with StateSyncClient("ws://127.0.0.1:8080/sync", name="py") as client:
@@ -69,7 +86,7 @@ class StateSyncClient:
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         *,
         token: str | None = None,
         name: str | None = None,
@@ -77,7 +94,8 @@ class StateSyncClient:
         initial_backoff: float = 0.25,
         max_backoff: float = 10.0,
     ) -> None:
-        self.url = url
+        self.urls = _split_urls(url)
+        self._url_index = 0
         self.token = token
         self.name = name
         self.client_id = client_id or f"c-{os.urandom(8).hex()}"
@@ -100,6 +118,11 @@ class StateSyncClient:
         self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[Any]]] = {}
         self._listeners: list[Callable[[str], None]] = []
         self._welcomed: asyncio.Event = asyncio.Event()
+
+    @property
+    def url(self) -> str:
+        """The URL of the node in use, or being tried."""
+        return self.urls[self._url_index]
 
     async def __aenter__(self) -> StateSyncClient:
         await self.connect()
@@ -269,7 +292,8 @@ class StateSyncClient:
             if self._stopped:
                 break
             self._set_connection("reconnecting")
-            ceiling = min(self.max_backoff, self.initial_backoff * 2**attempt)
+            self._url_index = (self._url_index + 1) % len(self.urls)
+            ceiling = min(self.max_backoff, self.initial_backoff * 2 ** (attempt // len(self.urls)))
             attempt += 1
             await asyncio.sleep(ceiling * (0.5 + random.random() * 0.5))
         self._set_connection("closed")

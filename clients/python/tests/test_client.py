@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 
@@ -22,6 +23,13 @@ async def until(predicate, what: str, timeout: float = TIMEOUT) -> None:
 
 def run(coroutine):
     return asyncio.run(asyncio.wait_for(coroutine, 60))
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (the OS's choice, released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def test_a_dispatch_from_one_client_reaches_the_mirror_of_another(server):
@@ -139,3 +147,48 @@ def test_a_bad_token_is_refused_without_retrying(start_server):
             assert admin.welcome["role"] == "admin"
 
     run(scenario())
+
+
+def test_fails_over_to_the_next_url_and_resumes_there(start_server, tmp_path):
+    data = str(tmp_path / "data")
+    first = start_server("--data", data, "--port", "0")
+    spare = free_port()
+
+    async def scenario():
+        # The second node is not up yet: the same history will be served there.
+        client = StateSyncClient([first.url, f"ws://127.0.0.1:{spare}/sync"], initial_backoff=0.05, max_backoff=0.3)
+        await client.connect()
+        assert client.url == first.url
+        epoch = client.welcome["epoch"]
+        counters = await client.subscribe("/counters")
+        await client.dispatch({"type": "increment", "counter": "hits"})
+        await until(lambda: counters.value == {"hits": 1}, "hits 1")
+        first.stop()
+        await until(lambda: client.connection == "reconnecting", "the reconnecting state")
+        pending = asyncio.create_task(client.dispatch({"type": "increment", "counter": "hits", "by": 2}))
+        start_server("--data", data, "--port", str(spare))
+        await until(lambda: client.connection == "open", "the fail-over")
+        assert client.url == f"ws://127.0.0.1:{spare}/sync"
+        assert client.welcome["epoch"] == epoch, "the same history on the other node"
+        rev = await asyncio.wait_for(pending, TIMEOUT)
+        await until(lambda: counters.rev == rev, "the resumed subscription's patch")
+        assert counters.value == {"hits": 3}
+        await client.close()
+
+    run(scenario())
+
+
+def test_a_dead_first_url_is_skipped(server):
+    async def scenario():
+        dead = f"ws://127.0.0.1:{free_port()}/sync"
+        async with StateSyncClient(f"{dead}, {server.url}", initial_backoff=0.05, max_backoff=0.3) as client:
+            assert client.urls == [dead, server.url]
+            assert client.url == server.url
+            assert await client.dispatch({"type": "increment", "counter": "hits"}) >= 1
+
+    run(scenario())
+
+
+def test_no_url_is_refused():
+    with pytest.raises(ValueError, match="at least one URL"):
+        StateSyncClient(" , ")
