@@ -7,16 +7,25 @@ extension StateSyncClient {
     /// Runs the connection until ``close()`` is called or the task is
     /// cancelled: connects, says hello, restores subscriptions and unanswered
     /// requests, receives, and after a drop waits (``ReconnectPolicy``) and
-    /// connects again.
+    /// connects again, to the next of ``StateSyncClientConfiguration/urls``.
     ///
     /// - Throws: ``StateSyncClientError/cannotConnect(url:reason:)`` when the
-    ///   first attempt fails (unless ``StateSyncClientConfiguration/waitsForServer``),
+    ///   first attempt at every URL fails (unless
+    ///   ``StateSyncClientConfiguration/waitsForServer``),
     ///   ``StateSyncClientError/refused(url:code:message:)`` when the server
     ///   refuses the session (bad token). Returns normally after ``close()``.
     public nonisolated func run() async throws {
         // Nonisolated so that the connection's (non-Sendable) message iterator
         // stays in this task; each message then hops onto the actor.
+        let urls = configuration.urls
+        guard !urls.isEmpty else {
+            let error = StateSyncClientError.cannotConnect(url: "", reason: "the configuration names no URL")
+            await end(with: error)
+            throw error
+        }
+        // Failed attempts since the last welcome, and the URL the next one uses.
         var attempt = 0
+        var next = 0
         var wasOnline = false
         // close() may come at any await: between attempts, while the
         // connection opens, while the welcome is awaited. Each step that
@@ -25,10 +34,11 @@ extension StateSyncClient {
         while await startAttempt() {
             let reason: String
             do {
-                let connection = try await openConnection()
+                let url = urls[next]
+                let connection = try await openConnection(to: url)
                 guard await opened(connection) else { break }
                 var messages = connection.inbound.makeAsyncIterator()
-                let welcome = try await readWelcome(from: &messages, on: connection)
+                let welcome = try await readWelcome(from: &messages, on: connection, url: url)
                 attempt = 0
                 wasOnline = true
                 guard await online(connection, welcome: welcome) else { break }
@@ -37,7 +47,8 @@ extension StateSyncClient {
                 }
                 await offline()
                 reason = Self.describeDrop(connection.closeStatus)
-            } catch let error as StateSyncClientError where error.isFatal || !(wasOnline || configuration.waitsForServer) {
+            } catch let error as StateSyncClientError
+                        where error.isFatal || !(wasOnline || configuration.waitsForServer || attempt + 1 < urls.count) {
                 if await isClosed { break }   // the connection failed because close() closed it
                 await end(with: error)
                 throw error
@@ -46,15 +57,16 @@ extension StateSyncClient {
             }
             guard await !isClosed && !Task.isCancelled else { break }
             attempt += 1
+            next = (next + 1) % urls.count
             setConnection(.offline(reason: reason))
-            await pause(configuration.reconnect.delay(forAttempt: attempt))
+            // The delay grows with each full round of the URLs.
+            await pause(configuration.reconnect.delay(forAttempt: (attempt - 1) / urls.count + 1))
         }
         await end(with: StateSyncClientError.closed)
     }
 
-    /// Opens the WebSocket and says hello.
-    private nonisolated func openConnection() async throws -> WebSocketConnection {
-        let url = configuration.url
+    /// Opens the WebSocket to `url` and says hello.
+    private nonisolated func openConnection(to url: String) async throws -> WebSocketConnection {
         let connection: WebSocketConnection
         do {
             connection = try await WebSocketClient.connect(
@@ -71,9 +83,8 @@ extension StateSyncClient {
 
     /// The server's first message: a welcome, or the refusal of the session.
     private nonisolated func readWelcome(
-        from messages: inout WebSocketInboundMessages.AsyncIterator, on connection: WebSocketConnection
+        from messages: inout WebSocketInboundMessages.AsyncIterator, on connection: WebSocketConnection, url: String
     ) async throws -> ServerMessage {
-        let url = configuration.url
         guard let first = await messages.next() else {
             throw StateSyncClientError.cannotConnect(
                 url: url, reason: "the server closed the connection before its welcome (\(Self.describeDrop(connection.closeStatus)))")

@@ -8,11 +8,27 @@ public import WebSocket
 /// configuration.clientID = savedClientID      // keep it across launches
 /// configuration.name = "alice-laptop"
 /// configuration.waitsForServer = true         // a long-running UI retries from the start
+///
+/// // The nodes of a cluster: a drop fails over to the next one.
+/// let cluster = StateSyncClientConfiguration(urls: ["ws://10.0.0.1:8080/sync", "ws://10.0.0.2:8080/sync"])
 /// ```
 public struct StateSyncClientConfiguration: Sendable {
-    /// `ws://HOST:PORT/sync` or `wss://…`. Default: a server on this machine at
-    /// its default port, as `statesync serve` starts it.
-    public var url: String
+    /// The servers, `ws://HOST:PORT/sync` or `wss://…`: one, or the nodes of
+    /// a cluster serving one store. The client connects to the first; when
+    /// a connection fails or drops it tries the next one, in turn, resuming
+    /// its subscriptions with `since` and re-sending unanswered dispatches
+    /// there. ``reconnect``'s delay grows with each full round of failures,
+    /// not with each node tried, so a dead node costs one short delay.
+    /// Default: a server on this machine at its default port, as
+    /// `statesync serve` starts it. An empty list ends ``StateSyncClient/run()``
+    /// with ``StateSyncClientError/cannotConnect(url:reason:)``.
+    public var urls: [String]
+
+    /// The first of ``urls``; setting it makes it the only one.
+    public var url: String {
+        get { urls.first ?? "" }
+        set { urls = [newValue] }
+    }
 
     /// The stable id that scopes action ids for the server's de-duplication
     /// (docs/PROTOCOL.md, `hello`). Default: a new random id, which is enough
@@ -48,7 +64,13 @@ public struct StateSyncClientConfiguration: Sendable {
 
     /// A configuration for the server at `url`, with a new random ``clientID``.
     public init(url: String = "ws://127.0.0.1:8080/sync") {
-        self.url = url
+        self.init(urls: [url])
+    }
+
+    /// A configuration for the servers at `urls` (the nodes of a cluster,
+    /// tried in turn), with a new random ``clientID``.
+    public init(urls: [String]) {
+        self.urls = urls
         self.clientID = Self.randomID(prefix: "c-")
         self.token = nil
         self.name = nil

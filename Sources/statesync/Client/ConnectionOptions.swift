@@ -9,15 +9,16 @@ import WebSocket
 /// ```
 /// statesync get /todos --url ws://10.0.0.5:8080/sync --token s3cret --name alice
 /// STATESYNC_URL=ws://10.0.0.5:8080/sync statesync watch /counters
+/// statesync mirror --url ws://10.0.0.5:8080/sync,ws://10.0.0.6:8080/sync   # a cluster: fails over
 /// ```
 struct ConnectionOptions: ParsableArguments {
     /// Where `statesync serve` listens by default.
     static let defaultURL = StateSyncClientConfiguration().url
 
     @Option(help: ArgumentHelp(
-        "The server's WebSocket URL, ws:// or wss:// (default: $STATESYNC_URL, else \(ConnectionOptions.defaultURL)).",
+        "The server's WebSocket URL, ws:// or wss:// (default: $STATESYNC_URL, else \(ConnectionOptions.defaultURL)). Repeat it or separate URLs with commas for the nodes of a cluster: a drop fails over to the next (bench: one URL).",
         valueName: "url"))
-    var url: String?
+    var url: [String] = []
 
     @Option(help: "The token for a server started with --token or --tokens-file.")
     var token: String?
@@ -25,18 +26,22 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The name others see in presence (default: the server names the session).")
     var name: String?
 
-    /// `--url`, else `STATESYNC_URL`, else ``defaultURL``.
-    var resolvedURL: String {
-        url ?? ProcessInfo.processInfo.environment["STATESYNC_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultURL
+    /// The URLs of `--url` (each may list several, separated by commas),
+    /// else of `STATESYNC_URL` (the same form), else ``defaultURL``.
+    var resolvedURLs: [String] {
+        let given = url.isEmpty ? [ProcessInfo.processInfo.environment["STATESYNC_URL"] ?? ""] : url
+        let urls = given.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return urls.isEmpty ? [Self.defaultURL] : urls
     }
 
     func validate() throws {
-        let url = resolvedURL
-        do {
-            _ = try WebSocketURL(url)   // the client's own parser: scheme, host, port
-        } catch {
-            let source = self.url == nil ? "STATESYNC_URL" : "--url"
-            throw ValidationError("\(source) \(url) is not a WebSocket URL (expected ws://HOST:PORT/PATH or wss://…): \(error)")
+        for url in resolvedURLs {
+            do {
+                _ = try WebSocketURL(url)   // the client's own parser: scheme, host, port
+            } catch {
+                let source = self.url.isEmpty ? "STATESYNC_URL" : "--url"
+                throw ValidationError("\(source) \(url) is not a WebSocket URL (expected ws://HOST:PORT/PATH or wss://…): \(error)")
+            }
         }
     }
 
@@ -44,7 +49,7 @@ struct ConnectionOptions: ParsableArguments {
     /// whether the client keeps retrying when nothing listens yet (a live
     /// view) instead of failing at once (a one-shot command).
     func configuration(waitsForServer: Bool = false) -> StateSyncClientConfiguration {
-        var configuration = StateSyncClientConfiguration(url: resolvedURL)
+        var configuration = StateSyncClientConfiguration(urls: resolvedURLs)
         configuration.token = token
         configuration.name = name
         configuration.waitsForServer = waitsForServer

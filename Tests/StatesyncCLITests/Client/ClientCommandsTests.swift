@@ -79,7 +79,26 @@ struct ClientCommandsTests {
         }
     }
 
+    @Test func severalURLsAreTriedInTurnWhetherRepeatedOrCommaSeparated() async throws {
+        let reserved = try ReservedPort()
+        let dead = "ws://127.0.0.1:\(reserved.port)/sync"
+        try await CLI.withServer { url in
+            let repeated = try await CLI.run(["dispatch", "increment", "counter=hits", "--url", dead, "--url", url])
+            #expect(repeated.status == 0, "\(repeated.errors)")
+            let listed = try await CLI.run(["get", "/counters", "--url", "\(dead), \(url)"])
+            #expect(listed.status == 0, "\(listed.errors)")
+            #expect(try JSONValue(parsing: listed.output) == ["hits": 1])
+            let fromEnvironment = try await CLI.run(["get", "/counters/hits"], environment: ["STATESYNC_URL": "\(dead),\(url)"])
+            #expect(fromEnvironment.output == "1\n", "\(fromEnvironment.errors)")
+        }
+        let allDead = try await CLI.run(["get", "--url", "\(dead),\(dead)"])
+        #expect(allDead.status == 1)
+        #expect(allDead.errors == "statesync: cannot connect to \(dead): connection refused\n")
+        reserved.release()
+    }
+
     @Test(arguments: [
+        (["get", "--url", "ws://127.0.0.1:1/sync,http://127.0.0.1:1/sync"], "http://127.0.0.1:1/sync is not a WebSocket URL"),
         (["dispatch", #"{"type":"addTodo","title":}"#], "at byte 26"),
         (["dispatch", "[1,2]"], "must be a JSON object, not an array"),
         (["dispatch", #"{"title":"Milk"}"#], "needs a string \"type\""),
