@@ -25,8 +25,9 @@ public import StateSyncCore
 /// it was (the ``Reducer`` contract). Ids, times and names come from
 /// ``Meta`` and ``SessionInfo`` only; see ``BoardRules`` for how lengths are
 /// counted and ``BoardTime`` for the time format. The footprint names the
-/// one top-level field that may have changed, or the one counter or presence
-/// entry (so the server re-encodes that entry only).
+/// one todo, counter or presence entry an action changed (so the server
+/// re-encodes that entry only), or else the one top-level field that may
+/// have changed (`clearCompleted`, chat, `serverStarted`).
 ///
 /// ```swift
 /// let store = Store(initialState: BoardState(), reducer: BoardReducer())
@@ -70,21 +71,22 @@ public struct BoardReducer: Reducer {
         case .addTodo(let title):
             try BoardRules.checkTitle(title)
             try BoardRules.checkRoomForTodo(count: state.todos.count)
-            state.todos.append(Todo(id: "t\(meta.revision)", title: title))
-            return .keyPath(\BoardState.todos)
+            let id = "t\(meta.revision)"
+            state.todos.append(Todo(id: id, title: title))
+            return .element(of: \BoardState.todos, key: id)
         case .toggleTodo(let id):
             let index = try Self.index(ofTodo: id, in: state)
             state.todos[index].done.toggle()
-            return .keyPath(\BoardState.todos)
+            return .element(of: \BoardState.todos, key: id)
         case let .renameTodo(id, title):
             try BoardRules.checkTitle(title)
             let index = try Self.index(ofTodo: id, in: state)
             state.todos[index].title = title
-            return .keyPath(\BoardState.todos)
+            return .element(of: \BoardState.todos, key: id)
         case .removeTodo(let id):
             let index = try Self.index(ofTodo: id, in: state)
             state.todos.remove(at: index)
-            return .keyPath(\BoardState.todos)
+            return .element(of: \BoardState.todos, key: id)
         case .clearCompleted:
             state.todos.removeAll(where: \.done)
             return .keyPath(\BoardState.todos)
