@@ -18,7 +18,7 @@ import Testing
             (.dispatch(.toggleTodo(id: "t-init-7"), from: alice), "/todos/7"),
             (.dispatch(.renameTodo(id: "t1", title: "Oat milk"), from: alice), "/todos/50"),
             (.dispatch(.removeTodo(id: "t-init-3"), from: alice), "/todos/3"),
-            (.dispatch(.removeTodo(id: "t1"), from: alice), "/todos/48"),
+            (.dispatch(.removeTodo(id: "t1"), from: alice), "/todos/49"),
         ]
         for (index, (command, path)) in commands.enumerated() {
             let before = mirror.json
