@@ -4,11 +4,15 @@ import StateSyncCore
 import StateSyncProtocol
 import StateSyncServer
 
+/// A retention keeping every entry of the start-up benchmark's journal
+/// (the default keeps 10,000 revisions, and the first snapshot after a
+/// start would trim the rest).
+let keepAll = JournalRetention(revisions: 1 << 40, bytes: 1 << 40)
+
 /// Fills a data directory with `actions` acked increments from `writers`
 /// clientIds (rounds of `round` actions, each awaited), a snapshot every
 /// `snapshotEvery`, the whole journal kept; returns its last revision.
 func buildDataDirectory(_ directory: String, actions: Int, snapshotEvery: UInt64, writers: Int = 8, round: Int = 8_000) async throws -> UInt64 {
-    let keepAll = JournalRetention(revisions: UInt64(actions) * 2, bytes: 1 << 40)
     let journal = try await SQLiteJournal.open(configuration: .init(directory: directory, retention: keepAll), logger: quiet)
     let engine = try await SyncEngine<Board>(journal: journal, configuration: .init(snapshotEvery: snapshotEvery), logger: quiet)
     let sink = BenchSink()
@@ -36,7 +40,7 @@ func buildDataDirectory(_ directory: String, actions: Int, snapshotEvery: UInt64
 /// entries after it, the outcomes).
 func secondsToFirstAck(directory: String) async throws -> Double {
     let start = now()
-    let journal = try await SQLiteJournal.open(configuration: .init(directory: directory), logger: quiet)
+    let journal = try await SQLiteJournal.open(configuration: .init(directory: directory, retention: keepAll), logger: quiet)
     let engine = try await SyncEngine<Board>(journal: journal, logger: quiet)
     let sink = BenchSink()
     _ = engine.join(session: SessionInfo(id: "first", name: "first"), clientID: "c-first", role: .writer, sink: sink)
@@ -48,13 +52,16 @@ func secondsToFirstAck(directory: String) async throws -> Double {
 }
 
 /// Seconds from starting `statesync serve --data directory` (the binary
-/// at `executable`) until `GET /health` answers 200, or `nil` when it did
+/// at `executable`, keeping the whole journal) until `GET /health` answers 200, or `nil` when it did
 /// not within `timeout` seconds. The server is stopped afterwards.
 func secondsUntilHealthy(executable: String, directory: String, timeout: Double = 120) throws -> Double? {
     let port = try freePort()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["serve", "--data", directory, "--port", "\(port)", "--log-level", "error"]
+    process.arguments = [
+        "serve", "--data", directory, "--port", "\(port)", "--log-level", "error",
+        "--journal-retention", "\(keepAll.revisions)", "--journal-retention-bytes", "\(keepAll.bytes)",
+    ]
     process.standardOutput = FileHandle.nullDevice
     let start = now()
     try process.run()
