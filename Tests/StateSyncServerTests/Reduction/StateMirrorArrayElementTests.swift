@@ -55,6 +55,20 @@ import Testing
         #expect(mirror.takeChange().paths?.map(\.description) == ["/todos", "/todos"])
     }
 
+    @Test func elementsWhoseIDIsNotAnIDMemberReencodeTheArray() throws {
+        var state = LabelList(items: [Label(id: "a", text: "A"), Label(id: "b", text: "B")])
+        var mirror = try StateMirror<LabelListApp>(state)
+        state.items[1].text = "Bee"
+        try mirror.update(to: state, footprint: .element(of: \LabelList.items, key: "b"))
+        #expect(mirror.json == (try JSONValueEncoder().encode(state)))
+        #expect(mirror.takeChange().paths?.map(\.description) == ["/items"])
+        state.items.remove(at: 0)
+        try mirror.update(to: state, footprint: .element(of: \LabelList.items, key: "a"))
+        #expect(mirror.json == (try JSONValueEncoder().encode(state)))
+        #expect(mirror.takeChange().paths?.map(\.description) == ["/items"])
+        #expect(mirror.fullEncodes == 1)
+    }
+
     /// The property: for random board actions (valid and not), the mirror
     /// updated from element footprints equals a full re-encode of the
     /// state, and so does the patch from the previous revision.
@@ -104,5 +118,29 @@ import Testing
         case 18: return .sessionJoined(session)
         default: return .sessionLeft(session)
         }
+    }
+}
+
+/// An item whose id encodes as `key`: the mirror cannot find it by an `id` member.
+private struct Label: Codable, Hashable, Identifiable, Sendable {
+    var id: String
+    var text: String
+
+    enum CodingKeys: String, CodingKey {
+        case id = "key"
+        case text
+    }
+}
+
+private struct LabelList: Codable, Hashable, Sendable {
+    var items: [Label]
+}
+
+/// An app of ``Label``s, its `items` mapped to `/items`.
+private enum LabelListApp: StateSyncApp {
+    static var initialState: LabelList { LabelList(items: []) }
+    static var reducer: any Reducer<LabelList, SessionCommand<BoardAction>> { Reduce { _, _, _ in } }
+    static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer? {
+        keyPath == \LabelList.items ? JSONPointer(tokens: ["items"]) : nil
     }
 }
