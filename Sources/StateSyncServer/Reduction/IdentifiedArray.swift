@@ -19,8 +19,13 @@ protocol IdentifiedArray {
 extension Array: IdentifiedArray where Element: Identifiable & Encodable {
     func position(ofID key: AnyHashable) -> Int? {
         guard let id = key.base as? Element.ID else { return nil }
-        if let last, last.id == id { return count - 1 }
-        return firstIndex { $0.id == id }
+        // Read in place: called through the protocol, this code is not
+        // specialized, and `firstIndex(where:)` would copy every element.
+        return withUnsafeBufferPointer { elements in
+            guard let lastIndex = elements.indices.last else { return nil }
+            if elements[lastIndex].id == id { return lastIndex }
+            return elements.indices.first { elements[$0].id == id }
+        }
     }
 
     func encodable(at position: Int) -> any Encodable {

@@ -11,15 +11,17 @@ extension StateMirror {
     ///   position (whose `id` member must be the key);
     /// - the state has the element and one more element: it was inserted
     ///   at its position;
-    /// - the state lacks it and has one element fewer: the mirror's element
-    ///   whose `id` member is the key is removed.
+    /// - the state has one element fewer: the element was removed, and so
+    ///   is the mirror's element whose `id` member is the key.
     ///
     /// `nil` otherwise, and the whole array is re-encoded: the collection
     /// is not such an array, the counts say more than one element changed,
-    /// or the elements do not encode their id as an `id` member.
+    /// the element is not where the counts say, or the elements do not
+    /// encode their id as an `id` member. An element that does not encode
+    /// also gives `nil`: the caller re-encodes more, which reports the error.
     ///
     /// Finding the element costs a search by id (an append is found at
-    /// once; for any other change the reducer searched as far), a removed
+    /// once; for a change in place the reducer searched as far), a removed
     /// one a search of the mirror's array from the end; encoding costs the
     /// one element.
     func arrayElementStep(_ key: AnyHashable, of collection: AnyKeyPath, in state: App.State, alone: Bool) -> MirrorStep? {
@@ -28,27 +30,27 @@ extension StateMirror {
               let array = state[keyPath: collection] as? any IdentifiedArray,
               let id = key.base as? any Encodable, let encodedID = try? encoder.encode(id)
         else { return nil }
-        guard let position = array.position(ofID: key) else {
-            guard array.count == mirrored.count - 1, let removed = mirrored.lastIndex(where: { $0["id"] == encodedID }) else {
-                return nil
-            }
+        switch array.count - mirrored.count {
+        case -1:
+            // One element fewer: the footprint's element is the one removed.
+            guard let removed = mirrored.lastIndex(where: { $0["id"] == encodedID }) else { return nil }
             let growth = JSONValue.containerBytes(array.count) - JSONValue.containerBytes(mirrored.count)
                 - mirrored[removed].estimatedJSONBytes()
             return MirrorStep(pointer: pointer.appending(index: removed), value: nil, adds: false, growth: growth)
-        }
-        // An unencodable element: the caller re-encodes more, which reports the error.
-        guard let encoded = try? encoder.encode(array.encodable(at: position)) else { return nil }
-        let element = pointer.appending(index: position)
-        switch array.count - mirrored.count {
         case 0:
-            let previous = mirrored[position]
-            guard previous["id"] == encodedID else { return nil }
-            let shared = encoded.sharingStorage(with: previous)
-            return MirrorStep(pointer: element, value: shared, adds: false, growth: shared.estimatedJSONBytesGrowth(from: previous))
+            guard let position = array.position(ofID: key), mirrored[position]["id"] == encodedID,
+                  let encoded = try? encoder.encode(array.encodable(at: position))
+            else { return nil }
+            let shared = encoded.sharingStorage(with: mirrored[position])
+            let growth = shared.estimatedJSONBytesGrowth(from: mirrored[position])
+            return MirrorStep(pointer: pointer.appending(index: position), value: shared, adds: false, growth: growth)
         case 1:
+            guard let position = array.position(ofID: key), let encoded = try? encoder.encode(array.encodable(at: position)) else {
+                return nil
+            }
             let growth = JSONValue.containerBytes(array.count) - JSONValue.containerBytes(mirrored.count)
                 + encoded.estimatedJSONBytes()
-            return MirrorStep(pointer: element, value: encoded, adds: true, growth: growth)
+            return MirrorStep(pointer: pointer.appending(index: position), value: encoded, adds: true, growth: growth)
         default:
             return nil
         }
