@@ -129,6 +129,11 @@ public protocol Journal: AnyObject, Sendable {
     /// looked up). Costs one read of the outcomes, bounded by their
     /// retention (``OutcomeRetention``).
     ///
+    /// Only a journal that one engine writes alone may list them: a journal
+    /// shared by several servers (a cluster) must return `nil`, since pairs
+    /// another server decides after this one started are not in the list,
+    /// and a retry of one of them would be applied again.
+    ///
     /// - Throws: ``JournalError``.
     func outcomePairs() async throws -> OutcomePairFilter?
 
