@@ -4,8 +4,10 @@ import StateSyncServer
 
 // Server engine benchmarks (BENCHMARKS.md "## Server engine").
 // Run: swift run -c release server-benchmarks [SECTION…]
-// SECTIONs: throughput, fanout, growth, presence (default: all), and
-// presence-profile (2,000 joins once, for valgrind --tool=callgrind). The SQLite journal
+// SECTIONs: throughput, fanout, growth, presence, todos (default: all), and
+// presence-profile (2,000 joins once, for valgrind --tool=callgrind), todos-profile
+// (addTodo at 5,000 todos, for perf), startup (builds a journal of 1,000,000 actions first:
+// minutes; also times `statesync serve` when that binary is beside this one). The SQLite journal
 // goes to a fresh directory under the temporary directory.
 // Every figure comes with a baseline measured in the same run.
 
@@ -34,6 +36,12 @@ let reopened = try await ackedActionsPerSecond(
     journal: try await SQLiteJournal.open(configuration: .init(directory: directory + "/journal"), logger: quiet),
     writers: 8, actions: 50_000, idPrefix: "r")
 print("| SQLiteJournal, reopened (outcome lookups) | \(format(reopened.rate)) | \(reopened.appends) | write+fsync of 200 B: \(format(fsyncRate))/s | \(format(reopened.rate / fsyncRate, 1)) |")
+// The same, with every new pair looked up in the journal (before the pairs were read at start).
+let unlisted = try await ackedActionsPerSecond(
+    journal: UnlistedPairsJournal(try await SQLiteJournal.open(configuration: .init(directory: directory + "/journal"), logger: quiet)),
+    writers: 8, actions: 50_000, idPrefix: "u")
+print("| SQLiteJournal, reopened, pairs not read at start (before) | \(format(unlisted.rate)) | \(unlisted.appends) | write+fsync of 200 B: \(format(fsyncRate))/s | \(format(unlisted.rate / fsyncRate, 1)) |")
+print("\nreopened / fresh: \(format(reopened.rate / sqlite.rate, 2)); before (pairs looked up): \(format(unlisted.rate / sqlite.rate, 2))")
 
 }
 
@@ -77,6 +85,67 @@ print("| 1,000 | \(format(base * 1e6, 1)) µs | 1.00 |")
 for (count, label) in [(2_000, "2,000"), (4_000, "4,000"), (10_000, "10,000")] {
     let perJoin = try await secondsPerJoin(sessions: count)
     print("| \(label) | \(format(perJoin * 1e6, 1)) µs | \(format(perJoin / base, 2)) |")
+}
+}
+
+if runs("presence") {
+print("\n### One join and one leave with N sessions present\n")
+print("| present | time per join | vs. 10 present | time per leave | vs. 10 present |")
+print("|---|---:|---:|---:|---:|")
+let few = try await secondsPerJoinAndLeave(present: 10, sessions: 500)
+print("| 10 | \(format(few.join * 1e6, 1)) µs | 1.00 | \(format(few.leave * 1e6, 1)) µs | 1.00 |")
+for (count, label) in [(1_000, "1,000"), (10_000, "10,000")] {
+    let cost = try await secondsPerJoinAndLeave(present: count, sessions: 500)
+    print("| \(label) | \(format(cost.join * 1e6, 1)) µs | \(format(cost.join / few.join, 2)) | \(format(cost.leave * 1e6, 1)) µs | \(format(cost.leave / few.leave, 2)) |")
+}
+}
+
+if runs("todos") {
+print("\n### Todo actions as the todos grow (one at a time until the ack)\n")
+print("| todos | subscriber | footprint | addTodo | vs. 100 todos | toggleTodo | vs. 100 todos |")
+print("|---|---|---|---:|---:|---:|---:|")
+for subscribed in [false, true] {
+    let label = subscribed ? "/todos" : "none"
+    let elementBase = try await todoCosts(TodoBoard<Todos100>.self, actions: 1_000, subscribed: subscribed)
+    let wholeBase = try await todoCosts(WholeTodosBoard<Todos100>.self, actions: 1_000, subscribed: subscribed)
+    func row(_ todos: String, _ footprint: String, _ cost: (add: Double, toggle: Double), _ base: (add: Double, toggle: Double)) {
+        print("| \(todos) | \(label) | \(footprint) | \(format(cost.add * 1e6, 1)) µs | \(format(cost.add / base.add, 2)) | \(format(cost.toggle * 1e6, 1)) µs | \(format(cost.toggle / base.toggle, 2)) |")
+    }
+    row("100", "element", elementBase, elementBase)
+    row("100", "whole `todos` (before)", wholeBase, wholeBase)
+    row("1,000", "element", try await todoCosts(TodoBoard<Todos1000>.self, actions: 1_000, subscribed: subscribed), elementBase)
+    row("1,000", "whole `todos` (before)", try await todoCosts(WholeTodosBoard<Todos1000>.self, actions: 300, subscribed: subscribed), wholeBase)
+    row("5,000", "element", try await todoCosts(TodoBoard<Todos5000>.self, actions: 1_000, subscribed: subscribed), elementBase)
+    row("5,000", "whole `todos` (before)", try await todoCosts(WholeTodosBoard<Todos5000>.self, actions: 100, subscribed: subscribed), wholeBase)
+}
+}
+
+if sections.contains("todos-profile") {
+let cost = try await todoCosts(TodoBoard<Todos5000>.self, actions: 20_000, subscribed: true)
+print("5,000 todos: addTodo \(format(cost.add * 1e6, 1)) µs, toggleTodo \(format(cost.toggle * 1e6, 1)) µs")
+}
+
+if sections.contains("startup") {
+print("\n### Start-up from a journal of 1,000,000 actions, a snapshot every 500\n")
+let data = directory + "/startup"
+let buildStart = now()
+let revision = try await buildDataDirectory(data, actions: 1_000_000, snapshotEvery: 500)
+let bytes = (try? FileManager.default.subpathsOfDirectory(atPath: data))?.reduce(0) { total, file in
+    total + (((try? FileManager.default.attributesOfItem(atPath: data + "/" + file))?[.size] as? Int) ?? 0)
+} ?? 0
+print("built: revision \(revision), \(bytes / 1_000_000) MB, in \(format(now() - buildStart, 1)) s\n")
+print("| measurement | run 1 | run 2 | run 3 |")
+print("|---|---:|---:|---:|")
+var engineTimes: [String] = []
+for _ in 0..<3 { engineTimes.append(format(try await secondsToFirstAck(directory: data) * 1e3, 0) + " ms") }
+print("| in process: open the journal, recover, first ack | " + engineTimes.joined(separator: " | ") + " |")
+let serve = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("statesync").path
+if FileManager.default.isExecutableFile(atPath: serve) {
+    var serveTimes: [String] = []
+    for _ in 0..<3 { serveTimes.append(try secondsUntilHealthy(executable: serve, directory: data).map { format($0 * 1e3, 0) + " ms" } ?? "no answer") }
+    print("| `statesync serve --data DIR` until `GET /health` answers 200 | " + serveTimes.joined(separator: " | ") + " |")
+} else {
+    print("(no statesync binary beside this one: `swift build -c release --product statesync` to time serve)")
 }
 }
 

@@ -27,9 +27,10 @@ public import StateSyncCore
 /// counted and ``BoardTime`` for the time format. The limits a server adds
 /// before the reducer (todo and counter counts, counter name and todo id
 /// lengths) are ``BoardLimits``: the reducer takes any count, so replay
-/// never depends on them. The footprint names the one top-level field that
-/// may have changed, or the one counter or presence entry (so the server
-/// re-encodes that entry only).
+/// never depends on them. The footprint names the one todo, counter or
+/// presence entry an action changed (so the server re-encodes that entry
+/// only), or else the one top-level field that may have changed
+/// (`clearCompleted`, chat, `serverStarted`).
 ///
 /// ```swift
 /// let store = Store(initialState: BoardState(), reducer: BoardReducer())
@@ -72,21 +73,22 @@ public struct BoardReducer: Reducer {
         switch action {
         case .addTodo(let title):
             try BoardRules.checkTitle(title)
-            state.todos.append(Todo(id: "t\(meta.revision)", title: title))
-            return .keyPath(\BoardState.todos)
+            let id = "t\(meta.revision)"
+            state.todos.append(Todo(id: id, title: title))
+            return .element(of: \BoardState.todos, key: id)
         case .toggleTodo(let id):
             let index = try Self.index(ofTodo: id, in: state)
             state.todos[index].done.toggle()
-            return .keyPath(\BoardState.todos)
+            return .element(of: \BoardState.todos, key: id)
         case let .renameTodo(id, title):
             try BoardRules.checkTitle(title)
             let index = try Self.index(ofTodo: id, in: state)
             state.todos[index].title = title
-            return .keyPath(\BoardState.todos)
+            return .element(of: \BoardState.todos, key: id)
         case .removeTodo(let id):
             let index = try Self.index(ofTodo: id, in: state)
             state.todos.remove(at: index)
-            return .keyPath(\BoardState.todos)
+            return .element(of: \BoardState.todos, key: id)
         case .clearCompleted:
             state.todos.removeAll(where: \.done)
             return .keyPath(\BoardState.todos)

@@ -40,7 +40,8 @@ final class Sequencer<App: StateSyncApp> {
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
         effects: EffectRunner<SessionCommand<App.Action>>, metrics: ServerMetrics, logger: Logger,
-        inbox: EngineInbox, shared: EngineShared, recovered: RecoveredState<App>, outcomeClients: [String]
+        inbox: EngineInbox, shared: EngineShared, recovered: RecoveredState<App>, outcomeClients: [String],
+        outcomePairs: OutcomePairFilter?
     ) {
         self.journal = journal
         self.inbox = inbox
@@ -53,7 +54,8 @@ final class Sequencer<App: StateSyncApp> {
             recovered: recovered, pipeline: pipeline, clock: configuration.clock, maxStateBytes: configuration.maxStateBytes)
         exactlyOnce = ExactlyOnce(
             capacity: configuration.rememberedOutcomes, retention: configuration.outcomeRetention,
-            journalRevision: recovered.revision, restoredClients: outcomeClients, now: configuration.clock())
+            journalRevision: recovered.revision, restoredClients: outcomeClients, restoredPairs: outcomePairs,
+            now: configuration.clock())
         publication = Publication(
             state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),

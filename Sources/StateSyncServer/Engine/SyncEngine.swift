@@ -83,6 +83,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     ) async throws {
         let recovered = try await RecoveredState<App>.restore(from: journal)
         let outcomeClients = try await journal.outcomeClients()
+        let outcomePairs = recovered.revision > 0 ? try await journal.outcomePairs() : nil
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
         ])
@@ -95,7 +96,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
             journal: journal, configuration: configuration,
             pipeline: ActionPipeline(reducer: App.reducer, middleware: middleware, effects: App.effects),
             effects: effects, metrics: metrics, logger: logger, inbox: inbox, shared: shared, recovered: recovered,
-            outcomeClients: outcomeClients
+            outcomeClients: outcomeClients, outcomePairs: outcomePairs
         )
         self.inbox = inbox
         self.shared = shared

@@ -7,7 +7,9 @@ import StateSyncCore
 ///
 /// Outcomes decided in this run are kept in a bounded ``OutcomeCache``;
 /// older ones (from before a restart, or forgotten by the cache) are in the
-/// journal, which keeps each clientId's own share. The ``ClientTable``
+/// journal, which keeps each clientId's own share. The pairs the journal
+/// held at the start are known from an ``OutcomePairFilter`` read once, so
+/// after a restart only a pair the filter may contain is looked up. The ``ClientTable``
 /// decides which clientIds are remembered at all. This value decides,
 /// without I/O, whether a pair's outcome is known, certainly new, or must be
 /// looked up; the sequencer does the lookups (a whole round's at once, see
@@ -39,39 +41,48 @@ struct ExactlyOnce {
     /// Whether the journal had history when the engine started (then a pair
     /// missing from memory may be in the journal's outcomes).
     private let journalHasEarlierOutcomes: Bool
+    /// The pairs the journal remembered at the start (`nil`: unknown, any may be there).
+    private let earlierPairs: OutcomePairFilter?
     /// Pairs of the current round that the journal was found not to know.
     private var checkedAbsent: Set<OutcomeKey> = []
     private var changes = JournalChanges()
 
     /// The rule for an engine starting on a journal that holds `revision`
     /// revisions and remembers the outcomes of `restoredClients` (least
-    /// recently active first), at `now`.
-    init(capacity: Int, retention: OutcomeRetention, journalRevision: UInt64, restoredClients: [String] = [], now: Date = Date()) {
+    /// recently active first) and of `restoredPairs` (`nil` when the
+    /// journal cannot list them), at `now`.
+    init(
+        capacity: Int, retention: OutcomeRetention, journalRevision: UInt64, restoredClients: [String] = [],
+        restoredPairs: OutcomePairFilter? = nil, now: Date = Date()
+    ) {
         self.capacity = capacity
         self.retention = retention
         outcomes = OutcomeCache(capacity: capacity)
         clients = ClientTable(retention: retention, restored: restoredClients, now: now)
         changes.forgottenClients = clients.restoredBeyondCapacity
         journalHasEarlierOutcomes = journalRevision > 0
+        earlierPairs = restoredPairs
     }
 
-    /// Whether a pair memory does not hold may have an outcome in the journal.
-    private var journalMayKnowMore: Bool { journalHasEarlierOutcomes || outcomes.hasForgotten }
+    /// Whether `key`, which memory does not hold, may have an outcome in the
+    /// journal: one the cache forgot, or one from before the start.
+    private func journalMayKnow(_ key: OutcomeKey) -> Bool {
+        outcomes.hasForgotten || (journalHasEarlierOutcomes && earlierPairs?.mayContain(key) ?? true)
+    }
 
     /// What is known of `key`. A pair found absent in this round's prefetch
     /// is new (once: a second dispatch of it in the round was decided by the first).
     mutating func lookup(_ key: OutcomeKey) -> Lookup {
         if let outcome = outcomes[key] { return .known(outcome) }
-        guard journalMayKnowMore, checkedAbsent.remove(key) == nil else { return .new }
+        guard journalMayKnow(key), checkedAbsent.remove(key) == nil else { return .new }
         return .askJournal
     }
 
     /// Of the round's `keys`, those whose outcome only the journal can tell,
     /// without repeats; empty when at most one (not worth reading ahead).
     func pairsToPrefetch(_ keys: some Sequence<OutcomeKey>) -> [OutcomeKey] {
-        guard journalMayKnowMore else { return [] }
         var seen: Set<OutcomeKey> = []
-        let missing = keys.filter { outcomes[$0] == nil && seen.insert($0).inserted }
+        let missing = keys.filter { outcomes[$0] == nil && journalMayKnow($0) && seen.insert($0).inserted }
         return missing.count > 1 ? missing : []
     }
 

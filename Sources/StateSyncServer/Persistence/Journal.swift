@@ -122,6 +122,21 @@ public protocol Journal: AnyObject, Sendable {
     /// - Throws: ``JournalError``.
     func outcomeClients() async throws -> [String]
 
+    /// Every `(clientId, actionId)` pair with a remembered outcome, read
+    /// once when an engine starts so that, after a restart, a new pair is
+    /// known to be new without a lookup (``outcome(clientID:actionID:)``);
+    /// `nil` when this journal cannot list them (each new pair is then
+    /// looked up). Costs one read of the outcomes, bounded by their
+    /// retention (``OutcomeRetention``).
+    ///
+    /// Only a journal that one engine writes alone may list them: a journal
+    /// shared by several servers (a cluster) must return `nil`, since pairs
+    /// another server decides after this one started are not in the list,
+    /// and a retry of one of them would be applied again.
+    ///
+    /// - Throws: ``JournalError``.
+    func outcomePairs() async throws -> OutcomePairFilter?
+
     /// Waits for pending writes, then releases the journal (and the data
     /// directory's lock). Later calls fail with "the journal is closed".
     ///
@@ -132,6 +147,9 @@ public protocol Journal: AnyObject, Sendable {
 extension Journal {
     /// No write fault: a journal that never retries writes.
     public var writeFault: JournalWriteFault? { nil }
+
+    /// `nil`: a journal that cannot list its pairs has each new one looked up.
+    public func outcomePairs() async throws -> OutcomePairFilter? { nil }
 
     /// Writes `batch` durably and returns when it is on disk (see
     /// ``append(_:completion:)``). Convenient for tests and tools; the server's

@@ -11,6 +11,10 @@ import StateSyncCore
 ///   only those elements are re-encoded and added, replaced or removed in
 ///   the mirror's object (a join among 10,000 present sessions encodes one
 ///   presence entry, not 10,000).
+/// - The reducer's ``Footprint`` names one element of an array of
+///   `Identifiable` elements whose key path is mapped (the board's todos):
+///   that element alone is re-encoded and inserted, replaced or removed in
+///   the mirror's array (``arrayElementStep(_:of:in:alone:)``).
 /// - The reducer's ``Footprint`` names key paths that
 ///   ``StateSyncApp/jsonPointer(for:)`` maps: only those values are
 ///   re-encoded and replaced in the mirror (cost of the changed part).
@@ -31,7 +35,7 @@ struct StateMirror<App: StateSyncApp> {
     /// What the updates since the last ``takeChange()`` changed.
     private var change = MirrorDelta()
 
-    private let encoder = JSONValueEncoder()
+    let encoder = JSONValueEncoder()
 
     /// The mirror of `state`, fully encoded.
     init(_ state: App.State) throws(SyncEngineError) {
@@ -64,11 +68,15 @@ struct StateMirror<App: StateSyncApp> {
         guard let parts = footprint.changedRegions else {
             return try encodeAll(state, limit: limit)
         }
-        var steps: [Step] = []
+        var steps: [MirrorStep] = []
         for part in parts {
             let step = switch part {
-            case .keyPath(let keyPath): replacement(of: keyPath, in: state)
-            case let .element(collection, key): elementStep(key, of: collection, in: state) ?? replacement(of: collection, in: state)
+            case .keyPath(let keyPath):
+                replacement(of: keyPath, in: state)
+            case let .element(collection, key):
+                elementStep(key, of: collection, in: state)
+                    ?? arrayElementStep(key, of: collection, in: state, alone: Self.count(of: collection, in: parts) == 1)
+                    ?? replacement(of: collection, in: state)
             }
             guard let step else { return try encodeAll(state, limit: limit) }
             steps.append(step)
@@ -85,30 +93,27 @@ struct StateMirror<App: StateSyncApp> {
         return true
     }
 
-    /// One re-encoded part of the state, ready to put in the mirror.
-    private struct Step {
-        /// Where it goes.
-        var pointer: JSONPointer
-        /// The new value; `nil` removes the object member at ``pointer``.
-        var value: JSONValue?
-        /// Whether ``pointer`` names a member of an object, added when absent
-        /// (otherwise the value there is replaced).
-        var isMember: Bool
-        /// How much it grows ``estimatedBytes``.
-        var growth: Int
-    }
-
     private static func fits(_ growth: Int, on bytes: Int, limit: Int) -> Bool {
         growth <= 0 || bytes + growth <= limit
     }
 
+    /// How many of `parts` name `collection` or an element of it.
+    private static func count(of collection: AnyKeyPath, in parts: [Footprint.Region]) -> Int {
+        parts.reduce(0) { count, part in
+            switch part {
+            case .keyPath(let path): count + (path == collection ? 1 : 0)
+            case .element(let path, _): count + (path == collection ? 1 : 0)
+            }
+        }
+    }
+
     /// Puts `step` in the mirror; `false` when the mirror's shape refused it.
-    private mutating func apply(_ step: Step) -> Bool {
+    private mutating func apply(_ step: MirrorStep) -> Bool {
         guard step.value != nil || json[step.pointer] != nil else { return true }
         charge(step.pointer, step.value ?? .null)
         do {
             if let value = step.value {
-                if step.isMember { try json.add(value, at: step.pointer) } else { try json.replace(at: step.pointer, with: value) }
+                if step.adds { try json.add(value, at: step.pointer) } else { try json.replace(at: step.pointer, with: value) }
             } else {
                 try json.remove(at: step.pointer)
             }
@@ -123,7 +128,7 @@ struct StateMirror<App: StateSyncApp> {
     /// (adding, replacing or removing the member); `nil` when the collection
     /// is not a mapped, `String`-keyed dictionary encoded as that object,
     /// and the whole collection must be re-encoded.
-    private func elementStep(_ key: AnyHashable, of collection: AnyKeyPath, in state: App.State) -> Step? {
+    private func elementStep(_ key: AnyHashable, of collection: AnyKeyPath, in state: App.State) -> MirrorStep? {
         guard let pointer = App.jsonPointer(for: collection), let name = key.base as? String,
               case .object(let members) = json[pointer], let keyed = state[keyPath: collection] as? any KeyedCollection,
               let element = Self.element(key, of: keyed)
@@ -134,17 +139,17 @@ struct StateMirror<App: StateSyncApp> {
             let growth = previous.map {
                 JSONValue.containerBytes(members.count - 1) - JSONValue.containerBytes(members.count) - JSONValue.memberBytes(name, $0)
             }
-            return Step(pointer: member, value: nil, isMember: true, growth: growth ?? 0)
+            return MirrorStep(pointer: member, value: nil, adds: true, growth: growth ?? 0)
         }
         // An unencodable element: the caller re-encodes more, which reports the error.
         guard let part = value as? any Encodable, let encoded = try? encoder.encode(part) else { return nil }
         guard let previous else {
             let growth = JSONValue.containerBytes(members.count + 1) - JSONValue.containerBytes(members.count)
                 + JSONValue.memberBytes(name, encoded)
-            return Step(pointer: member, value: encoded, isMember: true, growth: growth)
+            return MirrorStep(pointer: member, value: encoded, adds: true, growth: growth)
         }
         let shared = encoded.sharingStorage(with: previous)
-        return Step(pointer: member, value: shared, isMember: true, growth: shared.estimatedJSONBytesGrowth(from: previous))
+        return MirrorStep(pointer: member, value: shared, adds: true, growth: shared.estimatedJSONBytesGrowth(from: previous))
     }
 
     /// The element `key` of `collection` (`.some(nil)` when absent), or
@@ -182,7 +187,7 @@ struct StateMirror<App: StateSyncApp> {
 
     /// The step re-encoding the value under `keyPath`; `nil` when that is
     /// not possible and a full encode is needed.
-    private func replacement(of keyPath: AnyKeyPath, in state: App.State) -> Step? {
+    private func replacement(of keyPath: AnyKeyPath, in state: App.State) -> MirrorStep? {
         // A path the mirror lacks (or an unencodable part) means the mapping
         // does not describe this state: the caller falls back to a full
         // encode, which reports the encoding error if there is one.
@@ -192,7 +197,7 @@ struct StateMirror<App: StateSyncApp> {
               let previous = json[pointer]
         else { return nil }
         let shared = value.sharingStorage(with: previous)
-        return Step(pointer: pointer, value: shared, isMember: false, growth: shared.estimatedJSONBytesGrowth(from: previous))
+        return MirrorStep(pointer: pointer, value: shared, adds: false, growth: shared.estimatedJSONBytesGrowth(from: previous))
     }
 
     /// Re-encodes the whole state, unless it would grow above `limit` (then `false`, nothing changed).

@@ -29,6 +29,15 @@ import Testing
         #expect(rule.lookup(alice) == .known(.accepted(revision: 7)))
     }
 
+    @Test func afterARestartAPairOutsideTheJournalsPairsIsNewWithoutAsking() {
+        var pairs = OutcomePairFilter(expectedPairs: 1)
+        pairs.insert(clientID: alice.clientID, actionID: alice.actionID)
+        var rule = ExactlyOnce(capacity: 10, retention: OutcomeRetention(), journalRevision: 120, restoredPairs: pairs)
+        #expect(rule.lookup(alice) == .askJournal)
+        #expect(rule.lookup(bob) == .new)
+        #expect(rule.pairsToPrefetch([alice, bob, alice]).isEmpty)
+    }
+
     @Test func aPairTheRoundsPrefetchFoundAbsentIsNewOnceThenAskedAgainNextRound() {
         var rule = ExactlyOnce(capacity: 10, retention: OutcomeRetention(), journalRevision: 120)
         rule.found(nil, for: alice)

@@ -5,7 +5,8 @@ import Synchronization
 /// ``hold()`` is in effect, keeps their completions (as if the fsync took
 /// long) until ``release()``. It can also leave the journal open on `close`
 /// (so that a test reopens the same history) and hide snapshots after a
-/// revision (so that recovery replays entries).
+/// revision (so that recovery replays entries). It counts the outcomes
+/// looked up pair by pair.
 final class CountingJournal: Journal {
     private struct Gate {
         var appends = 0
@@ -14,6 +15,7 @@ final class CountingJournal: Journal {
         var held: [@Sendable () -> Void] = []
         var heldWaiter: CheckedContinuation<Void, Never>?
         var failing = false
+        var outcomeLookups = 0
     }
 
     private let base: any Journal
@@ -37,6 +39,9 @@ final class CountingJournal: Journal {
 
     /// Entries appended so far.
     var entries: Int { gate.withLock { $0.entries } }
+
+    /// Outcomes of single pairs looked up so far (``outcome(clientID:actionID:)``).
+    var outcomeLookups: Int { gate.withLock { $0.outcomeLookups } }
 
     /// Holds back the completions of later appends.
     func hold() {
@@ -100,9 +105,11 @@ final class CountingJournal: Journal {
     func snapshotRevisions() async throws -> [UInt64] { try await base.snapshotRevisions() }
     func oldestRevision() async throws -> UInt64? { try await base.oldestRevision() }
     func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
-        try await base.outcome(clientID: clientID, actionID: actionID)
+        gate.withLock { $0.outcomeLookups += 1 }
+        return try await base.outcome(clientID: clientID, actionID: actionID)
     }
     func outcomeClients() async throws -> [String] { try await base.outcomeClients() }
+    func outcomePairs() async throws -> OutcomePairFilter? { try await base.outcomePairs() }
     func close() async throws {
         if forwardsClose { try await base.close() }
     }

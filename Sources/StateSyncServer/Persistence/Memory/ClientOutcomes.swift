@@ -45,6 +45,15 @@ struct ClientOutcomes: Sendable {
         clients[clientID] = client
     }
 
+    /// A filter of every remembered pair.
+    func pairFilter() -> OutcomePairFilter {
+        var filter = OutcomePairFilter(expectedPairs: clients.values.reduce(0) { $0 + $1.outcomes.count })
+        for (clientID, client) in clients {
+            for actionID in client.outcomes.keys { filter.insert(clientID: clientID, actionID: actionID) }
+        }
+        return filter
+    }
+
     /// The clientIds with outcomes, least recently recorded first.
     var clientsByRecency: [String] {
         clients.sorted { $0.value.lastRecorded < $1.value.lastRecorded }.map(\.key)

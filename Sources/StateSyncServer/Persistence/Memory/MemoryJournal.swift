@@ -164,6 +164,14 @@ public final class MemoryJournal: Journal {
         }
     }
 
+    /// Every remembered pair (see ``Journal/outcomePairs()``).
+    public func outcomePairs() async throws -> OutcomePairFilter? {
+        try storage.withLock { storage throws(JournalError) in
+            guard !storage.closed else { throw .closed }
+            return storage.outcomes.pairFilter()
+        }
+    }
+
     /// Drops everything; later calls fail with "the journal is closed" (see ``Journal/close()``).
     public func close() async throws {
         storage.withLock { $0 = Storage(closed: true) }

@@ -32,4 +32,15 @@ extension JournalStatements {
     static func outcomeClients(_ db: Database) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT client_id FROM outcomes GROUP BY client_id ORDER BY max(seq)")
     }
+
+    /// A filter of every `(client_id, action_id)` pair of the outcomes table.
+    static func outcomePairs(_ db: Database) throws -> OutcomePairFilter {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM outcomes") ?? 0
+        var filter = OutcomePairFilter(expectedPairs: count)
+        let rows = try Row.fetchCursor(db, sql: "SELECT client_id, action_id FROM outcomes")
+        while let row = try rows.next() {
+            filter.insert(clientID: row[0], actionID: row[1])
+        }
+        return filter
+    }
 }

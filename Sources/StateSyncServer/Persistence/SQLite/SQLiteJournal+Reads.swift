@@ -39,4 +39,9 @@ extension SQLiteJournal {
     public func outcomeClients() async throws -> [String] {
         try await read("list the clientIds with outcomes") { try JournalStatements.outcomeClients($0) }
     }
+
+    /// Every remembered pair (see ``Journal/outcomePairs()``): one scan of the outcomes table.
+    public func outcomePairs() async throws -> OutcomePairFilter? {
+        try await read("list the remembered (clientId, id) pairs") { try JournalStatements.outcomePairs($0) }
+    }
 }
