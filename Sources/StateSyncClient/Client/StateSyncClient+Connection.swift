@@ -16,6 +16,10 @@ extension StateSyncClient {
     public nonisolated func run() async throws {
         // Nonisolated so that the connection's (non-Sendable) message iterator
         // stays in this task; each message then hops onto the actor.
+        if let outboxFailure {
+            await end(with: outboxFailure)
+            throw outboxFailure
+        }
         var attempt = 0
         var wasOnline = false
         // close() may come at any await: between attempts, while the
@@ -65,7 +69,7 @@ extension StateSyncClient {
         } catch {
             throw StateSyncClientError.cannotConnect(url: url, reason: "\(error)")
         }
-        send(.hello(clientID: configuration.clientID, token: configuration.token, name: configuration.name), on: connection)
+        send(.hello(clientID: clientID, token: configuration.token, name: configuration.name), on: connection)
         return connection
     }
 
@@ -195,6 +199,7 @@ extension StateSyncClient {
         setConnection(.closed)
         pending.failAll(with: error)
         changeFeeds.finishAll()
+        predictionGrace?.cancel()
     }
 
     /// Writes `message` on `connection` (in call order, without waiting).

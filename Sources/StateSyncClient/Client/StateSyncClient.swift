@@ -39,6 +39,10 @@ public actor StateSyncClient {
     /// The configuration the client was made with.
     public nonisolated let configuration: StateSyncClientConfiguration
 
+    /// The client id sent in `hello`: the configuration's, or the one of the
+    /// outbox file when it has one (its dispatches were made under it).
+    public nonisolated let clientID: String
+
     /// The mirror: a JSON document holding the value of every subscription at
     /// its path. Observe it through ``observe(_:)``, which makes sure the path
     /// is subscribed and synced first.
@@ -69,10 +73,43 @@ public actor StateSyncClient {
     /// A random prefix that makes action ids unique across this client's
     /// lives, even with a persisted ``StateSyncClientConfiguration/clientID``.
     let actionIDPrefix = StateSyncClientConfiguration.randomID(prefix: "")
+    /// The optimistic mirrors to tell about dispatches, patches and answers.
+    var optimisticSinks: [WeakOptimisticSink] = []
+    /// Shows a patch's predictions if no answer follows it soon (see ``showPredictions(after:)``).
+    var predictionGrace: Task<Void, Never>?
+    /// The outbox file, when ``StateSyncClientConfiguration/outbox`` is one.
+    let outboxFile: OutboxFile?
+    /// Why the outbox file could not be read: ``run()`` throws it.
+    let outboxFailure: StateSyncClientError?
 
-    /// A client for `configuration`; nothing happens until ``run()``.
+    /// A client for `configuration`; nothing happens until ``run()``. With
+    /// an outbox file, its dispatches are pending from the start (and sent
+    /// once online); a file that cannot be read makes ``run()`` throw
+    /// ``StateSyncClientError/outboxFailed(path:reason:)``.
     public init(configuration: StateSyncClientConfiguration) {
         self.configuration = configuration
+        var clientID = configuration.clientID
+        var failure: StateSyncClientError?
+        var restored = PendingRequests()
+        if case .file(let url) = configuration.outbox {
+            let file = OutboxFile(url: url)
+            outboxFile = file
+            do throws(StateSyncClientError) {
+                if let contents = try file.load() {
+                    clientID = contents.clientID
+                    for entry in contents.dispatches {
+                        restored.add(dispatch: entry.id, action: entry.action, continuation: nil)
+                    }
+                }
+            } catch {
+                failure = error
+            }
+        } else {
+            outboxFile = nil
+        }
+        self.clientID = clientID
+        outboxFailure = failure
+        pending = restored
     }
 
     /// The connection state, session, epoch, role and newest revision.
@@ -138,6 +175,7 @@ public actor StateSyncClient {
         setConnection(.closed)
         pending.failAll(with: StateSyncClientError.closed)
         changeFeeds.finishAll()
+        predictionGrace?.cancel()
         pauseWaker?.yield()
         if let connection = connection ?? opening {
             try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do
