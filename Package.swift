@@ -111,6 +111,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // `swift run -c release optimistic-benchmarks` (see BENCHMARKS.md "## Optimistic rebase").
+        .executableTarget(
+            name: "optimistic-benchmarks",
+            dependencies: ["StateSyncClient", "StateSyncCore", "BoardApp"],
+            path: "Benchmarks/OptimisticBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: WebSocket: our own RFC 6455 + RFC 7692 on SwiftNIO.
         .target(
             name: "WebSocket",

@@ -47,6 +47,18 @@ struct Tmux: Sendable {
         }
     }
 
+    /// The process id of the command running in `target`.
+    func panePID(_ target: String) throws -> Int32 {
+        let text = try run(["display-message", "-p", "-t", target, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = Int32(text) else { throw TmuxError(message: "tmux gave no pane pid for \(target): \(text)") }
+        return pid
+    }
+
+    /// Starts `command` again in `target` (its old process is killed if still running).
+    func respawn(_ target: String, command: String) throws {
+        try run(["respawn-pane", "-k", "-t", target, command])
+    }
+
     /// Ends the server and every process in its panes.
     func kill() {
         _ = try? run(["kill-server"])   // already gone: nothing to end

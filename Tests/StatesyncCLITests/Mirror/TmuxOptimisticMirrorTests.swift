@@ -1,0 +1,131 @@
+import TestProcessSupport
+import Foundation
+import StateSyncTestSupport
+import Testing
+
+/// `statesync mirror` is optimistic: against `serve --inject-latency`, what
+/// a pane types shows in it at once (marked pending), in the other pane one
+/// latency later, and a rejected action rolls back. The assertions are on
+/// order and visibility (polled panes), not on tight timings: the measured
+/// times are printed (`optimistic mirror: …`) for BENCHMARKS.md.
+@Suite(.timeLimit(.minutes(1)))
+struct TmuxOptimisticMirrorTests {
+    private static let binary = ServeProcess.executable.path
+
+    private static func mirrorCommand(url: String, name: String, extra: [String] = []) -> String {
+        ([binary, "mirror", "--url", url, "--name", name] + extra).joined(separator: " ")
+    }
+
+    private static func withTmux<T>(_ body: (Tmux) async throws -> T) async throws -> T {
+        try #require(Tmux.executable != nil, "tmux is not installed: the mirror tests need it (scripts/test installs it with apt-get)")
+        let tmux = Tmux()
+        defer { tmux.kill() }
+        return try await body(tmux)
+    }
+
+    /// The HTTP port of the server at `url` (`ws://127.0.0.1:PORT/sync`).
+    private static func port(of url: String) throws -> Int {
+        try #require(URL(string: url)?.port)
+    }
+
+    /// The todos of the server, read over HTTP (which has no injected latency).
+    private static func serverTodos(port: Int) async throws -> String {
+        try await HTTPGet.get(port: port, path: "/api/state?path=/todos").body
+    }
+
+    @Test func aTypedTodoShowsAtOnceMarkedPendingAndInTheOtherPaneOneLatencyLater() async throws {
+        try await CLI.withServer(["--inject-latency", "300"]) { url in
+            try await Self.withTmux { tmux in
+                try tmux.newSession("board", columns: 120, rows: 40, command: Self.mirrorCommand(url: url, name: "alice"))
+                try tmux.splitVertically("board", command: Self.mirrorCommand(url: url, name: "bob"))
+                for pane in ["board.0", "board.1"] {
+                    #expect(try await eventually { let text = try tmux.capture(pane); return text.contains("online") && text.contains("bob") },
+                            tmux.show(pane))
+                }
+
+                try tmux.send("board.0", keys: ["add Milk"], literal: true)
+                let clock = ContinuousClock()
+                let typed = clock.now
+                try tmux.send("board.0", keys: ["Enter"])
+                var typingPane: Duration?
+                var otherPane: Duration?
+                var sawPending = false
+                // Poll both panes until both show Milk and the typing one lost its mark (acked).
+                let done = try await eventually {
+                    let own = try tmux.capture("board.0")
+                    let other = try tmux.capture("board.1")
+                    if own.contains("Milk") && typingPane == nil { typingPane = clock.now - typed }
+                    if other.contains("Milk") && otherPane == nil { otherPane = clock.now - typed }
+                    if own.contains("Milk  (pending)") { sawPending = true }
+                    return otherPane != nil && own.contains("Milk") && !own.contains("(pending)")
+                }
+                #expect(done, tmux.show("board.0"))
+                let own = try #require(typingPane), other = try #require(otherPane)
+                print("optimistic mirror: add Milk in the typing pane after \(own.milliseconds) ms, in the other pane after \(other.milliseconds) ms (--inject-latency 300)")
+                #expect(sawPending, "the typing pane never showed Milk as pending: \(tmux.show("board.0"))")
+                // The other pane learns of it from the server, one latency after it was sent.
+                #expect(own < other)
+                #expect(other >= .milliseconds(300))
+                #expect(try await eventually { try tmux.capture("board.0").contains("✓ addTodo applied at rev") }, tmux.show("board.0"))
+            }
+        }
+    }
+
+    @Test func anActionTheServerRejectsDisappearsWithItsReasonOnTheMessageLine() async throws {
+        try await CLI.withServer(["--inject-latency", "2000"]) { url in
+            let port = try Self.port(of: url)
+            try await Self.withTmux { tmux in
+                try tmux.newSession("board", columns: 120, rows: 30, command: Self.mirrorCommand(url: url, name: "bob"))
+                #expect(try await eventually { try tmux.capture("board").contains("online") }, tmux.show("board"))
+                let added = try await HTTPGet.post(port: port, path: "/api/dispatch", body: #"{"type":"addTodo","title":"Milk"}"#)
+                let rev = try #require(added.body.split(whereSeparator: { !$0.isNumber }).first.map(String.init), added.body)
+                #expect(try await eventually { try tmux.capture("board").contains("[ ] t\(rev)  Milk") }, tmux.show("board"))
+
+                // Removed behind the pane's back (HTTP has no latency): the pane
+                // still shows Milk for two seconds, and toggles it.
+                _ = try await HTTPGet.post(port: port, path: "/api/dispatch", body: #"{"type":"removeTodo","id":"t\#(rev)"}"#)
+                try tmux.send("board", keys: ["toggle \(rev)"], literal: true)
+                try tmux.send("board", keys: ["Enter"])
+                #expect(try await eventually { try tmux.capture("board").contains("[x] t\(rev)  Milk  (pending)") }, tmux.show("board"))
+                #expect(try await eventually { try tmux.capture("board").contains("✗ toggleTodo rejected (not_found)") }, tmux.show("board"))
+                #expect(try !tmux.capture("board").contains("Milk"), tmux.show("board"))
+            }
+        }
+    }
+
+    @Test func aMirrorKilledWithAPendingActionSendsItAgainOnRestartAndItAppliesOnce() async throws {
+        let outbox = FileManager.default.temporaryDirectory.appending(path: "statesync-mirror-outbox-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
+        try await CLI.withServer(["--inject-latency", "3000"]) { url in
+            let port = try Self.port(of: url)
+            try await Self.withTmux { tmux in
+                let command = Self.mirrorCommand(url: url, name: "carol", extra: ["--outbox", outbox.path])
+                try tmux.newSession("board", columns: 120, rows: 30, command: command)
+                #expect(try await eventually { try tmux.capture("board").contains("online") }, tmux.show("board"))
+                try tmux.send("board", keys: ["add Milk"], literal: true)
+                try tmux.send("board", keys: ["Enter"])
+                // Applied by the server, its ack three seconds away: kill the process.
+                #expect(try await eventually { try await Self.serverTodos(port: port).contains("Milk") })
+                let listed = try String(contentsOf: outbox, encoding: .utf8)
+                #expect(listed.contains("Milk"), "the outbox does not list the pending action: \(listed)")
+                #expect(try tmux.capture("board").contains("Milk  (pending)"), tmux.show("board"))
+                #expect(kill(try tmux.panePID("board"), SIGKILL) == 0)
+
+                try tmux.respawn("board", command: command)
+                #expect(try await eventually { let text = try tmux.capture("board"); return text.contains("online") && text.contains("Milk") },
+                        tmux.show("board"))
+                #expect(try await eventually { !(try String(contentsOf: outbox, encoding: .utf8).contains("Milk")) })
+                #expect(try await eventually { !(try tmux.capture("board").contains("(pending)")) }, tmux.show("board"))
+                let todos = try await Self.serverTodos(port: port)
+                #expect(todos.components(separatedBy: "Milk").count == 2, "applied more than once: \(todos)")
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    var milliseconds: Int64 {
+        components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}
