@@ -79,7 +79,9 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         let next = Pending(id: id, action: action, time: time)
         pending.append(next)
         let accepted = UInt64(pending.count - 1 - predictedRejections.count)
-        apply(next, revision: confirmedRev + accepted + 1, to: &predicted)
+        if !Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &predicted) {
+            predictedRejections.insert(id)
+        }
     }
 
     /// The server's state moved to `state` at `rev` (a snapshot or patch):
@@ -105,25 +107,31 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
     /// Recomputes ``predicted``: ``confirmed`` with every pending action applied in order.
     public mutating func rebase() {
         var state = confirmed
-        predictedRejections = []
+        var rejections: Set<String> = []
         var accepted: UInt64 = 0
-        for next in pending where apply(next, revision: confirmedRev + accepted + 1, to: &state) {
-            accepted += 1
+        for next in pending {
+            if Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &state) {
+                accepted += 1
+            } else {
+                rejections.insert(next.id)
+            }
         }
         predicted = state
+        predictedRejections = rejections
     }
 
-    /// Reduces `next` into `state` at the predicted `revision`; `false` (and
-    /// `state` untouched, as the reducer contract says) when the reducer rejects it.
-    @discardableResult
-    private mutating func apply(_ next: Pending, revision: UInt64, to state: inout App.State) -> Bool {
+    /// Reduces `next` into `state` as coming from `session` at the predicted
+    /// `revision`; `false` (and `state` untouched, as the reducer contract
+    /// says) when the reducer rejects it: the server most likely will too,
+    /// and answers for sure.
+    private static func reduce(
+        _ next: Pending, revision: UInt64, session: SessionInfo, clientID: String?, into state: inout App.State
+    ) -> Bool {
         let meta = Meta(revision: revision, clientID: clientID, time: next.time)
         do {
             _ = try App.reducer.reduce(into: &state, action: .dispatch(next.action, from: session), meta: meta)
             return true
         } catch {
-            // The server will most likely reject it too; it answers for sure.
-            predictedRejections.insert(next.id)
             return false
         }
     }

@@ -62,9 +62,11 @@ struct OptimisticQueuePropertyTests {
         case .patch(let state, let rev)?:
             queue.confirm(state, rev: rev)
         case .ack(let id)?:
-            #expect(queue.settle(id: id))
+            let wasPending = queue.settle(id: id)
+            #expect(wasPending)
         case .reject(let id)?:
-            #expect(queue.settle(id: id))
+            let wasPending = queue.settle(id: id)
+            #expect(wasPending)
             return true
         case nil:
             break

@@ -47,25 +47,22 @@ struct TmuxOptimisticMirrorTests {
                 let clock = ContinuousClock()
                 let typed = clock.now
                 try tmux.send("board.0", keys: ["Enter"])
-                var typingPane: Duration?
-                var otherPane: Duration?
-                var sawPending = false
-                // Poll both panes until both show Milk and the typing one lost its mark (acked).
-                let done = try await eventually {
+                // Poll both panes (every 10 ms, finer than `eventually`) until both
+                // show Milk and the typing one lost its mark (acked).
+                var seen = PaneSightings()
+                while clock.now - typed < .seconds(10) {
                     let own = try tmux.capture("board.0")
-                    let other = try tmux.capture("board.1")
-                    if own.contains("Milk") && typingPane == nil { typingPane = clock.now - typed }
-                    if other.contains("Milk") && otherPane == nil { otherPane = clock.now - typed }
-                    if own.contains("Milk  (pending)") { sawPending = true }
-                    return otherPane != nil && own.contains("Milk") && !own.contains("(pending)")
+                    seen.record(typingPane: own, otherPane: try tmux.capture("board.1"), after: clock.now - typed)
+                    if seen.otherPane != nil && own.contains("Milk") && !own.contains("(pending)") { break }
+                    try await Task.sleep(for: .milliseconds(10))
                 }
-                #expect(done, tmux.show("board.0"))
-                let own = try #require(typingPane), other = try #require(otherPane)
+                let own = try #require(seen.typingPane), other = try #require(seen.otherPane)
                 print("optimistic mirror: add Milk in the typing pane after \(own.milliseconds) ms, in the other pane after \(other.milliseconds) ms (--inject-latency 300)")
-                #expect(sawPending, "the typing pane never showed Milk as pending: \(tmux.show("board.0"))")
+                #expect(seen.sawPending, "the typing pane never showed Milk as pending: \(tmux.show("board.0"))")
                 // The other pane learns of it from the server, one latency after it was sent.
                 #expect(own < other)
                 #expect(other >= .milliseconds(300))
+                #expect(try !tmux.capture("board.0").contains("(pending)"), "never acknowledged: \(tmux.show("board.0"))")
                 #expect(try await eventually { try tmux.capture("board.0").contains("✓ addTodo applied at rev") }, tmux.show("board.0"))
             }
         }
@@ -78,7 +75,7 @@ struct TmuxOptimisticMirrorTests {
                 try tmux.newSession("board", columns: 120, rows: 30, command: Self.mirrorCommand(url: url, name: "bob"))
                 #expect(try await eventually { try tmux.capture("board").contains("online") }, tmux.show("board"))
                 let added = try await HTTPGet.post(port: port, path: "/api/dispatch", body: #"{"type":"addTodo","title":"Milk"}"#)
-                let rev = try #require(added.body.split(whereSeparator: { !$0.isNumber }).first.map(String.init), added.body)
+                let rev = try #require(added.body.split(whereSeparator: { !$0.isNumber }).first.map(String.init), "\(added.body)")
                 #expect(try await eventually { try tmux.capture("board").contains("[ ] t\(rev)  Milk") }, tmux.show("board"))
 
                 // Removed behind the pane's back (HTTP has no latency): the pane
@@ -120,6 +117,19 @@ struct TmuxOptimisticMirrorTests {
                 #expect(todos.components(separatedBy: "Milk").count == 2, "applied more than once: \(todos)")
             }
         }
+    }
+}
+
+/// When each pane first showed Milk, and whether the typing one showed it pending.
+private struct PaneSightings {
+    private(set) var typingPane: Duration?
+    private(set) var otherPane: Duration?
+    private(set) var sawPending = false
+
+    mutating func record(typingPane own: String, otherPane other: String, after elapsed: Duration) {
+        if own.contains("Milk") && typingPane == nil { typingPane = elapsed }
+        if other.contains("Milk") && otherPane == nil { otherPane = elapsed }
+        if own.contains("Milk  (pending)") { sawPending = true }
     }
 }
 
