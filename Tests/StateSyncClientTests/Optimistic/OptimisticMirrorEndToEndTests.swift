@@ -53,7 +53,7 @@ struct OptimisticMirrorEndToEndTests {
     }
 
     @Test func anActionTheServerRejectsRollsBackAndNamesTheReason() async throws {
-        try await TestServer.with(Self.slowServer(.seconds(2))) { server in
+        try await TestServer.with(Self.slowServer(.seconds(1))) { server in
             try await StateSyncClient.withConnection(ClientFixtures.configuration(server.url, name: "bob")) { client in
                 let board = try await client.mirror(Board.self, optimistic: true)
                 let rev = try await board.dispatch(.addTodo(title: "Milk"))

@@ -54,11 +54,6 @@ struct Tmux: Sendable {
         return pid
     }
 
-    /// Starts `command` again in `target` (its old process is killed if still running).
-    func respawn(_ target: String, command: String) throws {
-        try run(["respawn-pane", "-k", "-t", target, command])
-    }
-
     /// Ends the server and every process in its panes.
     func kill() {
         _ = try? run(["kill-server"])   // already gone: nothing to end
