@@ -114,7 +114,7 @@ let package = Package(
         // `swift run -c release optimistic-benchmarks` (see BENCHMARKS.md "## Optimistic rebase").
         .executableTarget(
             name: "optimistic-benchmarks",
-            dependencies: ["StateSyncClient", "StateSyncCore", "BoardApp"],
+            dependencies: ["StateSyncCore", "BoardApp"],
             path: "Benchmarks/OptimisticBenchmarks",
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,5 @@
 import BoardApp
 import Foundation
-import StateSyncClient
 import StateSyncCore
 
 // The cost of an optimistic rebase: the server's patch moves the confirmed

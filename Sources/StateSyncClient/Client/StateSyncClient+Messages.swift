@@ -71,8 +71,9 @@ extension StateSyncClient {
         let document = document
         mirror.performStateUpdate { $0 = document }
         changeFeeds.changed(at: path, rev: rev, document: document)
-        if subscriptions[.root]?.isSynced == true {
-            for sink in liveOptimisticSinks { sink.confirm(document: document, rev: rev) }
+        // Optimistic mirrors hold the whole state: the revision is the root subscription's.
+        if let rootRev = subscriptions[.root]?.rev {
+            for sink in liveOptimisticSinks { sink.confirm(document: document, rev: rootRev) }
         }
     }
 

@@ -1,11 +1,10 @@
 public import Foundation
-public import StateSyncCore
 
 /// The model of an optimistic mirror, with no I/O: the server's confirmed
 /// state, the local actions it has not answered yet, and the prediction
 /// (the confirmed state with those actions applied by the app's own
-/// reducer). ``OptimisticMirror`` drives one from the connection; tests and
-/// benchmarks drive it directly.
+/// reducer). `StateSyncClient`'s `OptimisticMirror` drives one from the
+/// connection; tests and benchmarks drive it directly.
 ///
 /// ```swift
 /// var queue = OptimisticQueue<Board>(confirmed: BoardState(), rev: 0, session: SessionInfo(id: "s-1", name: "alice"))
