@@ -27,6 +27,12 @@ import WebSocket
 /// Observation is the store's (``Store/observe(_:)-(JSONPointer)``): a
 /// sequence of distinct values, the newest for a slow consumer.
 ///
+/// ## Optimistic updates
+/// ``mirror(_:optimistic:)`` gives an app sharing its `StateSyncApp` with
+/// the server a mirror of the whole state that shows this client's
+/// dispatches at once (predicted with the app's reducer) and rebases them on
+/// the server's patches until they are answered (``OptimisticMirror``).
+///
 /// ## Connection
 /// ``run()`` owns the connection: it connects, says hello, re-subscribes
 /// (with `since` while the epoch is the same, from scratch when it changed)
