@@ -16,5 +16,9 @@ public enum ClientOutbox: Sendable, Hashable {
     /// names (which then replaces ``StateSyncClientConfiguration/clientID``),
     /// and the server's exactly-once applies each one once, however often it
     /// is sent, while it remembers the outcome (`--outcome-retention`).
+    /// Each rewrite costs in proportion to the dispatches pending (at most
+    /// ``StateSyncClientConfiguration/maxPendingDispatches``); a failed write
+    /// of a new dispatch throws ``StateSyncClientError/outboxFailed(path:reason:)``
+    /// and the dispatch is not sent.
     case file(URL)
 }

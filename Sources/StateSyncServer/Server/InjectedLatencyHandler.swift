@@ -51,7 +51,7 @@ final class InjectedLatencyHandler: ChannelOutboundHandler, RemovableChannelHand
     }
 
     private func hold(_ event: Event, context: ChannelHandlerContext) {
-        held.append((.now() + latency, event))
+        held.append((context.eventLoop.now + latency, event))
         scheduleNext(context: context)
     }
 
@@ -60,7 +60,7 @@ final class InjectedLatencyHandler: ChannelOutboundHandler, RemovableChannelHand
         guard timer == nil, let first = held.first else { return }
         timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: first.due) { [self] in
             timer = nil
-            let now = NIODeadline.now()
+            let now = context.eventLoop.now
             while let next = held.first, next.due <= now {
                 held.removeFirst()
                 perform(next.event, context: context)
