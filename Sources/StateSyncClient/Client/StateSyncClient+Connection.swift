@@ -149,6 +149,9 @@ extension StateSyncClient {
         for read in pending.reads.values {
             send(.get(id: read.id, path: read.path), on: connection)
         }
+        if !everSent.isEmpty {
+            for sink in liveOptimisticSinks { sink.doubt(ids: everSent) }
+        }
         flushDispatches()
         return true
     }
@@ -213,6 +216,7 @@ extension StateSyncClient {
         guard let connection else { return }
         for dispatch in pending.dispatchesInOrder where !sentDispatches.contains(dispatch.id) {
             sentDispatches.insert(dispatch.id)
+            everSent.insert(dispatch.id)
             send(.dispatch(id: dispatch.id, action: dispatch.action), on: connection)
         }
     }

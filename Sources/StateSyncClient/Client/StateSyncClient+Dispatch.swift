@@ -39,6 +39,7 @@ extension StateSyncClient {
             for sink in liveOptimisticSinks { sink.enqueue(id: id, action: action) }
             if let connection {
                 sentDispatches.insert(id)
+                everSent.insert(id)
                 send(.dispatch(id: id, action: action), on: connection)
             }
         }

@@ -23,7 +23,10 @@ extension StateSyncClient {
         try await subscribe(JSONPointer.root)
         let rev = subscriptions[.root]?.rev ?? status.rev
         let restored = pending.dispatchesInOrder.map { (id: $0.id, action: $0.action) }
-        let mirror = try OptimisticMirror<App>(client: self, predicts: optimistic, document: document, rev: rev, restored: restored)
+        // Online, the earlier ones were sent again already: in doubt until answered.
+        let doubtful = connection == nil ? [] : everSent
+        let mirror = try OptimisticMirror<App>(
+            client: self, predicts: optimistic, document: document, rev: rev, restored: restored, doubtful: doubtful)
         optimisticSinks.removeAll { $0.sink == nil }
         optimisticSinks.append(WeakOptimisticSink(sink: mirror))
         return mirror
@@ -38,6 +41,7 @@ extension StateSyncClient {
     /// mirrors' queues and the outbox file.
     func takeDispatch(_ id: String) -> PendingRequests.Dispatch? {
         sentDispatches.remove(id)
+        everSent.remove(id)
         guard let dispatch = pending.takeDispatch(id) else { return nil }
         for sink in liveOptimisticSinks { sink.settle(id: id) }
         if let outboxFile {

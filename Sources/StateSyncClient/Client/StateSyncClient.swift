@@ -71,6 +71,10 @@ public actor StateSyncClient {
     var isClosed = false
     /// The ids of the dispatches sent on the current connection.
     var sentDispatches: Set<String> = []
+    /// The ids of the unanswered dispatches ever sent (on any connection, or
+    /// by an earlier process: restored from the outbox): after a reconnect
+    /// they may have been applied already.
+    var everSent: Set<String> = []
     /// Wakes the reconnect delay in progress when ``close()`` is called.
     var pauseWaker: AsyncStream<Void>.Continuation?
     /// The error that ended ``run()`` for good, for ``waitUntilOnline()``.
@@ -116,6 +120,7 @@ public actor StateSyncClient {
         self.clientID = clientID
         outboxFailure = failure
         pending = restored
+        everSent = Set(restored.dispatches.keys)
     }
 
     /// The connection state, session, epoch, role and newest revision.

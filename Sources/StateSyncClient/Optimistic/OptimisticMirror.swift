@@ -35,6 +35,12 @@ import Synchronization
 /// what they generate comes from the action (a client-generated id such as
 /// a UUID in the action) rather than from ``Meta``.
 ///
+/// An action sent before a connection dropped (or by an earlier process,
+/// from the outbox) may have been applied without its ack arriving. Once
+/// it is sent again it is left out of the prediction until its answer, so it
+/// is never shown twice; if the server had not applied it, it shows again
+/// with the patch that applies it, one round trip later.
+///
 /// ## Only the whole state
 /// The mirror subscribes to the whole state (`""`): the reducer reads the
 /// state it is given, and a prediction made from part of it could read
@@ -50,9 +56,11 @@ public final class OptimisticMirror<App: StateSyncApp>: Sendable {
     private let lastError = Mutex<StateSyncClientError?>(nil)
 
     /// A mirror of `document` at `rev` on `client`, predicting `restored`
-    /// (actions pending from before it was made, e.g. from the outbox).
+    /// (actions pending from before it was made, e.g. from the outbox)
+    /// except those in `doubtful` (re-sent, maybe applied already).
     init(
-        client: StateSyncClient, predicts: Bool, document: JSONValue, rev: UInt64, restored: [(id: String, action: JSONObject)]
+        client: StateSyncClient, predicts: Bool, document: JSONValue, rev: UInt64,
+        restored: [(id: String, action: JSONObject)], doubtful: Set<String>
     ) throws(StateSyncClientError) {
         self.client = client
         self.predicts = predicts
@@ -64,6 +72,7 @@ public final class OptimisticMirror<App: StateSyncApp>: Sendable {
                     queue.enqueue(id: id, action: action, at: Date())
                 }
             }
+            queue.doubt(ids: doubtful)
         }
         self.queue = Mutex(queue)
         predictedStore = LocalStore(initialState: queue.predicted)
@@ -147,6 +156,10 @@ extension OptimisticMirror: OptimisticSink {
         } catch {
             lastError.withLock { $0 = error }
         }
+    }
+
+    func doubt(ids: Set<String>) {
+        queue.withLock { $0.doubt(ids: ids) }
     }
 
     func settle(id: String) {

@@ -9,6 +9,9 @@ protocol OptimisticSink: AnyObject, Sendable {
     func enqueue(id: String, action: JSONObject)
     /// The mirror's document (the whole state) is now `document`, at `rev`.
     func confirm(document: JSONValue, rev: UInt64)
+    /// Actions `ids` were sent again after a drop or a restart: the server
+    /// may have applied them already, so they are not predicted until answered.
+    func doubt(ids: Set<String>)
     /// Action `id` was answered (ack, reject, error): it is no longer pending.
     func settle(id: String)
     /// Shows the current prediction to observers, if it changed.

@@ -20,7 +20,7 @@ struct OutboxEndToEndTests {
         let outbox = Self.outboxURL()
         defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
         var configuration = TestServer.configuration
-        configuration.injectedLatency = .seconds(2)
+        configuration.injectedLatency = .seconds(3)
         try await TestServer.with(configuration) { server in
             var clientConfiguration = ClientFixtures.configuration(server.url)
             clientConfiguration.outbox = .file(outbox)
@@ -29,7 +29,7 @@ struct OutboxEndToEndTests {
                 group.addTask { try await first.run() }
                 try await first.waitUntilOnline()
                 group.addTask { _ = try? await first.dispatch(BoardAction.addTodo(title: "Milk")) }   // closed before its ack
-                // Applied by the server; its ack is two seconds away.
+                // Applied by the server; its ack is three seconds away.
                 #expect(try await eventually { try await HTTPGet.get(port: server.port, path: "/api/state?path=/todos").body.contains("Milk") })
                 let listed = try #require(try OutboxFile(url: outbox).load())
                 #expect(listed.dispatches.map(\.action) == [BoardAction.addTodo(title: "Milk").wireValue])

@@ -32,6 +32,14 @@ public import Foundation
 /// the confirmed state and every pending action, in order: the cost is one
 /// reduction per pending action (see BENCHMARKS.md, "Optimistic rebase").
 /// ``enqueue(id:action:at:)`` only reduces the new action on top.
+///
+/// ## Actions in doubt
+/// An action sent on a connection that dropped, or by an earlier process
+/// (an outbox), may have been applied without its ack arriving: the
+/// confirmed state may already hold it, and predicting it again would show
+/// it twice. Once it is sent again, ``doubt(ids:)`` leaves it out of the
+/// prediction until the server's answer (the ack of an applied one comes
+/// at once, from the server's exactly-once outcomes).
 public struct OptimisticQueue<App: StateSyncApp>: Sendable {
     /// One local action the server has not answered yet.
     public struct Pending: Sendable {
@@ -41,6 +49,9 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         public let action: App.Action
         /// When it was dispatched: the predicted ``Meta/time``.
         public let time: Date
+        /// Whether the server may have applied it already (see ``doubt(ids:)``):
+        /// then it is left out of the prediction until answered.
+        public internal(set) var inDoubt: Bool
     }
 
     /// The server's state, as its snapshots and patches last said.
@@ -75,9 +86,9 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
 
     /// Adds a local action and applies it on top of ``predicted``.
     public mutating func enqueue(id: String, action: App.Action, at time: Date) {
-        let next = Pending(id: id, action: action, time: time)
+        let next = Pending(id: id, action: action, time: time, inDoubt: false)
         pending.append(next)
-        let accepted = UInt64(pending.count - 1 - predictedRejections.count)
+        let accepted = UInt64(pending.dropLast().count { !$0.inDoubt } - predictedRejections.count)
         if !Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &predicted) {
             predictedRejections.insert(id)
         }
@@ -103,12 +114,20 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         return true
     }
 
+    /// Leaves the pending actions `ids` out of the prediction until answered:
+    /// they were re-sent after a drop or a restart, and may be applied already.
+    public mutating func doubt(ids: Set<String>) {
+        guard pending.contains(where: { ids.contains($0.id) && !$0.inDoubt }) else { return }
+        for index in pending.indices where ids.contains(pending[index].id) { pending[index].inDoubt = true }
+        rebase()
+    }
+
     /// Recomputes ``predicted``: ``confirmed`` with every pending action applied in order.
     public mutating func rebase() {
         var state = confirmed
         var rejections: Set<String> = []
         var accepted: UInt64 = 0
-        for next in pending {
+        for next in pending where !next.inDoubt {
             if Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &state) {
                 accepted += 1
             } else {
