@@ -231,6 +231,7 @@ export class StateSyncClient {
     this._pending = new Map();       // request id → { message, resolve, reject }
     this._listeners = new Set();
     this._optimistic = new Set();    // OptimisticMirror instances told of dispatches, patches and answers
+    this._everSent = new Set();      // ids of unanswered dispatches sent on some connection (maybe applied)
     this._opened = null;
     if (options.autoConnect !== false) this.connect();
   }
@@ -415,14 +416,21 @@ export class StateSyncClient {
   }
 
   _send(message) {
-    if (this._socket && this.connection === "open") this._socket.send(JSON.stringify(message));
+    if (!this._socket || this.connection !== "open") return false;
+    this._socket.send(JSON.stringify(message));
+    return true;
   }
 
   _request(message) {
     return new Promise((resolve, reject) => {
       this._pending.set(message.id, { message, resolve, reject });
-      this._send(message);
+      if (this._send(message) && message.type === "dispatch") this._everSent.add(message.id);
     });
+  }
+
+  _answered(id) {
+    this._everSent.delete(id);
+    for (const mirror of this._optimistic) mirror._settle(id);
   }
 
   _fail(error) {
@@ -465,7 +473,7 @@ export class StateSyncClient {
         const pending = this._pending.get(message.id);
         if (!pending) return;
         this._pending.delete(message.id);
-        for (const mirror of this._optimistic) mirror._settle(message.id);
+        this._answered(message.id);
         pending.resolve(message.type === "ack" ? { rev: message.rev } : { rev: message.rev, value: message.value });
         return;
       }
@@ -473,7 +481,7 @@ export class StateSyncClient {
         const pending = this._pending.get(message.id);
         if (!pending) return;
         this._pending.delete(message.id);
-        for (const mirror of this._optimistic) mirror._settle(message.id);
+        this._answered(message.id);
         pending.reject(new StateSyncError(message.code, message.message));
         return;
       }
@@ -495,7 +503,11 @@ export class StateSyncClient {
       if (!sameHistory) subscription.rev = null;
       this._sendSubscribe(subscription, sameHistory);
     }
-    for (const pending of this._pending.values()) this._send(pending.message);
+    // Dispatches sent before the drop may have been applied: not predicted until answered.
+    if (this._everSent.size > 0) for (const mirror of this._optimistic) mirror._doubt(this._everSent);
+    for (const pending of this._pending.values()) {
+      if (this._send(pending.message) && pending.message.type === "dispatch") this._everSent.add(pending.message.id);
+    }
     if (this._opened) {
       this._opened.resolve(message);
       this._opened = null;
@@ -543,7 +555,7 @@ export class StateSyncClient {
     const pending = message.id !== undefined ? this._pending.get(message.id) : undefined;
     if (pending) {
       this._pending.delete(message.id);
-      for (const mirror of this._optimistic) mirror._settle(message.id);
+      this._answered(message.id);
       pending.reject(error);
       return;
     }
@@ -579,7 +591,9 @@ export class StateSyncClient {
  * the patches first), a reject removes it and the prediction rolls back. A
  * patch that comes while dispatches are in flight is shown with the next
  * message (normally their ack) or after 50 ms, so an acked action is never
- * shown twice. `meta` is predicted: { revision: confirmed rev + place in the
+ * shown twice; a dispatch sent before a dropped connection (maybe applied
+ * without its ack) is left out of the prediction once re-sent, until its
+ * answer. `meta` is predicted: { revision: confirmed rev + place in the
  * queue, clientId, time: when dispatched here (ISO 8601), session: { id, name } };
  * the server's patches correct what differs (ids made from the revision, times).
  */
@@ -614,9 +628,14 @@ export class OptimisticMirror {
   }
 
   _enqueue(id, action) {
-    this.pending.push({ id, action, time: new Date().toISOString() });
+    this.pending.push({ id, action, time: new Date().toISOString(), inDoubt: false });
     this._rebase();
     this._publish();
+  }
+
+  _doubt(ids) {
+    for (const entry of this.pending) if (ids.has(entry.id)) entry.inDoubt = true;
+    this._rebase();
   }
 
   _settle(id) {
@@ -633,6 +652,7 @@ export class OptimisticMirror {
     const welcome = this.client.welcome;
     const session = { id: welcome?.session ?? "", name: this.client.name || (welcome?.session ?? "") };
     for (const entry of this.pending) {
+      if (entry.inDoubt) continue;
       const meta = { revision: this.rev + accepted + 1, clientId: this.client.clientId, time: entry.time, session };
       try {
         state = this.reducer(structuredClone(state), entry.action, meta);

@@ -15,6 +15,7 @@ class FakeSocket {
   send(text) { this.sent.push(JSON.parse(text)); }
   close() {}
   serve(message) { this.onmessage({ data: JSON.stringify(message) }); }
+  drop() { this.onclose({ code: 1006 }); }
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -39,7 +40,7 @@ function boardReducer(state, action, meta) {
 
 async function connected() {
   FakeSocket.all = [];
-  const client = new StateSyncClient("ws://test/sync", { WebSocket: FakeSocket, name: "alice" });
+  const client = new StateSyncClient("ws://test/sync", { WebSocket: FakeSocket, name: "alice", backoff: { initialMs: 1, maxMs: 2 } });
   await tick();
   const socket = FakeSocket.all[0];
   socket.serve({ type: "welcome", session: "s-1", epoch: "e-1", rev: 3, role: "writer", server: "test" });
@@ -92,5 +93,26 @@ test("a patch with no answer behind it is shown after the grace delay", async ()
   assert.equal(shown.length, before, "held while a dispatch is in flight");
   await new Promise((resolve) => setTimeout(resolve, 80));
   assert.deepEqual(shown.at(-1).state.todos.map((t) => t.title), ["Eggs", "Milk"]);
+  client.close();
+});
+
+test("a dispatch re-sent after a drop is not shown twice when the server had applied it", async () => {
+  const { client, socket, mirror, shown } = await connected();
+  const acked = mirror.dispatch({ type: "addTodo", title: "Milk" });
+  const sent = socket.sent.at(-1);
+  socket.drop();                                   // applied by the server, its ack lost
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const again = FakeSocket.all.at(-1);
+  assert.notEqual(again, socket, "reconnected");
+  again.serve({ type: "welcome", session: "s-2", epoch: "e-1", rev: 4, role: "writer", server: "test" });
+  assert.deepEqual(again.sent.filter((m) => m.type === "dispatch").map((m) => m.id), [sent.id], "re-sent with its id");
+  const resubscribe = again.sent.find((m) => m.type === "subscribe");
+  again.serve({ type: "patch", id: resubscribe.id, base: 3, rev: 4, ops: [{ op: "add", path: "/todos/-", value: { id: "t4", title: "Milk", done: false } }] });
+  await new Promise((resolve) => setTimeout(resolve, 80));   // the ack of the re-sent dispatch takes a round trip
+  assert.deepEqual(mirror.state.todos.map((t) => t.title), ["Milk"]);
+  again.serve({ type: "ack", id: sent.id, rev: 4 });
+  assert.deepEqual(await acked, { rev: 4 });
+  assert.ok(shown.every(({ state }) => state.todos.length <= 1), `Milk was shown twice: ${JSON.stringify(shown)}`);
+  assert.deepEqual(mirror.state.todos.map((t) => t.title), ["Milk"]);
   client.close();
 });
