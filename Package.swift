@@ -111,6 +111,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // `swift run -c release optimistic-benchmarks` (see BENCHMARKS.md "## Optimistic rebase").
+        .executableTarget(
+            name: "optimistic-benchmarks",
+            dependencies: ["StateSyncCore", "BoardApp"],
+            path: "Benchmarks/OptimisticBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: WebSocket: our own RFC 6455 + RFC 7692 on SwiftNIO.
         .target(
             name: "WebSocket",
@@ -201,6 +209,7 @@ let package = Package(
                 "BoardApp",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -176,12 +176,16 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(help: "Development only: delay everything sent on each /sync connection by this many milliseconds, to see a far-away server (0: off).")
+    var injectLatency = 0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxMessageBytes >= 1_024 else { throw ValidationError("--max-message-bytes \(maxMessageBytes) is below 1024") }
         guard maxNestingDepth >= 2 else { throw ValidationError("--max-nesting-depth must be at least 2 (a message is an object holding an action object)") }
         guard maxSubscriptions >= 1 else { throw ValidationError("--max-subscriptions must be at least 1") }
+        guard (0...60_000).contains(injectLatency) else { throw ValidationError("--inject-latency \(injectLatency) is not 0…60000 milliseconds") }
         guard messagesPerSecond >= 1 else { throw ValidationError("--messages-per-second must be at least 1") }
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
         guard pingInterval >= 0, idleTimeout >= 0 else { throw ValidationError("--ping-interval and --idle-timeout cannot be negative") }
@@ -296,6 +300,7 @@ struct Serve: AsyncParsableCommand {
         configuration.session.pathLimits = JSONPointer.Limits(maxTokens: maxPathDepth, maxBytes: maxPathBytes)
         configuration.session.identifierLimits = IdentifierLimits(maxIdentifierBytes: maxIdBytes, maxNameLength: maxNameLength)
         configuration.engine.snapshotEvery = UInt64(snapshotEvery)
+        configuration.injectedLatency = injectLatency > 0 ? .milliseconds(injectLatency) : nil
         var tokens: [String: Role] = [:]
         if let tokensFile {
             let text: String

@@ -2,10 +2,17 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// A minimal HTTP/1.1 GET over loopback for `/health` and `/metrics`.
+/// A minimal HTTP/1.1 GET (and POST) over loopback for `/health`, `/metrics` and `/api/dispatch`.
 package enum HTTPGet {
+    /// The status code and body of `POST path` with `body`.
+    package static func post(port: Int, path: String, body: String) async throws -> (status: Int, body: String) {
+        try await get(port: port, path: path, method: "POST", headers: "Content-Length: \(body.utf8.count)\r\n", body: body)
+    }
+
     /// The status code and body of `GET path`.
-    package static func get(port: Int, path: String, headers: String = "") async throws -> (status: Int, body: String) {
+    package static func get(
+        port: Int, path: String, method: String = "GET", headers: String = "", body: String = ""
+    ) async throws -> (status: Int, body: String) {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -13,7 +20,7 @@ package enum HTTPGet {
                 }
             }
         return try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(string: "GET \(path) HTTP/1.1\r\nHost: localhost\r\n\(headers)\r\n"))
+            try await outbound.write(ByteBuffer(string: "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\n\(headers)\r\n\(body)"))
             var response = ""
             for try await chunk in inbound {
                 response += String(buffer: chunk)

@@ -230,6 +230,8 @@ export class StateSyncClient {
     this._subscriptions = new Map(); // id → subscription
     this._pending = new Map();       // request id → { message, resolve, reject }
     this._listeners = new Set();
+    this._optimistic = new Set();    // OptimisticMirror instances told of dispatches, patches and answers
+    this._everSent = new Set();      // ids of unanswered dispatches sent on some connection (maybe applied)
     this._opened = null;
     if (options.autoConnect !== false) this.connect();
   }
@@ -342,7 +344,22 @@ export class StateSyncClient {
     if (action === null || typeof action !== "object" || typeof action.type !== "string") {
       return Promise.reject(new StateSyncError("invalid_action", "an action is an object with a string \"type\""));
     }
-    return this._request({ type: "dispatch", id: `${this.actionIdPrefix}-a${++this._counter}`, action });
+    const message = { type: "dispatch", id: `${this.actionIdPrefix}-a${++this._counter}`, action };
+    for (const mirror of this._optimistic) mirror._enqueue(message.id, action);
+    return this._request(message);
+  }
+
+  /**
+   * An optimistic mirror of the whole state (see OptimisticMirror): this
+   * client's dispatches show at once, predicted with `reducer(state, action,
+   * meta)` (the app's own reducer, ported to JS: returns the new state,
+   * throws to reject), and are rebased on the server's patches until answered.
+   * `onChange(state, view)` gets each new predicted state.
+   */
+  optimistic(reducer, onChange) {
+    const mirror = new OptimisticMirror(this, reducer, onChange);
+    this._optimistic.add(mirror);
+    return mirror;
   }
 
   // MARK: Internals
@@ -399,14 +416,21 @@ export class StateSyncClient {
   }
 
   _send(message) {
-    if (this._socket && this.connection === "open") this._socket.send(JSON.stringify(message));
+    if (!this._socket || this.connection !== "open") return false;
+    this._socket.send(JSON.stringify(message));
+    return true;
   }
 
   _request(message) {
     return new Promise((resolve, reject) => {
       this._pending.set(message.id, { message, resolve, reject });
-      this._send(message);
+      if (this._send(message) && message.type === "dispatch") this._everSent.add(message.id);
     });
+  }
+
+  _answered(id) {
+    this._everSent.delete(id);
+    for (const mirror of this._optimistic) mirror._settle(id);
   }
 
   _fail(error) {
@@ -434,6 +458,11 @@ export class StateSyncClient {
   }
 
   _receive(message) {
+    this._handle(message);
+    for (const mirror of this._optimistic) mirror._after(message, this._pending);
+  }
+
+  _handle(message) {
     switch (message.type) {
       case "welcome": return this._welcomed(message);
       case "snapshot": return this._snapshot(message);
@@ -444,6 +473,7 @@ export class StateSyncClient {
         const pending = this._pending.get(message.id);
         if (!pending) return;
         this._pending.delete(message.id);
+        this._answered(message.id);
         pending.resolve(message.type === "ack" ? { rev: message.rev } : { rev: message.rev, value: message.value });
         return;
       }
@@ -451,6 +481,7 @@ export class StateSyncClient {
         const pending = this._pending.get(message.id);
         if (!pending) return;
         this._pending.delete(message.id);
+        this._answered(message.id);
         pending.reject(new StateSyncError(message.code, message.message));
         return;
       }
@@ -472,7 +503,11 @@ export class StateSyncClient {
       if (!sameHistory) subscription.rev = null;
       this._sendSubscribe(subscription, sameHistory);
     }
-    for (const pending of this._pending.values()) this._send(pending.message);
+    // Dispatches sent before the drop may have been applied: not predicted until answered.
+    if (this._everSent.size > 0) for (const mirror of this._optimistic) mirror._doubt(this._everSent);
+    for (const pending of this._pending.values()) {
+      if (this._send(pending.message) && pending.message.type === "dispatch") this._everSent.add(pending.message.id);
+    }
     if (this._opened) {
       this._opened.resolve(message);
       this._opened = null;
@@ -520,6 +555,7 @@ export class StateSyncClient {
     const pending = message.id !== undefined ? this._pending.get(message.id) : undefined;
     if (pending) {
       this._pending.delete(message.id);
+      this._answered(message.id);
       pending.reject(error);
       return;
     }
@@ -543,5 +579,108 @@ export class StateSyncClient {
     observer.seen = true;
     observer.last = value;
     observer.callback(value, subscription.rev);
+  }
+}
+
+/**
+ * A mirror of the whole state that shows this client's own actions at once
+ * (made by `client.optimistic(reducer, onChange)`): it keeps the server's
+ * confirmed state and the actions not answered yet, applies them with the
+ * app's reducer on top (the prediction), and rebases them on every patch.
+ * An ack removes an action (its effect is confirmed by then: the server sends
+ * the patches first), a reject removes it and the prediction rolls back. A
+ * patch that comes while dispatches are in flight is shown with the next
+ * message (normally their ack) or after 50 ms, so an acked action is never
+ * shown twice; a dispatch sent before a dropped connection (maybe applied
+ * without its ack) is left out of the prediction once re-sent, until its
+ * answer. `meta` is predicted: { revision: confirmed rev + place in the
+ * queue, clientId, time: when dispatched here (ISO 8601), session: { id, name } };
+ * the server's patches correct what differs (ids made from the revision, times).
+ */
+export class OptimisticMirror {
+  constructor(client, reducer, onChange) {
+    this.client = client;
+    this.reducer = reducer;
+    this.onChange = onChange;
+    this.confirmed = undefined;  // the server's state (undefined until the snapshot)
+    this.rev = null;             // its revision
+    this.pending = [];           // [{ id, action, time }] in the order dispatched
+    this.state = undefined;      // the prediction
+    this._grace = null;
+    this._shown = undefined;
+    this._subscription = client.subscribe("", (value, rev) => {
+      this.confirmed = value;
+      this.rev = rev;
+      this._rebase();
+    });
+  }
+
+  /** Dispatches `action` through the client: shown at once; resolves { rev } on the ack. */
+  dispatch(action) {
+    return this.client.dispatch(action);
+  }
+
+  /** Stops mirroring (the subscription is closed). */
+  close() {
+    clearTimeout(this._grace);
+    this.client._optimistic.delete(this);
+    this._subscription.close();
+  }
+
+  _enqueue(id, action) {
+    this.pending.push({ id, action, time: new Date().toISOString(), inDoubt: false });
+    this._rebase();
+    this._publish();
+  }
+
+  _doubt(ids) {
+    for (const entry of this.pending) if (ids.has(entry.id)) entry.inDoubt = true;
+    this._rebase();
+  }
+
+  _settle(id) {
+    const index = this.pending.findIndex((entry) => entry.id === id);
+    if (index < 0) return;
+    this.pending.splice(index, 1);
+    this._rebase();
+  }
+
+  _rebase() {
+    if (this.confirmed === undefined) return;
+    let state = this.confirmed;
+    let accepted = 0;
+    const welcome = this.client.welcome;
+    const session = { id: welcome?.session ?? "", name: this.client.name || (welcome?.session ?? "") };
+    for (const entry of this.pending) {
+      if (entry.inDoubt) continue;
+      const meta = { revision: this.rev + accepted + 1, clientId: this.client.clientId, time: entry.time, session };
+      try {
+        state = this.reducer(structuredClone(state), entry.action, meta);
+        accepted += 1;
+      } catch (error) {
+        // Predicted to be rejected: left out; the server answers for sure.
+      }
+    }
+    this.state = state;
+  }
+
+  /** Called after each message the client handled, with its unanswered requests. */
+  _after(message, unanswered) {
+    if (message.type === "snapshot" || message.type === "patch") {
+      const inFlight = [...unanswered.values()].some((request) => request.message.type === "dispatch");
+      if (inFlight) {
+        if (this._grace === null) this._grace = setTimeout(() => this._publish(), 50);
+        return;
+      }
+    }
+    this._publish();
+  }
+
+  _publish() {
+    clearTimeout(this._grace);
+    this._grace = null;
+    if (this.state === undefined || jsonEqual(this._shown, this.state)) return;
+    this._shown = this.state;
+    if (this.onChange) this.onChange(this.state, { confirmed: this.confirmed, pending: this.pending.length });
   }
 }

@@ -11,7 +11,9 @@ struct PendingRequests {
         let action: JSONObject
         /// Order of dispatch, so re-sending keeps the original order.
         let sequence: Int
-        let continuation: CheckedContinuation<UInt64, any Error>
+        /// The caller waiting for the answer; `nil` for a dispatch restored
+        /// from the outbox (nobody in this process waits for it).
+        let continuation: CheckedContinuation<UInt64, any Error>?
     }
 
     /// A one-shot `get` not yet answered.
@@ -30,7 +32,7 @@ struct PendingRequests {
     var onlineWaiters: [CheckedContinuation<Void, any Error>] = []
 
     /// Remembers a dispatch until its answer.
-    mutating func add(dispatch id: String, action: JSONObject, continuation: CheckedContinuation<UInt64, any Error>) {
+    mutating func add(dispatch id: String, action: JSONObject, continuation: CheckedContinuation<UInt64, any Error>?) {
         nextSequence += 1
         dispatches[id] = Dispatch(id: id, action: action, sequence: nextSequence, continuation: continuation)
     }
@@ -76,7 +78,7 @@ struct PendingRequests {
     mutating func failAll(with error: any Error) {
         let dispatches = dispatches.values, reads = reads.values, syncs = syncWaiters.values, onlines = onlineWaiters
         self = PendingRequests()
-        for dispatch in dispatches { dispatch.continuation.resume(throwing: error) }
+        for dispatch in dispatches { dispatch.continuation?.resume(throwing: error) }
         for read in reads { read.continuation.resume(throwing: error) }
         for waiter in syncs.joined() { waiter.resume(throwing: error) }
         for waiter in onlines { waiter.resume(throwing: error) }

@@ -17,6 +17,10 @@ extension StateSyncClient {
     public nonisolated func run() async throws {
         // Nonisolated so that the connection's (non-Sendable) message iterator
         // stays in this task; each message then hops onto the actor.
+        if let outboxFailure {
+            await end(with: outboxFailure)
+            throw outboxFailure
+        }
         let urls = configuration.urls
         guard !urls.isEmpty else {
             let error = StateSyncClientError.cannotConnect(url: "", reason: "the configuration names no URL")
@@ -77,7 +81,7 @@ extension StateSyncClient {
         } catch {
             throw StateSyncClientError.cannotConnect(url: url, reason: "\(error)")
         }
-        send(.hello(clientID: configuration.clientID, token: configuration.token, name: configuration.name), on: connection)
+        send(.hello(clientID: clientID, token: configuration.token, name: configuration.name), on: connection)
         return connection
     }
 
@@ -156,6 +160,9 @@ extension StateSyncClient {
         for read in pending.reads.values {
             send(.get(id: read.id, path: read.path), on: connection)
         }
+        if !everSent.isEmpty {
+            for sink in liveOptimisticSinks { sink.doubt(ids: everSent) }
+        }
         flushDispatches()
         return true
     }
@@ -206,6 +213,7 @@ extension StateSyncClient {
         setConnection(.closed)
         pending.failAll(with: error)
         changeFeeds.finishAll()
+        predictionGrace?.cancel()
     }
 
     /// Writes `message` on `connection` (in call order, without waiting).
@@ -219,6 +227,7 @@ extension StateSyncClient {
         guard let connection else { return }
         for dispatch in pending.dispatchesInOrder where !sentDispatches.contains(dispatch.id) {
             sentDispatches.insert(dispatch.id)
+            everSent.insert(dispatch.id)
             send(.dispatch(id: dispatch.id, action: dispatch.action), on: connection)
         }
     }

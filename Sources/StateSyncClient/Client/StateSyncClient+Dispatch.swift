@@ -15,17 +15,31 @@ extension StateSyncClient {
     /// let rev = try await client.dispatch(["type": "addTodo", "title": "Milk"])
     /// ```
     ///
+    /// The client's optimistic mirrors (``mirror(_:optimistic:)``) show
+    /// the action at once. With an outbox file, it is written there before
+    /// it is sent.
+    ///
     /// - Throws: ``DispatchRejection`` (code and message) when the server
     ///   refuses it; ``StateSyncClientError/server(code:message:path:)`` for a
-    ///   protocol error; ``StateSyncClientError/closed`` when the client closes first.
+    ///   protocol error; ``StateSyncClientError/closed`` when the client closes first;
+    ///   ``StateSyncClientError/tooManyPendingDispatches(limit:)`` or
+    ///   ``StateSyncClientError/outboxFailed(path:reason:)`` before sending it.
     @discardableResult
     public func dispatch(_ action: JSONObject) async throws -> UInt64 {
         if isClosed { throw failure ?? StateSyncClientError.closed }
+        let limit = configuration.maxPendingDispatches
+        guard pending.dispatches.count < limit else { throw StateSyncClientError.tooManyPendingDispatches(limit: limit) }
         let id = "\(actionIDPrefix)-\(makeWireID("a"))"
+        if let outboxFile {
+            let entries = pending.dispatchesInOrder.map { OutboxFile.Entry(id: $0.id, action: $0.action) }
+            try outboxFile.save(OutboxFile.Contents(clientID: clientID, dispatches: entries + [OutboxFile.Entry(id: id, action: action)]))
+        }
         return try await withCheckedThrowingContinuation { continuation in
             pending.add(dispatch: id, action: action, continuation: continuation)
+            for sink in liveOptimisticSinks { sink.enqueue(id: id, action: action) }
             if let connection {
                 sentDispatches.insert(id)
+                everSent.insert(id)
                 send(.dispatch(id: id, action: action), on: connection)
             }
         }

@@ -16,6 +16,7 @@ extension StateSyncClient {
             return
         }
         handle(decoded)
+        showPredictions(after: decoded)
     }
 
     /// Applies a decoded server message to the mirror and the waiting callers.
@@ -36,11 +37,9 @@ extension StateSyncClient {
             pending.takeRead(id)?.continuation.resume(returning: (rev, value))
         case .ack(let id, let rev):
             heard(rev: rev)
-            sentDispatches.remove(id)
-            pending.takeDispatch(id)?.continuation.resume(returning: rev)
+            takeDispatch(id)?.continuation?.resume(returning: rev)
         case .reject(let id, let code, let message):
-            sentDispatches.remove(id)
-            pending.takeDispatch(id)?.continuation.resume(throwing: DispatchRejection(code: code, message: message, actionID: id))
+            takeDispatch(id)?.continuation?.resume(throwing: DispatchRejection(code: code, message: message, actionID: id))
         case .error(let id, let code, let message):
             guard let id else { return }   // not about one request (e.g. rate_limited): nothing to fail
             fail(requestID: id, code: code, message: message)
@@ -72,13 +71,16 @@ extension StateSyncClient {
         let document = document
         mirror.performStateUpdate { $0 = document }
         changeFeeds.changed(at: path, rev: rev, document: document)
+        // Optimistic mirrors hold the whole state: the revision is the root subscription's.
+        if let rootRev = subscriptions[.root]?.rev {
+            for sink in liveOptimisticSinks { sink.confirm(document: document, rev: rootRev) }
+        }
     }
 
     /// Fails the dispatch, read or subscription `id` with the server's error.
     private func fail(requestID id: String, code: ErrorCode, message: String) {
-        if let dispatch = pending.takeDispatch(id) {
-            sentDispatches.remove(id)
-            dispatch.continuation.resume(throwing: StateSyncClientError.server(code: code, message: message, path: nil))
+        if let dispatch = takeDispatch(id) {
+            dispatch.continuation?.resume(throwing: StateSyncClientError.server(code: code, message: message, path: nil))
         } else if let read = pending.takeRead(id) {
             read.continuation.resume(throwing: StateSyncClientError.server(code: code, message: message, path: "\(read.path)"))
         } else if let path = subscriptions.path(forWireID: id) {

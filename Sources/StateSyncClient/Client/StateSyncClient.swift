@@ -27,6 +27,12 @@ import WebSocket
 /// Observation is the store's (``Store/observe(_:)-(JSONPointer)``): a
 /// sequence of distinct values, the newest for a slow consumer.
 ///
+/// ## Optimistic updates
+/// ``mirror(_:optimistic:)`` gives an app sharing its `StateSyncApp` with
+/// the server a mirror of the whole state that shows this client's
+/// dispatches at once (predicted with the app's reducer) and rebases them on
+/// the server's patches until they are answered (``OptimisticMirror``).
+///
 /// ## Connection
 /// ``run()`` owns the connection: it connects, says hello, re-subscribes
 /// (with `since` while the epoch is the same, from scratch when it changed)
@@ -38,6 +44,10 @@ import WebSocket
 public actor StateSyncClient {
     /// The configuration the client was made with.
     public nonisolated let configuration: StateSyncClientConfiguration
+
+    /// The client id sent in `hello`: the configuration's, or the one of the
+    /// outbox file when it has one (its dispatches were made under it).
+    public nonisolated let clientID: String
 
     /// The mirror: a JSON document holding the value of every subscription at
     /// its path. Observe it through ``observe(_:)``, which makes sure the path
@@ -61,6 +71,10 @@ public actor StateSyncClient {
     var isClosed = false
     /// The ids of the dispatches sent on the current connection.
     var sentDispatches: Set<String> = []
+    /// The ids of the unanswered dispatches ever sent (on any connection, or
+    /// by an earlier process: restored from the outbox): after a reconnect
+    /// they may have been applied already.
+    var everSent: Set<String> = []
     /// Wakes the reconnect delay in progress when ``close()`` is called.
     var pauseWaker: AsyncStream<Void>.Continuation?
     /// The error that ended ``run()`` for good, for ``waitUntilOnline()``.
@@ -69,10 +83,44 @@ public actor StateSyncClient {
     /// A random prefix that makes action ids unique across this client's
     /// lives, even with a persisted ``StateSyncClientConfiguration/clientID``.
     let actionIDPrefix = StateSyncClientConfiguration.randomID(prefix: "")
+    /// The optimistic mirrors to tell about dispatches, patches and answers.
+    var optimisticSinks: [WeakOptimisticSink] = []
+    /// Shows a patch's predictions if no answer follows it soon (see ``showPredictions(after:)``).
+    var predictionGrace: Task<Void, Never>?
+    /// The outbox file, when ``StateSyncClientConfiguration/outbox`` is one.
+    let outboxFile: OutboxFile?
+    /// Why the outbox file could not be read: ``run()`` throws it.
+    let outboxFailure: StateSyncClientError?
 
-    /// A client for `configuration`; nothing happens until ``run()``.
+    /// A client for `configuration`; nothing happens until ``run()``. With
+    /// an outbox file, its dispatches are pending from the start (and sent
+    /// once online); a file that cannot be read makes ``run()`` throw
+    /// ``StateSyncClientError/outboxFailed(path:reason:)``.
     public init(configuration: StateSyncClientConfiguration) {
         self.configuration = configuration
+        var clientID = configuration.clientID
+        var failure: StateSyncClientError?
+        var restored = PendingRequests()
+        if case .file(let url) = configuration.outbox {
+            let file = OutboxFile(url: url)
+            outboxFile = file
+            do throws(StateSyncClientError) {
+                if let contents = try file.load() {
+                    clientID = contents.clientID
+                    for entry in contents.dispatches {
+                        restored.add(dispatch: entry.id, action: entry.action, continuation: nil)
+                    }
+                }
+            } catch {
+                failure = error
+            }
+        } else {
+            outboxFile = nil
+        }
+        self.clientID = clientID
+        outboxFailure = failure
+        pending = restored
+        everSent = Set(restored.dispatches.keys)
     }
 
     /// The connection state, session, epoch, role and newest revision.
@@ -138,6 +186,7 @@ public actor StateSyncClient {
         setConnection(.closed)
         pending.failAll(with: StateSyncClientError.closed)
         changeFeeds.finishAll()
+        predictionGrace?.cancel()
         pauseWaker?.yield()
         if let connection = connection ?? opening {
             try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do

@@ -62,6 +62,17 @@ public struct StateSyncClientConfiguration: Sendable {
     /// TLS for `wss://`; `nil` (default) trusts the system's root certificates.
     public var tlsConfiguration: TLSConfiguration?
 
+    /// Where unanswered dispatches are kept: in memory (default), or also in
+    /// a file, so that a client restarted after a crash or while offline
+    /// sends them again with their ids (``ClientOutbox``).
+    public var outbox: ClientOutbox
+
+    /// The most dispatches waiting for the server's answer at once: 1,000
+    /// (far more than a person types while offline; a program dispatching
+    /// faster than the server answers should wait for answers). One more
+    /// throws ``StateSyncClientError/tooManyPendingDispatches(limit:)``.
+    public var maxPendingDispatches: Int
+
     /// A configuration for the server at `url`, with a new random ``clientID``.
     public init(url: String = "ws://127.0.0.1:8080/sync") {
         self.init(urls: [url])
@@ -78,6 +89,8 @@ public struct StateSyncClientConfiguration: Sendable {
         self.waitsForServer = false
         self.webSocket = WebSocketConfiguration()
         self.tlsConfiguration = nil
+        self.outbox = .memory
+        self.maxPendingDispatches = 1_000
     }
 
     /// `prefix` followed by 12 random hexadecimal digits.

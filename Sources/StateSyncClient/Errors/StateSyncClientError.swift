@@ -13,6 +13,8 @@ public struct StateSyncClientError: Error, Sendable, Hashable, CustomStringConve
         case server(code: ErrorCode, message: String, path: String?)
         case decodingFailed(path: String, type: String, reason: String)
         case encodingFailed(type: String, reason: String)
+        case outboxFailed(path: String, reason: String)
+        case tooManyPendingDispatches(limit: Int)
     }
 
     private let base: Base
@@ -58,6 +60,18 @@ public struct StateSyncClientError: Error, Sendable, Hashable, CustomStringConve
         Self(.encodingFailed(type: type, reason: reason))
     }
 
+    /// The outbox file at `path` (``StateSyncClientConfiguration/outbox``)
+    /// could not be read or written: `reason` says why.
+    public static func outboxFailed(path: String, reason: String) -> Self {
+        Self(.outboxFailed(path: path, reason: reason))
+    }
+
+    /// `limit` dispatches are already waiting for the server's answer
+    /// (``StateSyncClientConfiguration/maxPendingDispatches``): this one was not sent.
+    public static func tooManyPendingDispatches(limit: Int) -> Self {
+        Self(.tooManyPendingDispatches(limit: limit))
+    }
+
     /// The protocol error code, for ``refused(url:code:message:)`` and ``server(code:message:path:)``.
     public var code: ErrorCode? {
         switch base {
@@ -89,6 +103,10 @@ public struct StateSyncClientError: Error, Sendable, Hashable, CustomStringConve
             "the value at \"\(path)\" does not decode as \(type): \(reason)"
         case .encodingFailed(let type, let reason):
             "\(type) does not encode as a JSON object action: \(reason)"
+        case .outboxFailed(let path, let reason):
+            "the outbox \(path) cannot be used: \(reason)"
+        case .tooManyPendingDispatches(let limit):
+            "\(limit) dispatches are already waiting for the server's answer (the client's limit): not sent"
         }
     }
 }

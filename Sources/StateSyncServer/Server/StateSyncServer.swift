@@ -140,6 +140,15 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             logger: logger, writeFailures: metrics.journalWriteFailures)
     }
 
+    /// Delays everything sent on `channel` by `latency` (``StateSyncServerConfiguration/injectedLatency``).
+    private static func injectLatency(_ latency: Duration, into channel: any Channel) async {
+        let added = channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.addHandler(InjectedLatencyHandler(latency: latency.timeAmount), position: .first)
+        }
+        // Fails only when the connection has closed already: nothing to delay then.
+        try? await added.get()
+    }
+
     private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal) throws -> WebSocketServer {
         let session = configuration.session
         var webSocket = WebSocketConfiguration()
@@ -165,6 +174,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             handshake: WebSocketServerHandshake(subprotocols: [ProtocolVersion.subprotocol], rejectsUnknownSubprotocols: true),
             configuration: webSocket, options: options
         ) { [self] connection in
+            if let latency = configuration.injectedLatency {
+                await Self.injectLatency(latency, into: connection.outbound.channel)
+            }
             let number = sessionCounter.add(1, ordering: .relaxed).newValue
             let driver = SyncSession(
                 id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics, frames: frames,

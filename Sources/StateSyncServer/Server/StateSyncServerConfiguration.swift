@@ -34,6 +34,11 @@ public struct StateSyncServerConfiguration: Sendable {
     public var authentication: SessionAuthentication
     /// Per-connection limits (message size, subscriptions, rate, idle timeout).
     public var session: SessionConfiguration
+    /// A delay added to everything sent on each `/sync` connection, to see
+    /// on one machine how clients behave far from their server (a
+    /// development aid: `statesync serve --inject-latency MS`). Default
+    /// `nil`: none. Held messages are not counted by the outbound limits.
+    public var injectedLatency: Duration?
     /// Server-wide limits: connections in all and per address, HTTP request
     /// and keep-alive timeouts, joins per address (see ``ConnectionLimits``).
     public var connections = ConnectionLimits()

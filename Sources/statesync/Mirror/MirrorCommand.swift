@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StateSyncClient
 
 /// `statesync mirror`: a live view of the board shared by every terminal
@@ -9,7 +10,8 @@ struct MirrorCommand: AsyncParsableCommand {
         abstract: "A live full-screen view of the board (todos, counters, chat, presence) with a command line.",
         discussion: """
             Each panel observes its own slice of one local mirror of the whole state and is redrawn \
-            only when that slice changes. Commands: \(BoardCommand.summary). \
+            only when that slice changes. Your own actions show at once (a todo marked (pending) until \
+            the server acknowledges it; a rejected one disappears, the reason on the message line). Commands: \(BoardCommand.summary). \
             Leave with quit, Ctrl-C or Ctrl-D. Started before the server, it shows connecting… \
             and keeps retrying; after a drop it reconnects by itself.
             When stdin or stdout is not a terminal it prints one plain line per change instead \
@@ -19,8 +21,12 @@ struct MirrorCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @Option(help: "A file keeping the actions not yet acknowledged, sent again (applied once) when mirror restarts with it.")
+    var outbox: String?
+
     func run() async throws {
-        let configuration = connection.configuration(waitsForServer: true)
+        var configuration = connection.configuration(waitsForServer: true)
+        if let outbox { configuration.outbox = .file(URL(filePath: outbox)) }
         do {
             if TerminalSession.isInteractive {
                 try await FullScreenMirror(configuration: configuration).run()

@@ -3,8 +3,9 @@ import StateSyncClient
 import StateSyncCore
 
 /// What both forms of `mirror` run: the client's connection, its status, one
-/// typed mirror of the whole board feeding the components, and a `stop`
-/// body whose end (quit, a signal) closes everything.
+/// optimistic mirror of the whole board feeding the components (this
+/// terminal's own actions show at once, marked pending until acked), and a
+/// `stop` body whose end (quit, a signal) closes everything.
 enum MirrorSession {
     /// A change of the client's status.
     enum StatusChange: Sendable {
@@ -41,7 +42,7 @@ enum MirrorSession {
             }
             group.addTask {
                 // One subscription of the whole state; every component observes a slice of it.
-                let board = try await client.mirror(BoardState.self)
+                let board = try await client.mirror(Board.self, optimistic: true)
                 await BoardFeeds.run(board, show: onPanel)
             }
             group.addTask(operation: stop)

@@ -45,3 +45,19 @@ import Testing
         }
     }
 }
+
+/// The README's optimistic example ("Optimistic updates"), against a real server.
+@Suite(.timeLimit(.minutes(1))) struct ReadmeOptimisticExampleTests {
+    @Test func theReadmeOptimisticExampleRuns() async throws {
+        try await TestServer.with { server in
+            try await StateSyncClient.withConnection(StateSyncClientConfiguration(url: server.url)) { client in
+                let board = try await client.mirror(Board.self, optimistic: true)
+                var todos = board.observe(\.todos).makeAsyncIterator()
+                #expect(await todos.next() == [])
+                let rev = try await board.dispatch(.addTodo(title: "Milk"))
+                #expect(board.state.todos == [Todo(id: "t\(rev)", title: "Milk")])
+                #expect(board.view.pendingCount == 0)
+            }
+        }
+    }
+}

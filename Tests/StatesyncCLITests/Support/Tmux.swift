@@ -47,6 +47,20 @@ struct Tmux: Sendable {
         }
     }
 
+    /// Appends everything `target`'s program writes to its terminal from now
+    /// on (escape sequences included) to `file`: what it showed, in order,
+    /// however late the test looks.
+    func record(_ target: String, to file: URL) throws {
+        try run(["pipe-pane", "-o", "-t", target, "cat >> '\(file.path)'"])
+    }
+
+    /// The process id of the command running in `target`.
+    func panePID(_ target: String) throws -> Int32 {
+        let text = try run(["display-message", "-p", "-t", target, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = Int32(text) else { throw TmuxError(message: "tmux gave no pane pid for \(target): \(text)") }
+        return pid
+    }
+
     /// Ends the server and every process in its panes.
     func kill() {
         _ = try? run(["kill-server"])   // already gone: nothing to end

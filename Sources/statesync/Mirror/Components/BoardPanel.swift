@@ -1,4 +1,5 @@
 import BoardApp
+import StateSyncClient
 
 /// One independent component of the `mirror` view: it observes one slice of
 /// the board and shows it, either as a panel of the full-screen view or as
@@ -6,6 +7,9 @@ import BoardApp
 ///
 /// A component is a value made from its slice alone, so the view redraws a
 /// panel exactly when its slice changed and never consults the rest of the state.
+/// Slices are read from the optimistic mirror's view: the prediction (with
+/// this terminal's own actions applied at once) and, where a panel marks
+/// what is still pending, the confirmed state.
 protocol BoardPanel: Sendable {
     /// The slice's type.
     associatedtype Slice: Equatable & Sendable
@@ -13,7 +17,7 @@ protocol BoardPanel: Sendable {
     /// Where the panel goes.
     static var id: PanelID { get }
     /// The part of the board it observes.
-    static var slice: any KeyPath<BoardState, Slice> & Sendable { get }
+    static var slice: any KeyPath<OptimisticView<BoardState>, Slice> & Sendable { get }
 
     /// The component showing `slice`.
     init(_ slice: Slice)

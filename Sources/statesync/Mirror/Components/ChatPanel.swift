@@ -1,9 +1,10 @@
 import BoardApp
+import StateSyncClient
 
 /// The chat, newest at the bottom: `10:02 alice  hello`.
 struct ChatPanel: BoardPanel {
     static let id = PanelID.chat
-    static let slice: any KeyPath<BoardState, [ChatMessage]> & Sendable = \.chat
+    static let slice: any KeyPath<OptimisticView<BoardState>, [ChatMessage]> & Sendable = \.predicted.chat
 
     let messages: [ChatMessage]
 

@@ -1,9 +1,10 @@
 import BoardApp
+import StateSyncClient
 
 /// Named counters, by name: `hits   3`.
 struct CountersPanel: BoardPanel {
     static let id = PanelID.counters
-    static let slice: any KeyPath<BoardState, [String: Int64]> & Sendable = \.counters
+    static let slice: any KeyPath<OptimisticView<BoardState>, [String: Int64]> & Sendable = \.predicted.counters
 
     /// The counters sorted by name.
     let counters: [(name: String, value: Int64)]

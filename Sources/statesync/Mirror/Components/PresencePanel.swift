@@ -1,9 +1,10 @@
 import BoardApp
+import StateSyncClient
 
 /// Who is connected, earliest first: `alice-laptop  since 09:58`.
 struct PresencePanel: BoardPanel {
     static let id = PanelID.presence
-    static let slice: any KeyPath<BoardState, [String: Presence]> & Sendable = \.presence
+    static let slice: any KeyPath<OptimisticView<BoardState>, [String: Presence]> & Sendable = \.predicted.presence
 
     /// The sessions, earliest first (then by name).
     let people: [Presence]

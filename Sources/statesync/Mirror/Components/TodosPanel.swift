@@ -1,14 +1,23 @@
 import BoardApp
+import StateSyncClient
 
-/// The to-do list: `[ ] t3  Milk`, in the order added.
+/// The to-do list: `[ ] t3  Milk`, in the order added; one that this
+/// terminal changed and the server has not confirmed yet ends with `(pending)`.
 struct TodosPanel: BoardPanel {
     static let id = PanelID.todos
-    static let slice: any KeyPath<BoardState, [Todo]> & Sendable = \.todos
+    static let slice: any KeyPath<OptimisticView<BoardState>, PendingTodos> & Sendable = \.pendingTodos
 
     let todos: [Todo]
+    let pendingIDs: Set<String>
 
-    init(_ slice: [Todo]) {
-        todos = slice
+    init(_ slice: PendingTodos) {
+        todos = slice.todos
+        pendingIDs = slice.pendingIDs
+    }
+
+    /// The panel of `todos`, those in `pending` marked.
+    init(_ todos: [Todo], pending: Set<String> = []) {
+        self.init(PendingTodos(todos: todos, pendingIDs: pending))
     }
 
     var title: String {
@@ -21,13 +30,18 @@ struct TodosPanel: BoardPanel {
         let idWidth = todos.map(\.id.count).max() ?? 0
         return Self.clipped(todos.map { todo in
             let id = todo.id + String(repeating: " ", count: idWidth - todo.id.count)
-            return "\(Self.box(todo)) \(id)  \(TerminalText.sanitize(todo.title))"
+            return "\(Self.box(todo)) \(id)  \(TerminalText.sanitize(todo.title))\(mark(todo))"
         }, height: height)
     }
 
     var summary: String {
         guard !todos.isEmpty else { return "todos: (none)" }
-        return "todos: " + todos.map { "\(Self.box($0)) \($0.id) \(TerminalText.sanitize($0.title))" }.joined(separator: ", ")
+        return "todos: " + todos.map { "\(Self.box($0)) \($0.id) \(TerminalText.sanitize($0.title))\(mark($0))" }.joined(separator: ", ")
+    }
+
+    /// `  (pending)` for a todo the server has not confirmed yet.
+    private func mark(_ todo: Todo) -> String {
+        pendingIDs.contains(todo.id) ? "  (pending)" : ""
     }
 
     private static func box(_ todo: Todo) -> String {

@@ -1,0 +1,55 @@
+import Foundation
+import StateSyncCore
+
+/// The file of ``ClientOutbox/file(_:)``:
+/// `{"clientID":"c-…","dispatches":[{"id":"…","action":{…}},…]}`, in the
+/// order dispatched.
+struct OutboxFile: Sendable {
+    /// One unanswered dispatch.
+    struct Entry: Sendable, Equatable {
+        let id: String
+        let action: JSONObject
+    }
+
+    /// What the file holds.
+    struct Contents: Sendable, Equatable {
+        let clientID: String
+        let dispatches: [Entry]
+    }
+
+    let url: URL
+
+    /// The file's contents, or `nil` when there is no file.
+    func load() throws(StateSyncClientError) -> Contents? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONParser().parse([UInt8](try Data(contentsOf: url)))
+        } catch {
+            throw .outboxFailed(path: url.path, reason: "\(error)")
+        }
+        guard case .object(let object) = value, case .string(let clientID)? = object["clientID"],
+              case .array(let items)? = object["dispatches"]
+        else { throw .outboxFailed(path: url.path, reason: "not an outbox: expected {\"clientID\":…,\"dispatches\":[…]}") }
+        var dispatches: [Entry] = []
+        for item in items {
+            guard case .object(let entry) = item, case .string(let id)? = entry["id"], case .object(let action)? = entry["action"]
+            else { throw .outboxFailed(path: url.path, reason: "a dispatch is not {\"id\":…,\"action\":{…}}") }
+            dispatches.append(Entry(id: id, action: action))
+        }
+        return Contents(clientID: clientID, dispatches: dispatches)
+    }
+
+    /// Replaces the file with `contents` (written to a temporary file and renamed).
+    func save(_ contents: Contents) throws(StateSyncClientError) {
+        let items: [JSONValue] = contents.dispatches.map { .object(["id": .string($0.id), "action": .object($0.action)]) }
+        let value: JSONValue = .object(["clientID": .string(contents.clientID), "dispatches": .array(items)])
+        var bytes: [UInt8] = []
+        JSONSerializer().serialize(value, into: &bytes)
+        do {
+            try Data(bytes).write(to: url, options: .atomic)
+        } catch {
+            throw .outboxFailed(path: url.path, reason: "\(error)")
+        }
+    }
+}

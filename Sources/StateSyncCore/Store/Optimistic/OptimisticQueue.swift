@@ -1,0 +1,156 @@
+public import Foundation
+
+/// The model of an optimistic mirror, with no I/O: the server's confirmed
+/// state, the local actions it has not answered yet, and the prediction
+/// (the confirmed state with those actions applied by the app's own
+/// reducer). `StateSyncClient`'s `OptimisticMirror` drives one from the
+/// connection; tests and benchmarks drive it directly.
+///
+/// ```swift
+/// var queue = OptimisticQueue<Board>(confirmed: BoardState(), rev: 0, session: SessionInfo(id: "s-1", name: "alice"))
+/// queue.enqueue(id: "a1", action: .addTodo(title: "Milk"), at: Date())
+/// queue.predicted.todos.map(\.title)          // ["Milk"], before any answer
+/// queue.confirm(serverState, rev: 1)           // the server's patch: rebase
+/// queue.settle(id: "a1")                       // its ack (or reject): no longer pending
+/// ```
+///
+/// ## Prediction
+/// Each pending action is reduced as
+/// ``SessionCommand/dispatch(_:from:)`` from ``session``, with a ``Meta``
+/// the client predicts: the revision the action would get if nothing else
+/// came first (the confirmed revision plus its place among the pending
+/// actions the reducer accepts), ``clientID``, and the time it was
+/// dispatched locally. The server fixes the real ones when it accepts the
+/// action; its patches then correct whatever the prediction got wrong (ids
+/// made from the revision, times). A pending action the reducer rejects is
+/// left out of the prediction (a reducer leaves the state untouched when it
+/// throws) but stays pending until the server answers: its id is in
+/// ``predictedRejections``.
+///
+/// ## Rebase
+/// ``confirm(_:rev:)`` and ``settle(id:)`` recompute ``predicted`` from
+/// the confirmed state and every pending action, in order: the cost is one
+/// reduction per pending action (see BENCHMARKS.md, "Optimistic rebase").
+/// ``enqueue(id:action:at:)`` only reduces the new action on top.
+///
+/// ## Actions in doubt
+/// An action sent on a connection that dropped, or by an earlier process
+/// (an outbox), may have been applied without its ack arriving: the
+/// confirmed state may already hold it, and predicting it again would show
+/// it twice. Once it is sent again, ``doubt(ids:)`` leaves it out of the
+/// prediction until the server's answer (the ack of an applied one comes
+/// at once, from the server's exactly-once outcomes).
+public struct OptimisticQueue<App: StateSyncApp>: Sendable {
+    /// One local action the server has not answered yet.
+    public struct Pending: Sendable {
+        /// Its id on the wire (the server answers it by this id).
+        public let id: String
+        /// The action.
+        public let action: App.Action
+        /// When it was dispatched: the predicted ``Meta/time``.
+        public let time: Date
+        /// Whether the server may have applied it already (see ``doubt(ids:)``):
+        /// then it is left out of the prediction until answered.
+        public internal(set) var inDoubt: Bool
+    }
+
+    /// The server's state, as its snapshots and patches last said.
+    public private(set) var confirmed: App.State
+    /// The revision of ``confirmed``.
+    public private(set) var confirmedRev: UInt64
+    /// The unanswered local actions, in the order dispatched.
+    public private(set) var pending: [Pending] = []
+    /// ``confirmed`` with ``pending`` applied: what the app shows.
+    public private(set) var predicted: App.State
+    /// The ids of the pending actions the reducer rejected in the prediction.
+    public private(set) var predictedRejections: Set<String> = []
+    /// The session the actions are predicted as coming from (its name is
+    /// what the server puts in, e.g., a chat line).
+    public var session: SessionInfo
+    /// The client id the predicted ``Meta`` carries.
+    public var clientID: String?
+
+    /// A queue with no pending action, at `confirmed` of revision `rev`.
+    public init(confirmed: App.State, rev: UInt64, session: SessionInfo, clientID: String? = nil) {
+        self.confirmed = confirmed
+        self.confirmedRev = rev
+        self.predicted = confirmed
+        self.session = session
+        self.clientID = clientID
+    }
+
+    /// Whether action `id` is pending.
+    public func isPending(_ id: String) -> Bool {
+        pending.contains { $0.id == id }
+    }
+
+    /// Adds a local action and applies it on top of ``predicted``.
+    public mutating func enqueue(id: String, action: App.Action, at time: Date) {
+        let next = Pending(id: id, action: action, time: time, inDoubt: false)
+        pending.append(next)
+        let accepted = UInt64(pending.dropLast().count { !$0.inDoubt } - predictedRejections.count)
+        if !Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &predicted) {
+            predictedRejections.insert(id)
+        }
+    }
+
+    /// The server's state moved to `state` at `rev` (a snapshot or patch):
+    /// rebases the pending actions on it.
+    public mutating func confirm(_ state: App.State, rev: UInt64) {
+        confirmed = state
+        confirmedRev = rev
+        rebase()
+    }
+
+    /// The server answered action `id` (ack, reject or error): it is no
+    /// longer pending. After an ack its effect is in the confirmed state
+    /// already (the server sends the patches before the ack); after a
+    /// reject the prediction simply loses it. `false` when `id` was not pending.
+    @discardableResult
+    public mutating func settle(id: String) -> Bool {
+        guard let index = pending.firstIndex(where: { $0.id == id }) else { return false }
+        pending.remove(at: index)
+        rebase()
+        return true
+    }
+
+    /// Leaves the pending actions `ids` out of the prediction until answered:
+    /// they were re-sent after a drop or a restart, and may be applied already.
+    public mutating func doubt(ids: Set<String>) {
+        guard pending.contains(where: { ids.contains($0.id) && !$0.inDoubt }) else { return }
+        for index in pending.indices where ids.contains(pending[index].id) { pending[index].inDoubt = true }
+        rebase()
+    }
+
+    /// Recomputes ``predicted``: ``confirmed`` with every pending action applied in order.
+    public mutating func rebase() {
+        var state = confirmed
+        var rejections: Set<String> = []
+        var accepted: UInt64 = 0
+        for next in pending where !next.inDoubt {
+            if Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &state) {
+                accepted += 1
+            } else {
+                rejections.insert(next.id)
+            }
+        }
+        predicted = state
+        predictedRejections = rejections
+    }
+
+    /// Reduces `next` into `state` as coming from `session` at the predicted
+    /// `revision`; `false` (and `state` untouched, as the reducer contract
+    /// says) when the reducer rejects it: the server most likely will too,
+    /// and answers for sure.
+    private static func reduce(
+        _ next: Pending, revision: UInt64, session: SessionInfo, clientID: String?, into state: inout App.State
+    ) -> Bool {
+        let meta = Meta(revision: revision, clientID: clientID, time: next.time)
+        do {
+            _ = try App.reducer.reduce(into: &state, action: .dispatch(next.action, from: session), meta: meta)
+            return true
+        } catch {
+            return false
+        }
+    }
+}

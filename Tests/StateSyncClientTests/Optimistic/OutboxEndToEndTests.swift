@@ -1,0 +1,85 @@
+import BoardApp
+import Foundation
+import StateSyncCore
+import StateSyncServer
+import StateSyncTestSupport
+import Testing
+
+@testable import StateSyncClient
+
+/// A file outbox keeps unanswered dispatches across clients (processes):
+/// the next client with the file sends them again with their ids, and the
+/// server applies each exactly once.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboxEndToEndTests {
+    static func outboxURL() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "statesync-outbox-\(UUID().uuidString).json")
+    }
+
+    @Test func aDispatchAppliedButNotAckedIsResentByTheNextClientAndAppliedOnce() async throws {
+        let outbox = Self.outboxURL()
+        defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
+        var configuration = TestServer.configuration
+        configuration.injectedLatency = .seconds(3)
+        try await TestServer.with(configuration) { server in
+            var clientConfiguration = ClientFixtures.configuration(server.url)
+            clientConfiguration.outbox = .file(outbox)
+            let first = StateSyncClient(configuration: clientConfiguration)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await first.run() }
+                try await first.waitUntilOnline()
+                group.addTask { _ = try? await first.dispatch(BoardAction.addTodo(title: "Milk")) }   // closed before its ack
+                // Applied by the server; its ack is three seconds away.
+                #expect(try await eventually { try await HTTPGet.get(port: server.port, path: "/api/state?path=/todos").body.contains("Milk") })
+                let listed = try #require(try OutboxFile(url: outbox).load())
+                #expect(listed.dispatches.map(\.action) == [BoardAction.addTodo(title: "Milk").wireValue])
+                #expect(listed.clientID == first.clientID)
+                await first.close()
+                try await group.waitForAll()
+            }
+
+            // A new client (another process, in real life) with the same file.
+            let second = StateSyncClient(configuration: clientConfiguration)
+            #expect(second.clientID == first.clientID)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await second.run() }
+                try await second.waitUntilOnline()
+                let board = try await second.mirror(Board.self, optimistic: true)
+                #expect(board.state.todos.map(\.title) == ["Milk"])
+                #expect(try await eventually { board.view.pendingCount == 0 })
+                #expect(board.state.todos.map(\.title) == ["Milk"])
+                #expect(try OutboxFile(url: outbox).load()?.dispatches == [])
+                await second.close()
+                try await group.waitForAll()
+            }
+            #expect(try await HTTPGet.get(port: server.port, path: "/api/state?path=/todos").body.components(separatedBy: "Milk").count == 2)
+        }
+    }
+
+    @Test func anUnreadableOutboxStopsTheClientWithItsPath() async throws {
+        let outbox = Self.outboxURL()
+        defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
+        try Data("not json".utf8).write(to: outbox)
+        var configuration = StateSyncClientConfiguration(url: "ws://127.0.0.1:1/sync")
+        configuration.outbox = .file(outbox)
+        let error = await #expect(throws: StateSyncClientError.self) {
+            try await StateSyncClient(configuration: configuration).run()
+        }
+        #expect(error?.description.contains(outbox.path) == true)
+    }
+
+    @Test func thePendingDispatchesHaveABound() async throws {
+        var configuration = StateSyncClientConfiguration(url: "ws://127.0.0.1:1/sync")
+        configuration.maxPendingDispatches = 2
+        let client = StateSyncClient(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 { group.addTask { _ = try? await client.dispatch(ClientFixtures.increment("hits")) } }   // fail with closed at the end
+            #expect(try await eventually { await client.pending.dispatches.count == 2 })
+            await #expect(throws: StateSyncClientError.tooManyPendingDispatches(limit: 2)) {
+                try await client.dispatch(ClientFixtures.increment("hits"))
+            }
+            await client.close()
+            try await group.waitForAll()
+        }
+    }
+}
