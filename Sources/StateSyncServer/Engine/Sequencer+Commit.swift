@@ -69,7 +69,7 @@ extension Sequencer {
             snapshots.save(publication.state, at: publication.revision)
         }
         await snapshots.finish()
-        await publication.answerEncoder.finish()
+        await publication.finish(logger: logger)
         do {
             try await journal.close()
         } catch {

@@ -2,6 +2,8 @@ import Synchronization
 public import Logging
 public import StateSyncCore
 public import StateSyncProtocol
+public import NIOCore
+import NIOPosix
 
 /// The transport-independent heart of a StateSync server: it owns one app's
 /// state, sequences the actions of every session, journals them, and sends
@@ -36,7 +38,7 @@ public import StateSyncProtocol
 /// Every command, the clients' and the server's own (presence, an effect's
 /// follow-ups), runs through the app's pipeline: `middleware` before and
 /// after `App.reducer`, then `App.effects` once it is durable (see
-/// ``init(journal:configuration:middleware:metrics:logger:)``).
+/// ``init(journal:configuration:middleware:metrics:logger:eventLoops:)``).
 ///
 /// ```swift
 /// let journal = try await SQLiteJournal.open(configuration: .init(directory: dataDirectory), logger: logger)
@@ -71,6 +73,11 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     ///     slow consumers and dispatch → answer times (default: handles from
     ///     the process's `MetricsSystem`).
     ///   - logger: Lifecycle at `info`, sessions at `debug`, each action at `trace`.
+    ///   - eventLoops: Where the fan-out runs: one shard per loop prepares
+    ///     and writes the messages of the sessions whose sinks run on that
+    ///     loop (``SessionSink/eventLoop``); pass the server's group. Default:
+    ///     NIO's shared group (one loop per core). The group must outlive
+    ///     ``shutdown()``.
     /// - Throws: ``SyncEngineError`` when the journal does not replay into
     ///   this app's state; ``JournalError`` when it cannot be read.
     public init(
@@ -78,7 +85,8 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
         middleware: [any Middleware<App.State, SessionCommand<App.Action>>] = [],
         metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "statesync.engine")
+        logger: Logger = Logger(label: "statesync.engine"),
+        eventLoops: (any EventLoopGroup)? = nil
     ) async throws {
         let recovered = try await RecoveredState<App>.restore(from: journal)
         let outcomeClients = try await journal.outcomeClients()
@@ -93,7 +101,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
             journal: journal, configuration: configuration,
             pipeline: ActionPipeline(reducer: App.reducer, middleware: middleware, effects: App.effects),
             effects: effects, metrics: metrics, logger: logger, inbox: inbox, shared: shared, recovered: recovered,
-            outcomeClients: outcomeClients
+            outcomeClients: outcomeClients, eventLoops: eventLoops ?? MultiThreadedEventLoopGroup.singleton
         )
         self.inbox = inbox
         self.shared = shared
@@ -105,7 +113,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// The journal's epoch (`welcome.epoch`).
     public var epoch: String { shared.epoch }
 
-    /// The latest durable revision whose patches have been sent.
+    /// The latest durable revision whose patches have been handed to the fan-out.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
 
     /// Registers a session that completed `hello` and journals

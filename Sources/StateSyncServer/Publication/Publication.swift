@@ -10,8 +10,10 @@ import StateSyncProtocol
 /// slow consumer instead of queued, and answers follow the patches they
 /// depend on.
 ///
-/// A value owned by the sequencer; it sends through the sessions' sinks
-/// and never waits.
+/// A value owned by one ``FanOutShard`` and used only on its event loop:
+/// each shard holds the sessions of its loop, and is handed every published
+/// change by the sequencer. It sends through the sessions' sinks and never
+/// waits.
 struct Publication {
     /// The durable state subscribers see.
     private(set) var state: JSONValue

@@ -145,6 +145,9 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         outbound.write(frames.prepared(message))
     }
 
+    /// The connection's event loop: the engine's fan-out for this session runs there.
+    var eventLoop: (any EventLoop)? { outbound.eventLoop }
+
     /// Whether the connection's outbound buffer is below its high-water mark
     /// (``SessionConfiguration/outboundHighWaterMark``).
     var isWritable: Bool { outbound.isWritable }
