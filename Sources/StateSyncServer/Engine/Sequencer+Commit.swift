@@ -59,7 +59,6 @@ extension Sequencer {
 
     private func publish(_ batch: PendingBatch) {
         publication.publish(batch)
-        shared.publishedRevision.store(publication.revision, ordering: .releasing)
     }
 
     /// After the last batch: the final snapshot (unless the journal failed),

@@ -62,7 +62,7 @@ final class Sequencer<App: StateSyncApp> {
             eventLoops: eventLoops, state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),
             deferredLimits: (configuration.maxDeferredAnswers, configuration.maxDeferredBytes),
-            metrics: metrics, logger: logger)
+            metrics: metrics, logger: logger, shared: shared)
         snapshotPolicy = SnapshotPolicy(every: configuration.snapshotEvery, lastRevision: recovered.snapshotRevision)
     }
 

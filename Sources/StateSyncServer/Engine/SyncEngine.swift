@@ -174,6 +174,16 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         await inbox.postRequest(.request(sessionID: session, request, received: .now))
     }
 
+    /// Queues `request` as ``submit(_:from:)`` does when the engine's queue
+    /// has room, without waiting (and without the frame of an `async`
+    /// call, which a connection's task would keep as long as it lives).
+    ///
+    /// - Returns: `nil` when the queue is full (then await
+    ///   ``submit(_:from:)``), `false` when the engine has stopped.
+    func submitIfRoom(_ request: SessionRequest, from session: String) -> Bool? {
+        inbox.postRequestIfRoom(.request(sessionID: session, request, received: .now))
+    }
+
     /// The joined sessions with their subscriptions and whether they are
     /// slow, in session-id order (devtools). Answered by the sequencer in
     /// turn with other requests; empty once the engine has stopped.

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import StateSyncCore
+import Synchronization
 
 /// The hand-off between the sequencer and the fan-out: one ``FanOutShard``
 /// per event loop, each given every published change once, and the
@@ -20,17 +21,21 @@ struct FanOutShards {
     /// The joined sessions by id.
     private(set) var sessions: [String: JoinedSession] = [:]
     private let shards: [FanOutShard]
+    /// Where the revision handed to the shards is published for readers.
+    private let shared: EngineShared
     private let shardOfLoop: [ObjectIdentifier: Int]
     private var nextShard = 0
 
     /// One shard per loop of `eventLoops` (at least one), publishing
-    /// `state` at `revision`.
+    /// `state` at `revision`; each revision handed over is stored in
+    /// `shared`'s ``EngineShared/publishedRevision`` first.
     init(
         eventLoops: any EventLoopGroup, state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
-        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger
+        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger, shared: EngineShared
     ) {
         self.state = state
         self.revision = revision
+        self.shared = shared
         var loops: [any EventLoop] = []
         var seen: Set<ObjectIdentifier> = []
         for loop in eventLoops.makeIterator() where seen.insert(ObjectIdentifier(loop)).inserted {
@@ -88,6 +93,8 @@ struct FanOutShards {
         if let last = batch.state {
             state = last
             revision += UInt64(batch.revisions)
+            // Before any shard sends: whoever sees a patch sees its revision published.
+            shared.publishedRevision.store(revision, ordering: .releasing)
         }
         var answers = [[DispatchAnswer]](repeating: [], count: shards.count)
         for answer in batch.answers {
