@@ -30,6 +30,12 @@ import NIOPosix
 ///   patch per subscription (or a snapshot if its base left the history
 ///   window), then the answers held back.
 ///
+/// - Fan-out runs on every core: the sequencer hands each durable batch to
+///   one shard per event loop (``init(journal:configuration:middleware:metrics:logger:eventLoops:)``),
+///   which prepares and writes its sessions' messages on that loop. Each
+///   session's messages keep the order above; sessions of different
+///   shards are sent to in parallel, with no order between them.
+///
 /// The session layer validates messages (hello first, roles, rate limits,
 /// pointer syntax, subscription limits) and hands the engine only valid
 /// ``SessionRequest``s; the engine still rejects a dispatch from a `reader`

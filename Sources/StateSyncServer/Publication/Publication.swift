@@ -28,7 +28,7 @@ struct Publication {
     let metrics: ServerMetrics
     /// Marks sessions slow and asks their sinks to report the drain.
     let slowConsumers: SlowConsumerWatch
-    /// Encodes large snapshots and values off the sequencer.
+    /// Encodes large snapshots and values off the shard's event loop.
     let answerEncoder: AnswerEncoder
     /// How much may be held back for one slow session before it is closed.
     let deferredLimits: (count: Int, bytes: Int)
