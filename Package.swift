@@ -106,7 +106,7 @@ let package = Package(
         // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## Protocol").
         .executableTarget(
             name: "protocol-benchmarks",
-            dependencies: ["StateSyncCore", "StateSyncProtocol"],
+            dependencies: ["StateSyncCore", "StateSyncProtocol", "StateSyncLoad"],
             path: "Benchmarks/ProtocolBenchmarks",
             swiftSettings: strictSettings
         ),

@@ -1,12 +1,12 @@
 /// What the generator measures of a `patch` message: its subscription id,
 /// `base` and `rev`.
-struct PatchHeader: Equatable, Sendable {
+package struct PatchHeader: Equatable, Sendable {
     /// The subscription id.
-    var id: String
+    package var id: String
     /// The revision the patch applies to.
-    var base: UInt64
+    package var base: UInt64
     /// The revision it brings the subscription to.
-    var rev: UInt64
+    package var rev: UInt64
 }
 
 /// Reads a `patch`'s header by scanning its bytes, without building the
@@ -22,16 +22,16 @@ struct PatchHeader: Equatable, Sendable {
 /// unsigned integer, and for a repeated member. It is not a validator: on
 /// a well-formed message it agrees with the full decoder, but a malformed
 /// `ops` (which the server never sends) is not noticed.
-enum PatchScanner {
+package enum PatchScanner {
     /// The header of `bytes` when they are a `patch` message the scanner
     /// can read; `nil` otherwise (then decode the message fully).
-    static func header(_ bytes: UnsafeRawBufferPointer) -> PatchHeader? {
+    package static func header(_ bytes: UnsafeRawBufferPointer) -> PatchHeader? {
         var cursor = Cursor(bytes: bytes)
         return cursor.patchHeader()
     }
 
     /// ``header(_:)`` of an array's bytes.
-    static func header(_ bytes: [UInt8]) -> PatchHeader? {
+    package static func header(_ bytes: [UInt8]) -> PatchHeader? {
         bytes.withUnsafeBytes { header($0) }
     }
 
