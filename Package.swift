@@ -106,7 +106,7 @@ let package = Package(
         // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## Protocol").
         .executableTarget(
             name: "protocol-benchmarks",
-            dependencies: ["StateSyncCore", "StateSyncProtocol"],
+            dependencies: ["StateSyncCore", "StateSyncProtocol", "StateSyncLoad"],
             path: "Benchmarks/ProtocolBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -186,6 +186,7 @@ let package = Package(
                 "StateSyncWebClients",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,4 +1,5 @@
 import StateSyncCore
+import StateSyncLoad
 import StateSyncProtocol
 
 // Protocol coding benchmarks. Run: swift run -c release protocol-benchmarks
@@ -10,6 +11,8 @@ import StateSyncProtocol
 // 2. Decoding a `dispatch` message with `MessageDecoder` against parsing the
 //    same bytes with `JSONParser` alone (baseline): the cost of the protocol
 //    checks on top of JSON parsing.
+// 3. What the load generator reads of each patch (id, base, rev): a full
+//    `MessageDecoder` decode (baseline) against `PatchScanner`.
 
 let subscribers = 1_000
 
@@ -76,6 +79,31 @@ func decodeMessages() -> Double {
     }
 }
 
+/// Patches per second whose `id`, `base` and `rev` are read from `frame` by a full decode.
+func decodeHeaders(_ frame: [UInt8]) -> Double {
+    let decoder = MessageDecoder()
+    return Timing.rate(items: 10_000) {
+        for _ in 0..<10_000 {
+            do {
+                guard case let .patch(id, base, rev, _) = try decoder.decodeServerMessage(frame) else { fatalError("not a patch") }
+                Timing.consume(id.utf8.count &+ Int(base &+ rev))
+            } catch {
+                fatalError("benchmark input must decode: \(error)")
+            }
+        }
+    }
+}
+
+/// Patches per second whose `id`, `base` and `rev` are scanned from `frame`.
+func scanHeaders(_ frame: [UInt8]) -> Double {
+    Timing.rate(items: 10_000) {
+        for _ in 0..<10_000 {
+            guard let header = PatchScanner.header(frame) else { fatalError("the scanner must read the patch") }
+            Timing.consume(header.id.utf8.count &+ Int(header.base &+ header.rev))
+        }
+    }
+}
+
 print("| case | baseline | ours | ours / baseline |")
 print("|---|---|---|---|")
 for todos in [1, 10, 100] {
@@ -88,3 +116,9 @@ for todos in [1, 10, 100] {
 let parsed = parseOnly()
 let decoded = decodeMessages()
 print("| decode a \(dispatchText.count)-byte `dispatch`, messages/s | JSONParser only: \(Timing.format(parsed)) | MessageDecoder: \(Timing.format(decoded)) | \(Timing.ratio(decoded, parsed)) |")
+for (name, ops) in [("a counter's `replace`", JSONPatch([.replace(path: JSONPointer(tokens: ["hits"]), value: 1_045)])), ("10 add ops", addTodos(10))] {
+    let frame = PatchFrames(rev: 1045, ops: ops).frame(id: "s0", base: 1044)
+    let baseline = decodeHeaders(frame)
+    let ours = scanHeaders(frame)
+    print("| read id, base, rev of a \(frame.count)-byte patch (\(name)), patches/s | MessageDecoder: \(Timing.format(baseline)) | PatchScanner: \(Timing.format(ours)) | \(Timing.ratio(ours, baseline)) |")
+}

@@ -173,6 +173,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Write a full snapshot every this many revisions (and at shutdown).")
     var snapshotEvery = Int(SyncEngineConfiguration().snapshotEvery)
 
+    @Option(help: "Event-loop threads: each serves its share of the connections and sends their patches (default: one per core).")
+    var threads = System.coreCount
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -218,6 +221,7 @@ struct Serve: AsyncParsableCommand {
         guard maxIdBytes >= 1 else { throw ValidationError("--max-id-bytes must be at least 1") }
         guard maxNameLength >= 1 else { throw ValidationError("--max-name-length must be at least 1") }
         guard snapshotEvery >= 1 else { throw ValidationError("--snapshot-every must be at least 1") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
         }
@@ -301,6 +305,7 @@ struct Serve: AsyncParsableCommand {
         configuration.session.identifierLimits = IdentifierLimits(maxIdentifierBytes: maxIdBytes, maxNameLength: maxNameLength)
         configuration.engine.snapshotEvery = UInt64(snapshotEvery)
         configuration.injectedLatency = injectLatency > 0 ? .milliseconds(injectLatency) : nil
+        configuration.threads = threads
         var tokens: [String: Role] = [:]
         if let tokensFile {
             let text: String

@@ -5,7 +5,8 @@ import Synchronization
 import WebSocket
 
 /// One simulated client, living on its connection's event loop: says
-/// hello, subscribes, checks that every patch chains on the last (`base`),
+/// hello, subscribes, checks that every patch chains on the last (`base`,
+/// read by ``PatchScanner`` without parsing the patch's ops),
 /// hands patches to the loop's recorder for latency matching and, for a
 /// writer, dispatches on a schedule and records each answer.
 final class SimulatedClient {
@@ -63,6 +64,10 @@ final class SimulatedClient {
     func received(_ message: WebSocketMessage) {
         let arrived = RunShared.now()
         shared.counters.bytesReceived.bump(message.data.readableBytes)
+        // Most messages are patches: their header is scanned, their ops skipped.
+        if let header = message.data.withUnsafeReadableBytes(PatchScanner.header) {
+            return patch(id: header.id, base: header.base, rev: header.rev, arrived: arrived)
+        }
         let decoded: ServerMessage
         do {
             decoded = try decoder.decodeServerMessage(message.data.readableBytesView)

@@ -210,5 +210,17 @@ public struct LoadResult: Codable, Sendable {
         public var bytesPerIdleConnection: Int
         /// Server CPU microseconds per delivery (run phase).
         public var cpuMicrosecondsPerDelivery: Double
+        /// The server's threads that used at least 1 % of a core over the
+        /// run phase and drain, busiest first: how its work spread over the
+        /// cores (Linux only; empty elsewhere).
+        public var threads: [ThreadShare]
+    }
+
+    /// One server thread's CPU over the run phase and drain.
+    public struct ThreadShare: Codable, Sendable, Equatable {
+        /// The thread's name (e.g. `NIO-ELT-0-#1` for an event loop).
+        public var name: String
+        /// Its CPU as a percentage of one core.
+        public var cpuPercent: Double
     }
 }

@@ -43,6 +43,9 @@ public enum ResultText {
                 + "\(fixed(server.cpuMicrosecondsPerDelivery, 2)) µs CPU per delivery; RSS \(megabytes(server.rssBeforeBytes)) "
                 + "before, \(megabytes(server.rssIdleBytes)) idle with all clients, \(megabytes(server.rssAfterBytes)) after "
                 + "(\(grouped(server.bytesPerIdleConnection)) bytes per idle connection)")
+            if !server.threads.isEmpty {
+                lines.append("server      threads: " + server.threads.map { "\($0.name) \(fixed($0.cpuPercent, 0)) %" }.joined(separator: ", "))
+            }
         }
         if !result.loadAverageBefore.isEmpty {
             lines.append("load avg    \(result.loadAverageBefore.map { fixed($0, 2) }.joined(separator: " ")) before, "

@@ -76,7 +76,8 @@ struct ResultBuilder {
             cpuPercent: measured.measuredSeconds > 0 ? cpu / measured.measuredSeconds * 100 : 0,
             rssBeforeBytes: before.rssBytes, rssIdleBytes: idle.rssBytes, rssAfterBytes: end.rssBytes,
             bytesPerIdleConnection: connected > 0 ? (idle.rssBytes - before.rssBytes) / connected : 0,
-            cpuMicrosecondsPerDelivery: deliveries > 0 ? cpu * 1e6 / Double(deliveries) : 0)
+            cpuMicrosecondsPerDelivery: deliveries > 0 ? cpu * 1e6 / Double(deliveries) : 0,
+            threads: ThreadCPU.shares(from: start.threads, to: end.threads, over: measured.measuredSeconds))
     }
 
     private static func curve(of histogram: LatencyHistogram) -> [LoadResult.PercentilePoint] {

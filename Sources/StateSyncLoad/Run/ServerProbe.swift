@@ -6,10 +6,12 @@ struct ServerProbe: Sendable {
     struct Sample {
         var cpuSeconds: Double
         var rssBytes: Int
+        /// Each thread's CPU time (empty without `/proc`).
+        var threads: [ThreadCPU]
     }
 
     func sample() -> Sample? {
         guard let cpu = ProcessResources.cpuSeconds(pid: pid), let rss = ProcessResources.rssBytes(pid: pid) else { return nil }
-        return Sample(cpuSeconds: cpu, rssBytes: rss)
+        return Sample(cpuSeconds: cpu, rssBytes: rss, threads: ThreadCPU.threads(of: pid))
     }
 }

@@ -20,9 +20,7 @@ enum EngineEvent: Sendable {
     /// to reduce and journal as a system command; `reduced` is resumed once
     /// it has been (or the engine has stopped).
     case system(journaled: [UInt8], reduced: CheckedContinuation<Void, Never>)
-    /// A slow session's sink can take more.
-    case drained(sessionID: String)
-    /// Devtools: the joined sessions, answered through `reply` from the sequencer's task.
+    /// Devtools: the joined sessions, answered through `reply` once every fan-out shard has answered.
     case listSessions(@Sendable ([SessionSummary]) -> Void)
     /// The batch in flight was written, or the journal failed.
     case durable(Result<Void, JournalError>)

@@ -68,6 +68,16 @@ final class EngineInbox: Sendable {
         }
     }
 
+    /// Queues the request `event` when fewer than `capacity` requests are
+    /// queued, without waiting: `nil` when the queue is full (then
+    /// ``postRequest(_:)`` waits for room), else whether it was queued
+    /// (`false` once the sequencer has stopped).
+    func postRequestIfRoom(_ event: EngineEvent) -> Bool? {
+        let posting = queue.withLock { queue in append(event, to: &queue, bounded: true) }
+        if case .full = posting { return nil }
+        return wake(posting)
+    }
+
     private func append(_ event: EngineEvent, to queue: inout Queue, bounded: Bool) -> Posting {
         guard !queue.finished else { return .stopped }
         let isRequest = if case .request = event { true } else { false }

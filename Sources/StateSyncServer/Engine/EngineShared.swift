@@ -6,7 +6,8 @@ import Synchronization
 final class EngineShared: Sendable {
     /// The journal's epoch.
     let epoch: String
-    /// The latest revision whose patches have been sent (durable).
+    /// The latest durable revision handed to the fan-out shards (stored
+    /// before they send its patches).
     let publishedRevision: Atomic<UInt64>
     /// The recent rejections, for devtools.
     let rejections: Mutex<RejectionLog>

@@ -59,7 +59,6 @@ extension Sequencer {
 
     private func publish(_ batch: PendingBatch) {
         publication.publish(batch)
-        shared.publishedRevision.store(publication.revision, ordering: .releasing)
     }
 
     /// After the last batch: the final snapshot (unless the journal failed),
@@ -69,7 +68,7 @@ extension Sequencer {
             snapshots.save(publication.state, at: publication.revision)
         }
         await snapshots.finish()
-        await publication.answerEncoder.finish()
+        await publication.finish(logger: logger)
         do {
             try await journal.close()
         } catch {

@@ -122,7 +122,7 @@ extension Sequencer {
 /// One client dispatch as the sequencer handles it.
 struct Dispatch {
     /// The sending session.
-    var session: SessionRecord
+    var session: JoinedSession
     /// The action id the client chose.
     var id: String
     /// The action object as sent.

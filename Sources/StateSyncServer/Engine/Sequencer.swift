@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import StateSyncCore
 import StateSyncProtocol
 
@@ -11,8 +12,10 @@ import StateSyncProtocol
 /// - ``ExactlyOnce``: whether a `(clientId, id)` pair was decided before;
 /// - ``CommitPipeline``: group commit (the building batch, the one in
 ///   flight); answers leave only with their durable batch;
-/// - ``Publication``: the published state, history, sessions, trie and
-///   fan-out (no gaps, coalescing for slow consumers);
+/// - ``FanOutShards``: the hand-off to the fan-out: each published change
+///   goes once to every event loop's ``FanOutShard``, whose ``Publication``
+///   (history, sessions, trie; no gaps, coalescing for slow consumers)
+///   prepares and writes its sessions' frames on that loop;
 /// - ``SnapshotPolicy`` and ``SnapshotWriter``: snapshots, written off this task;
 /// - the ``Journal``: the storage seam, reached only from here.
 ///
@@ -33,7 +36,7 @@ final class Sequencer<App: StateSyncApp> {
     var authority: AuthoritativeState<App>
     var exactlyOnce: ExactlyOnce
     var commits = CommitPipeline()
-    var publication: Publication
+    var publication: FanOutShards
     var snapshotPolicy: SnapshotPolicy
     var stopping = false
 
@@ -41,7 +44,8 @@ final class Sequencer<App: StateSyncApp> {
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
         effects: EffectRunner<SessionCommand<App.Action>>, metrics: ServerMetrics, logger: Logger,
         inbox: EngineInbox, shared: EngineShared, recovered: RecoveredState<App>, outcomeClients: [String],
-        outcomePairs: OutcomePairFilter?
+        outcomePairs: OutcomePairFilter?,
+        eventLoops: any EventLoopGroup
     ) {
         self.journal = journal
         self.inbox = inbox
@@ -56,11 +60,11 @@ final class Sequencer<App: StateSyncApp> {
             capacity: configuration.rememberedOutcomes, retention: configuration.outcomeRetention,
             journalRevision: recovered.revision, restoredClients: outcomeClients, restoredPairs: outcomePairs,
             now: configuration.clock())
-        publication = Publication(
-            state: recovered.mirror.json, revision: recovered.revision,
+        publication = FanOutShards(
+            eventLoops: eventLoops, state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),
             deferredLimits: (configuration.maxDeferredAnswers, configuration.maxDeferredBytes),
-            metrics: metrics, logger: logger, drained: { inbox.post(.drained(sessionID: $0)) })
+            metrics: metrics, logger: logger, shared: shared)
         snapshotPolicy = SnapshotPolicy(every: configuration.snapshotEvery, lastRevision: recovered.snapshotRevision)
     }
 
@@ -95,21 +99,19 @@ final class Sequencer<App: StateSyncApp> {
         case let .request(sessionID, request, received):
             switch request {
             case let .subscribe(id, path, since):
-                publication.subscribe(sessionID: sessionID, id: id, path: path, since: since)
+                publication.withShard(of: sessionID) { $0.subscribe(sessionID: sessionID, id: id, path: path, since: since) }
             case .unsubscribe(let id):
-                publication.unsubscribe(sessionID: sessionID, id: id)
+                publication.withShard(of: sessionID) { $0.unsubscribe(sessionID: sessionID, id: id) }
             case let .get(id, path):
-                publication.get(sessionID: sessionID, id: id, path: path)
+                publication.withShard(of: sessionID) { $0.get(sessionID: sessionID, id: id, path: path) }
             case let .dispatch(id, action):
                 await dispatch(action, id: id, from: sessionID, received: received)
             }
         case let .system(journaled, reduced):
             applySystemCommand(journaled)
             reduced.resume()
-        case .drained(let sessionID):
-            publication.drained(sessionID)
         case .listSessions(let reply):
-            reply(publication.summaries())
+            publication.summaries(reply)
         case .durable(let result):
             durable(result)
         case .shutdown:

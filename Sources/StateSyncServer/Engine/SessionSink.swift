@@ -1,8 +1,13 @@
+public import NIOCore
+
 /// One connected session, as ``SyncEngine`` sees it. The session layer
 /// implements it over its WebSocket connection; tests use a recording fake.
 ///
-/// The engine calls it from its own task, one call at a time per engine, and
-/// never waits for it: `send` must only queue the bytes.
+/// The engine calls it from the event loop of the session's fan-out shard
+/// (``eventLoop`` when the sink has one), one call at a time per session
+/// (a large snapshot or value is written from the shard's answer encoder
+/// while the shard holds everything else back), and never waits for it:
+/// `send` must only queue the bytes.
 ///
 /// Backpressure is explicit: before sending, the engine reads
 /// ``isWritable``. When it is `false` the engine holds the session's
@@ -25,6 +30,10 @@ public protocol SessionSink: AnyObject, Sendable {
     /// Queues one complete server message (a UTF-8 JSON text frame) without
     /// blocking. The same array may be passed to many sinks: do not mutate it.
     func send(_ message: [UInt8])
+    /// The event loop that writes the session's connection, if it has one:
+    /// the engine then prepares and sends its messages on that loop, so a
+    /// write needs no hop. `nil` (the default) lets the engine choose.
+    var eventLoop: (any EventLoop)? { get }
     /// Whether the session takes more messages now: its backlog is below
     /// its high-water mark. Reading it has no side effect.
     var isWritable: Bool { get }
@@ -39,4 +48,9 @@ public protocol SessionSink: AnyObject, Sendable {
     /// connection (a WebSocket with 1008 and `reason`); the session then
     /// leaves the engine as any closed one does. Called at most once.
     func close(reason: String)
+}
+
+extension SessionSink {
+    /// No event loop of its own: the engine spreads such sessions over its loops.
+    public var eventLoop: (any EventLoop)? { nil }
 }

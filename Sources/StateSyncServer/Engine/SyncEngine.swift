@@ -3,6 +3,8 @@ import Synchronization
 public import Logging
 public import StateSyncCore
 public import StateSyncProtocol
+public import NIOCore
+import NIOPosix
 
 /// The transport-independent heart of a StateSync server: it owns one app's
 /// state, sequences the actions of every session, journals them, and sends
@@ -29,6 +31,12 @@ public import StateSyncProtocol
 ///   patch per subscription (or a snapshot if its base left the history
 ///   window), then the answers held back.
 ///
+/// - Fan-out runs on every core: the sequencer hands each durable batch to
+///   one shard per event loop (``init(journal:configuration:middleware:metrics:logger:eventLoops:)``),
+///   which prepares and writes its sessions' messages on that loop. Each
+///   session's messages keep the order above; sessions of different
+///   shards are sent to in parallel, with no order between them.
+///
 /// The session layer validates messages (hello first, roles, rate limits,
 /// pointer syntax, subscription limits) and hands the engine only valid
 /// ``SessionRequest``s; the engine still rejects a dispatch from a `reader`
@@ -37,7 +45,7 @@ public import StateSyncProtocol
 /// Every command, the clients' and the server's own (presence, an effect's
 /// follow-ups), runs through the app's pipeline: `middleware` before and
 /// after `App.reducer`, then `App.effects` once it is durable (see
-/// ``init(journal:configuration:middleware:metrics:logger:)``).
+/// ``init(journal:configuration:middleware:metrics:logger:eventLoops:)``).
 ///
 /// ```swift
 /// let journal = try await SQLiteJournal.open(configuration: .init(directory: dataDirectory), logger: logger)
@@ -72,6 +80,11 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     ///     slow consumers and dispatch → answer times (default: handles from
     ///     the process's `MetricsSystem`).
     ///   - logger: Lifecycle at `info`, sessions at `debug`, each action at `trace`.
+    ///   - eventLoops: Where the fan-out runs: one shard per loop prepares
+    ///     and writes the messages of the sessions whose sinks run on that
+    ///     loop (``SessionSink/eventLoop``); pass the server's group. Default:
+    ///     NIO's shared group (one loop per core). The group must outlive
+    ///     ``shutdown()``.
     /// - Throws: ``SyncEngineError`` when the journal does not replay into
     ///   this app's state; ``JournalError`` when it cannot be read.
     public init(
@@ -79,7 +92,8 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
         middleware: [any Middleware<App.State, SessionCommand<App.Action>>] = [],
         metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "statesync.engine")
+        logger: Logger = Logger(label: "statesync.engine"),
+        eventLoops: (any EventLoopGroup)? = nil
     ) async throws {
         let recovered = try await RecoveredState<App>.restore(from: journal)
         let outcomeClients = try await journal.outcomeClients()
@@ -96,7 +110,8 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
             journal: journal, configuration: configuration,
             pipeline: ActionPipeline(reducer: App.reducer, middleware: middleware, effects: App.effects),
             effects: effects, metrics: metrics, logger: logger, inbox: inbox, shared: shared, recovered: recovered,
-            outcomeClients: outcomeClients, outcomePairs: outcomePairs
+            outcomeClients: outcomeClients, outcomePairs: outcomePairs,
+            eventLoops: eventLoops ?? MultiThreadedEventLoopGroup.singleton
         )
         self.inbox = inbox
         self.shared = shared
@@ -108,7 +123,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// The journal's epoch (`welcome.epoch`).
     public var epoch: String { shared.epoch }
 
-    /// The latest durable revision whose patches have been sent.
+    /// The latest durable revision whose patches have been handed to the fan-out.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
 
     /// Registers a session that completed `hello` and journals
@@ -167,6 +182,16 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     @discardableResult
     public func submit(_ request: SessionRequest, from session: String) async -> Bool {
         await inbox.postRequest(.request(sessionID: session, request, received: .now))
+    }
+
+    /// Queues `request` as ``submit(_:from:)`` does when the engine's queue
+    /// has room, without waiting (and without the frame of an `async`
+    /// call, which a connection's task would keep as long as it lives).
+    ///
+    /// - Returns: `nil` when the queue is full (then await
+    ///   ``submit(_:from:)``), `false` when the engine has stopped.
+    func submitIfRoom(_ request: SessionRequest, from session: String) -> Bool? {
+        inbox.postRequestIfRoom(.request(sessionID: session, request, received: .now))
     }
 
     /// The joined sessions with their subscriptions and whether they are

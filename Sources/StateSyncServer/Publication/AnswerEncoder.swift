@@ -4,24 +4,25 @@ import StateSyncCore
 import StateSyncProtocol
 
 /// Serializes large whole values (a subscription's `snapshot`, a `get`'s
-/// `value`) off the sequencer, so that a `get ""` of a state of megabytes
-/// costs the sequencer a reference to the value, not its encoding.
+/// `value`) off the fan-out shard's event loop, so that a `get ""` of a
+/// state of megabytes costs the loop (and its other connections) a
+/// reference to the value, not its encoding.
 ///
-/// One serial queue of its own (a private Dispatch queue has its own
-/// thread: it never takes one of the few threads that run the server's
-/// tasks, the sequencer's among them). Jobs run in the order they were
-/// handed over.
+/// One serial queue of its own per shard (a private Dispatch queue: it
+/// never takes an event loop's thread nor one of the few threads that run
+/// the server's tasks, the sequencer's among them). Jobs run in the order
+/// they were handed over.
 ///
 /// Ordering per session (``Publication``'s side of it): before handing over
-/// a job the sequencer marks the session slow, so everything it has for
-/// the session afterwards is held back (patches coalesced in the
-/// subscription index, answers deferred). The job writes its message to
-/// the sink, then asks the sink to report when it can take more; only that
-/// report (``EngineEvent/drained(sessionID:)``) makes the sequencer send to
-/// the session again. Both the job's write and the later writes of the
-/// sequencer are queued on the connection in the order they were made, so
-/// nothing sent after the job overtakes its message, and at most one
-/// encoded whole value per session exists beyond what its sink holds.
+/// a job the shard marks the session slow, so everything it has for the
+/// session afterwards is held back (patches coalesced in the subscription
+/// index, answers deferred). The job writes its message to the sink, then
+/// asks the sink to report when it can take more; only that report (queued
+/// on the shard's loop, see ``FanOutShard``) makes the shard send to the
+/// session again. Both the job's write and the later writes of the shard
+/// are queued on the connection in the order they were made, so nothing
+/// sent after the job overtakes its message, and at most one encoded whole
+/// value per session exists beyond what its sink holds.
 final class AnswerEncoder: Sendable {
     private let queue = DispatchQueue(label: "statesync.answers")
     private let encoder = MessageEncoder()

@@ -5,7 +5,7 @@ import StateSyncCore
 import StateSyncProtocol
 
 /// A message for one session: already encoded, or a whole value (snapshot
-/// or `get` answer) that may be too large to encode on the sequencer.
+/// or `get` answer) that may be too large to encode on the shard's event loop.
 enum Outgoing {
     /// Bytes to send as they are.
     case encoded([UInt8])
@@ -15,7 +15,7 @@ enum Outgoing {
 
 extension Publication {
     /// Whole values estimated above this many bytes are encoded by the
-    /// ``AnswerEncoder`` rather than on the sequencer. 16 KiB: encoding that
+    /// ``AnswerEncoder`` rather than on the shard's loop. 16 KiB: encoding that
     /// much takes tens of microseconds, about what handing it over costs.
     static let inlineValueBytes = 16_384
 

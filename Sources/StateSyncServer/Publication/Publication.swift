@@ -10,8 +10,10 @@ import StateSyncProtocol
 /// slow consumer instead of queued, and answers follow the patches they
 /// depend on.
 ///
-/// A value owned by the sequencer; it sends through the sessions' sinks
-/// and never waits.
+/// A value owned by one ``FanOutShard`` and used only on its event loop:
+/// each shard holds the sessions of its loop, and is handed every published
+/// change by the sequencer. It sends through the sessions' sinks and never
+/// waits.
 struct Publication {
     /// The durable state subscribers see.
     private(set) var state: JSONValue
@@ -26,7 +28,7 @@ struct Publication {
     let metrics: ServerMetrics
     /// Marks sessions slow and asks their sinks to report the drain.
     let slowConsumers: SlowConsumerWatch
-    /// Encodes large snapshots and values off the sequencer.
+    /// Encodes large snapshots and values off the shard's event loop.
     let answerEncoder: AnswerEncoder
     /// How much may be held back for one slow session before it is closed.
     let deferredLimits: (count: Int, bytes: Int)

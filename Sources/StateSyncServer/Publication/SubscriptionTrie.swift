@@ -49,7 +49,7 @@ final class SubscriptionNode {
 /// path visits only the subscriptions at that path, above it, or below it:
 /// cost follows the change, not the number of subscriptions.
 ///
-/// Not thread-safe: owned by the sequencer.
+/// Not thread-safe: owned by one fan-out shard's ``Publication``.
 struct SubscriptionTrie {
     private let root = SubscriptionNode(token: nil, parent: nil)
     private var round: UInt64 = 0

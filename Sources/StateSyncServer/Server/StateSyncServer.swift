@@ -1,6 +1,7 @@
 public import Logging
 public import NIOCore
 import NIOHTTP1
+import NIOPosix
 public import ServiceLifecycle
 public import StateSyncCore
 import StateSyncProtocol
@@ -88,14 +89,35 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     /// Opens the storage, recovers the state, serves until graceful shutdown
     /// (or cancellation), then shuts down cleanly as described above.
     public func run() async throws {
+        // The connections' loops, shared with the engine's fan-out shards.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+        do {
+            try await serve(on: group)
+        } catch {
+            await shutDown(group)
+            throw error
+        }
+        await shutDown(group)
+    }
+
+    private func shutDown(_ group: MultiThreadedEventLoopGroup) async {
+        do {
+            try await group.shutdownGracefully()
+        } catch {
+            logger.warning("the event loops did not shut down cleanly", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func serve(on group: MultiThreadedEventLoopGroup) async throws {
         let engine: SyncEngine<App>
         let server: WebSocketServer
         do {
             let journal = try await openJournal()
             engine = try await SyncEngine<App>(
-                journal: journal, configuration: configuration.engine, middleware: middleware, metrics: metrics, logger: logger)
+                journal: journal, configuration: configuration.engine, middleware: middleware, metrics: metrics, logger: logger,
+                eventLoops: group)
             do {
-                server = try makeWebSocketServer(engine: engine, journal: journal)
+                server = try makeWebSocketServer(engine: engine, journal: journal, group: group)
             } catch {
                 await engine.shutdown()
                 throw error
@@ -149,7 +171,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         try? await added.get()
     }
 
-    private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal) throws -> WebSocketServer {
+    private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal, group: any EventLoopGroup) throws -> WebSocketServer {
         let session = configuration.session
         var webSocket = WebSocketConfiguration()
         webSocket.maxMessageSize = session.maxMessageBytes
@@ -157,7 +179,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         webSocket.maxFrameSize = session.maxMessageBytes
         webSocket.pingInterval = session.pingInterval.map(\.timeAmount)
         webSocket.idleTimeout = session.idleTimeout.map(\.timeAmount)
-        let frames = SharedFrames(compress: webSocket.compression != nil, logger: logger)
+        let frames = SharedFramesPerLoop(group: group, compress: webSocket.compression != nil, logger: logger)
         let limits = configuration.connections
         let joins = JoinLimiter(
             ratePerSecond: limits.joinsPerSecondPerAddress, burst: limits.joinBurstPerAddress,
@@ -179,7 +201,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             }
             let number = sessionCounter.add(1, ordering: .relaxed).newValue
             let driver = SyncSession(
-                id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics, frames: frames,
+                id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics,
+                frames: frames.frames(for: connection.outbound.eventLoop),
                 joins: joins, logger: logger)
             await driver.run(
                 connection.inbound, configuration: session, authentication: configuration.authentication,
@@ -224,7 +247,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let server = try WebSocketServer(
             configuration: serverConfiguration,
             routes: routes,
-            httpRoutes: [health] + metricsRoutes + api.routes + devtools.routes + pages.map(ServerHTTPRoutes.page))
+            httpRoutes: [health] + metricsRoutes + api.routes + devtools.routes + pages.map(ServerHTTPRoutes.page),
+            group: group)
         webSocketServer.withLock { $0 = server }
         return server
     }

@@ -1,4 +1,5 @@
 public import NIOSSL
+import NIOCore
 
 /// How a ``StateSyncServer`` listens, stores and limits. Every field has a
 /// documented default: `StateSyncServerConfiguration()` serves
@@ -44,6 +45,12 @@ public struct StateSyncServerConfiguration: Sendable {
     public var connections = ConnectionLimits()
     /// Batching, snapshots, history window and slow-consumer mark of the engine.
     public var engine: SyncEngineConfiguration
+    /// Event-loop threads: each reads and writes its share of the
+    /// connections and runs their fan-out (choosing, encoding and writing
+    /// their frames), while the engine's sequencer reduces, journals and
+    /// diffs on a thread of its own. Default: one per core, so every core
+    /// sends; at least 1.
+    public var threads = System.coreCount
     /// Whether `/echo` (a plain WebSocket echo, for conformance suites) is
     /// served. Default `false`: it is a test aid, not part of the protocol.
     public var echo: Bool

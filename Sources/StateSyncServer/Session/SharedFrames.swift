@@ -50,7 +50,7 @@ final class SharedFrames: Sendable {
     ///
     /// Framing (and compressing) runs outside the cache's lock: a large
     /// answer framed by the ``AnswerEncoder``'s thread must not hold up the
-    /// sequencer's fan-out. Two threads framing different arrays at once
+    /// shard's fan-out. Two threads framing different arrays at once
     /// each keep their own; the cache keeps the later.
     func prepared(_ bytes: [UInt8]) -> WebSocketPreparedMessage {
         let (cached, lent): (WebSocketPreparedMessage?, Lent?) = state.withLock { state in

@@ -52,6 +52,13 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     /// stamps the connection's messages (``WebSocketChannelOptions/arrivalClock``).
     /// `beforeEachMessage`, when set, is awaited before each message is
     /// handled (tests stall the session with it).
+    ///
+    /// The connection's task lives as long as the connection, and so does
+    /// the largest its async frames ever grew: the work on each message
+    /// runs in synchronous, non-inlined methods (``decide(_:with:)``,
+    /// ``perform(_:)``), whose temporaries live on the thread's stack, so
+    /// that an idle connection keeps a few hundred bytes of frames instead
+    /// of kilobytes.
     func run(
         _ inbound: WebSocketInboundMessages, configuration: SessionConfiguration, authentication: SessionAuthentication,
         clock: @Sendable () -> ContinuousClock.Instant, beforeEachMessage: (@Sendable () async -> Void)? = nil
@@ -66,18 +73,13 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
             helloTimer?.cancel()
             helloTimer = nil
             if let beforeEachMessage { await beforeEachMessage() }
-            let message = received.message
-            logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
-            var action = switch message.kind {
-            case .text: machine.received(text: message.data.readableBytesView, now: received.receivedAt)
-            case .binary: machine.receivedBinary(byteCount: message.data.readableBytes, now: received.receivedAt)
-            }
-            if case .join = action, let refusal = joinRefusal(now: received.receivedAt) {
-                machine.closed()
-                action = refusal
-            }
+            let action = decide(received, with: &machine)
             if case .join = action { joined = true }
-            await perform(action)
+            // Waits only while the engine's queue is full: this connection is
+            // then not read (its socket fills) rather than the queue grow.
+            if let request = perform(action), engine.submitIfRoom(request, from: id) == nil {
+                await engine.submit(request, from: id)
+            }
         }
         helloTimer?.cancel()
         // Also when the machine closed the session itself (a persistent rate limit).
@@ -87,6 +89,23 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         }
         machine.closed()
         logger.debug("connection closed", metadata: ["status": "\(outbound.closeStatus.map(String.init(describing:)) ?? "none")"])
+    }
+
+    /// What the session machine makes of `received` (a join beyond the
+    /// address's join rate is refused here).
+    @inline(never)
+    private func decide(_ received: WebSocketReceivedMessage, with machine: inout SessionStateMachine) -> SessionStateMachine.Action {
+        let message = received.message
+        logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
+        let action = switch message.kind {
+        case .text: machine.received(text: message.data.readableBytesView, now: received.receivedAt)
+        case .binary: machine.receivedBinary(byteCount: message.data.readableBytes, now: received.receivedAt)
+        }
+        if case .join = action, let refusal = joinRefusal(now: received.receivedAt) {
+            machine.closed()
+            return refusal
+        }
+        return action
     }
 
     /// Closes the connection with 1008 after `timeout` unless cancelled (by the first message).
@@ -108,7 +127,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         return .replyAndClose(.error(id: nil, code: .rateLimited, message: message), closeCode: 1008)
     }
 
-    private func perform(_ action: SessionStateMachine.Action) async {
+    /// Carries out `action`, but for a request, which it returns for the
+    /// caller to submit to the engine (waiting while the engine is full).
+    @inline(never)
+    private func perform(_ action: SessionStateMachine.Action) -> SessionRequest? {
         switch action {
         case let .join(clientID, name, role):
             let info = SessionInfo(id: id, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? id)
@@ -117,9 +139,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
             metrics.connections.increment()
             logger.debug("joined", metadata: ["role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
         case .request(let request):
-            // Waits while the engine's queue is full: this connection is then
-            // not read (its socket fills) rather than the queue grow.
-            await engine.submit(request, from: id)
+            return request
         case .reply(let message):
             reply(message)
         case let .replyAndClose(message, closeCode):
@@ -129,6 +149,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         case .ignore:
             break
         }
+        return nil
     }
 
     /// Writes a message of the session layer itself (welcome, errors, its own rejects).
@@ -144,6 +165,9 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     func send(_ message: [UInt8]) {
         outbound.write(frames.prepared(message))
     }
+
+    /// The connection's event loop: the engine's fan-out for this session runs there.
+    var eventLoop: (any EventLoop)? { outbound.eventLoop }
 
     /// Whether the connection's outbound buffer is below its high-water mark
     /// (``SessionConfiguration/outboundHighWaterMark``).

@@ -191,6 +191,11 @@ public final class WebSocketServer: Sendable {
                 }
             }
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(
+                .recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(
+                    minimum: min(64, configuration.initialReadBufferSize), initial: configuration.initialReadBufferSize,
+                    maximum: max(65_536, configuration.initialReadBufferSize)))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try Self.configureChild(

@@ -39,6 +39,17 @@ import Testing
         #expect(ResultText.grouped(1_234_567) == "1,234,567")
     }
 
+    @Test func tableShowsTheServersThreadsAndJSONKeepsThem() throws {
+        var result = Self.sample()
+        result.server = LoadResult.ServerUsage(
+            pid: 42, cpuSeconds: 1.2, cpuPercent: 60, rssBeforeBytes: 1 << 20, rssIdleBytes: 2 << 20, rssAfterBytes: 2 << 20,
+            bytesPerIdleConnection: 349_525, cpuMicrosecondsPerDelivery: 20_000,
+            threads: [.init(name: "NIO-ELT-1-#1", cpuPercent: 31), .init(name: "NIO-ELT-1-#2", cpuPercent: 29)])
+        #expect(ResultText.table(result).contains("server      threads: NIO-ELT-1-#1 31 %, NIO-ELT-1-#2 29 %"))
+        let decoded = try JSONDecoder().decode(LoadResult.self, from: JSONEncoder().encode(result))
+        #expect(decoded.server?.threads == result.server?.threads)
+    }
+
     @Test func passedNeedsNoGapsAndEveryDelivery() {
         #expect(Self.sample().passed)
         #expect(!Self.sample(gaps: 1).passed)

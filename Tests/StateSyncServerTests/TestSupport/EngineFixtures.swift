@@ -1,6 +1,7 @@
 import BoardApp
 import Foundation
 import MetricsTestKit
+import NIOPosix
 import StateSyncCore
 import StateSyncProtocol
 @testable import StateSyncServer
@@ -13,13 +14,18 @@ func engineConfiguration(snapshotEvery: UInt64 = 1_000, historyWindow: Int = 1_0
 
 /// A board engine on `journal` (a fresh memory journal by default),
 /// recording its metrics in `metrics` (a throwaway one by default).
+///
+/// Its fan-out runs on one event loop (one shard), so that a test may read
+/// one session's messages once another's have arrived: sessions of
+/// different shards are sent to in parallel, with no order between them
+/// (``FanOutShardsTests`` covers several shards).
 func boardEngine(
     journal: any Journal = MemoryJournal(), configuration: SyncEngineConfiguration = engineConfiguration(),
     middleware: [any Middleware<BoardState, SessionCommand<BoardAction>>] = [], metrics: TestMetrics = TestMetrics()
 ) async throws -> SyncEngine<Board> {
     try await SyncEngine<Board>(
         journal: journal, configuration: configuration, middleware: middleware,
-        metrics: ServerMetrics(factory: metrics), logger: quietLogger)
+        metrics: ServerMetrics(factory: metrics), logger: quietLogger, eventLoops: MultiThreadedEventLoopGroup.singleton.next())
 }
 
 extension SyncEngine {

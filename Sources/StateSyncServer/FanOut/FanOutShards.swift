@@ -1,0 +1,137 @@
+import Logging
+import NIOCore
+import StateSyncCore
+import Synchronization
+
+/// The hand-off between the sequencer and the fan-out: one ``FanOutShard``
+/// per event loop, each given every published change once, and the
+/// requests and answers of the sessions it owns.
+///
+/// A session belongs to the shard of its sink's event loop
+/// (``SessionSink/eventLoop``), so its frames are chosen, encoded and
+/// written on the loop that writes its socket; sinks without a loop (the
+/// HTTP API's, tests') are spread over the shards in turn. Owned by the
+/// sequencer and used only from its task; it queues work for the shards in
+/// the sequencer's order and never waits for them.
+struct FanOutShards {
+    /// The durable state the shards publish, as last handed to them.
+    private(set) var state: JSONValue
+    /// Its revision.
+    private(set) var revision: UInt64
+    /// The joined sessions by id.
+    private(set) var sessions: [String: JoinedSession] = [:]
+    private let shards: [FanOutShard]
+    /// Where the revision handed to the shards is published for readers.
+    private let shared: EngineShared
+    private let shardOfLoop: [ObjectIdentifier: Int]
+    private var nextShard = 0
+
+    /// One shard per loop of `eventLoops` (at least one), publishing
+    /// `state` at `revision`; each revision handed over is stored in
+    /// `shared`'s ``EngineShared/publishedRevision`` first.
+    init(
+        eventLoops: any EventLoopGroup, state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
+        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger, shared: EngineShared
+    ) {
+        self.state = state
+        self.revision = revision
+        self.shared = shared
+        var loops: [any EventLoop] = []
+        var seen: Set<ObjectIdentifier> = []
+        for loop in eventLoops.makeIterator() where seen.insert(ObjectIdentifier(loop)).inserted {
+            loops.append(loop)
+        }
+        if loops.isEmpty { loops = [eventLoops.next()] }
+        shards = loops.map {
+            FanOutShard(
+                eventLoop: $0, state: state, revision: revision, history: history,
+                deferredLimits: deferredLimits, metrics: metrics, logger: logger)
+        }
+        shardOfLoop = Dictionary(uniqueKeysWithValues: loops.enumerated().map { (ObjectIdentifier($1), $0) })
+    }
+
+    /// How many shards publish (one per event loop).
+    var count: Int { shards.count }
+
+    // MARK: Sessions
+
+    /// Registers a joined session with the shard of its sink's loop.
+    mutating func join(_ record: SessionRecord) {
+        let index: Int
+        if let loop = record.sink.eventLoop, let own = shardOfLoop[ObjectIdentifier(loop)] {
+            index = own
+        } else {
+            index = nextShard
+            nextShard = (nextShard + 1) % shards.count
+        }
+        sessions[record.info.id] = JoinedSession(
+            info: record.info, clientID: record.clientID, role: record.role, announced: record.announced, shard: index)
+        shards[index].run { $0.join(record) }
+    }
+
+    /// Forgets the session and its subscriptions; returns what was known of it.
+    mutating func leave(_ sessionID: String) -> JoinedSession? {
+        guard let session = sessions.removeValue(forKey: sessionID) else { return nil }
+        shards[session.shard].run { _ = $0.leave(sessionID) }
+        return session
+    }
+
+    /// Runs `body` on the shard of the joined session `sessionID`; nothing
+    /// when it is not joined (it left, or never joined).
+    func withShard(of sessionID: String, _ body: @escaping @Sendable (inout Publication) -> Void) {
+        guard let session = sessions[sessionID] else { return }
+        shards[session.shard].run(body)
+    }
+
+    // MARK: Publishing
+
+    /// Hands `batch` to the shards: its state to every shard, each answer
+    /// to its session's shard (after the patches, in the same job). An
+    /// answer to a session that left goes to the first shard, which counts
+    /// it and sends nothing.
+    mutating func publish(_ batch: PendingBatch) {
+        if let last = batch.state {
+            state = last
+            revision += UInt64(batch.revisions)
+            // Before any shard sends: whoever sees a patch sees its revision published.
+            shared.publishedRevision.store(revision, ordering: .releasing)
+        }
+        var answers = [[DispatchAnswer]](repeating: [], count: shards.count)
+        for answer in batch.answers {
+            answers[sessions[answer.sessionID]?.shard ?? 0].append(answer)
+        }
+        for (index, shard) in shards.enumerated() where batch.state != nil || !answers[index].isEmpty {
+            var part = batch
+            part.effects = []
+            part.answers = answers[index]
+            let shardBatch = part
+            shard.run { $0.publish(shardBatch) }
+        }
+    }
+
+    // MARK: Devtools and shutdown
+
+    /// Calls `reply` with every shard's joined sessions, in id order, once
+    /// all shards have answered (behind the work queued for them before).
+    func summaries(_ reply: @escaping @Sendable ([SessionSummary]) -> Void) {
+        let futures = shards.map { $0.read { $0.summaries() } }
+        EventLoopFuture.whenAllComplete(futures, on: shards[0].eventLoop).whenSuccess { results in
+            var all: [SessionSummary] = []
+            for case .success(let summaries) in results { all += summaries }
+            // A failure means the shard's loop has stopped (shutdown): it has no sessions to show.
+            reply(all.sorted { $0.id < $1.id })
+        }
+    }
+
+    /// Returns once every shard has run what was queued for it and written
+    /// its large answers; a shard whose loop has stopped is logged and skipped.
+    func finish(logger: Logger) async {
+        for shard in shards {
+            do {
+                try await shard.finish()
+            } catch {
+                logger.error("a fan-out shard could not finish", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
