@@ -197,17 +197,25 @@ function randomId() {
  * backoff and jitter, resumes each subscription with `since` in the same
  * epoch (a fresh snapshot in a new one), and re-sends unanswered dispatches
  * with their ids (the server's de-duplication makes them exactly-once).
+ * Given several URLs (the nodes of a cluster), it moves to the next one
+ * whenever a connection ends or fails; the backoff grows with each full
+ * round of failures, so a dead node costs one short wait.
  */
 export class StateSyncClient {
   /**
-   * @param {string} url ws://HOST:PORT/sync
+   * @param {string|string[]} url ws://HOST:PORT/sync, or several (an array,
+   *   or one string separated by commas): tried in turn; `client.url` is the
+   *   one in use.
    * @param {object} [options] token, name, clientId (default: random, kept
    *   across reconnects), backoff { initialMs: 250, maxMs: 10000 } (double
    *   per attempt, then a random 50–100% of it), WebSocket (a constructor,
    *   default the global one), autoConnect (default true).
    */
   constructor(url, options = {}) {
-    this.url = url;
+    this.urls = (Array.isArray(url) ? url : String(url).split(","))
+      .map((each) => String(each).trim()).filter((each) => each !== "");
+    if (this.urls.length === 0) throw new TypeError("StateSyncClient needs at least one URL");
+    this._urlIndex = 0;
     this.token = options.token;
     this.name = options.name;
     this.clientId = options.clientId ?? `c-${randomId()}`;
@@ -364,6 +372,11 @@ export class StateSyncClient {
 
   // MARK: Internals
 
+  /** The URL of the node in use, or being tried. */
+  get url() {
+    return this.urls[this._urlIndex];
+  }
+
   _setConnection(state) {
     if (this.connection === state) return;
     this.connection = state;
@@ -408,7 +421,9 @@ export class StateSyncClient {
   _scheduleReconnect() {
     if (this._stopped) return;
     this._setConnection("reconnecting");
-    const ceiling = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** this._attempt);
+    this._urlIndex = (this._urlIndex + 1) % this.urls.length;
+    const round = Math.floor(this._attempt / this.urls.length);
+    const ceiling = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** round);
     const delay = ceiling * (0.5 + Math.random() * 0.5);
     this._attempt += 1;
     clearTimeout(this._timer);

@@ -164,3 +164,28 @@ test("action ids carry a random per-instance prefix: a second instance with a sa
   second.close();
   assert.deepEqual(await Promise.all(pending), ["closed", "closed", "closed"]);
 });
+
+test("several URLs: a drop moves to the next node, which resumes with since; the backoff grows per round", async () => {
+  FakeSocket.all = [];
+  const client = new StateSyncClient("ws://a/sync, ws://b/sync", { WebSocket: FakeSocket, backoff: { initialMs: 1, maxMs: 2 } });
+  assert.deepEqual(client.urls, ["ws://a/sync", "ws://b/sync"]);
+  await tick();
+  let socket = FakeSocket.all[0];
+  assert.equal(socket.url, "ws://a/sync");
+  socket.serve(welcome("e-1", 1));
+  const subscription = client.subscribe("/counters", () => {});
+  socket.serve({ type: "snapshot", id: subscription.id, rev: 5, value: { hits: 1 } });
+  socket.drop();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  socket = FakeSocket.all[1];
+  assert.equal(socket.url, "ws://b/sync");
+  assert.equal(client.url, "ws://b/sync");
+  socket.serve(welcome("e-1", 7));
+  assert.deepEqual(socket.sent.at(-1), { type: "subscribe", id: subscription.id, path: "/counters", since: 5 });
+  socket.drop();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(FakeSocket.all[2].url, "ws://a/sync", "round and round");
+  client.close();
+  assert.throws(() => new StateSyncClient(" , ", { WebSocket: FakeSocket }), /at least one URL/);
+  assert.deepEqual(new StateSyncClient(["ws://x/sync"], { WebSocket: FakeSocket, autoConnect: false }).urls, ["ws://x/sync"]);
+});
