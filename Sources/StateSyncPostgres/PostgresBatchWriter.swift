@@ -53,14 +53,14 @@ import Synchronization
 /// ``SQLiteJournal``; reconnecting is not implemented yet.
 final class PostgresBatchWriter: Sendable {
     let queue: Mutex<GroupCommitQueue>
-    private let connection: PostgresConnection
+    private let connection: TimedConnection
     private let storeID: String
     private let server: String
     private let logger: Logger
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    init(connection: PostgresConnection, storeID: String, server: String, headRevision: UInt64, logger: Logger) {
+    init(connection: TimedConnection, storeID: String, server: String, headRevision: UInt64, logger: Logger) {
         self.connection = connection
         self.storeID = storeID
         self.server = server
@@ -145,10 +145,10 @@ final class PostgresBatchWriter: Sendable {
         _ batches: [JournalBatch], entries: [JournalEntry], from seen: UInt64, to head: UInt64
     ) async throws(JournalError) -> Outcome {
         do {
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.run("BEGIN", logger: logger)
             if !entries.isEmpty {
                 if let actual = try await compareAndSetHead(from: seen, to: head) {
-                    try await connection.query("ROLLBACK", logger: logger)
+                    try await connection.run("ROLLBACK", logger: logger)
                     return .refused(head: actual)
                 }
                 try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
@@ -160,7 +160,7 @@ final class PostgresBatchWriter: Sendable {
             throw PostgresFailure.journalError(error, server: server, operation: "write a batch")
         }
         do {
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.run("COMMIT", logger: logger)
         } catch {
             if PostgresFailure.isServerAnswer(error) {
                 throw .postgres(server, "commit a batch", PostgresFailure.message(error))
@@ -173,13 +173,13 @@ final class PostgresBatchWriter: Sendable {
     /// The compare-and-set: `nil` when the head moved from `seen` to `head`,
     /// else the head another writer left.
     private func compareAndSetHead(from seen: UInt64, to head: UInt64) async throws -> UInt64? {
-        let updated = try await connection.query("""
+        let updated = try await connection.run("""
             UPDATE statesync_stores SET head_revision = \(Int64(head))
              WHERE store_id = \(storeID) AND head_revision = \(Int64(seen)) RETURNING head_revision
-            """, logger: logger).collect()
+            """, logger: logger)
         guard updated.isEmpty else { return nil }
         var actual: Int64 = 0
-        for try await found in try await connection.query(
+        for found in try await connection.run(
             "SELECT head_revision FROM statesync_stores WHERE store_id = \(storeID)", logger: logger
         ).decode(Int64.self) { actual = found }
         return UInt64(actual)

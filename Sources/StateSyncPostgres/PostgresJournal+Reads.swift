@@ -17,7 +17,7 @@ extension PostgresJournal {
         }
         let store = configuration.storeID
         try await run("store a snapshot") { [reader, logger] in
-            try await reader.query("""
+            try await reader.run("""
                 INSERT INTO statesync_snapshots (store_id, revision, state)
                 VALUES (\(store), \(Int64(snapshot.revision)), \(ByteBuffer(bytes: snapshot.state)))
                 ON CONFLICT (store_id, revision) DO UPDATE SET state = EXCLUDED.state
@@ -36,7 +36,7 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read a snapshot") { [reader, logger] in
             var found: JournalSnapshot?
-            for try await (revision, state) in try await reader.query("""
+            for (revision, state) in try await reader.run("""
                 SELECT revision, state FROM statesync_snapshots
                  WHERE store_id = \(store) AND revision <= \(Int64(clamping: revision)) ORDER BY revision DESC LIMIT 1
                 """, logger: logger).decode((Int64, ByteBuffer).self) {
@@ -51,7 +51,7 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read the snapshots' revisions") { [reader, logger] in
             var revisions: [UInt64] = []
-            for try await revision in try await reader.query(
+            for revision in try await reader.run(
                 "SELECT revision FROM statesync_snapshots WHERE store_id = \(store) ORDER BY revision", logger: logger
             ).decode(Int64.self) { revisions.append(UInt64(revision)) }
             return revisions
@@ -63,7 +63,7 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read the oldest revision") { [reader, logger] in
             var oldest: Int64?
-            for try await revision in try await reader.query(
+            for revision in try await reader.run(
                 "SELECT min(revision) FROM statesync_journal WHERE store_id = \(store)", logger: logger
             ).decode(Int64?.self) { oldest = revision }
             return oldest.map { UInt64($0) }
@@ -82,7 +82,7 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read journal entries") { [reader, logger] in
             var entries: [JournalEntry] = []
-            for try await (revision, bits, client, action, bytes) in try await reader.query("""
+            for (revision, bits, client, action, bytes) in try await reader.run("""
                 SELECT revision, time_bits, client_id, action_id, action FROM statesync_journal
                  WHERE store_id = \(store) AND revision BETWEEN \(lower) AND \(upper) ORDER BY revision
                 """, logger: logger).decode((Int64, Int64, String?, String?, ByteBuffer).self) {
@@ -99,7 +99,7 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read an outcome") { [reader, logger] in
             var outcome: JournalOutcome?
-            for try await (revision, code, message) in try await reader.query("""
+            for (revision, code, message) in try await reader.run("""
                 SELECT revision, code, message FROM statesync_outcomes
                  WHERE store_id = \(store) AND client_id = \(clientID) AND action_id = \(actionID)
                 """, logger: logger).decode((Int64?, String?, String?).self) {
@@ -115,7 +115,7 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read the outcomes' clientIds") { [reader, logger] in
             var clients: [String] = []
-            for try await client in try await reader.query("""
+            for client in try await reader.run("""
                 SELECT client_id FROM statesync_outcomes WHERE store_id = \(store) GROUP BY client_id ORDER BY max(seq)
                 """, logger: logger).decode(String.self) { clients.append(client) }
             return clients
@@ -135,20 +135,20 @@ extension PostgresJournal {
             // The newest revision whose entry, with those after it up to the
             // snapshot, holds more than the byte budget (0: all fit).
             var byBytes: Int64 = 0
-            for try await revision in try await reader.query("""
+            for revision in try await reader.run("""
                 SELECT revision FROM (
                     SELECT revision, sum(length(action)) OVER (ORDER BY revision DESC) AS total FROM statesync_journal
                      WHERE store_id = \(store) AND revision > \(Int64(clamping: byRevisions)) AND revision <= \(Int64(clamping: newest))
                 ) AS window_totals WHERE total > \(Int64(retention.bytes)) ORDER BY revision DESC LIMIT 1
                 """, logger: logger).decode(Int64.self) { byBytes = revision }
             let keepFrom = RetentionPlan.keepFrom(snapshots: snapshots, cutoff: max(byRevisions, UInt64(byBytes)))
-            try await reader.query(
+            try await reader.run(
                 "DELETE FROM statesync_journal WHERE store_id = \(store) AND revision < \(Int64(clamping: keepFrom))",
                 logger: logger)
             let kept = Set(RetentionPlan.thinned(snapshots, below: keepFrom, keeping: retention.olderSnapshots))
             let dropped = snapshots.filter { !kept.contains($0) }.map { Int64($0) }
             if !dropped.isEmpty {
-                try await reader.query(
+                try await reader.run(
                     "DELETE FROM statesync_snapshots WHERE store_id = \(store) AND revision = ANY(\(dropped))", logger: logger)
             }
         }

@@ -1,4 +1,5 @@
 public import Logging
+import NIOCore
 import PostgresNIO
 public import StateSyncServer
 import Synchronization
@@ -40,11 +41,21 @@ public final class PostgresJournal: Journal {
         /// ``SQLiteJournal`` (applied when a snapshot is saved). Default:
         /// ``JournalRetention``'s defaults.
         public var retention: JournalRetention
+        /// How long a statement may wait for PostgreSQL's answer before the
+        /// journal gives up on its connection (a write then fails for good,
+        /// and a `COMMIT` that timed out has an unknown outcome). Default
+        /// 10 s: healthy statements take milliseconds, and a lost connection
+        /// must not hold a node's answers forever (see ``TimedConnection``).
+        public var statementTimeout: Duration
 
         /// A configuration with the documented defaults.
-        public init(storeID: String = "default", retention: JournalRetention = JournalRetention()) {
+        public init(
+            storeID: String = "default", retention: JournalRetention = JournalRetention(),
+            statementTimeout: Duration = .seconds(10)
+        ) {
             self.storeID = storeID
             self.retention = retention
+            self.statementTimeout = statementTimeout
         }
     }
 
@@ -55,7 +66,7 @@ public final class PostgresJournal: Journal {
     public let location: PostgresLocation
 
     let configuration: Configuration
-    let reader: PostgresConnection
+    let reader: TimedConnection
     let logger: Logger
     private let writer: PostgresBatchWriter
     private let writerTask: Task<Void, Never>
@@ -69,10 +80,12 @@ public final class PostgresJournal: Journal {
         location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger
     ) async throws -> PostgresJournal {
         let server = location.description
-        let writer = try await connect(location, id: 1, logger: logger)
-        let reader: PostgresConnection
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.statementTimeout.components.seconds) * 1_000_000_000
+            + configuration.statementTimeout.components.attoseconds / 1_000_000_000)
+        let writer = TimedConnection(connection: try await connect(location, id: 1, logger: logger), timeout: timeout)
+        let reader: TimedConnection
         do {
-            reader = try await connect(location, id: 2, logger: logger)
+            reader = TimedConnection(connection: try await connect(location, id: 2, logger: logger), timeout: timeout)
         } catch {
             try? await writer.close()   // the connect error is the one to report
             throw error
@@ -80,12 +93,12 @@ public final class PostgresJournal: Journal {
         do {
             try await PostgresSchema.prepare(writer, server: server, logger: logger)
             let store = configuration.storeID
-            try await writer.query("""
+            try await writer.run("""
                 INSERT INTO statesync_stores (store_id, epoch, head_revision) VALUES (\(store), \(Epoch.random()), 0)
                 ON CONFLICT (store_id) DO NOTHING
                 """, logger: logger)
             var found: (String, Int64)?
-            for try await row in try await writer.query(
+            for row in try await writer.run(
                 "SELECT epoch, head_revision FROM statesync_stores WHERE store_id = \(store)", logger: logger
             ).decode((String, Int64).self) { found = row }
             guard let (epoch, head) = found else {
@@ -113,7 +126,7 @@ public final class PostgresJournal: Journal {
 
     private init(
         location: PostgresLocation, configuration: Configuration, epoch: String, head: UInt64,
-        writer connection: PostgresConnection, reader: PostgresConnection, logger: Logger
+        writer connection: TimedConnection, reader: TimedConnection, logger: Logger
     ) {
         self.location = location
         self.configuration = configuration

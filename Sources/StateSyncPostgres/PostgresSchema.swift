@@ -74,29 +74,29 @@ enum PostgresSchema {
     /// Creates or migrates the tables to ``version``.
     ///
     /// - Throws: ``JournalError``: the database is at a newer version, or a statement failed.
-    static func prepare(_ connection: PostgresConnection, server: String, logger: Logger) async throws {
-        try await connection.query("BEGIN", logger: logger)
+    static func prepare(_ connection: TimedConnection, server: String, logger: Logger) async throws {
+        try await connection.run("BEGIN", logger: logger)
         do {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
-            try await connection.query(
+            try await connection.run("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.run(
                 "CREATE TABLE IF NOT EXISTS statesync_schema (version integer NOT NULL)", logger: logger)
             var current = 0
-            for try await found in try await connection.query("SELECT version FROM statesync_schema", logger: logger)
+            for found in try await connection.run("SELECT version FROM statesync_schema", logger: logger)
                 .decode(Int.self) { current = found }
             guard current <= version else { throw JournalError.unsupportedPostgresSchema(server, version: current) }
             if current < version {
                 for migration in migrations[current...] {
                     for statement in migration {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                 }
-                try await connection.query("DELETE FROM statesync_schema", logger: logger)
-                try await connection.query("INSERT INTO statesync_schema (version) VALUES (\(version))", logger: logger)
+                try await connection.run("DELETE FROM statesync_schema", logger: logger)
+                try await connection.run("INSERT INTO statesync_schema (version) VALUES (\(version))", logger: logger)
                 logger.info("PostgreSQL schema migrated", metadata: ["from": "\(current)", "to": "\(version)"])
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.run("COMMIT", logger: logger)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)   // the migration's own error is reported
+            _ = try? await connection.run("ROLLBACK", logger: logger)   // the migration's own error is reported
             throw error
         }
     }

@@ -14,8 +14,8 @@ import StateSyncServer
 enum PostgresStatements {
     /// Inserts the journal rows of `entries` (the caller's transaction has
     /// already moved the head over their revisions).
-    static func insert(_ entries: [JournalEntry], store: String, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+    static func insert(_ entries: [JournalEntry], store: String, on connection: TimedConnection, logger: Logger) async throws {
+        try await connection.run("""
             INSERT INTO statesync_journal (store_id, revision, time_bits, client_id, action_id, action)
             SELECT \(store), r, t, CASE WHEN hc THEN c END, CASE WHEN ha THEN a END, x
               FROM unnest(\(entries.map { Int64($0.revision) }), \(entries.map { timeBits($0.meta.time) }),
@@ -29,9 +29,9 @@ enum PostgresStatements {
     /// Records a batch's outcomes as ``JournalBatch`` says: forgotten
     /// clientIds first, then each accepted pair and rejection (the first
     /// outcome of a pair stays), then the trims.
-    static func record(_ batch: JournalBatch, store: String, on connection: PostgresConnection, logger: Logger) async throws {
+    static func record(_ batch: JournalBatch, store: String, on connection: TimedConnection, logger: Logger) async throws {
         if !batch.forgottenClients.isEmpty {
-            try await connection.query(
+            try await connection.run(
                 "DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = ANY(\(batch.forgottenClients))",
                 logger: logger)
         }
@@ -40,7 +40,7 @@ enum PostgresStatements {
             return (client, action, Int64(entry.revision))
         }
         if !accepted.isEmpty {
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO statesync_outcomes (store_id, client_id, action_id, revision)
                 SELECT \(store), c, a, r FROM unnest(\(accepted.map(\.0)), \(accepted.map(\.1)), \(accepted.map(\.2))) AS u(c, a, r)
                 ON CONFLICT DO NOTHING
@@ -48,7 +48,7 @@ enum PostgresStatements {
         }
         if !batch.rejections.isEmpty {
             let rejections = batch.rejections
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO statesync_outcomes (store_id, client_id, action_id, code, message)
                 SELECT \(store), c, a, k, m
                   FROM unnest(\(rejections.map(\.clientID)), \(rejections.map(\.actionID)),
@@ -57,7 +57,7 @@ enum PostgresStatements {
                 """, logger: logger)
         }
         for (client, keep) in batch.outcomeTrims.sorted(by: { $0.key < $1.key }) {
-            try await connection.query("""
+            try await connection.run("""
                 DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client) AND seq <=
                     (SELECT seq FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client)
                       ORDER BY seq DESC LIMIT 1 OFFSET \(max(1, keep)))

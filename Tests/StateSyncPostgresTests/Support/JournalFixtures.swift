@@ -10,9 +10,12 @@ enum JournalFixtures {
     static let logger = Logger(label: "statesync.postgres-tests")
 
     /// A journal of the default store at `postgres`.
-    static func open(_ postgres: TestPostgres, retention: JournalRetention = JournalRetention()) async throws -> PostgresJournal {
+    static func open(
+        _ postgres: TestPostgres, retention: JournalRetention = JournalRetention(), statementTimeout: Duration = .seconds(10)
+    ) async throws -> PostgresJournal {
         try await PostgresJournal.open(
-            location: try PostgresLocation(url: postgres.url), configuration: .init(retention: retention), logger: logger)
+            location: try PostgresLocation(url: postgres.url),
+            configuration: .init(retention: retention, statementTimeout: statementTimeout), logger: logger)
     }
 
     /// An entry at `revision` from `client` with action id `actionID`,
