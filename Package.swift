@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "websocket-echo", targets: ["websocket-echo"]),
         .library(name: "StateSyncWebClients", targets: ["StateSyncWebClients"]),
         .library(name: "StateSyncServer", targets: ["StateSyncServer"]),
+        .library(name: "StateSyncPostgres", targets: ["StateSyncPostgres"]),
         .library(name: "StateSyncClient", targets: ["StateSyncClient"]),
         .executable(name: "statesync", targets: ["statesync"]),
     ],
@@ -42,12 +43,14 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
         // Transitive only.
         .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", exact: "1.1.4"),
         .package(url: "https://github.com/apple/swift-atomics.git", exact: "1.3.0"),
         .package(url: "https://github.com/apple/swift-numerics", exact: "1.1.1"),
         .package(url: "https://github.com/apple/swift-system.git", exact: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services.git", exact: "1.28.0"),
     ],
     targets: [
         // MARK: Core: state, JSON, store. No networking.
@@ -223,6 +226,32 @@ let package = Package(
             exclude: ["Interop/protocol_scenario.py"],
             swiftSettings: strictSettings
         ),
+        // MARK: StateSyncPostgres: the cluster's shared journal in PostgreSQL (issue 12).
+        .target(
+            name: "StateSyncPostgres",
+            dependencies: [
+                "StateSyncServer",
+                "StateSyncCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncPostgresTests",
+            dependencies: [
+                "StateSyncPostgres",
+                "StateSyncServer",
+                "StateSyncCore",
+                "StateSyncTestSupport",
+                "TestProcessSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // MARK: Process helpers for tests, on Foundation alone (so WebSocketTests pulls
         // in no server): subprocesses, reserved ports, certificates, tools on PATH.
         .target(
@@ -308,6 +337,7 @@ let package = Package(
             name: "statesync",
             dependencies: [
                 "StateSyncServer",
+                "StateSyncPostgres",
                 "StateSyncClient",
                 "StateSyncLoad",
                 "StateSyncCore",

@@ -38,6 +38,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Keep the state in memory only (nothing is stored; --data is ignored).")
     var memory = false
 
+    @Option(help: "Store the journal in PostgreSQL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE ($STATESYNC_POSTGRES_URL takes the same, out of the argument list). Cluster mode, in progress (README: Running a cluster); --data is ignored.")
+    var postgres: String?
+
     @Option(help: "A token clients must send in hello: TOKEN (a writer) or TOKEN=ROLE. Repeatable; enables authentication. $STATESYNC_TOKENS takes the same, comma-separated, out of the argument list.")
     var token: [String] = []
 
@@ -184,6 +187,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
+        guard !(memory && postgres != nil) else { throw ValidationError("--memory and --postgres exclude each other") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxMessageBytes >= 1_024 else { throw ValidationError("--max-message-bytes \(maxMessageBytes) is below 1024") }
         guard maxNestingDepth >= 2 else { throw ValidationError("--max-nesting-depth must be at least 2 (a message is an object holding an action object)") }
@@ -286,6 +290,9 @@ struct Serve: AsyncParsableCommand {
         configuration.retention.revisions = journalRetention
         configuration.retention.bytes = journalRetentionBytes
         configuration.retention.olderSnapshots = olderSnapshots
+        if !memory, let postgresURL {
+            configuration.storage = try Self.postgresStorage(url: postgresURL, retention: configuration.retention)
+        }
         configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
         configuration.session.maxOutboundBytes = maxOutboundBytes
         configuration.session.helloTimeout = .seconds(helloTimeout)

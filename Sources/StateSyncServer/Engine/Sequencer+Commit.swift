@@ -40,11 +40,37 @@ extension Sequencer {
             // The error names the data directory: it stays in the log, and
             // clients get a reason without server paths.
             let reason = "the server could not store the action and accepts no more actions"
-            guard let failed = commits.journalFailed(reason: reason) else { return }
+            let unknown = error.isCommitOutcomeUnknown ? commits.inFlight.map(Self.acceptedDispatches) ?? [] : []
+            guard var failed = commits.journalFailed(reason: reason) else { return }
             // Forget the outcomes decided in memory: a retry must not get an
             // ack for an action that is not durable (the journal answers for the rest).
             exactlyOnce.forgetUndurable()
+            if !unknown.isEmpty { withholdAnswers(to: unknown, in: &failed) }
             publish(failed)
+        }
+    }
+
+    /// The `(session, dispatch id)` of every accepted action of `batch`.
+    private static func acceptedDispatches(_ batch: PendingBatch) -> Set<UnansweredDispatch> {
+        Set(batch.answers.compactMap { answer in
+            if case .accepted = answer.outcome { return UnansweredDispatch(sessionID: answer.sessionID, actionID: answer.actionID) }
+            return nil
+        })
+    }
+
+    /// The journal lost its connection during `COMMIT` (PostgreSQL): the
+    /// `unknown` dispatches may or may not be stored, so neither an `ack`
+    /// nor a `reject` ("the state did not change") would be true. Their
+    /// answers are dropped and their sessions closed: the clients reconnect
+    /// and send the same `(clientId, id)` again, and whichever server they
+    /// reach answers from the store's remembered outcome, or applies it once.
+    private func withholdAnswers(to unknown: Set<UnansweredDispatch>, in batch: inout PendingBatch) {
+        batch.answers.removeAll { unknown.contains(UnansweredDispatch(sessionID: $0.sessionID, actionID: $0.actionID)) }
+        for sessionID in Set(unknown.map(\.sessionID)) {
+            publication.withShard(of: sessionID) { shard in
+                shard.sessions[sessionID]?.sink.close(
+                    reason: "the server lost its storage while storing your action; reconnect and send it again")
+            }
         }
     }
 
@@ -77,4 +103,10 @@ extension Sequencer {
         for event in inbox.finish() { event.abandon() }
         logger.info("engine stopped", metadata: ["rev": "\(publication.revision)"])
     }
+}
+
+/// A dispatch whose answer is withheld: its session and its id.
+private struct UnansweredDispatch: Hashable {
+    var sessionID: String
+    var actionID: String
 }

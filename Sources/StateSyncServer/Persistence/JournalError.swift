@@ -12,6 +12,9 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         case notAJournal(path: String, reason: String)
         case unsupportedSchema(path: String, version: Int)
         case sqlite(path: String, operation: String, message: String)
+        case postgres(server: String, operation: String, message: String)
+        case commitOutcomeUnknown(server: String, message: String)
+        case unsupportedPostgresSchema(server: String, version: Int)
         case revisionGap(expected: UInt64, got: UInt64)
         case revisionOverflow(UInt64)
         case snapshotAhead(revision: UInt64, lastRevision: UInt64)
@@ -43,33 +46,47 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     static func sqlite(_ path: String, _ operation: String, _ message: String) -> JournalError {
         JournalError(.sqlite(path: path, operation: operation, message: message))
     }
-    static func revisionGap(expected: UInt64, got: UInt64) -> JournalError {
+    package static func revisionGap(expected: UInt64, got: UInt64) -> JournalError {
         JournalError(.revisionGap(expected: expected, got: got))
     }
-    static func revisionOverflow(_ revision: UInt64) -> JournalError {
+    package static func revisionOverflow(_ revision: UInt64) -> JournalError {
         JournalError(.revisionOverflow(revision))
     }
-    static func snapshotAhead(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
+    package static func snapshotAhead(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
         JournalError(.snapshotAhead(revision: revision, lastRevision: lastRevision))
     }
-    static func entriesDiscarded(requested: UInt64, oldest: UInt64) -> JournalError {
+    package static func entriesDiscarded(requested: UInt64, oldest: UInt64) -> JournalError {
         JournalError(.entriesDiscarded(requested: requested, oldest: oldest))
     }
     static func corruptEntry(_ path: String, revision: UInt64, reason: String) -> JournalError {
         JournalError(.corruptEntry(path: path, revision: revision, reason: reason))
     }
-    static func missingEntry(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
+    package static func missingEntry(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
         JournalError(.missingEntry(revision: revision, lastRevision: lastRevision))
     }
     static func damaged(_ path: String, directory: String, _ damage: JournalDamage) -> JournalError {
         JournalError(.damaged(path: path, directory: directory, damage: damage.description))
     }
+    /// A PostgreSQL statement failed: `server` is the host, port and
+    /// database (never the password), `operation` what the journal was doing.
+    package static func postgres(_ server: String, _ operation: String, _ message: String) -> JournalError {
+        JournalError(.postgres(server: server, operation: operation, message: message))
+    }
+    /// The connection was lost while `COMMIT` was on its way: the batch may
+    /// or may not be durable, so nothing of it may be acknowledged.
+    package static func commitOutcomeUnknown(_ server: String, _ message: String) -> JournalError {
+        JournalError(.commitOutcomeUnknown(server: server, message: message))
+    }
+    /// The PostgreSQL store has a schema version this code does not know.
+    package static func unsupportedPostgresSchema(_ server: String, version: Int) -> JournalError {
+        JournalError(.unsupportedPostgresSchema(server: server, version: version))
+    }
     /// The journal stopped after an earlier write failed; it carries that error.
-    static func failed(after error: JournalError) -> JournalError {
+    package static func failed(after error: JournalError) -> JournalError {
         if case .failed = error.base { return error }
         return JournalError(.failed(underlying: error.description))
     }
-    static let closed = JournalError(.closed)
+    package static let closed = JournalError(.closed)
 
     /// Whether another process (or another journal in this process) holds the
     /// data directory's lock.
@@ -82,6 +99,13 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (see ``DamagedJournalPolicy``).
     public var isDamaged: Bool {
         if case .damaged = base { return true }
+        return false
+    }
+
+    /// Whether the outcome of a commit is unknown (the connection to
+    /// PostgreSQL was lost during `COMMIT`).
+    public var isCommitOutcomeUnknown: Bool {
+        if case .commitOutcomeUnknown = base { return true }
         return false
     }
 
@@ -107,6 +131,13 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path) has journal schema version \(version), which this version of StateSync cannot read"
         case .sqlite(let path, let operation, let message):
             "SQLite failed to \(operation) in \(path): \(message)"
+        case .postgres(let server, let operation, let message):
+            "PostgreSQL at \(server) failed to \(operation): \(message)"
+        case .commitOutcomeUnknown(let server, let message):
+            "the connection to PostgreSQL at \(server) was lost during COMMIT, so whether the batch is stored is unknown "
+                + "(none of it is acknowledged; a client's retry finds the outcome): \(message)"
+        case .unsupportedPostgresSchema(let server, let version):
+            "the StateSync schema in PostgreSQL at \(server) has version \(version), which this version of StateSync cannot read"
         case .revisionGap(let expected, let got):
             "journal entries must continue without gaps: expected revision \(expected), got \(got)"
         case .revisionOverflow(let revision):

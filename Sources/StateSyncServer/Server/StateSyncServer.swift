@@ -154,6 +154,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     }
 
     private func openJournal() async throws -> any Journal {
+        if let open = configuration.storage.journalOpener { return try await open(logger) }
         guard let directory = configuration.storage.directoryPath else {
             return MemoryJournal(configuration: .init(retention: configuration.retention))
         }

@@ -158,6 +158,26 @@ struct SyncEngineDispatchTests {
         await engine.shutdown()
     }
 
+    @Test func aCommitWithAnUnknownOutcomeIsNeitherAckedNorRejected() async throws {
+        let journal = CountingJournal()
+        let engine = try await boardEngine(journal: journal)
+        let alice = engine.joinRecording("s-a", clientID: "c-a")
+        let bob = engine.joinRecording("s-b", clientID: "c-b")
+        engine.handle(.dispatch(id: "sync", action: increment("hits")), from: "s-a")
+        await alice.waitForAnswer("sync")
+        journal.failAppends(with: .commitOutcomeUnknown("db", "connection reset during COMMIT"))
+        engine.handle(.dispatch(id: "a1", action: increment("hits")), from: "s-a")
+        engine.handle(.dispatch(id: "b1", action: ["type": "nope"]), from: "s-b")
+        // The rejection is true whatever the commit did; it is answered, after
+        // the failed commit of a1 was handled (the engine takes events in order).
+        await bob.waitForAnswer("b1")
+        #expect(bob.closeReason == nil)
+        // The accepted action may or may not be stored: no answer, and the session is closed so its client retries.
+        #expect(alice.closeReason?.contains("send it again") == true)
+        #expect(alice.messages.allSatisfy { $0.answerID != "a1" }, "\(alice.messages)")
+        await engine.shutdown()
+    }
+
     @Test func presenceFollowsJoinAndLeave() async throws {
         let engine = try await boardEngine()
         let alice = engine.joinRecording("s-a", clientID: "c-a")

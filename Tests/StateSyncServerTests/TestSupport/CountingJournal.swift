@@ -14,7 +14,7 @@ final class CountingJournal: Journal {
         var holding = false
         var held: [@Sendable () -> Void] = []
         var heldWaiter: CheckedContinuation<Void, Never>?
-        var failing = false
+        var failing: JournalError?
         var outcomeLookups = 0
     }
 
@@ -48,9 +48,10 @@ final class CountingJournal: Journal {
         gate.withLock { $0.holding = true }
     }
 
-    /// Makes later appends fail (as a full disk would), without writing them.
-    func failAppends() {
-        gate.withLock { $0.failing = true }
+    /// Makes later appends fail with `error` (by default as a closed
+    /// journal; a full disk would too), without writing them.
+    func failAppends(with error: JournalError = .closed) {
+        gate.withLock { $0.failing = error }
     }
 
     /// Waits until at least one completion is held.
@@ -76,8 +77,8 @@ final class CountingJournal: Journal {
     }
 
     func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void) {
-        if gate.withLock({ $0.failing }) {
-            completion(.failure(.closed))
+        if let error = gate.withLock({ $0.failing }) {
+            completion(.failure(error))
             return
         }
         base.append(batch) { result in

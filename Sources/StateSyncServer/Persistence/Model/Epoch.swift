@@ -1,7 +1,7 @@
 /// Creates epoch ids: `"e-"` and 128 random bits in hexadecimal.
-enum Epoch {
+package enum Epoch {
     /// A new epoch id from the system's secure random source.
-    static func random() -> String {
+    package static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64

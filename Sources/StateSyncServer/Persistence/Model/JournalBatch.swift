@@ -47,7 +47,7 @@ public struct JournalBatch: Sendable, Hashable {
 
     /// Checks that the entries continue `lastRevision` without gaps and
     /// returns the revision the journal ends at after this batch.
-    func revisionAfterAppending(to lastRevision: UInt64) throws(JournalError) -> UInt64 {
+    package func revisionAfterAppending(to lastRevision: UInt64) throws(JournalError) -> UInt64 {
         var expected = lastRevision
         for entry in entries {
             guard expected < UInt64(Int64.max) else { throw .revisionOverflow(entry.revision) }

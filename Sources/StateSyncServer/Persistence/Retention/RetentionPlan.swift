@@ -11,13 +11,13 @@
 /// over the interval); the ones before it are thinned to one per doubling
 /// of their distance (``thinned(_:below:keeping:)``), so their number is
 /// bounded too.
-enum RetentionPlan {
+package enum RetentionPlan {
     /// The revision from which entries are kept (entries below it go): the
     /// newest snapshot at or before `cutoff`, or `cutoff + 1` when there is
     /// none (the entries up to the cutoff have no snapshot to replay from).
     ///
     /// - Parameter snapshots: the kept snapshots' revisions, ascending.
-    static func keepFrom(snapshots: [UInt64], cutoff: UInt64) -> UInt64 {
+    package static func keepFrom(snapshots: [UInt64], cutoff: UInt64) -> UInt64 {
         snapshots.last { $0 <= cutoff } ?? cutoff + 1
     }
 
@@ -29,7 +29,7 @@ enum RetentionPlan {
     /// Keeping the oldest of a class means that a snapshot, once kept,
     /// stays until a still older one reaches its class as `base` advances:
     /// the kept ones drift apart exponentially with age.
-    static func thinned(_ snapshots: [UInt64], below base: UInt64, keeping older: Int) -> [UInt64] {
+    package static func thinned(_ snapshots: [UInt64], below base: UInt64, keeping older: Int) -> [UInt64] {
         var kept: [UInt64] = []
         var lastClass: Int?
         for revision in snapshots where revision < base {
@@ -43,7 +43,7 @@ enum RetentionPlan {
 
     /// The cutoff for `revisions` kept behind the newest snapshot `newest`:
     /// entries at or before it are beyond the window (0: none is).
-    static func cutoff(newest: UInt64, revisions: UInt64) -> UInt64 {
+    package static func cutoff(newest: UInt64, revisions: UInt64) -> UInt64 {
         newest > revisions ? newest - revisions : 0
     }
 }

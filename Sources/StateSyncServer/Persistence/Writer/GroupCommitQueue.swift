@@ -5,15 +5,15 @@
 ///
 /// The owner keeps it behind a lock, performs the returned actions (start a
 /// drain, write a group, run completions) outside the lock.
-struct GroupCommitQueue: Sendable {
-    typealias Completion = @Sendable (Result<Void, JournalError>) -> Void
+package struct GroupCommitQueue: Sendable {
+    package typealias Completion = @Sendable (Result<Void, JournalError>) -> Void
 
     /// One unit of work for the writer.
-    enum Work: Sendable {
+    package enum Work: Sendable {
         case batch(JournalBatch, Completion)
         case snapshot(JournalSnapshot, Completion)
 
-        var completion: Completion {
+        package var completion: Completion {
             switch self {
             case .batch(_, let completion), .snapshot(_, let completion): completion
             }
@@ -21,7 +21,7 @@ struct GroupCommitQueue: Sendable {
     }
 
     /// What the caller of ``enqueue(_:)`` must do next.
-    enum EnqueueAction {
+    package enum EnqueueAction {
         /// Start a drain on the writer thread (none is running).
         case startDrain
         /// A running drain will pick the work up.
@@ -31,24 +31,24 @@ struct GroupCommitQueue: Sendable {
     }
 
     /// The revision of the last entry enqueued (durable or not).
-    private(set) var acceptedRevision: UInt64
+    package private(set) var acceptedRevision: UInt64
     /// The revision of the last entry known durable.
-    private(set) var durableRevision: UInt64
+    package private(set) var durableRevision: UInt64
     private var pending: [Work] = []
     private var draining = false
     private var failure: JournalError?
     /// Why writes are failing while a group is retried; `nil` when healthy.
-    private(set) var fault: JournalWriteFault?
+    package private(set) var fault: JournalWriteFault?
     private var closed = false
     private var closeWaiters: [Completion] = []
 
-    init(lastRevision: UInt64) {
+    package init(lastRevision: UInt64) {
         acceptedRevision = lastRevision
         durableRevision = lastRevision
     }
 
     /// Validates and queues `work`.
-    mutating func enqueue(_ work: Work) -> EnqueueAction {
+    package mutating func enqueue(_ work: Work) -> EnqueueAction {
         if closed { return .reject(.closed) }
         if let failure { return .reject(failure) }
         switch work {
@@ -70,7 +70,7 @@ struct GroupCommitQueue: Sendable {
     }
 
     /// What the writer does next in its drain loop.
-    enum Next {
+    package enum Next {
         /// Commit these in one transaction.
         case write([Work])
         /// Nothing is pending: the drain ends; run these `close` completions
@@ -79,7 +79,7 @@ struct GroupCommitQueue: Sendable {
     }
 
     /// Takes everything pending as one group, or ends the drain.
-    mutating func next() -> Next {
+    package mutating func next() -> Next {
         guard pending.isEmpty else {
             defer { pending.removeAll(keepingCapacity: true) }
             return .write(pending)
@@ -99,19 +99,33 @@ struct GroupCommitQueue: Sendable {
     }
 
     /// Records that `group` was committed (which ends any write fault).
-    mutating func committed(_ group: [Work]) {
+    package mutating func committed(_ group: [Work]) {
         fault = nil
         for case .batch(let batch, _) in group {
             if let last = batch.entries.last { durableRevision = last.revision }
         }
     }
 
+    /// Another writer moved the shared store's head to `head` (see
+    /// ``Journal``, "Shared"): the group just refused and everything pending
+    /// were built on a stale view, so they are returned to fail with
+    /// ``JournalError/isRevisionGap``, and the queue continues from `head`.
+    /// Unlike ``failed(_:)`` the journal stays usable: its writer catches up
+    /// and appends again.
+    package mutating func refused(head: UInt64) -> [Work] {
+        acceptedRevision = head
+        durableRevision = head
+        fault = nil
+        defer { pending.removeAll() }
+        return pending
+    }
+
     /// Whether ``close(completion:)`` was called.
-    var isClosed: Bool { closed }
+    package var isClosed: Bool { closed }
 
     /// Records a failed write; returns the work still pending, which must be
     /// failed too. Every later `enqueue` is rejected with the same error.
-    mutating func failed(_ error: JournalError) -> [Work] {
+    package mutating func failed(_ error: JournalError) -> [Work] {
         failure = .failed(after: error)
         fault = nil
         acceptedRevision = durableRevision
@@ -120,7 +134,7 @@ struct GroupCommitQueue: Sendable {
     }
 
     /// What the caller of ``close(completion:)`` must do next.
-    enum CloseAction {
+    package enum CloseAction {
         /// No drain runs: release the resources now.
         case closeNow
         /// A drain runs: `completion` runs when it ends (``next()`` returns `.stop`).
@@ -130,7 +144,7 @@ struct GroupCommitQueue: Sendable {
     }
 
     /// Marks the queue closed; later work is rejected with "closed".
-    mutating func close(completion: @escaping Completion) -> CloseAction {
+    package mutating func close(completion: @escaping Completion) -> CloseAction {
         if closed { return .alreadyClosed }
         closed = true
         if !draining { return .closeNow }

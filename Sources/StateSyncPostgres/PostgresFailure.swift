@@ -1,0 +1,31 @@
+import PostgresNIO
+import StateSyncServer
+
+/// Turns postgres-nio's errors into ``JournalError``s that say what failed.
+///
+/// `PSQLError.description` is deliberately generic (it may otherwise leak
+/// query data); the server's own message and SQLSTATE, or the connection
+/// error, are what an operator needs, so those are used.
+enum PostgresFailure {
+    /// `error` while the journal did `operation` against `server`.
+    static func journalError(_ error: any Error, server: String, operation: String) -> JournalError {
+        if let error = error as? JournalError { return error }
+        return .postgres(server, operation, message(error))
+    }
+
+    /// Whether `error` came from the server answering (the statement was
+    /// refused, the connection still stood) rather than from the connection.
+    static func isServerAnswer(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.code == .server
+    }
+
+    /// The most specific text `error` carries.
+    static func message(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let info = error.serverInfo, let text = info[.message] {
+            return "\(text) (SQLSTATE \(info[.sqlState] ?? "?"))"
+        }
+        if let underlying = error.underlying { return "\(error.code): \(message(underlying))" }
+        return "\(error.code)"
+    }
+}

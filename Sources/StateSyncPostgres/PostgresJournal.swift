@@ -1,0 +1,182 @@
+public import Logging
+import NIOCore
+import PostgresNIO
+public import StateSyncServer
+import Synchronization
+
+/// A ``Journal`` in PostgreSQL, shared by every `statesync serve --postgres`
+/// node of a store: the journal, the snapshots and the exactly-once outcomes
+/// are rows keyed by ``Configuration/storeID``, and the store's epoch and
+/// head revision live in the database, not in a node.
+///
+/// PostgreSQL decides the order: each group commit is one transaction that
+/// moves the store's head revision with a compare-and-set and inserts the
+/// rows, so a node with a stale view (another node wrote meanwhile, or it
+/// was paused) has its batch refused with ``JournalError/isRevisionGap``
+/// and forks nothing (``PostgresBatchWriter`` explains why the scheme is
+/// correct). A completion reports success only after `COMMIT` returned;
+/// a commit whose outcome is unknown is never reported as a success.
+///
+/// Two connections per node: one for the writer (group commit), one for
+/// reads and snapshots. The schema is created or migrated when the
+/// journal opens (``PostgresSchema``).
+///
+/// What is not there yet (issue 12 continues): reconnecting after a lost
+/// connection (the journal stops accepting writes, as ``SQLiteJournal``
+/// does after a failed write; restarting the node recovers), and a node
+/// catching up with other nodes' writes while it runs.
+///
+/// ```swift
+/// let journal = try await PostgresJournal.open(
+///     location: try PostgresLocation(url: "postgres://statesync@127.0.0.1:5432/statesync"), logger: logger)
+/// let engine = try await SyncEngine<Board>(journal: journal)
+/// ```
+public final class PostgresJournal: Journal {
+    /// What a ``PostgresJournal`` stores and keeps.
+    public struct Configuration: Sendable, Hashable {
+        /// The store this journal reads and writes. Default `"default"`:
+        /// one store per database today; several (rooms) later.
+        public var storeID: String
+        /// How much history is kept behind the newest snapshot, as with
+        /// ``SQLiteJournal`` (applied when a snapshot is saved). Default:
+        /// ``JournalRetention``'s defaults.
+        public var retention: JournalRetention
+        /// How long a statement may wait for PostgreSQL's answer before the
+        /// journal gives up on its connection (a write then fails for good,
+        /// and a `COMMIT` that timed out has an unknown outcome). Default
+        /// 10 s: healthy statements take milliseconds, and a lost connection
+        /// must not hold a node's answers forever (see ``TimedConnection``).
+        public var statementTimeout: Duration
+
+        /// A configuration with the documented defaults.
+        public init(
+            storeID: String = "default", retention: JournalRetention = JournalRetention(),
+            statementTimeout: Duration = .seconds(10)
+        ) {
+            self.storeID = storeID
+            self.retention = retention
+            self.statementTimeout = statementTimeout
+        }
+    }
+
+    /// The store's epoch, created with the store and the same on every node
+    /// (see ``Journal/epoch``).
+    public let epoch: String
+    /// Where the journal is (never with the password).
+    public let location: PostgresLocation
+
+    let configuration: Configuration
+    let reader: TimedConnection
+    let logger: Logger
+    private let writer: PostgresBatchWriter
+    private let writerTask: Task<Void, Never>
+
+    /// Connects to `location`, creates or migrates the schema, and creates
+    /// the store when it does not exist yet.
+    ///
+    /// - Throws: ``JournalError``: the server cannot be reached or refused
+    ///   the login, or the schema is newer than this code.
+    public static func open(
+        location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger
+    ) async throws -> PostgresJournal {
+        let server = location.description
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.statementTimeout.components.seconds) * 1_000_000_000
+            + configuration.statementTimeout.components.attoseconds / 1_000_000_000)
+        let writer = TimedConnection(connection: try await connect(location, id: 1, logger: logger), timeout: timeout)
+        let reader: TimedConnection
+        do {
+            reader = TimedConnection(connection: try await connect(location, id: 2, logger: logger), timeout: timeout)
+        } catch {
+            try? await writer.close()   // the connect error is the one to report
+            throw error
+        }
+        do {
+            try await PostgresSchema.prepare(writer, server: server, logger: logger)
+            let store = configuration.storeID
+            try await writer.run("""
+                INSERT INTO statesync_stores (store_id, epoch, head_revision) VALUES (\(store), \(Epoch.random()), 0)
+                ON CONFLICT (store_id) DO NOTHING
+                """, logger: logger)
+            var found: (String, Int64)?
+            for row in try await writer.run(
+                "SELECT epoch, head_revision FROM statesync_stores WHERE store_id = \(store)", logger: logger
+            ).decode((String, Int64).self) { found = row }
+            guard let (epoch, head) = found else {
+                throw JournalError.postgres(server, "open the store", "the store \(store) vanished while it was created")
+            }
+            logger.info("PostgreSQL journal opened", metadata: [
+                "server": "\(server)", "store": "\(store)", "epoch": "\(epoch)", "revision": "\(head)"])
+            return PostgresJournal(
+                location: location, configuration: configuration, epoch: epoch, head: UInt64(head), writer: writer,
+                reader: reader, logger: logger)
+        } catch {
+            try? await writer.close()   // the open error is the one to report
+            try? await reader.close()
+            throw PostgresFailure.journalError(error, server: server, operation: "open the journal")
+        }
+    }
+
+    private static func connect(_ location: PostgresLocation, id: Int, logger: Logger) async throws -> PostgresConnection {
+        do {
+            return try await PostgresConnection.connect(configuration: location.configuration, id: id, logger: logger)
+        } catch {
+            throw PostgresFailure.journalError(error, server: location.description, operation: "connect")
+        }
+    }
+
+    private init(
+        location: PostgresLocation, configuration: Configuration, epoch: String, head: UInt64,
+        writer connection: TimedConnection, reader: TimedConnection, logger: Logger
+    ) {
+        self.location = location
+        self.configuration = configuration
+        self.epoch = epoch
+        self.reader = reader
+        self.logger = logger
+        let writer = PostgresBatchWriter(
+            connection: connection, storeID: configuration.storeID, server: location.description, headRevision: head,
+            logger: logger)
+        self.writer = writer
+        // Owned by the journal: `close()` ends it and awaits it.
+        writerTask = Task { await writer.run() }
+    }
+
+    /// The store's head revision as this node last committed or read it (see
+    /// ``Journal/lastRevision``): after a refused append, the head another
+    /// node left.
+    public var lastRevision: UInt64 {
+        writer.queue.withLock { $0.durableRevision }
+    }
+
+    /// Whether ``close()`` was called.
+    var writerIsClosed: Bool {
+        writer.queue.withLock { $0.isClosed }
+    }
+
+    /// Queues `batch` for the next group commit (see ``Journal/append(_:completion:)``).
+    /// The completion runs on the writer's task, after `COMMIT` returned or
+    /// failed; a refused batch (another node moved the head) fails with
+    /// ``JournalError/isRevisionGap`` and the journal stays usable.
+    public func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void) {
+        writer.enqueue(.batch(batch, completion))
+    }
+
+    /// Waits for pending writes, then closes both connections (see ``Journal/close()``).
+    public func close() async throws {
+        let action: GroupCommitQueue.CloseAction = await withCheckedContinuation { continuation in
+            let completion: GroupCommitQueue.Completion = { _ in continuation.resume(returning: .waitForDrain) }
+            let action = writer.queue.withLock { $0.close(completion: completion) }
+            if action != .waitForDrain { continuation.resume(returning: action) }
+        }
+        guard action != .alreadyClosed else { return }
+        writer.finish()
+        await writerTask.value
+        do {
+            try await writer.closeConnection()
+            try await reader.close()
+        } catch {
+            throw PostgresFailure.journalError(error, server: location.description, operation: "close the connections")
+        }
+        logger.info("PostgreSQL journal closed", metadata: ["server": "\(location)"])
+    }
+}

@@ -1,0 +1,103 @@
+import Logging
+import PostgresNIO
+import StateSyncServer
+
+/// The StateSync tables in PostgreSQL and their versions.
+///
+/// `statesync_schema` holds one row, the version the tables are at. Opening
+/// a journal migrates the tables up to ``version`` in one transaction under
+/// an advisory lock, so nodes starting together migrate once; a database at
+/// a newer version than this code knows is refused. A migration is only
+/// ever appended to ``migrations``, never edited.
+///
+/// Every table is keyed by a `store_id`: one store per server today, and
+/// rooms (several stores in one database) later without a migration of keys.
+///
+/// - `statesync_stores`: one row per store: its epoch, its head revision
+///   (the compare-and-set target of every append, see ``PostgresJournal``),
+/// - `statesync_journal`: the accepted actions, `(store_id, revision)` unique,
+/// - `statesync_snapshots`: full states at revisions,
+/// - `statesync_outcomes`: the remembered `(clientId, actionId)` outcomes,
+///   `seq` ordering each clientId's for its per-client retention.
+enum PostgresSchema {
+    /// The version this code reads and writes.
+    static let version = migrations.count
+
+    /// Migration *n* (1-based) brings the tables from version *n − 1* to *n*.
+    /// One statement per string (the extended protocol runs one at a time).
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE statesync_stores (
+                store_id text PRIMARY KEY,
+                epoch text NOT NULL,
+                head_revision bigint NOT NULL CHECK (head_revision >= 0)
+            )
+            """,
+            """
+            CREATE TABLE statesync_journal (
+                store_id text NOT NULL REFERENCES statesync_stores (store_id),
+                revision bigint NOT NULL CHECK (revision > 0),
+                time_bits bigint NOT NULL,
+                client_id text,
+                action_id text,
+                action bytea NOT NULL,
+                PRIMARY KEY (store_id, revision)
+            )
+            """,
+            """
+            CREATE TABLE statesync_snapshots (
+                store_id text NOT NULL REFERENCES statesync_stores (store_id),
+                revision bigint NOT NULL CHECK (revision >= 0),
+                state bytea NOT NULL,
+                PRIMARY KEY (store_id, revision)
+            )
+            """,
+            """
+            CREATE TABLE statesync_outcomes (
+                store_id text NOT NULL REFERENCES statesync_stores (store_id),
+                client_id text NOT NULL,
+                action_id text NOT NULL,
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                revision bigint,
+                code text,
+                message text,
+                PRIMARY KEY (store_id, client_id, action_id)
+            )
+            """,
+        ]
+    ]
+
+    /// An arbitrary constant naming the advisory lock that serializes migrations.
+    private static let migrationLock: Int64 = 0x5374_6174_6553_796E
+
+    /// Creates or migrates the tables to ``version``.
+    ///
+    /// - Throws: ``JournalError``: the database is at a newer version, or a statement failed.
+    static func prepare(_ connection: TimedConnection, server: String, logger: Logger) async throws {
+        try await connection.run("BEGIN", logger: logger)
+        do {
+            try await connection.run("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.run(
+                "CREATE TABLE IF NOT EXISTS statesync_schema (version integer NOT NULL)", logger: logger)
+            var current = 0
+            for found in try await connection.run("SELECT version FROM statesync_schema", logger: logger)
+                .decode(Int.self) { current = found }
+            guard current <= version else { throw JournalError.unsupportedPostgresSchema(server, version: current) }
+            if current < version {
+                for migration in migrations[current...] {
+                    for statement in migration {
+                        try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                }
+                try await connection.run("DELETE FROM statesync_schema", logger: logger)
+                try await connection.run("INSERT INTO statesync_schema (version) VALUES (\(version))", logger: logger)
+                logger.info("PostgreSQL schema migrated", metadata: ["from": "\(current)", "to": "\(version)"])
+            }
+            try await connection.run("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.run("ROLLBACK", logger: logger)   // the migration's own error is reported
+            throw error
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import StateSyncCore
+import StateSyncServer
+
+/// The SQL of a ``PostgresJournal``'s writes, each a few statements however
+/// large the batch: rows go in as arrays expanded by `unnest`, so a group
+/// commit costs the same number of round trips for one action or a thousand.
+///
+/// postgres-nio encodes arrays without `NULL` elements, so optional ids are
+/// sent as text plus a "present" flag and turned back into `NULL` in SQL.
+enum PostgresStatements {
+    /// Inserts the journal rows of `entries` (the caller's transaction has
+    /// already moved the head over their revisions).
+    static func insert(_ entries: [JournalEntry], store: String, on connection: TimedConnection, logger: Logger) async throws {
+        try await connection.run("""
+            INSERT INTO statesync_journal (store_id, revision, time_bits, client_id, action_id, action)
+            SELECT \(store), r, t, CASE WHEN hc THEN c END, CASE WHEN ha THEN a END, x
+              FROM unnest(\(entries.map { Int64($0.revision) }), \(entries.map { timeBits($0.meta.time) }),
+                          \(entries.map { $0.meta.clientID != nil }), \(entries.map { $0.meta.clientID ?? "" }),
+                          \(entries.map { $0.actionID != nil }), \(entries.map { $0.actionID ?? "" }),
+                          \(entries.map { ByteBuffer(bytes: $0.action) }))
+                AS u(r, t, hc, c, ha, a, x)
+            """, logger: logger)
+    }
+
+    /// Records a batch's outcomes as ``JournalBatch`` says: forgotten
+    /// clientIds first, then each accepted pair and rejection (the first
+    /// outcome of a pair stays), then the trims.
+    static func record(_ batch: JournalBatch, store: String, on connection: TimedConnection, logger: Logger) async throws {
+        if !batch.forgottenClients.isEmpty {
+            try await connection.run(
+                "DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = ANY(\(batch.forgottenClients))",
+                logger: logger)
+        }
+        let accepted = batch.entries.compactMap { entry -> (String, String, Int64)? in
+            guard let client = entry.meta.clientID, let action = entry.actionID else { return nil }
+            return (client, action, Int64(entry.revision))
+        }
+        if !accepted.isEmpty {
+            try await connection.run("""
+                INSERT INTO statesync_outcomes (store_id, client_id, action_id, revision)
+                SELECT \(store), c, a, r FROM unnest(\(accepted.map(\.0)), \(accepted.map(\.1)), \(accepted.map(\.2))) AS u(c, a, r)
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+        if !batch.rejections.isEmpty {
+            let rejections = batch.rejections
+            try await connection.run("""
+                INSERT INTO statesync_outcomes (store_id, client_id, action_id, code, message)
+                SELECT \(store), c, a, k, m
+                  FROM unnest(\(rejections.map(\.clientID)), \(rejections.map(\.actionID)),
+                              \(rejections.map(\.code)), \(rejections.map(\.message))) AS u(c, a, k, m)
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+        for (client, keep) in batch.outcomeTrims.sorted(by: { $0.key < $1.key }) {
+            try await connection.run("""
+                DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client) AND seq <=
+                    (SELECT seq FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client)
+                      ORDER BY seq DESC LIMIT 1 OFFSET \(max(1, keep)))
+                """, logger: logger)
+        }
+    }
+
+    /// `time` as the bit pattern of its `timeIntervalSinceReferenceDate`
+    /// (as ``SQLiteJournal`` stores it): a replay gets the same `Date` bit for bit.
+    static func timeBits(_ time: Date) -> Int64 {
+        Int64(bitPattern: time.timeIntervalSinceReferenceDate.bitPattern)
+    }
+
+    /// The `Date` whose bit pattern ``timeBits(_:)`` stored.
+    static func time(fromBits bits: Int64) -> Date {
+        Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
+    }
+}

@@ -1,0 +1,55 @@
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// A PostgreSQL connection whose every statement has a deadline.
+///
+/// postgres-nio 1.33.2 can leave a statement waiting forever: a statement
+/// sent on an idle connection whose server process was terminated
+/// (`pg_terminate_backend`, a restarted server) is never answered nor
+/// failed, even after `close()` (seen on this machine, every time, with
+/// PostgreSQL 15). So the wait is bounded here, on the connection's event
+/// loop: past ``timeout`` the statement fails with ``TimedOut``, and the
+/// journal treats that as a lost connection (an unknown outcome when the
+/// statement was `COMMIT`).
+struct TimedConnection: Sendable {
+    /// A statement got no answer within the deadline.
+    struct TimedOut: Error, CustomStringConvertible {
+        let timeout: TimeAmount
+        var description: String { "PostgreSQL did not answer within \(timeout.nanoseconds / 1_000_000) ms" }
+    }
+
+    let connection: PostgresConnection
+    let timeout: TimeAmount
+
+    /// Runs `query` and returns its rows, or throws its error or ``TimedOut``.
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        let eventLoop = connection.eventLoop
+        let promise = eventLoop.makePromise(of: [PostgresRow].self)
+        let timeout = timeout
+        let timer = eventLoop.scheduleTask(in: timeout) { promise.fail(TimedOut(timeout: timeout)) }
+        connection.query(query, logger: logger).whenComplete { result in
+            timer.cancel()
+            promise.completeWith(result.map(\.rows))
+        }
+        return try await promise.futureResult.get()
+    }
+
+    /// Closes the connection.
+    func close() async throws {
+        try await connection.close()
+    }
+}
+
+extension Array where Element == PostgresRow {
+    /// Each row's single column as `Column`.
+    func decode<Column: PostgresDecodable>(_ type: Column.Type) throws -> [Column] {
+        try map { try $0.decode(type) }
+    }
+
+    /// Each row's columns as the tuple `(repeat each Column)`.
+    func decode<each Column: PostgresDecodable>(_ type: (repeat each Column).Type) throws -> [(repeat each Column)] {
+        try map { try $0.decode(type) }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import StateSyncPostgres
+import StateSyncServer
+
+extension Serve {
+    /// The PostgreSQL URL of `--postgres`, else of `$STATESYNC_POSTGRES_URL`
+    /// (which keeps a password out of the argument list), else `nil`.
+    /// `--memory` ignores the variable (and refuses `--postgres`).
+    var postgresURL: String? {
+        postgres ?? ProcessInfo.processInfo.environment["STATESYNC_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The storage of `--postgres URL`: a ``PostgresJournal`` with the
+    /// server's journal retention, opened when the server starts.
+    static func postgresStorage(url: String, retention: JournalRetention) throws(CommandFailure) -> StateSyncStorage {
+        let location: PostgresLocation
+        do {
+            location = try PostgresLocation(url: url)
+        } catch {
+            throw CommandFailure(message: "--postgres: \(error)")
+        }
+        let configuration = PostgresJournal.Configuration(retention: retention)
+        return .journal("postgres \(location)") { logger in
+            try await PostgresJournal.open(location: location, configuration: configuration, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import StateSyncCore
+import StateSyncPostgres
+import StateSyncServer
+import TestProcessSupport
+import Testing
+
+/// One total order across writers: two ``PostgresJournal``s on one store
+/// (as two nodes would be) race, go stale, and retry each other's actions.
+@Suite(.timeLimit(.minutes(2)))
+struct PostgresTotalOrderTests {
+    @Test func racingWritersCommitContiguousRevisionsAndNeverTheSameOneTwice() async throws {
+        try await TestPostgres.with { postgres in
+            let writers = [try await JournalFixtures.open(postgres), try await JournalFixtures.open(postgres)]
+            let rounds = 40
+            // Each writer appends at its own view of the head; a refused one catches up and tries again.
+            let won = try await withThrowingTaskGroup(of: (Int, [UInt64]).self) { group in
+                for (index, journal) in writers.enumerated() {
+                    group.addTask {
+                        var won: [UInt64] = []
+                        for round in 0..<rounds {
+                            let revision = journal.lastRevision + 1
+                            let entry = JournalFixtures.entry(revision, client: "w\(index)", actionID: "r\(round)", writer: "w\(index)")
+                            do {
+                                try await journal.append(JournalBatch(entries: [entry]))
+                                won.append(revision)
+                            } catch let error as JournalError where error.isRevisionGap {
+                                #expect(journal.lastRevision >= revision, "a refused writer's view moves to the head")
+                            }
+                        }
+                        return (index, won)
+                    }
+                }
+                return try await group.reduce(into: [[UInt64]](repeating: [], count: writers.count)) { $0[$1.0] = $1.1 }
+            }
+            let all = won.flatMap { $0 }.sorted()
+            #expect(all == Array(1...UInt64(all.count)), "every revision committed once, contiguous")
+            #expect(all.count >= rounds, "at least one writer wins each round")
+            #expect(try await PostgresQueries.revisions(on: postgres) == all.map { Int64($0) })
+            // Each committed revision holds the entry of the writer that was told it won.
+            let stored = try await writers[0].entries(from: 1, through: UInt64(all.count))
+            for (index, revisions) in won.enumerated() {
+                for revision in revisions {
+                    #expect(stored[Int(revision) - 1].meta.clientID == "w\(index)")
+                }
+            }
+            for journal in writers { try await journal.close() }
+        }
+    }
+
+    @Test func aStaleWriterIsRefusedWritesNothingAndCatchesUp() async throws {
+        try await TestPostgres.with { postgres in
+            let stale = try await JournalFixtures.open(postgres)
+            let other = try await JournalFixtures.open(postgres)
+            try await other.append(JournalBatch(entries: (1...3).map { JournalFixtures.entry($0, writer: "other") }))
+            // `stale` still believes the head is 0 (a node paused while another wrote).
+            #expect(stale.lastRevision == 0)
+            let error = await #expect(throws: JournalError.self) {
+                try await stale.append(JournalBatch(
+                    entries: [JournalFixtures.entry(1, client: "c-stale", writer: "stale")],
+                    rejections: [JournalRejection(clientID: "c-stale", actionID: "x", code: "not_found", message: "m")]))
+            }
+            #expect(error?.isRevisionGap == true, "\(String(describing: error))")
+            #expect(try await PostgresQueries.revisions(on: postgres) == [1, 2, 3])
+            #expect(try await stale.outcome(clientID: "c-stale", actionID: "x") == nil, "a refused batch writes nothing")
+            // It caught up: its view is the head, it reads what it missed, and continues the order.
+            #expect(stale.lastRevision == 3)
+            #expect(try await stale.entries(from: 1, through: stale.lastRevision).map(\.revision) == [1, 2, 3])
+            try await stale.append(JournalBatch(entries: [JournalFixtures.entry(4, writer: "stale")]))
+            #expect(try await PostgresQueries.revisions(on: postgres) == [1, 2, 3, 4])
+            for journal in [stale, other] { try await journal.close() }
+        }
+    }
+
+    @Test func aRetryOnAnotherWriterFindsTheOriginalOutcome() async throws {
+        try await TestPostgres.with { postgres in
+            let first = try await JournalFixtures.open(postgres)
+            let second = try await JournalFixtures.open(postgres)
+            // The client's dispatch was committed through `first`; its ack was lost with that node.
+            try await first.append(JournalBatch(
+                entries: [JournalFixtures.entry(1, client: "c-9", actionID: "a-17")],
+                rejections: [JournalRejection(clientID: "c-9", actionID: "a-18", code: "not_found", message: "no todo nope")]))
+            // The retry reaches `second`, which answers from the store instead of applying it again.
+            #expect(try await second.outcome(clientID: "c-9", actionID: "a-17") == .accepted(revision: 1))
+            #expect(try await second.outcome(clientID: "c-9", actionID: "a-18") == .rejected(code: "not_found", message: "no todo nope"))
+            // A second record of the pair (a writer that missed the first) keeps the first outcome.
+            try await second.append(JournalBatch(
+                rejections: [JournalRejection(clientID: "c-9", actionID: "a-17", code: "internal_error", message: "late")]))
+            #expect(try await first.outcome(clientID: "c-9", actionID: "a-17") == .accepted(revision: 1))
+            for journal in [first, second] { try await journal.close() }
+        }
+    }
+
+    @Test func aLostConnectionIsNeverReportedAsCommitted() async throws {
+        try await TestPostgres.with { postgres in
+            // A statement on a connection whose server process is gone may get no answer
+            // at all from postgres-nio: the journal's deadline (1 s here) ends the wait.
+            let journal = try await JournalFixtures.open(postgres, statementTimeout: .seconds(1))
+            try await journal.append(JournalBatch(entries: [JournalFixtures.entry(1)]))
+            try await PostgresQueries.run(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = 'postgres'",
+                on: postgres)
+            await #expect(throws: JournalError.self) {
+                try await journal.append(JournalBatch(entries: [JournalFixtures.entry(2)]))
+            }
+            #expect(try await PostgresQueries.revisions(on: postgres) == [1])
+            // The journal stays failed: no later append is reported as committed either.
+            await #expect(throws: JournalError.self) {
+                try await journal.append(JournalBatch(entries: [JournalFixtures.entry(2)]))
+            }
+            try await journal.close()
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Logging
+import PostgresNIO
+import TestProcessSupport
+
+/// Statements a test runs on its PostgreSQL directly, beside the journal
+/// (to inspect the rows, or to break something on purpose).
+enum PostgresQueries {
+    private static let logger = Logger(label: "statesync.postgres-tests.sql")
+
+    /// Runs `sql` on a connection of its own.
+    static func run(_ sql: String, on postgres: TestPostgres) async throws {
+        try await withConnection(to: postgres) { connection in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        }
+    }
+
+    /// The first column of the first row of `sql`, as text.
+    static func text(_ sql: String, on postgres: TestPostgres) async throws -> String? {
+        try await withConnection(to: postgres) { connection in
+            var first: String?
+            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                .decode(String.self) where first == nil { first = value }
+            return first
+        }
+    }
+
+    /// The journal's revisions of the default store, ascending.
+    static func revisions(on postgres: TestPostgres) async throws -> [Int64] {
+        try await withConnection(to: postgres) { connection in
+            var revisions: [Int64] = []
+            for try await revision in try await connection.query(
+                "SELECT revision FROM statesync_journal WHERE store_id = 'default' ORDER BY revision", logger: logger
+            ).decode(Int64.self) { revisions.append(revision) }
+            return revisions
+        }
+    }
+
+    private static func withConnection<T: Sendable>(
+        to postgres: TestPostgres, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let configuration = PostgresConnection.Configuration(
+            host: "127.0.0.1", port: postgres.port, username: TestPostgres.user, password: nil,
+            database: TestPostgres.database, tls: .disable)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 99, logger: logger)
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()   // the test's own error is the one to report
+            throw error
+        }
+    }
+}

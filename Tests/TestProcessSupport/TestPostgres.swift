@@ -1,0 +1,161 @@
+package import Foundation
+
+/// A PostgreSQL server of a test's own: `initdb` into a temporary directory,
+/// `postgres` on a free loopback port, removed again by ``with(_:)``.
+///
+/// No system service is assumed: the binaries come from `PATH` or from
+/// Debian's `/usr/lib/postgresql/VERSION/bin` (scripts/test installs the
+/// `postgresql` package when they are missing). PostgreSQL refuses to run as
+/// root, so when the tests run as root the cluster belongs to `nobody` and
+/// every PostgreSQL command runs through `runuser -u nobody`.
+///
+/// The cluster trusts local connections (no password) for one superuser,
+/// `statesync`, and serves its default database `postgres`:
+///
+/// ```swift
+/// try await TestPostgres.with { postgres in
+///     let url = postgres.url   // postgres://statesync@127.0.0.1:PORT/postgres
+/// }
+/// ```
+package final class TestPostgres: Sendable {
+    /// Why the server could not be set up.
+    package struct Failure: Error, CustomStringConvertible {
+        /// What failed, with the command's output.
+        package let description: String
+    }
+
+    /// The superuser `initdb` creates.
+    package static let user = "statesync"
+    /// The database the URL names (initdb's default one).
+    package static let database = "postgres"
+    /// The unprivileged account that owns the cluster when the tests run as root.
+    private static let unprivilegedUser = "nobody"
+
+    /// The loopback port the server listens on.
+    package let port: Int
+    /// The temporary directory holding the cluster (`data/`), its socket and
+    /// its log; gone once ``with(_:)`` returns.
+    package let directory: URL
+    private let binaries: URL
+
+    /// `postgres://statesync@127.0.0.1:PORT/postgres`.
+    package var url: String { "postgres://\(Self.user)@127.0.0.1:\(port)/\(Self.database)" }
+
+    private var dataDirectory: String { directory.appendingPathComponent("data").path }
+    private var logFile: String { directory.appendingPathComponent("server.log").path }
+
+    private init(port: Int, directory: URL, binaries: URL) {
+        self.port = port
+        self.directory = directory
+        self.binaries = binaries
+    }
+
+    /// Runs `body` with a fresh server that accepts connections, then stops
+    /// it (immediate mode) and removes its directory, whether `body` threw or not.
+    package static func with<T: Sendable>(_ body: (TestPostgres) async throws -> T) async throws -> T {
+        let postgres = try await start()
+        do {
+            let result = try await body(postgres)
+            try await postgres.remove()
+            return result
+        } catch {
+            try? await postgres.remove()   // the test's own error is the one to report
+            throw error
+        }
+    }
+
+    /// Initializes a cluster and starts it; returns once it accepts connections.
+    private static func start() async throws -> TestPostgres {
+        guard let binaries = binaryDirectory() else {
+            throw Failure(description: "PostgreSQL's initdb, pg_ctl and postgres are not installed: "
+                + "install Debian's postgresql package (scripts/test does when it runs as root)")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statesync-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let reserved = try ReservedPort()
+        let postgres = TestPostgres(port: reserved.port, directory: directory, binaries: binaries)
+        do {
+            if getuid() == 0 {
+                try await run([try program("chown"), unprivilegedUser, directory.path])
+            }
+            try await postgres.runAsOwner([
+                "initdb", "-D", postgres.dataDirectory, "-U", user, "--auth=trust", "--encoding=UTF8",
+                "--locale=C", "--no-sync",
+            ])
+            reserved.release()
+            try await postgres.startServer()
+            return postgres
+        } catch {
+            try? FileManager.default.removeItem(at: directory)   // best effort: nothing started
+            throw error
+        }
+    }
+
+    /// Starts `postgres` with `pg_ctl start -w`, which returns once the
+    /// server accepts connections (or fails after its 60-second bound).
+    /// Only loopback TCP; the Unix socket lives in the cluster's directory.
+    private func startServer() async throws {
+        let options = "-p \(port) -c listen_addresses=127.0.0.1 -k \(directory.path) -c max_connections=50"
+        try await runAsOwner(["pg_ctl", "start", "-w", "-t", "60", "-D", dataDirectory, "-l", logFile, "-o", options])
+    }
+
+    /// Stops the server at once, as a crash would (`pg_ctl stop -m immediate`):
+    /// connections drop, and committed transactions survive the restart.
+    package func crash() async throws {
+        try await runAsOwner(["pg_ctl", "stop", "-w", "-t", "60", "-m", "immediate", "-D", dataDirectory])
+    }
+
+    /// Starts the server again after ``crash()``, on the same port.
+    package func restart() async throws {
+        try await startServer()
+    }
+
+    /// Stops the server (whether running or not) and deletes its directory.
+    private func remove() async throws {
+        _ = try? await runAsOwner(["pg_ctl", "stop", "-w", "-t", "60", "-m", "immediate", "-D", dataDirectory])
+        try FileManager.default.removeItem(at: directory)
+    }
+
+    /// The server's log, for a failing test's message.
+    package var log: String {
+        (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no log)"
+    }
+
+    /// Runs a PostgreSQL program as the cluster's owner.
+    private func runAsOwner(_ argv: [String]) async throws {
+        let program = binaries.appendingPathComponent(argv[0]).path
+        let command = getuid() == 0
+            ? [try Self.program("runuser"), "-u", Self.unprivilegedUser, "--", program] + argv.dropFirst()
+            : [program] + argv.dropFirst()
+        try await Self.run(command)
+    }
+
+    /// The absolute path of a system program on `PATH`.
+    private static func program(_ name: String) throws -> String {
+        guard let path = Tools.onPath(name)?.path else { throw Failure(description: "\(name) is not on PATH") }
+        return path
+    }
+
+    private static func run(_ argv: [String]) async throws {
+        let result = try await Subprocess.run(argv)
+        guard result.status == 0 else {
+            throw Failure(description: "\(argv.joined(separator: " ")) exited with \(result.status): \(result.output)\(result.errors)")
+        }
+    }
+
+    /// The directory with `initdb`, `pg_ctl` and `postgres`: the one `initdb`
+    /// on `PATH` points to, else the newest of Debian's versioned directories.
+    private static func binaryDirectory() -> URL? {
+        if let initdb = Tools.onPath("initdb") {
+            let directory = initdb.resolvingSymlinksInPath().deletingLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("postgres").path) {
+                return directory
+            }
+        }
+        let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: debian.path)) ?? []
+        return versions.compactMap(Int.init).sorted().reversed()
+            .map { debian.appendingPathComponent("\($0)/bin") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("initdb").path) }
+    }
+}
