@@ -327,6 +327,7 @@ let package = Package(
                 "StateSyncLoad",
                 "StateSyncCore",
                 "StateSyncProtocol",
+                "StateSyncTestSupport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSettings

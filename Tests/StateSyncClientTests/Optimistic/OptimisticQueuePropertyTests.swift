@@ -2,6 +2,7 @@ import BoardApp
 import Foundation
 import StateSyncClient
 import StateSyncCore
+import StateSyncTestSupport
 import Testing
 
 /// The optimistic queue against a simulated server: random board actions

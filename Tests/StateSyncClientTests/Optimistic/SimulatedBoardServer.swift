@@ -3,24 +3,6 @@ import Foundation
 import StateSyncClient
 import StateSyncCore
 
-/// A seeded random number generator (SplitMix64), so a failing run of the
-/// property test can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The server side of the property test, without a network: it reduces
 /// the clients' actions in the order they arrive with the board's reducer
 /// and real ``Meta``, and queues for each client what the protocol sends:

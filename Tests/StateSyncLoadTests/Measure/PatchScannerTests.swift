@@ -1,5 +1,6 @@
 import StateSyncCore
 import StateSyncProtocol
+import StateSyncTestSupport
 import Testing
 @testable import StateSyncLoad
 
@@ -17,15 +18,13 @@ import Testing
 
     /// A seeded generator (SplitMix64): random but repeatable messages.
     struct Random: RandomNumberGenerator {
-        var state: UInt64
+        private var generator: SeededGenerator
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+        init(state: UInt64) {
+            generator = SeededGenerator(seed: state)
         }
+
+        mutating func next() -> UInt64 { generator.next() }
 
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
