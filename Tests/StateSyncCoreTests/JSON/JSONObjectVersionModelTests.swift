@@ -43,21 +43,23 @@ import StateSyncCore
     /// Keys from a pool large enough for trees several levels deep, with a
     /// few non-ASCII spellings, including canonically equivalent pairs
     /// ("é" precomposed and decomposed; the Kelvin sign and "K").
-    static func randomKey(_ random: inout RandomJSON) -> String {
+    static func randomKey(_ random: inout RandomJSON, in window: Range<Int>?) -> String {
+        if let window { return "key-\(window.lowerBound + random.below(window.count))" }
         switch random.below(100) {
         case 0: return "caf\u{E9}"
         case 1: return "cafe\u{301}"
         case 2: return "\u{212A}"
         case 3: return "K"
         case 4..<8: return "é-\(random.below(50))"
-        default: return "key-\(random.below(4_000))"
+        default: return "key-\(random.below(6_000))"
         }
     }
 
     /// One random step on `version`: insert, replace, remove, in-place
-    /// update or lookup, checked against the model as it goes.
-    static func step(_ version: inout Version, _ random: inout RandomJSON, removalPercent: Int) {
-        let key = randomKey(&random)
+    /// update or lookup, checked against the model as it goes; keys from
+    /// `window` only when given (a run of neighbouring keys).
+    static func step(_ version: inout Version, _ random: inout RandomJSON, removalPercent: Int, window: Range<Int>? = nil) {
+        let key = randomKey(&random, in: window)
         switch random.below(100) {
         case ..<removalPercent:
             #expect(version.object.removeValue(forKey: key) == version.model.remove(key))
@@ -107,25 +109,30 @@ import StateSyncCore
         var random = RandomJSON(seed: seed)
         var current = Version()
         var saved: [Version] = []
-        // Grow past the flat size to trees of three levels, shrink back to
-        // a flat object, grow again: every form and every rebalance.
-        for (steps, removalPercent) in [(6_000, 10), (12_000, 70), (3_000, 15)] {
+        // Grow past the flat size to a tree of three levels (over 64
+        // leaves); empty one run of neighbouring keys (nodes there merge
+        // with, or refill from, fuller neighbours); shrink back to a flat
+        // object; grow again: every form and every rebalance.
+        let phases: [(steps: Int, removalPercent: Int, window: Range<Int>?)] = [
+            (9_000, 10, nil), (6_000, 75, 1_000..<3_000), (15_000, 70, nil), (3_000, 15, nil),
+        ]
+        for (steps, removalPercent, window) in phases {
             for index in 0..<steps {
-                step(&current, &random, removalPercent: removalPercent)
+                Self.step(&current, &random, removalPercent: removalPercent, window: window)
                 if index % 1_500 == 0 {
                     saved.append(current)
                     #expect(saved[saved.count - 1].object.isIdentical(to: current.object))
-                    check(current)
+                    Self.check(current)
                 }
                 if index % 500 == 250, !saved.isEmpty {
                     // An older version diverges from the current one.
                     let which = random.below(saved.count)
-                    for _ in 0..<20 { step(&saved[which], &random, removalPercent: 40) }
+                    for _ in 0..<20 { Self.step(&saved[which], &random, removalPercent: 40) }
                 }
             }
         }
-        check(current)
-        for version in saved { check(version) }
+        Self.check(current)
+        for version in saved { Self.check(version) }
     }
 
     @Test func aCopyIsUnchangedByChangesToTheOriginal() {
