@@ -174,6 +174,18 @@ public struct JSONObject: Sendable {
         storage.forEachRun(body)
     }
 
+    /// Calls `body` with pairs of runs of entries (`old`'s keys and values,
+    /// this object's keys and values; parallel arrays in key order), each
+    /// pair over one range of keys, that together hold every difference
+    /// from `old`. Where both are large objects sharing structure, the
+    /// shared parts are skipped: a change of one key among n costs O(log n).
+    package func forEachChangedRun(
+        from old: JSONObject,
+        _ body: (_ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue]) -> Void
+    ) {
+        storage.forEachChangedRun(from: old.storage, body)
+    }
+
     /// Removes `key` and returns its value, or `nil` when it was absent.
     /// O(log n) for a large object, even when another copy shares it.
     @discardableResult

@@ -112,6 +112,53 @@ final class JSONObjectNode: @unchecked Sendable {
         }
     }
 
+    /// The keys under this node, in order.
+    var allKeys: [String] {
+        guard !isLeaf else { return keys }
+        var all: [String] = []
+        all.reserveCapacity(count)
+        forEachLeaf { leafKeys, _ in all.append(contentsOf: leafKeys) }
+        return all
+    }
+
+    /// The values under this node, in key order.
+    var allValues: [JSONValue] {
+        guard !isLeaf else { return values }
+        var all: [JSONValue] = []
+        all.reserveCapacity(count)
+        forEachLeaf { _, leafValues in all.append(contentsOf: leafValues) }
+        return all
+    }
+
+    /// Calls `body` with the entries of `old` and `new`, two nodes over the
+    /// same range of keys, that may differ: pairs of runs (old keys and
+    /// values, new keys and values), each pair over one range of keys, in
+    /// key order. Subtrees both share are skipped without looking inside,
+    /// and so are pairs of branches cut at the same keys, child by child;
+    /// elsewhere (a node split or merged in between) both subtrees are one
+    /// pair. A change of one key among n costs O(log n) this way.
+    static func forEachChangedRun(
+        _ old: JSONObjectNode, _ new: JSONObjectNode,
+        _ body: (_ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue]) -> Void
+    ) {
+        if old === new { return }
+        if !old.isLeaf && !new.isLeaf && sameCuts(old, new) {
+            for index in old.children.indices { forEachChangedRun(old.children[index], new.children[index], body) }
+            return
+        }
+        body(old.allKeys, old.allValues, new.allKeys, new.allValues)
+    }
+
+    /// Whether two branches cut their range of keys at the same keys (the
+    /// first key of each child but the first).
+    private static func sameCuts(_ old: JSONObjectNode, _ new: JSONObjectNode) -> Bool {
+        guard old.keys.count == new.keys.count else { return false }
+        for index in old.keys.indices.dropFirst() where !UTF8Bytes.equal(old.keys[index], new.keys[index]) {
+            return false
+        }
+        return true
+    }
+
     // MARK: Mutations (on a uniquely referenced node)
 
     /// Inserts an entry at `position`; returns the new right half when the

@@ -157,4 +157,24 @@ enum JSONObjectStorage: Sendable {
         }
         return true
     }
+
+    /// Calls `body` with pairs of runs of entries (old keys and values, new
+    /// keys and values) that together hold every difference between `old`
+    /// and this storage, in key order, each pair over one range of keys.
+    /// Two trees are walked side by side, skipping what they share; any
+    /// other pair is one pair of runs.
+    borrowing func forEachChangedRun(
+        from old: borrowing JSONObjectStorage,
+        _ body: (_ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue]) -> Void
+    ) {
+        switch self {
+        case .tree(let new):
+            switch old {
+            case .tree(let oldTree): JSONObjectNode.forEachChangedRun(oldTree.root, new.root, body)
+            case .flat: body(old.keyArray(), old.valueArray(), new.keys, new.values)
+            }
+        case .flat:
+            body(old.keyArray(), old.valueArray(), keyArray(), valueArray())
+        }
+    }
 }

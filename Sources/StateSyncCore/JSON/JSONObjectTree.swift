@@ -68,20 +68,10 @@ struct JSONObjectTree: Sendable {
     }
 
     /// The keys, in order (O(n)).
-    var keys: [String] {
-        var keys: [String] = []
-        keys.reserveCapacity(count)
-        root.forEachLeaf { leafKeys, _ in keys.append(contentsOf: leafKeys) }
-        return keys
-    }
+    var keys: [String] { root.allKeys }
 
     /// The values, in key order (O(n)).
-    var values: [JSONValue] {
-        var values: [JSONValue] = []
-        values.reserveCapacity(count)
-        root.forEachLeaf { _, leafValues in values.append(contentsOf: leafValues) }
-        return values
-    }
+    var values: [JSONValue] { root.allValues }
 
     /// Calls `body` with runs of keys and values that together are the
     /// entries in order.

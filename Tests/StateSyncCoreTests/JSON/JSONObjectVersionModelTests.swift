@@ -133,6 +133,13 @@ import StateSyncCore
         }
         Self.check(current)
         for version in saved { Self.check(version) }
+        // The diff between versions (walking shared trees side by side)
+        // turns one into the other.
+        for (old, new) in zip(saved, saved.dropFirst() + [current]) {
+            var document = JSONValue.object(old.object)
+            #expect(throws: Never.self) { try JSONPatch.diff(from: document, to: .object(new.object)).apply(to: &document) }
+            #expect(document == .object(new.object))
+        }
     }
 
     @Test func aCopyIsUnchangedByChangesToTheOriginal() {
