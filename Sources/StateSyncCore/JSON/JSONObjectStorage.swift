@@ -139,7 +139,13 @@ enum JSONObjectStorage: Sendable {
             switch other {
             case .tree(let right):
                 guard left.count == right.count else { return false }
-                return left.root === right.root || Self.equal(left.keys, left.values, right.keys, right.values)
+                // Only where the trees differ: shared nodes are equal.
+                var equal = true
+                JSONObjectNode.forEachChangedRun(left.root, right.root) { leftKeys, leftValues, rightKeys, rightValues in
+                    equal = equal && leftKeys.count == rightKeys.count
+                        && Self.equal(leftKeys, leftValues, rightKeys, rightValues)
+                }
+                return equal
             case .flat: return false
             }
         }
