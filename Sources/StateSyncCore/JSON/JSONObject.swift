@@ -9,6 +9,11 @@ public import OrderedCollections
 /// and makes journal replay reproducible byte for byte).
 ///
 /// Like `Array` and `Dictionary`, a `JSONObject` is a copy-on-write value.
+/// An object of up to 64 keys is one flat ordered dictionary; a larger one
+/// is a B+tree whose versions share structure, so inserting, replacing or
+/// removing one key costs O(log n) even while an earlier version (a
+/// published revision) still shares the object, and finding a key or a
+/// position costs O(log n).
 ///
 /// Key lookup uses Swift `String` equality, so two keys that are canonically
 /// equivalent Unicode (`"é"` precomposed and `"e\u{301}"`) name the same entry.
