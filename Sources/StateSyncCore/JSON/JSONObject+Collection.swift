@@ -10,8 +10,8 @@ extension JSONObject: RandomAccessCollection {
     /// The position one past the last entry.
     public var endIndex: Int { count }
 
-    /// The entry at `position`, in key order: O(1) for an object of up to
-    /// 64 keys, O(log n) above.
+    /// The entry at `position`, in key order: O(1) for a flat (small)
+    /// object, O(log n) for a tree.
     public subscript(position: Int) -> Element {
         entry(at: position)
     }

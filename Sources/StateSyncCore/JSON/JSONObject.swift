@@ -9,8 +9,9 @@ public import OrderedCollections
 /// and makes journal replay reproducible byte for byte).
 ///
 /// Like `Array` and `Dictionary`, a `JSONObject` is a copy-on-write value.
-/// An object of up to 64 keys is one flat ordered dictionary; a larger one
-/// is a B+tree whose versions share structure, so inserting, replacing or
+/// A small object (up to 64 keys) is one flat ordered dictionary; a large
+/// one is a B+tree whose versions share structure (see
+/// `JSONObjectStorage` for when the form changes), so inserting, replacing or
 /// removing one key costs O(log n) even while an earlier version (a
 /// published revision) still shares the object, and finding a key or a
 /// position costs O(log n).
@@ -112,14 +113,14 @@ public struct JSONObject: Sendable {
     /// Whether the object has no keys.
     public var isEmpty: Bool { count == 0 }
 
-    /// The keys in their deterministic (UTF-8 byte) order. O(1) for an
-    /// object of up to 64 keys, O(n) above (the set is built).
+    /// The keys in their deterministic (UTF-8 byte) order. O(1) for a flat
+    /// (small) object, O(n) for a tree (the set is built).
     public var keys: OrderedSet<String> {
         storage.keySet()
     }
 
-    /// The values, in the order of their keys. O(1) for an object of up to
-    /// 64 keys, O(n) above (the collection is built).
+    /// The values, in the order of their keys. O(1) for a flat (small)
+    /// object, O(n) for a tree (the collection is built).
     public var values: OrderedDictionary<String, JSONValue>.Values {
         storage.valueCollection()
     }
@@ -161,13 +162,13 @@ public struct JSONObject: Sendable {
     }
 
     /// The keys in order, as an array: O(1) sharing the object's storage for
-    /// an object of up to 64 keys, built in O(n) above.
+    /// a flat (small) object, built in O(n) for a tree.
     package var keyArray: [String] {
         storage.keyArray()
     }
 
     /// The values in key order, as an array: O(1) sharing the object's
-    /// storage for an object of up to 64 keys, built in O(n) above.
+    /// storage for a flat (small) object, built in O(n) for a tree.
     package var valueArray: [JSONValue] {
         storage.valueArray()
     }
