@@ -2,9 +2,10 @@ import StateSyncCore
 
 // JSON benchmarks: parse and serialize throughput against Foundation's
 // JSONSerialization, JSONDecoder and JSONEncoder, measured in the same run,
-// and the cost of diffing a one-field change as the state grows.
+// the cost of diffing a one-field change as the state grows, and JSONObject
+// operations by object size.
 //
-//     swift run -c release json-benchmarks [parse] [serialize] [diff] [codable]
+//     swift run -c release json-benchmarks [parse] [serialize] [diff] [codable] [objects]
 //
 // With no arguments every section runs. Each figure is the best of 5 rounds.
 
@@ -25,4 +26,7 @@ if requested.isEmpty || requested.contains("diff") {
 }
 if requested.isEmpty || requested.contains("codable") {
     try CodableBenchmark.run(documents)
+}
+if requested.isEmpty || requested.contains("objects") {
+    try ObjectBenchmark.run()
 }

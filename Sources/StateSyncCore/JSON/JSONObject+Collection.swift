@@ -10,9 +10,10 @@ extension JSONObject: RandomAccessCollection {
     /// The position one past the last entry.
     public var endIndex: Int { count }
 
-    /// The entry at `position`, in key order.
+    /// The entry at `position`, in key order: O(1) for a flat (small)
+    /// object, O(log n) for a tree.
     public subscript(position: Int) -> Element {
-        (keyArray[position], valueArray[position])
+        entry(at: position)
     }
 }
 
@@ -31,19 +32,7 @@ extension JSONObject: Equatable {
     /// Equal when both hold the same keys with equal values (see
     /// ``JSONValue/==(_:_:)``). Shared storage is recognised in O(1).
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        if lhs.isIdentical(to: rhs) { return true }
-        // Both sides keep keys in the same order, so equal objects line up.
-        let leftKeys = lhs.keyArray
-        let rightKeys = rhs.keyArray
-        let sameKeys = JSONValue.sameBuffer(leftKeys, rightKeys)
-        let leftValues = lhs.valueArray
-        let rightValues = rhs.valueArray
-        for index in leftKeys.indices {
-            if !sameKeys && !UTF8Bytes.equal(leftKeys[index], rightKeys[index]) { return false }
-            if leftValues[index] != rightValues[index] { return false }
-        }
-        return true
+        lhs.storage.equals(rhs.storage)
     }
 }
 
@@ -51,10 +40,11 @@ extension JSONObject: Hashable {
     /// Hashes keys and values in key order, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
-        let values = valueArray
-        for (index, key) in keyArray.enumerated() {
-            JSONValue.hashUTF8(key, into: &hasher)
-            values[index].hash(into: &hasher)
+        forEachRun { keys, values in
+            for (index, key) in keys.enumerated() {
+                JSONValue.hashUTF8(key, into: &hasher)
+                values[index].hash(into: &hasher)
+            }
         }
     }
 }

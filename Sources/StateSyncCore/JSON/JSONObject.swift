@@ -9,6 +9,12 @@ public import OrderedCollections
 /// and makes journal replay reproducible byte for byte).
 ///
 /// Like `Array` and `Dictionary`, a `JSONObject` is a copy-on-write value.
+/// A small object (up to 64 keys) is one flat ordered dictionary; a large
+/// one is a B+tree whose versions share structure (see
+/// `JSONObjectStorage` for when the form changes), so inserting, replacing or
+/// removing one key costs O(log n) even while an earlier version (a
+/// published revision) still shares the object, and finding a key or a
+/// position costs O(log n).
 ///
 /// Key lookup uses Swift `String` equality, so two keys that are canonically
 /// equivalent Unicode (`"é"` precomposed and `"e\u{301}"`) name the same entry.
@@ -20,18 +26,18 @@ public import OrderedCollections
 /// ```
 public struct JSONObject: Sendable {
     /// The entries, kept sorted by the UTF-8 bytes of their keys.
-    package private(set) var storage: OrderedDictionary<String, JSONValue>
+    private(set) var storage: JSONObjectStorage
 
     /// An empty object.
     public init() {
-        storage = [:]
+        storage = .flat([:])
     }
 
     /// Builds an object from keys that are already unique and sorted by
     /// ``precedes(_:_:)``; the caller guarantees both (the parser and the
-    /// decoder check them as they go).
+    /// decoder check them as they go). O(n).
     package init(uncheckedSortedKeys keys: [String], values: [JSONValue]) {
-        storage = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+        storage = JSONObjectStorage(sortedKeys: keys, values: values)
     }
 
     /// Builds an object from key-value pairs in any order. When a key occurs
@@ -59,7 +65,7 @@ public struct JSONObject: Sendable {
         guard keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else {
             // Canonically equivalent non-ASCII keys are one key to Swift but
             // need not sort next to each other: insert one by one instead.
-            storage = [:]
+            storage = .flat([:])
             for (key, value) in zip(keys, values) { self[key] = value }
             return
         }
@@ -98,48 +104,113 @@ public struct JSONObject: Sendable {
         }
         keys.removeLast(keys.count - kept)
         values.removeLast(values.count - kept)
-        storage = OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+        storage = JSONObjectStorage(sortedKeys: keys, values: values)
     }
 
     /// The number of keys.
-    public var count: Int { storage.count }
+    public var count: Int { storage.count() }
 
     /// Whether the object has no keys.
-    public var isEmpty: Bool { storage.isEmpty }
+    public var isEmpty: Bool { count == 0 }
 
-    /// The keys in their deterministic (UTF-8 byte) order.
-    public var keys: OrderedSet<String> { storage.keys }
+    /// The keys in their deterministic (UTF-8 byte) order. O(1) for a flat
+    /// (small) object, O(n) for a tree (the set is built).
+    public var keys: OrderedSet<String> {
+        storage.keySet()
+    }
 
-    /// The values, in the order of their keys.
-    public var values: OrderedDictionary<String, JSONValue>.Values { storage.values }
+    /// The values, in the order of their keys. O(1) for a flat (small)
+    /// object, O(n) for a tree (the collection is built).
+    public var values: OrderedDictionary<String, JSONValue>.Values {
+        storage.valueCollection()
+    }
 
     /// The value for `key`, or `nil` when the key is absent. Setting `nil`
     /// removes the key; setting a value inserts the key at its sorted place.
+    /// O(log n) for a large object, even when another copy shares it.
     public subscript(key: String) -> JSONValue? {
-        get { storage[key] }
+        get {
+            storage.value(forKey: key)
+        }
         set {
             guard let newValue else {
-                storage.removeValue(forKey: key)
+                removeValue(forKey: key)
                 return
             }
-            if let index = storage.index(forKey: key) {
-                storage.values[index] = newValue
-            } else {
-                storage.updateValue(newValue, forKey: key, insertingAt: insertionIndex(for: key))
+            switch storage.take() {
+            case .flat(var dictionary):
+                if let index = dictionary.index(forKey: key) {
+                    dictionary.values[index] = newValue
+                } else if dictionary.count < JSONObjectStorage.flatCapacity {
+                    dictionary.updateValue(newValue, forKey: key, insertingAt: Self.insertionIndex(for: key, in: dictionary.keys))
+                } else {
+                    var tree = JSONObjectTree(sortedKeys: dictionary.keys.elements, values: dictionary.values.elements)
+                    tree.insert(key, newValue, at: tree.insertionIndex(for: key))
+                    storage = .tree(tree)
+                    return
+                }
+                storage = .flat(dictionary)
+            case .tree(var tree):
+                if let index = tree.index(forKey: key) {
+                    tree.withValue(at: index) { $0 = newValue }
+                } else {
+                    tree.insert(key, newValue, at: tree.insertionIndex(for: key))
+                }
+                storage = .tree(tree)
             }
         }
     }
 
-    /// The keys in order, as an array sharing the object's storage (O(1)).
-    package var keyArray: [String] { storage.keys.elements }
+    /// The keys in order, as an array: O(1) sharing the object's storage for
+    /// a flat (small) object, built in O(n) for a tree.
+    package var keyArray: [String] {
+        storage.keyArray()
+    }
 
-    /// The values in key order, as an array sharing the object's storage (O(1)).
-    package var valueArray: [JSONValue] { storage.values.elements }
+    /// The values in key order, as an array: O(1) sharing the object's
+    /// storage for a flat (small) object, built in O(n) for a tree.
+    package var valueArray: [JSONValue] {
+        storage.valueArray()
+    }
+
+    /// Calls `body` with runs of keys and values (parallel arrays sharing the
+    /// object's storage) that together are the entries in key order; no
+    /// array is built.
+    package func forEachRun(_ body: (_ keys: [String], _ values: [JSONValue]) -> Void) {
+        storage.forEachRun(body)
+    }
+
+    /// Calls `body` with pairs of runs of entries (`old`'s keys and values,
+    /// this object's keys and values; parallel arrays in key order), each
+    /// pair over one range of keys, that together hold every difference
+    /// from `old`. Where both are large objects sharing structure, the
+    /// shared parts are skipped: a change of one key among n costs O(log n).
+    package func forEachChangedRun(
+        from old: JSONObject,
+        _ body: (_ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue]) -> Void
+    ) {
+        storage.forEachChangedRun(from: old.storage, body)
+    }
 
     /// Removes `key` and returns its value, or `nil` when it was absent.
+    /// O(log n) for a large object, even when another copy shares it.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
-        storage.removeValue(forKey: key)
+        switch storage.take() {
+        case .flat(var dictionary):
+            defer { storage = .flat(dictionary) }
+            return dictionary.removeValue(forKey: key)
+        case .tree(var tree):
+            guard let index = tree.index(forKey: key) else {
+                storage = .tree(tree)
+                return nil
+            }
+            let removed = tree.remove(at: index)
+            storage = tree.count < JSONObjectStorage.treeMinimum
+                ? .flat(OrderedDictionary(uncheckedUniqueKeys: tree.keys, values: tree.values))
+                : .tree(tree)
+            return removed
+        }
     }
 
     /// Runs `body` on the value for `key` in place (no copy of the value), or
@@ -148,8 +219,21 @@ public struct JSONObject: Sendable {
         forKey key: String,
         _ body: (inout JSONValue) throws(E) -> R
     ) throws(E) -> R? {
-        guard let index = storage.index(forKey: key) else { return nil }
-        return try body(&storage.values[index])
+        switch storage.take() {
+        case .flat(var dictionary):
+            defer { storage = .flat(dictionary) }
+            guard let index = dictionary.index(forKey: key) else { return nil }
+            return try body(&dictionary.values[index])
+        case .tree(var tree):
+            defer { storage = .tree(tree) }
+            guard let index = tree.index(forKey: key) else { return nil }
+            return try tree.withValue(at: index, body)
+        }
+    }
+
+    /// The entry at `position` (in `0..<count`), in key order.
+    package func entry(at position: Int) -> (key: String, value: JSONValue) {
+        storage.entry(at: position)
     }
 
     /// Whether both objects share the same storage: `true` means they are
@@ -158,16 +242,13 @@ public struct JSONObject: Sendable {
     /// A copy of an object shares its storage until one of them changes, so
     /// the diff uses this to skip unchanged subtrees without looking inside.
     package func isIdentical(to other: JSONObject) -> Bool {
-        storage.count == other.storage.count
-            && JSONValue.sameBuffer(valueArray, other.valueArray)
-            && JSONValue.sameBuffer(keyArray, other.keyArray)
+        storage.isIdentical(to: other.storage)
     }
 
-    /// The position at which `key` keeps the keys sorted (binary search).
-    private func insertionIndex(for key: String) -> Int {
+    /// The position at which `key` keeps `keys` sorted (binary search).
+    private static func insertionIndex(for key: String, in keys: OrderedSet<String>) -> Int {
         var low = 0
-        var high = storage.count
-        let keys = storage.keys
+        var high = keys.count
         while low < high {
             let middle = (low + high) / 2
             if JSONObject.precedes(keys[middle], key) {

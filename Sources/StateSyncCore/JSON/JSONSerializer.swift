@@ -82,12 +82,15 @@ public struct JSONSerializer: Sendable {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
-            let values = object.valueArray
-            for (index, key) in object.keyArray.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONTextWriter.writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                writeCompact(values[index], into: &out)
+            var first = true
+            object.forEachRun { keys, values in
+                for (index, key) in keys.enumerated() {
+                    if !first { out.append(UInt8(ascii: ",")) }
+                    first = false
+                    JSONTextWriter.writeString(key, into: &out)
+                    out.append(UInt8(ascii: ":"))
+                    writeCompact(values[index], into: &out)
+                }
             }
             out.append(UInt8(ascii: "}"))
         default:
@@ -108,14 +111,17 @@ public struct JSONSerializer: Sendable {
             out.append(UInt8(ascii: "]"))
         case .object(let object) where !object.isEmpty:
             out.append(UInt8(ascii: "{"))
-            let values = object.valueArray
-            for (index, key) in object.keyArray.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                newline(depth: depth + 1, into: &out)
-                JSONTextWriter.writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                out.append(UInt8(ascii: " "))
-                writePretty(values[index], depth: depth + 1, into: &out)
+            var first = true
+            object.forEachRun { keys, values in
+                for (index, key) in keys.enumerated() {
+                    if !first { out.append(UInt8(ascii: ",")) }
+                    first = false
+                    newline(depth: depth + 1, into: &out)
+                    JSONTextWriter.writeString(key, into: &out)
+                    out.append(UInt8(ascii: ":"))
+                    out.append(UInt8(ascii: " "))
+                    writePretty(values[index], depth: depth + 1, into: &out)
+                }
             }
             newline(depth: depth, into: &out)
             out.append(UInt8(ascii: "}"))

@@ -10,7 +10,10 @@
 /// 3. Objects: a merge walk over both key lists (both are sorted): `remove`
 ///    for keys only in the old object, recursion for keys in both, then
 ///    `add` for keys only in the new one. When both objects share their key storage
-///    (only values changed) the walk compares values only.
+///    (only values changed) the walk compares values only. Two large objects
+///    (trees) are walked side by side, skipping the nodes they share
+///    (``JSONObject/forEachChangedRun(from:_:)``), so one changed key among n
+///    costs O(log n).
 /// 4. Arrays: see ``diffArrays(_:_:)``.
 ///
 /// Emits `add`, `remove`, `replace`, and `move` for reordered array items;
@@ -65,10 +68,25 @@ package struct JSONDiffer {
 
     private mutating func diffObjects(_ old: JSONObject, _ new: JSONObject) {
         if old.isIdentical(to: new) { return }
-        let oldKeys = old.keyArray
-        let newKeys = new.keyArray
-        let oldValues = old.valueArray
-        let newValues = new.valueArray
+        // Adds go after the removes: a key removed and a canonically
+        // equivalent, differently spelled key added (one key to Swift's
+        // String) must be removed first.
+        var added: [(key: String, value: JSONValue)] = []
+        new.forEachChangedRun(from: old) { oldKeys, oldValues, newKeys, newValues in
+            diffRuns(oldKeys, oldValues, newKeys, newValues, added: &added)
+        }
+        for (key, value) in added {
+            emitAdd(key, value)
+        }
+    }
+
+    /// Diffs one pair of runs of entries over the same range of keys (see
+    /// ``JSONObject/forEachChangedRun(from:_:)``): removes and descents now,
+    /// adds collected in `added`.
+    private mutating func diffRuns(
+        _ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue],
+        added: inout [(key: String, value: JSONValue)]
+    ) {
         if JSONValue.sameBuffer(oldKeys, newKeys) {
             var index = 0
             while index < oldKeys.count {
@@ -81,10 +99,6 @@ package struct JSONDiffer {
             }
             return
         }
-        // Adds go after the removes: a key removed and a canonically
-        // equivalent, differently spelled key added (one key to Swift's
-        // String) must be removed first.
-        var added: [Int] = []
         var oldIndex = 0
         var newIndex = 0
         while oldIndex < oldKeys.count || newIndex < newKeys.count {
@@ -100,16 +114,13 @@ package struct JSONDiffer {
                 emitRemove(oldKeys[oldIndex])
                 oldIndex += 1
             } else if order > 0 {
-                added.append(newIndex)
+                added.append((newKeys[newIndex], newValues[newIndex]))
                 newIndex += 1
             } else {
                 descend(oldKeys[oldIndex], oldValues[oldIndex], newValues[newIndex])
                 oldIndex += 1
                 newIndex += 1
             }
-        }
-        for index in added {
-            emitAdd(newKeys[index], newValues[index])
         }
     }
 }

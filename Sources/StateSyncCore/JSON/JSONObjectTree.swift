@@ -1,0 +1,113 @@
+/// The storage of a large ``JSONObject``: a copy-on-write B+tree of
+/// ``JSONObjectNode``s, sorted by the UTF-8 bytes of the keys.
+///
+/// Inserting, replacing or removing one key costs O(log n) even when
+/// another version of the object still shares the tree (path copying);
+/// finding a key or a position costs O(log n).
+struct JSONObjectTree: Sendable {
+    /// How full a bulk build fills each node, leaving room to insert
+    /// before the first splits.
+    static let bulkWidth = 48
+
+    /// The root: a leaf, or a branch of at least two children.
+    private(set) var root: JSONObjectNode
+    /// How many keys are not pure ASCII. Swift's `String` equality (which
+    /// key lookup uses) is canonical equivalence: only such keys can equal
+    /// a key with other bytes, so without them a lookup that misses in the
+    /// byte order is a miss.
+    private var nonASCIIKeys: Int
+
+    /// The tree of `keys` (unique, sorted by UTF-8 bytes, at least one) and
+    /// their `values`, built bottom-up in O(n).
+    init(sortedKeys keys: [String], values: [JSONValue]) {
+        var level: [JSONObjectNode] = Self.groups(of: keys.count).map { range in
+            JSONObjectNode(keys: Array(keys[range]), values: Array(values[range]))
+        }
+        while level.count > 1 {
+            let nodes = level
+            level = Self.groups(of: nodes.count).map { JSONObjectNode(children: Array(nodes[$0])) }
+        }
+        root = level[0]
+        nonASCIIKeys = keys.reduce(0) { $0 + (Self.isASCII($1) ? 0 : 1) }
+    }
+
+    /// `0..<total` cut into ranges of at most ``bulkWidth``, as even as can be.
+    private static func groups(of total: Int) -> [Range<Int>] {
+        let count = (total + bulkWidth - 1) / bulkWidth
+        return (0..<count).map { ($0 * total / count)..<(($0 + 1) * total / count) }
+    }
+
+    /// The number of entries.
+    var count: Int { root.count }
+
+    /// The entry at `position`, in key order.
+    func entry(at position: Int) -> (key: String, value: JSONValue) {
+        root.entry(at: position)
+    }
+
+    /// The position of the entry whose key equals `key` (Swift `String`
+    /// equality), or `nil`. O(log n), plus a scan of the keys when the byte
+    /// search misses and `key` or some key in the tree is not ASCII.
+    func index(forKey key: String) -> Int? {
+        let (position, found) = root.lowerBound(key)
+        if found { return position }
+        guard nonASCIIKeys > 0 || !Self.isASCII(key) else { return nil }
+        var offset = 0
+        var match: Int?
+        root.forEachLeaf { keys, _ in
+            guard match == nil else { return }
+            if let index = keys.firstIndex(of: key) { match = offset + index }
+            offset += keys.count
+        }
+        return match
+    }
+
+    /// Where `key`, absent, goes to keep the keys sorted.
+    func insertionIndex(for key: String) -> Int {
+        root.lowerBound(key).position
+    }
+
+    /// The keys, in order (O(n)).
+    var keys: [String] { root.allKeys }
+
+    /// The values, in key order (O(n)).
+    var values: [JSONValue] { root.allValues }
+
+    /// Calls `body` with runs of keys and values that together are the
+    /// entries in order.
+    func forEachRun(_ body: ([String], [JSONValue]) -> Void) {
+        root.forEachLeaf(body)
+    }
+
+    /// Inserts `key` (absent) with `value` at `position` (its sorted place).
+    mutating func insert(_ key: String, _ value: JSONValue, at position: Int) {
+        makeRootUnique()
+        if !Self.isASCII(key) { nonASCIIKeys += 1 }
+        if let sibling = root.insert(key, value, at: position) {
+            root = JSONObjectNode(children: [root, sibling])
+        }
+    }
+
+    /// Removes the entry at `position` and returns its value.
+    mutating func remove(at position: Int) -> JSONValue {
+        makeRootUnique()
+        let (key, value) = root.remove(at: position)
+        if !Self.isASCII(key) { nonASCIIKeys -= 1 }
+        if root.children.count == 1 { root = root.children[0] }
+        return value
+    }
+
+    /// Runs `body` on the value at `position` in place.
+    mutating func withValue<R, E: Error>(at position: Int, _ body: (inout JSONValue) throws(E) -> R) throws(E) -> R {
+        makeRootUnique()
+        return try root.withValue(at: position, body)
+    }
+
+    private mutating func makeRootUnique() {
+        if !isKnownUniquelyReferenced(&root) { root = root.copy() }
+    }
+
+    private static func isASCII(_ key: String) -> Bool {
+        key.utf8.allSatisfy { $0 < 0x80 }
+    }
+}
