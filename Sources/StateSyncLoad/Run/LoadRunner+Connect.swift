@@ -71,7 +71,7 @@ extension LoadRunner {
                     eventLoop: loop))
             }.get()
             let outbound = try await WebSocketClient.connect(
-                url: scenario.url, subprotocols: [Self.subprotocol], configuration: Self.connectionConfiguration,
+                url: scenario.urls[index % scenario.urls.count], subprotocols: [Self.subprotocol], configuration: Self.connectionConfiguration,
                 group: loop, eventLoopHandler: handler)
             shared.counters.connected.bump()
             return ConnectedClient(index: index, loop: loop, handler: handler, outbound: outbound)

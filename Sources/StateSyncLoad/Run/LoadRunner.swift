@@ -55,7 +55,7 @@ public struct LoadRunner: Sendable {
                 let serverBefore = probe?.sample()
                 let ramp = await connectAll(shared: shared, loops: loops, phase: phase)
                 guard !ramp.clients.isEmpty else {
-                    throw LoadRunError.noConnection(url: scenario.url, reason: shared.problems.messages.first ?? "unknown")
+                    throw LoadRunError.noConnection(url: scenario.urls.joined(separator: ","), reason: shared.problems.messages.first ?? "unknown")
                 }
                 let serverIdle: ServerProbe.Sample?
                 if probe != nil {

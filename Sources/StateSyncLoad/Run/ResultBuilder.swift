@@ -41,7 +41,7 @@ struct ResultBuilder {
         let connected = ramp.clients.count
         return LoadResult(
             scenario: .init(
-                url: scenario.url, clients: scenario.clients, writers: scenario.writers, rate: scenario.rate,
+                url: scenario.urls.joined(separator: ","), clients: scenario.clients, writers: scenario.writers, rate: scenario.rate,
                 durationSeconds: run, subscriptions: scenario.subscriptions.map(\.description),
                 action: scenario.action.action.description, actionPath: scenario.action.path.description,
                 threads: scenario.threads),

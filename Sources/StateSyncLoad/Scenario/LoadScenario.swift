@@ -13,9 +13,17 @@
 /// scenario.action = try ActionTemplate(#"{"type":"increment","counter":"c{n}","by":1}"#)
 /// ```
 public struct LoadScenario: Sendable {
-    /// The server's sync endpoint. Default `ws://127.0.0.1:8080/sync`, where
-    /// `statesync serve` listens by default.
-    public var url: String
+    /// The servers' sync endpoints: one, or the nodes of a cluster, over
+    /// which the clients are spread in turn (client *i* connects to
+    /// `urls[i % urls.count]`). Default `["ws://127.0.0.1:8080/sync"]`,
+    /// where `statesync serve` listens by default.
+    public var urls: [String]
+
+    /// The first of ``urls``; setting it makes it the only one.
+    public var url: String {
+        get { urls.first ?? "" }
+        set { urls = [newValue] }
+    }
     /// The token sent in `hello`; default `nil` (a server without authentication).
     public var token: String?
     /// Connections opened (writers included). Default 100.
@@ -65,7 +73,7 @@ public struct LoadScenario: Sendable {
         maxOutstandingPerWriter: Int = 10_000,
         clientPrefix: String = "bench"
     ) {
-        self.url = url
+        self.urls = [url]
         self.token = token
         self.clients = clients
         self.subscriptions = subscriptions
@@ -83,8 +91,9 @@ public struct LoadScenario: Sendable {
     /// The number of cores (the default of ``threads``).
     public static var coreCount: Int { ProcessResources.coreCount }
 
-    /// Throws what is inconsistent (no clients, more writers than clients, a bad path).
+    /// Throws what is inconsistent (no URL, no clients, more writers than clients, a bad path).
     public func validate() throws(LoadScenarioError) {
+        guard !urls.isEmpty else { throw .invalidValue("urls", "[]", reason: "at least one server URL is needed") }
         guard clients >= 1 else { throw .invalidValue("clients", "\(clients)", reason: "at least 1 client is needed") }
         guard (0...clients).contains(writers) else {
             throw .invalidValue("writers", "\(writers)", reason: "must be from 0 to the number of clients (\(clients))")

@@ -79,9 +79,6 @@ struct Bench: AsyncParsableCommand {
         guard serverPid == nil || !spawnServer else { throw ValidationError("--server-pid and --spawn-server exclude each other") }
         guard duration > 0, duration.isFinite else { throw ValidationError("--duration \(duration) must be a positive number of seconds") }
         guard drainTimeout >= 0, drainTimeout.isFinite else { throw ValidationError("--drain-timeout \(drainTimeout) must be 0 or more seconds") }
-        guard connection.resolvedURLs.count == 1 else {
-            throw ValidationError("statesync bench drives one server: give one --url (spreading clients over several is not supported yet)")
-        }
     }
 
     func run() async throws {
@@ -119,7 +116,8 @@ struct Bench: AsyncParsableCommand {
 
     private func makeScenario() throws(CommandFailure) -> LoadScenario {
         do {
-            var scenario = LoadScenario(url: connection.resolvedURLs[0], token: connection.token, clients: clients)
+            var scenario = LoadScenario(url: ConnectionOptions.defaultURL, token: connection.token, clients: clients)
+            scenario.urls = connection.resolvedURLs
             if let name = connection.name { scenario.clientPrefix = name }
             if !subscribe.isEmpty { scenario.subscriptions = subscribe.map(Template.init) }
             scenario.writers = writers

@@ -16,7 +16,7 @@ struct ConnectionOptions: ParsableArguments {
     static let defaultURL = StateSyncClientConfiguration().url
 
     @Option(help: ArgumentHelp(
-        "The server's WebSocket URL, ws:// or wss:// (default: $STATESYNC_URL, else \(ConnectionOptions.defaultURL)). Repeat it or separate URLs with commas for the nodes of a cluster: a drop fails over to the next (bench: one URL).",
+        "The server's WebSocket URL, ws:// or wss:// (default: $STATESYNC_URL, else \(ConnectionOptions.defaultURL)). Repeat it or separate URLs with commas for the nodes of a cluster: a drop fails over to the next (bench spreads its clients over them).",
         valueName: "url"))
     var url: [String] = []
 

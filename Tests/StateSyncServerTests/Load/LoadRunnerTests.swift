@@ -1,3 +1,4 @@
+import StateSyncCore
 import StateSyncLoad
 import Testing
 @testable import StateSyncServer
@@ -35,6 +36,30 @@ struct LoadRunnerTests {
         // Each increment concerns one client's counter; no one hears it on /todos.
         #expect(result.counts.expectedDeliveries == result.counts.acked)
         #expect(result.counts.deliveries == result.counts.acked)
+    }
+
+    @Test func clientsAreSpreadOverSeveralURLsInTurn() async throws {
+        let chats = try await TestServer.with { first in
+            try await TestServer.with { second in
+                var scenario = Self.scenario(first.url)
+                scenario.urls.append(second.url)
+                // Two writers, clients 0 and 1: one on each server. Each says
+                // something; nobody subscribes to the chat, so the servers'
+                // being separate stores changes no expected delivery.
+                scenario.subscriptions = [Template("/todos")]
+                scenario.action = try ActionTemplate(#"{"type":"say","text":"line {n}"}"#, path: "/chat")
+                let result = try await LoadRunner(scenario: scenario).run { _ in }
+                #expect(result.passed, "\(result.problems)")
+                #expect(result.scenario.url == "\(first.url),\(second.url)")
+                let client = try await ProtocolClient.joined(first.url)
+                let other = try await ProtocolClient.joined(second.url)
+                try await client.send(#"{"type":"get","id":"g","path":"/chat"}"#)
+                try await other.send(#"{"type":"get","id":"g","path":"/chat"}"#)
+                return (try await client.receive("value")["value"], try await other.receive("value")["value"])
+            }
+        }
+        #expect(chats.0?.arrayValue?.isEmpty == false, "the first server heard no writer")
+        #expect(chats.1?.arrayValue?.isEmpty == false, "the second server heard no writer")
     }
 
     /// A run of one writer at 100 actions/s against a server allowing 5
