@@ -36,20 +36,11 @@ func microsecondsPerRebase(pending: Int, todos: Int) -> Double {
     precondition(queue.predictedRejections.isEmpty, "every benchmark action should be predicted")
     // Each patch brings a slightly different confirmed state (another client's increment).
     var patched = confirmed
-    var best = Double.infinity
-    for _ in 0..<3 {
-        var rebases = 0
-        let start = threadCPUSeconds()
-        var elapsed = 0.0
-        while elapsed < 0.3 {
-            for _ in 0..<16 {
-                patched.counters["counter0", default: 0] += 1
-                queue.confirm(patched, rev: 1_001 + UInt64(rebases))
-                rebases += 1
-            }
-            elapsed = threadCPUSeconds() - start
-        }
-        best = min(best, elapsed / Double(rebases) * 1e6)
+    var rebases = 0
+    let best = bestMicroseconds {
+        patched.counters["counter0", default: 0] += 1
+        queue.confirm(patched, rev: 1_001 + UInt64(rebases))
+        rebases += 1
     }
     precondition(queue.pending.count == pending && queue.predicted.counters["counter0"] == patched.counters["counter0"])
     return best
@@ -59,19 +50,25 @@ func microsecondsPerRebase(pending: Int, todos: Int) -> Double {
 /// every patch already costs a typed mirror, before any rebase.
 func microsecondsPerDecode(todos: Int) -> Double {
     let json = try! JSONValueEncoder().encode(board(todos: todos))   // a board always encodes
+    return bestMicroseconds {
+        precondition((try? JSONValueDecoder().decode(BoardState.self, from: json))?.todos.count == todos)
+    }
+}
+
+/// Microseconds of thread CPU time per call of `body`: the best of three
+/// runs of at least 0.3 s each, calling it 16 times between clock reads.
+func bestMicroseconds(_ body: () -> Void) -> Double {
     var best = Double.infinity
     for _ in 0..<3 {
-        var decodes = 0
+        var calls = 0
         let start = threadCPUSeconds()
         var elapsed = 0.0
         while elapsed < 0.3 {
-            for _ in 0..<16 {
-                precondition((try? JSONValueDecoder().decode(BoardState.self, from: json))?.todos.count == todos)
-                decodes += 1
-            }
+            for _ in 0..<16 { body() }
+            calls += 16
             elapsed = threadCPUSeconds() - start
         }
-        best = min(best, elapsed / Double(decodes) * 1e6)
+        best = min(best, elapsed / Double(calls) * 1e6)
     }
     return best
 }
