@@ -21,10 +21,13 @@ import Synchronization
 /// reads and snapshots. The schema is created or migrated when the
 /// journal opens (``PostgresSchema``).
 ///
-/// What is not there yet (issue 12 continues): reconnecting after a lost
-/// connection (the journal stops accepting writes, as ``SQLiteJournal``
-/// does after a failed write; restarting the node recovers), and a node
-/// catching up with other nodes' writes while it runs.
+/// A lost connection (PostgreSQL restarted, the backend terminated) is
+/// opened again: the writer retries with a backoff while ``writeFault``
+/// says why (``PostgresBatchWriter`` explains why no batch is written
+/// twice), and a failed read opens a new connection for the next one.
+///
+/// What is not there yet (issue 12 continues): a node catching up with
+/// other nodes' writes while it runs.
 ///
 /// ```swift
 /// let journal = try await PostgresJournal.open(
@@ -47,15 +50,24 @@ public final class PostgresJournal: Journal {
         /// 10 s: healthy statements take milliseconds, and a lost connection
         /// must not hold a node's answers forever (see ``TimedConnection``).
         public var statementTimeout: Duration
+        /// How long the writer waits before connecting again after it lost
+        /// its connection; each further failed attempt waits twice as long,
+        /// up to ``maximumRetryDelay``. Default 50 ms.
+        public var firstRetryDelay: Duration
+        /// The longest wait between two attempts to reconnect. Default 2 s.
+        public var maximumRetryDelay: Duration
 
         /// A configuration with the documented defaults.
         public init(
             storeID: String = "default", retention: JournalRetention = JournalRetention(),
-            statementTimeout: Duration = .seconds(10)
+            statementTimeout: Duration = .seconds(10), firstRetryDelay: Duration = .milliseconds(50),
+            maximumRetryDelay: Duration = .seconds(2)
         ) {
             self.storeID = storeID
             self.retention = retention
             self.statementTimeout = statementTimeout
+            self.firstRetryDelay = firstRetryDelay
+            self.maximumRetryDelay = maximumRetryDelay
         }
     }
 
@@ -66,7 +78,7 @@ public final class PostgresJournal: Journal {
     public let location: PostgresLocation
 
     let configuration: Configuration
-    let reader: TimedConnection
+    let reader: ReconnectingConnection
     let logger: Logger
     private let writer: PostgresBatchWriter
     private let writerTask: Task<Void, Never>
@@ -107,8 +119,9 @@ public final class PostgresJournal: Journal {
             logger.info("PostgreSQL journal opened", metadata: [
                 "server": "\(server)", "store": "\(store)", "epoch": "\(epoch)", "revision": "\(head)"])
             return PostgresJournal(
-                location: location, configuration: configuration, epoch: epoch, head: UInt64(head), writer: writer,
-                reader: reader, logger: logger)
+                location: location, configuration: configuration, epoch: epoch, head: UInt64(head),
+                writer: ReconnectingConnection(writer, role: "writer", location: location, logger: logger),
+                reader: ReconnectingConnection(reader, role: "reader", location: location, logger: logger), logger: logger)
         } catch {
             try? await writer.close()   // the open error is the one to report
             try? await reader.close()
@@ -126,7 +139,7 @@ public final class PostgresJournal: Journal {
 
     private init(
         location: PostgresLocation, configuration: Configuration, epoch: String, head: UInt64,
-        writer connection: TimedConnection, reader: TimedConnection, logger: Logger
+        writer connection: ReconnectingConnection, reader: ReconnectingConnection, logger: Logger
     ) {
         self.location = location
         self.configuration = configuration
@@ -135,6 +148,7 @@ public final class PostgresJournal: Journal {
         self.logger = logger
         let writer = PostgresBatchWriter(
             connection: connection, storeID: configuration.storeID, server: location.description, headRevision: head,
+            backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
             logger: logger)
         self.writer = writer
         // Owned by the journal: `close()` ends it and awaits it.
@@ -146,6 +160,13 @@ public final class PostgresJournal: Journal {
     /// node left.
     public var lastRevision: UInt64 {
         writer.queue.withLock { $0.durableRevision }
+    }
+
+    /// Why writes are failing while the writer reconnects, or `nil` (see
+    /// ``Journal/writeFault``): the engine refuses new actions meanwhile
+    /// and `/health` answers 503.
+    public var writeFault: JournalWriteFault? {
+        writer.queue.withLock { $0.fault }
     }
 
     /// Whether ``close()`` was called.
