@@ -82,13 +82,15 @@ final class PostgresBatchWriter: Sendable {
     private let server: String
     private let backoff: RetryBackoff
     private let logger: Logger
+    private let writeFailed: @Sendable () -> Void
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
     init(
         connection: ReconnectingConnection, storeID: String, server: String, headRevision: UInt64,
-        backoff: RetryBackoff, logger: Logger
+        backoff: RetryBackoff, logger: Logger, writeFailed: @escaping @Sendable () -> Void
     ) {
+        self.writeFailed = writeFailed
         self.connection = connection
         self.storeID = storeID
         self.server = server
@@ -174,10 +176,13 @@ final class PostgresBatchWriter: Sendable {
                 }
                 return
             } catch WriteFailure.lostBeforeCommit(let error) {
+                writeFailed()
                 guard await waitToRetry(after: error) else { return fail(group, with: error) }
             } catch WriteFailure.commitOutcomeUnknown(let error) {
+                writeFailed()
                 return await readHead(afterUnknown: group, error: error)
             } catch {
+                writeFailed()
                 return fail(group, with: PostgresFailure.journalError(error, server: server, operation: "write a batch"))
             }
         }
@@ -306,6 +311,7 @@ final class PostgresBatchWriter: Sendable {
                 for work in rest { work.completion(.failure(.failed(after: error))) }
                 return
             } catch let readError {
+                writeFailed()
                 let failure = PostgresFailure.journalError(readError, server: server, operation: "read the head")
                 guard await waitToRetry(after: failure) else { return fail(group, with: error) }
             }

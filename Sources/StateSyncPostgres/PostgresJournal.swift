@@ -86,10 +86,15 @@ public final class PostgresJournal: Journal {
     /// Connects to `location`, creates or migrates the schema, and creates
     /// the store when it does not exist yet.
     ///
+    /// - Parameters:
+    ///   - writeFailed: called on each failed write attempt (each reconnect
+    ///     attempt too); `statesync serve` counts them in
+    ///     `statesync_journal_write_failures_total`.
     /// - Throws: ``JournalError``: the server cannot be reached or refused
     ///   the login, or the schema is newer than this code.
     public static func open(
-        location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger
+        location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger,
+        writeFailed: @escaping @Sendable () -> Void = {}
     ) async throws -> PostgresJournal {
         let server = location.description
         let timeout = TimeAmount.nanoseconds(Int64(configuration.statementTimeout.components.seconds) * 1_000_000_000
@@ -121,7 +126,8 @@ public final class PostgresJournal: Journal {
             return PostgresJournal(
                 location: location, configuration: configuration, epoch: epoch, head: UInt64(head),
                 writer: ReconnectingConnection(writer, role: "writer", location: location, logger: logger),
-                reader: ReconnectingConnection(reader, role: "reader", location: location, logger: logger), logger: logger)
+                reader: ReconnectingConnection(reader, role: "reader", location: location, logger: logger),
+                logger: logger, writeFailed: writeFailed)
         } catch {
             try? await writer.close()   // the open error is the one to report
             try? await reader.close()
@@ -139,7 +145,8 @@ public final class PostgresJournal: Journal {
 
     private init(
         location: PostgresLocation, configuration: Configuration, epoch: String, head: UInt64,
-        writer connection: ReconnectingConnection, reader: ReconnectingConnection, logger: Logger
+        writer connection: ReconnectingConnection, reader: ReconnectingConnection, logger: Logger,
+        writeFailed: @escaping @Sendable () -> Void
     ) {
         self.location = location
         self.configuration = configuration
@@ -149,7 +156,7 @@ public final class PostgresJournal: Journal {
         let writer = PostgresBatchWriter(
             connection: connection, storeID: configuration.storeID, server: location.description, headRevision: head,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
-            logger: logger)
+            logger: logger, writeFailed: writeFailed)
         self.writer = writer
         // Owned by the journal: `close()` ends it and awaits it.
         writerTask = Task { await writer.run() }

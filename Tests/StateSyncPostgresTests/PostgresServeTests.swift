@@ -52,13 +52,14 @@ struct PostgresServeTests {
             // An immediate restart, stopped long enough for /health to be seen failing.
             try await postgres.crash()
             try await client.send(Self.increment("a1"))
-            let failing = try await HealthProbe.poll(port: port) { $0.status == 503 }
+            let failing = try await HTTPProbe.health(port: port) { $0.status == 503 }
             #expect(failing.body["status"] == "storage_failing", "\(failing.body)")
+            #expect(try await HTTPProbe.metric("statesync_journal_write_failures_total", port: port) ?? 0 >= 1)
             try await postgres.restart()
             // The action held while PostgreSQL was down is written and acknowledged, without a restart of the node.
             let held = try await Self.answer(to: "a1", from: client)
             #expect(held["type"] == "ack", "\(held)")
-            _ = try await HealthProbe.poll(port: port) { $0.status == 200 }
+            _ = try await HTTPProbe.health(port: port) { $0.status == 200 }
             let after = try await Self.answer(to: "a2", from: client)
             #expect(after["type"] == "ack", "\(after)")
 
