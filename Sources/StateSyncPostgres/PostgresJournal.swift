@@ -45,8 +45,9 @@ public final class PostgresJournal: Journal {
         /// ``JournalRetention``'s defaults.
         public var retention: JournalRetention
         /// How long a statement may wait for PostgreSQL's answer before the
-        /// journal gives up on its connection (a write then fails for good,
-        /// and a `COMMIT` that timed out has an unknown outcome). Default
+        /// journal gives up on its connection and opens another (a write is
+        /// then retried, and a `COMMIT` that timed out has an unknown
+        /// outcome). Default
         /// 10 s: healthy statements take milliseconds, and a lost connection
         /// must not hold a node's answers forever (see ``TimedConnection``).
         public var statementTimeout: Duration
