@@ -64,4 +64,20 @@ struct PostgresReconnectTests {
             try await journal.close()
         }
     }
+
+    @Test func closingWhilePostgresIsDownGivesUpTheHeldWrite() async throws {
+        try await TestPostgres.with { postgres in
+            let journal = try await JournalFixtures.open(postgres, statementTimeout: .seconds(1))
+            try await journal.append(JournalBatch(entries: [JournalFixtures.entry(1)]))
+            try await postgres.crash()
+            let held = Task { try await journal.append(JournalBatch(entries: [JournalFixtures.entry(2)])) }
+            // The writer retries in the background: its fault is the only sign (polled).
+            while journal.writeFault == nil { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(journal.writeFault?.reason == "PostgreSQL is unreachable")
+            try await journal.close()
+            await #expect(throws: JournalError.self) { try await held.value }
+            try await postgres.restart()
+            #expect(try await PostgresQueries.revisions(on: postgres) == [1])
+        }
+    }
 }
