@@ -76,6 +76,23 @@ struct PostgresServeTests {
         }
     }
 
+    @Test func aSIGTERMWhilePostgresIsDownWaitsForTheHeldWrite() async throws {
+        try await TestPostgres.with { postgres in
+            let server = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url])
+            let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+            let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", clientID: "pg-client")
+            #expect(try await Self.answer(to: "a0", from: client)["type"] == "ack")
+            try await postgres.crash()
+            try await client.send(Self.increment("held"))
+            _ = try await HTTPProbe.health(port: port) { $0.status == 503 }
+            // As with a full disk: the node stops once what it accepted is stored.
+            server.send(SIGTERM)
+            try await postgres.restart()
+            #expect(await server.waitForExit() == 0, "\(server.standardError)")
+            #expect(try await PostgresQueries.actionIDs(of: "pg-client", on: postgres) == ["a0", "held"])
+        }
+    }
+
     /// Dispatches an increment with `id` and returns its answer (`ack` or `reject`).
     private static func answer(to id: String, from client: ProtocolClient) async throws -> JSONValue {
         try await client.send(increment(id))
