@@ -47,23 +47,54 @@ import Synchronization
 /// transaction committed is unknown: the completion reports
 /// ``JournalError/isCommitOutcomeUnknown`` (never success), so nothing is
 /// acknowledged; a client that retries the same `(clientId, id)` finds the
-/// outcome in `statesync_outcomes` if it did commit. Any other failure of a
-/// statement is final for this journal (its transaction is rolled back by
-/// PostgreSQL when the connection ends): every later append fails, as with
-/// ``SQLiteJournal``; reconnecting is not implemented yet.
+/// outcome in `statesync_outcomes` if it did commit. A statement the server
+/// refuses is final for this journal: every later append fails, as with
+/// ``SQLiteJournal``.
+///
+/// **A lost connection** (the server restarted, the backend was terminated,
+/// no answer within the deadline) is reconnected, with a backoff from
+/// ``PostgresJournal/Configuration/firstRetryDelay`` doubling up to
+/// ``PostgresJournal/Configuration/maximumRetryDelay``; meanwhile
+/// ``PostgresJournal/writeFault`` says so (`/health` answers 503, the engine
+/// refuses new actions with `unavailable`). Why this never applies a batch
+/// twice nor leaves a hole in the revisions:
+/// - Lost *before* `COMMIT` was sent: the transaction cannot have committed
+///   (PostgreSQL rolls back a transaction whose session ends without
+///   `COMMIT`), so the same group is written again on the new connection.
+///   Its compare-and-set still checks the head in the database: if another
+///   node wrote meanwhile, the group is refused as above, never forked.
+/// - Lost *during* `COMMIT`: the outcome is unknown, so the group is never
+///   written again by this writer; its completion and those of everything
+///   queued after it (built on revisions that may not exist) fail. The
+///   writer then re-reads the store's head revision on the new connection
+///   before any further compare-and-set, and continues from there: from the
+///   group's last revision if it landed, from the old head if it did not,
+///   or from another node's later head. Without that re-read the next
+///   compare-and-set would start from a revision this node only assumed.
+///   The group's outcomes (`statesync_outcomes`) were in the same
+///   transaction as its journal rows, so a client's retry of one of its
+///   `(clientId, id)` finds either both (and is answered with the original
+///   revision) or neither (and is applied once).
 final class PostgresBatchWriter: Sendable {
     let queue: Mutex<GroupCommitQueue>
-    private let connection: TimedConnection
+    private let connection: ReconnectingConnection
     private let storeID: String
     private let server: String
+    private let backoff: RetryBackoff
     private let logger: Logger
+    private let writeFailed: @Sendable () -> Void
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
-    init(connection: TimedConnection, storeID: String, server: String, headRevision: UInt64, logger: Logger) {
+    init(
+        connection: ReconnectingConnection, storeID: String, server: String, headRevision: UInt64,
+        backoff: RetryBackoff, logger: Logger, writeFailed: @escaping @Sendable () -> Void
+    ) {
+        self.writeFailed = writeFailed
         self.connection = connection
         self.storeID = storeID
         self.server = server
+        self.backoff = backoff
         self.logger = logger
         queue = Mutex(GroupCommitQueue(lastRevision: headRevision))
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -116,7 +147,9 @@ final class PostgresBatchWriter: Sendable {
         case refused(head: UInt64)
     }
 
-    /// Writes `group` in one transaction and runs its completions.
+    /// Writes `group` in one transaction and runs its completions; writes it
+    /// again on a new connection while the connection is lost before
+    /// `COMMIT`.
     private func commit(_ group: [GroupCommitQueue.Work]) async {
         let batches = group.compactMap { work -> JournalBatch? in
             if case .batch(let batch, _) = work { return batch }
@@ -125,29 +158,63 @@ final class PostgresBatchWriter: Sendable {
         let seen = queue.withLock { $0.durableRevision }
         let entries = batches.flatMap(\.entries)
         let head = entries.last?.revision ?? seen
-        do throws(JournalError) {
-            switch try await transaction(batches, entries: entries, from: seen, to: head) {
-            case .committed:
-                queue.withLock { $0.committed(group) }
-                logger.trace("PostgreSQL group committed", metadata: ["batches": "\(batches.count)", "revision": "\(head)"])
-                for work in group { work.completion(.success(())) }
-            case .refused(let actual):
-                try refuse(group, seen: seen, actual: actual, first: entries[0].revision)
+        while true {
+            do {
+                let outcome = try await transaction(batches, entries: entries, from: seen, to: head)
+                let failures = queue.withLock { queue -> Int? in
+                    let failures = queue.fault?.failures
+                    if case .committed = outcome { queue.committed(group) }
+                    return failures
+                }
+                if let failures { logger.notice("PostgreSQL writes resumed", metadata: ["failures": "\(failures)"]) }
+                switch outcome {
+                case .committed:
+                    logger.trace("PostgreSQL group committed", metadata: ["batches": "\(batches.count)", "revision": "\(head)"])
+                    for work in group { work.completion(.success(())) }
+                case .refused(let actual):
+                    try refuse(group, seen: seen, actual: actual, first: entries[0].revision)
+                }
+                return
+            } catch WriteFailure.lostBeforeCommit(let error) {
+                writeFailed()
+                guard await waitToRetry(after: error) else { return fail(group, with: error) }
+            } catch WriteFailure.commitOutcomeUnknown(let error) {
+                writeFailed()
+                return await readHead(afterUnknown: group, error: error)
+            } catch {
+                writeFailed()
+                return fail(group, with: PostgresFailure.journalError(error, server: server, operation: "write a batch"))
             }
-        } catch {
-            fail(group, with: error)
         }
     }
 
-    /// Runs the group's transaction; throws when a statement or the
-    /// connection failed.
+    /// Why a group's transaction failed, when it is not the server refusing
+    /// a statement (a ``JournalError``, final).
+    private enum WriteFailure: Error {
+        /// The connection was lost before `COMMIT` was sent: nothing of the
+        /// transaction can be committed, so it may be written again.
+        case lostBeforeCommit(JournalError)
+        /// The connection was lost during `COMMIT`: the transaction may or
+        /// may not be committed, so it is never written again.
+        case commitOutcomeUnknown(JournalError)
+    }
+
+    /// Runs the group's transaction; throws ``WriteFailure`` when the
+    /// connection was lost, a ``JournalError`` when the server refused a
+    /// statement.
     private func transaction(
         _ batches: [JournalBatch], entries: [JournalEntry], from seen: UInt64, to head: UInt64
-    ) async throws(JournalError) -> Outcome {
+    ) async throws -> Outcome {
+        let connection: TimedConnection
+        do {
+            connection = try await self.connection.connection()
+        } catch {
+            throw WriteFailure.lostBeforeCommit(PostgresFailure.journalError(error, server: server, operation: "connect"))
+        }
         do {
             try await connection.run("BEGIN", logger: logger)
             if !entries.isEmpty {
-                if let actual = try await compareAndSetHead(from: seen, to: head) {
+                if let actual = try await compareAndSetHead(from: seen, to: head, on: connection) {
                     try await connection.run("ROLLBACK", logger: logger)
                     return .refused(head: actual)
                 }
@@ -157,32 +224,98 @@ final class PostgresBatchWriter: Sendable {
                 try await PostgresStatements.record(batch, store: storeID, on: connection, logger: logger)
             }
         } catch {
-            throw PostgresFailure.journalError(error, server: server, operation: "write a batch")
+            let failure = PostgresFailure.journalError(error, server: server, operation: "write a batch")
+            guard PostgresFailure.isServerAnswer(error) else {
+                self.connection.drop(connection)
+                throw WriteFailure.lostBeforeCommit(failure)
+            }
+            throw failure
         }
         do {
             try await connection.run("COMMIT", logger: logger)
         } catch {
             if PostgresFailure.isServerAnswer(error) {
-                throw .postgres(server, "commit a batch", PostgresFailure.message(error))
+                throw JournalError.postgres(server, "commit a batch", PostgresFailure.message(error))
             }
-            throw .commitOutcomeUnknown(server, PostgresFailure.message(error))
+            self.connection.drop(connection)
+            throw WriteFailure.commitOutcomeUnknown(.commitOutcomeUnknown(server, PostgresFailure.message(error)))
         }
         return .committed
     }
 
     /// The compare-and-set: `nil` when the head moved from `seen` to `head`,
     /// else the head another writer left.
-    private func compareAndSetHead(from seen: UInt64, to head: UInt64) async throws -> UInt64? {
+    private func compareAndSetHead(from seen: UInt64, to head: UInt64, on connection: TimedConnection) async throws -> UInt64? {
         let updated = try await connection.run("""
             UPDATE statesync_stores SET head_revision = \(Int64(head))
              WHERE store_id = \(storeID) AND head_revision = \(Int64(seen)) RETURNING head_revision
             """, logger: logger)
         guard updated.isEmpty else { return nil }
+        return try await storedHead(on: connection)
+    }
+
+    /// The store's head revision as the database has it now. With
+    /// `waitingForWriters`, the read first waits for any transaction still
+    /// holding the store's row (`FOR UPDATE`): after an unknown `COMMIT`,
+    /// the old session may still be finishing it, and its outcome is what
+    /// the head must reflect.
+    private func storedHead(on connection: TimedConnection, waitingForWriters: Bool = false) async throws -> UInt64 {
         var actual: Int64 = 0
-        for found in try await connection.run(
-            "SELECT head_revision FROM statesync_stores WHERE store_id = \(storeID)", logger: logger
-        ).decode(Int64.self) { actual = found }
+        let query: PostgresQuery = waitingForWriters
+            ? "SELECT head_revision FROM statesync_stores WHERE store_id = \(storeID) FOR UPDATE"
+            : "SELECT head_revision FROM statesync_stores WHERE store_id = \(storeID)"
+        for found in try await connection.run(query, logger: logger).decode(Int64.self) { actual = found }
         return UInt64(actual)
+    }
+
+    /// Records a failed attempt (``PostgresJournal/writeFault``) and waits
+    /// for the backoff; `false` when the journal is closing and the writer
+    /// gives up instead.
+    private func waitToRetry(after error: JournalError) async -> Bool {
+        let failures: Int? = queue.withLock { queue in
+            queue.isClosed ? nil : queue.retrying(reason: "PostgreSQL is unreachable")
+        }
+        guard let failures else { return false }
+        let delay = backoff.delay(attempt: failures)
+        logger.error("PostgreSQL connection lost; reconnecting", metadata: [
+            "error": "\(error)", "failures": "\(failures)", "retryIn": "\(delay)"])
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            return false
+        }
+        return true
+    }
+
+    /// `COMMIT` of `group` had an unknown outcome: the writer reconnects and
+    /// re-reads the store's head, the queue continues from there, and then
+    /// `group` and everything queued after it fail with that error (they are
+    /// never written again; see the type's documentation). Their
+    /// completions wait for the re-read, so an append made after they
+    /// report is checked against the head as the database has it.
+    private func readHead(afterUnknown group: [GroupCommitQueue.Work], error: JournalError) async {
+        logger.error("PostgreSQL connection lost during COMMIT: outcome unknown", metadata: ["error": "\(error)"])
+        while true {
+            do {
+                let open = try await connection.connection()
+                let head: UInt64
+                do {
+                    head = try await storedHead(on: open, waitingForWriters: true)
+                } catch {
+                    connection.drop(open)
+                    throw error
+                }
+                let rest = queue.withLock { $0.refused(head: head) }
+                logger.notice("PostgreSQL writes resume from the store's head", metadata: ["head": "\(head)"])
+                for work in group { work.completion(.failure(error)) }
+                for work in rest { work.completion(.failure(.failed(after: error))) }
+                return
+            } catch let readError {
+                writeFailed()
+                let failure = PostgresFailure.journalError(readError, server: server, operation: "read the head")
+                guard await waitToRetry(after: failure) else { return fail(group, with: error) }
+            }
+        }
     }
 
     /// The head is at `actual`, not at the revision `seen` this writer last
@@ -202,8 +335,8 @@ final class PostgresBatchWriter: Sendable {
         for work in group + rest { work.completion(.failure(gap)) }
     }
 
-    /// A statement or the connection failed: this group and every later
-    /// append fail with `error`.
+    /// A statement failed for good: this group and every later append fail
+    /// with `error`.
     private func fail(_ group: [GroupCommitQueue.Work], with error: JournalError) {
         logger.error("PostgreSQL write failed; no further writes", metadata: ["error": "\(error)"])
         let rest = queue.withLock { $0.failed(error) }

@@ -15,8 +15,14 @@ enum PostgresFailure {
 
     /// Whether `error` came from the server answering (the statement was
     /// refused, the connection still stood) rather than from the connection.
+    /// The server ending the session (SQLSTATE class 57P: terminated by
+    /// `pg_terminate_backend`, shut down, crashed) or a connection exception
+    /// (class 08) is a lost connection, even when its message arrives as the
+    /// answer to a statement.
     static func isServerAnswer(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.code == .server
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return !(state.hasPrefix("57P") || state.hasPrefix("08"))
     }
 
     /// The most specific text `error` carries.

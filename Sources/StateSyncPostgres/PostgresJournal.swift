@@ -21,10 +21,13 @@ import Synchronization
 /// reads and snapshots. The schema is created or migrated when the
 /// journal opens (``PostgresSchema``).
 ///
-/// What is not there yet (issue 12 continues): reconnecting after a lost
-/// connection (the journal stops accepting writes, as ``SQLiteJournal``
-/// does after a failed write; restarting the node recovers), and a node
-/// catching up with other nodes' writes while it runs.
+/// A lost connection (PostgreSQL restarted, the backend terminated) is
+/// opened again: the writer retries with a backoff while ``writeFault``
+/// says why (``PostgresBatchWriter`` explains why no batch is written
+/// twice), and a failed read opens a new connection for the next one.
+///
+/// What is not there yet (issue 12 continues): a node catching up with
+/// other nodes' writes while it runs.
 ///
 /// ```swift
 /// let journal = try await PostgresJournal.open(
@@ -42,20 +45,30 @@ public final class PostgresJournal: Journal {
         /// ``JournalRetention``'s defaults.
         public var retention: JournalRetention
         /// How long a statement may wait for PostgreSQL's answer before the
-        /// journal gives up on its connection (a write then fails for good,
-        /// and a `COMMIT` that timed out has an unknown outcome). Default
+        /// journal gives up on its connection and opens another (a write is
+        /// then retried, and a `COMMIT` that timed out has an unknown
+        /// outcome). Default
         /// 10 s: healthy statements take milliseconds, and a lost connection
         /// must not hold a node's answers forever (see ``TimedConnection``).
         public var statementTimeout: Duration
+        /// How long the writer waits before connecting again after it lost
+        /// its connection; each further failed attempt waits twice as long,
+        /// up to ``maximumRetryDelay``. Default 50 ms.
+        public var firstRetryDelay: Duration
+        /// The longest wait between two attempts to reconnect. Default 2 s.
+        public var maximumRetryDelay: Duration
 
         /// A configuration with the documented defaults.
         public init(
             storeID: String = "default", retention: JournalRetention = JournalRetention(),
-            statementTimeout: Duration = .seconds(10)
+            statementTimeout: Duration = .seconds(10), firstRetryDelay: Duration = .milliseconds(50),
+            maximumRetryDelay: Duration = .seconds(2)
         ) {
             self.storeID = storeID
             self.retention = retention
             self.statementTimeout = statementTimeout
+            self.firstRetryDelay = firstRetryDelay
+            self.maximumRetryDelay = maximumRetryDelay
         }
     }
 
@@ -66,7 +79,7 @@ public final class PostgresJournal: Journal {
     public let location: PostgresLocation
 
     let configuration: Configuration
-    let reader: TimedConnection
+    let reader: ReconnectingConnection
     let logger: Logger
     private let writer: PostgresBatchWriter
     private let writerTask: Task<Void, Never>
@@ -74,10 +87,15 @@ public final class PostgresJournal: Journal {
     /// Connects to `location`, creates or migrates the schema, and creates
     /// the store when it does not exist yet.
     ///
+    /// - Parameters:
+    ///   - writeFailed: called on each failed write attempt (each reconnect
+    ///     attempt too); `statesync serve` counts them in
+    ///     `statesync_journal_write_failures_total`.
     /// - Throws: ``JournalError``: the server cannot be reached or refused
     ///   the login, or the schema is newer than this code.
     public static func open(
-        location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger
+        location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger,
+        writeFailed: @escaping @Sendable () -> Void = {}
     ) async throws -> PostgresJournal {
         let server = location.description
         let timeout = TimeAmount.nanoseconds(Int64(configuration.statementTimeout.components.seconds) * 1_000_000_000
@@ -107,8 +125,10 @@ public final class PostgresJournal: Journal {
             logger.info("PostgreSQL journal opened", metadata: [
                 "server": "\(server)", "store": "\(store)", "epoch": "\(epoch)", "revision": "\(head)"])
             return PostgresJournal(
-                location: location, configuration: configuration, epoch: epoch, head: UInt64(head), writer: writer,
-                reader: reader, logger: logger)
+                location: location, configuration: configuration, epoch: epoch, head: UInt64(head),
+                writer: ReconnectingConnection(writer, role: "writer", location: location, logger: logger),
+                reader: ReconnectingConnection(reader, role: "reader", location: location, logger: logger),
+                logger: logger, writeFailed: writeFailed)
         } catch {
             try? await writer.close()   // the open error is the one to report
             try? await reader.close()
@@ -126,7 +146,8 @@ public final class PostgresJournal: Journal {
 
     private init(
         location: PostgresLocation, configuration: Configuration, epoch: String, head: UInt64,
-        writer connection: TimedConnection, reader: TimedConnection, logger: Logger
+        writer connection: ReconnectingConnection, reader: ReconnectingConnection, logger: Logger,
+        writeFailed: @escaping @Sendable () -> Void
     ) {
         self.location = location
         self.configuration = configuration
@@ -135,7 +156,8 @@ public final class PostgresJournal: Journal {
         self.logger = logger
         let writer = PostgresBatchWriter(
             connection: connection, storeID: configuration.storeID, server: location.description, headRevision: head,
-            logger: logger)
+            backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
+            logger: logger, writeFailed: writeFailed)
         self.writer = writer
         // Owned by the journal: `close()` ends it and awaits it.
         writerTask = Task { await writer.run() }
@@ -146,6 +168,13 @@ public final class PostgresJournal: Journal {
     /// node left.
     public var lastRevision: UInt64 {
         writer.queue.withLock { $0.durableRevision }
+    }
+
+    /// Why writes are failing while the writer reconnects, or `nil` (see
+    /// ``Journal/writeFault``): the engine refuses new actions meanwhile
+    /// and `/health` answers 503.
+    public var writeFault: JournalWriteFault? {
+        writer.queue.withLock { $0.fault }
     }
 
     /// Whether ``close()`` was called.

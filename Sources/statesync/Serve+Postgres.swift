@@ -20,8 +20,8 @@ extension Serve {
             throw CommandFailure(message: "--postgres: \(error)")
         }
         let configuration = PostgresJournal.Configuration(retention: retention)
-        return .journal("postgres \(location)") { logger in
-            try await PostgresJournal.open(location: location, configuration: configuration, logger: logger)
+        return .journal("postgres \(location)") { logger, writeFailed in
+            try await PostgresJournal.open(location: location, configuration: configuration, logger: logger, writeFailed: writeFailed)
         }
     }
 }

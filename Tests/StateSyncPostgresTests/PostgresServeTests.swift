@@ -41,6 +41,71 @@ struct PostgresServeTests {
         }
     }
 
+    @Test func reconnectsAfterPostgresRestartsWithoutLosingAnAck() async throws {
+        try await TestPostgres.with { postgres in
+            let server = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url])
+            let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+            let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", clientID: "pg-client")
+            let first = try await Self.answer(to: "a0", from: client)
+            #expect(first["type"] == "ack")
+
+            // An immediate restart, stopped long enough for /health to be seen failing.
+            try await postgres.crash()
+            try await client.send(Self.increment("a1"))
+            let failing = try await HTTPProbe.health(port: port) { $0.status == 503 }
+            #expect(failing.body["status"] == "storage_failing", "\(failing.body)")
+            #expect(try await HTTPProbe.metric("statesync_journal_write_failures_total", port: port) ?? 0 >= 1)
+            try await postgres.restart()
+            // The action held while PostgreSQL was down is written and acknowledged, without a restart of the node.
+            let held = try await Self.answer(to: "a1", from: client)
+            #expect(held["type"] == "ack", "\(held)")
+            _ = try await HTTPProbe.health(port: port) { $0.status == 200 }
+            let after = try await Self.answer(to: "a2", from: client)
+            #expect(after["type"] == "ack", "\(after)")
+
+            // A retry of the held action is answered with its revision, not applied again.
+            let retried = try await Self.answer(to: "a1", from: client)
+            #expect(retried["rev"] == held["rev"], "\(retried)")
+            try await client.send(#"{"type":"get","id":"g1","path":"/counters/hits"}"#)
+            #expect(try await client.receive("value")["value"]?.int64Value == 3)
+            // Nothing acknowledged is lost, nothing is stored twice, and no revision is skipped.
+            #expect(try await PostgresQueries.actionIDs(of: "pg-client", on: postgres) == ["a0", "a1", "a2"])
+            let revisions = try await PostgresQueries.revisions(on: postgres)
+            #expect(revisions == Array(1...Int64(revisions.count)), "\(revisions)")
+            await server.stop()
+        }
+    }
+
+    @Test func aSIGTERMWhilePostgresIsDownWaitsForTheHeldWrite() async throws {
+        try await TestPostgres.with { postgres in
+            let server = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url])
+            let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+            let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", clientID: "pg-client")
+            #expect(try await Self.answer(to: "a0", from: client)["type"] == "ack")
+            try await postgres.crash()
+            try await client.send(Self.increment("held"))
+            _ = try await HTTPProbe.health(port: port) { $0.status == 503 }
+            // As with a full disk: the node stops once what it accepted is stored.
+            server.send(SIGTERM)
+            try await postgres.restart()
+            #expect(await server.waitForExit() == 0, "\(server.standardError)")
+            #expect(try await PostgresQueries.actionIDs(of: "pg-client", on: postgres) == ["a0", "held"])
+        }
+    }
+
+    /// Dispatches an increment with `id` and returns its answer (`ack` or `reject`).
+    private static func answer(to id: String, from client: ProtocolClient) async throws -> JSONValue {
+        try await client.send(increment(id))
+        while true {
+            let message = try await client.receive()
+            if message["id"]?.stringValue == id, ["ack", "reject"].contains(message["type"]?.stringValue) { return message }
+        }
+    }
+
+    private static func increment(_ id: String) -> JSONValue {
+        .object(["type": "dispatch", "id": .string(id), "action": ["type": "increment", "counter": "hits"]])
+    }
+
     @Test func saysWhenPostgresCannotBeReached() async throws {
         let closed = try ReservedPort()
         let server = try ServeProcess(["serve", "--port", "0", "--postgres", "postgres://statesync@127.0.0.1:\(closed.port)/statesync"])

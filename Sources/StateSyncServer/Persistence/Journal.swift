@@ -26,7 +26,8 @@
 ///   belongs to the store, not to a node.
 ///
 /// A write that fails because the disk is full or failing is retried by
-/// ``SQLiteJournal`` until it succeeds (its completion waits), and
+/// ``SQLiteJournal`` until it succeeds (its completion waits), as one that
+/// lost its connection to PostgreSQL is by `PostgresJournal`, and
 /// ``writeFault`` says why meanwhile: the engine refuses new actions with
 /// `unavailable` and `/health` answers 503. Any other failed write is final:
 /// the journal fails every later write with the same error, and the engine

@@ -1,3 +1,4 @@
+import CoreMetrics
 public import Logging
 public import NIOCore
 import NIOHTTP1
@@ -154,7 +155,10 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     }
 
     private func openJournal() async throws -> any Journal {
-        if let open = configuration.storage.journalOpener { return try await open(logger) }
+        if let open = configuration.storage.journalOpener {
+            let writeFailures = metrics.journalWriteFailures
+            return try await open(logger) { writeFailures.increment() }
+        }
         guard let directory = configuration.storage.directoryPath else {
             return MemoryJournal(configuration: .init(retention: configuration.retention))
         }

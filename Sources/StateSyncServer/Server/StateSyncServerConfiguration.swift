@@ -123,7 +123,7 @@ public struct StateSyncStorage: Sendable, Hashable, CustomStringConvertible {
     /// Opens a journal given from outside this module, compared by name.
     struct JournalOpener: Sendable, Hashable {
         let name: String
-        let open: @Sendable (Logger) async throws -> any Journal
+        let open: @Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal
 
         static func == (lhs: JournalOpener, rhs: JournalOpener) -> Bool { lhs.name == rhs.name }
         func hash(into hasher: inout Hasher) { hasher.combine(name) }
@@ -150,11 +150,21 @@ public struct StateSyncStorage: Sendable, Hashable, CustomStringConvertible {
     /// }
     /// ```
     public static func journal(_ name: String, open: @escaping @Sendable (Logger) async throws -> any Journal) -> StateSyncStorage {
+        StateSyncStorage(base: .journal(JournalOpener(name: name) { logger, _ in try await open(logger) }))
+    }
+
+    /// A journal that `open` opens when the server starts, as
+    /// ``journal(_:open:)``, also given `writeFailed`: the journal calls it
+    /// on each failed write attempt (each retry too), counted in
+    /// `statesync_journal_write_failures_total`.
+    public static func journal(
+        _ name: String, open: @escaping @Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal
+    ) -> StateSyncStorage {
         StateSyncStorage(base: .journal(JournalOpener(name: name, open: open)))
     }
 
     /// Opens the journal given to ``journal(_:open:)``; `nil` for the other storages.
-    var journalOpener: (@Sendable (Logger) async throws -> any Journal)? {
+    var journalOpener: (@Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal)? {
         if case .journal(let opener) = base { return opener.open }
         return nil
     }

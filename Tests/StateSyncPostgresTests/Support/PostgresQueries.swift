@@ -35,6 +35,20 @@ enum PostgresQueries {
         }
     }
 
+    /// The action ids `clientID` dispatched in the default store's journal
+    /// (presence entries have none), in revision order.
+    static func actionIDs(of clientID: String, on postgres: TestPostgres) async throws -> [String] {
+        try await withConnection(to: postgres) { connection in
+            var ids: [String] = []
+            for try await id in try await connection.query("""
+                SELECT action_id FROM statesync_journal WHERE store_id = 'default' AND client_id = \(clientID) AND action_id IS NOT NULL
+                 ORDER BY revision
+                """, logger: logger
+            ).decode(String.self) { ids.append(id) }
+            return ids
+        }
+    }
+
     private static func withConnection<T: Sendable>(
         to postgres: TestPostgres, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {

@@ -20,14 +20,20 @@ public struct JournalWriteFault: Sendable, Hashable {
 
 /// The waits between retries of a failing write: `first`, then twice as long
 /// each time, never more than `maximum`.
-struct RetryBackoff: Sendable, Hashable {
+package struct RetryBackoff: Sendable, Hashable {
     /// The wait before the first retry.
-    var first: Duration
+    package var first: Duration
     /// The longest wait.
-    var maximum: Duration
+    package var maximum: Duration
+
+    /// Waits from `first` doubling up to `maximum`.
+    package init(first: Duration, maximum: Duration) {
+        self.first = first
+        self.maximum = maximum
+    }
 
     /// The wait before retry number `attempt` (1 for the first).
-    func delay(attempt: Int) -> Duration {
+    package func delay(attempt: Int) -> Duration {
         var delay = first
         for _ in 1..<max(1, attempt) {
             delay *= 2

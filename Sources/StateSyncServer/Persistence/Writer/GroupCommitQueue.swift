@@ -92,7 +92,7 @@ package struct GroupCommitQueue: Sendable {
     /// Records a failed attempt at a group that will be retried (it stays
     /// with the writer, and the drain stays running so that new work
     /// waits behind it); returns the number of failures so far.
-    mutating func retrying(reason: String) -> Int {
+    package mutating func retrying(reason: String) -> Int {
         let failures = (fault?.failures ?? 0) + 1
         fault = JournalWriteFault(reason: reason, failures: failures)
         return failures

@@ -1,0 +1,92 @@
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// A ``TimedConnection`` that is replaced when it is lost: a statement that
+/// fails for want of a connection (the server restarted, the backend was
+/// terminated, no answer within the deadline) drops the connection and
+/// rethrows, and the next statement connects again.
+///
+/// It never retries a statement itself: only the caller knows whether one
+/// may be sent twice (the writer's `COMMIT` may not, see
+/// ``PostgresBatchWriter``). A connection already known to be closed is
+/// replaced before a statement is sent on it, since postgres-nio 1.33.2
+/// would leave that statement unanswered until the deadline.
+final class ReconnectingConnection: Sendable {
+    private let location: PostgresLocation
+    private let role: String
+    private let id: PostgresConnection.ID
+    private let timeout: TimeAmount
+    private let logger: Logger
+    private let current: Mutex<TimedConnection?>
+
+    /// Wraps `connection`, the first one, already open; `role` ("writer",
+    /// "reader") names it in the log.
+    init(_ connection: TimedConnection, role: String, location: PostgresLocation, logger: Logger) {
+        self.location = location
+        self.role = role
+        id = connection.connection.id
+        timeout = connection.timeout
+        self.logger = logger
+        current = Mutex(connection)
+    }
+
+    /// The open connection, connecting again when there is none.
+    ///
+    /// - Throws: what connecting threw (the server cannot be reached).
+    func connection() async throws -> TimedConnection {
+        if let open = current.withLock({ $0 }), !open.connection.isClosed { return open }
+        let opened = TimedConnection(
+            connection: try await PostgresConnection.connect(configuration: location.configuration, id: id, logger: logger),
+            timeout: timeout)
+        let replaced = current.withLock { current in
+            defer { current = opened }
+            return current
+        }
+        if let replaced { Self.discard(replaced) }
+        logger.info("PostgreSQL connection opened again", metadata: ["server": "\(location)", "connection": "\(role)"])
+        return opened
+    }
+
+    /// Runs `query` on the open connection; a failure that is not the
+    /// server's answer to the statement drops the connection, then is
+    /// rethrown.
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        let connection = try await connection()
+        do {
+            return try await connection.run(query, logger: logger)
+        } catch {
+            if !PostgresFailure.isServerAnswer(error) { drop(connection) }
+            throw error
+        }
+    }
+
+    /// Forgets `connection` (when it is still the current one) and closes
+    /// it in the background: the next statement connects again.
+    func drop(_ connection: TimedConnection) {
+        let dropped = current.withLock { current -> Bool in
+            guard let open = current, open.connection === connection.connection else { return false }
+            current = nil
+            return true
+        }
+        if dropped { Self.discard(connection) }
+    }
+
+    /// Closes the open connection, if any.
+    func close() async throws {
+        guard let open = current.withLock({ current in defer { current = nil }; return current }),
+              !open.connection.isClosed else { return }
+        try await open.close()
+    }
+
+    /// Closes a lost connection without waiting for it (closing may not
+    /// finish on a connection whose server is gone), keeping it alive until
+    /// closing ends: postgres-nio requires a connection closed before it is
+    /// released.
+    private static func discard(_ connection: TimedConnection) {
+        let closing: EventLoopFuture<Void> = connection.connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import StateSyncCore
+import TestProcessSupport
+import Testing
+
+/// `/health` and `/metrics` of a `statesync serve` process, read with `curl`.
+enum HTTPProbe {
+    /// What `/health` answered.
+    struct Health {
+        var status: Int
+        var body: JSONValue
+    }
+
+    /// Polls `/health` on `port` every 50 ms until `condition` holds (there
+    /// is nothing to await in another process), and returns that answer;
+    /// fails after 30 s.
+    static func health(port: Int, until condition: (Health) -> Bool) async throws -> Health {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let (status, body) = try await get("/health", port: port)
+            let answer = Health(status: status, body: (try? JSONParser().parse(body)) ?? .null)
+            if condition(answer) { return answer }
+            try #require(ContinuousClock.now < deadline, "/health stayed \(status): \(body)")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// The value of the metric `name` in `/metrics` on `port`, or `nil`.
+    static func metric(_ name: String, port: Int) async throws -> Double? {
+        let (_, body) = try await get("/metrics", port: port)
+        return body.split(separator: "\n").first { $0.hasPrefix("\(name) ") }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    /// `GET path`: the status and the body.
+    private static func get(_ path: String, port: Int) async throws -> (Int, String) {
+        let curl = try #require(Tools.tool("curl"), "curl is not on PATH: run scripts/test, or apt-get install curl")
+        let result = try await Subprocess.run(
+            [curl.path, "-s", "--max-time", "20", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"])
+        var lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(lines.popLast() ?? "") ?? 0
+        return (status, lines.joined(separator: "\n"))
+    }
+}
