@@ -22,15 +22,19 @@ package final class RawSocket: @unchecked Sendable {
             let bound = withUnsafePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else { defer { close(descriptor) }; throw RawSocketError(operation: "bind", code: errno) }
+            guard bound == 0 else { throw RawSocketError(operation: "bind", code: errno) }
         }
         var remote = Self.address("127.0.0.1", port: port)
         let connected = withUnsafePointer(to: &remote) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { defer { close(descriptor) }; throw RawSocketError(operation: "connect", code: errno) }
+        guard connected == 0 else { throw RawSocketError(operation: "connect", code: errno) }
     }
 
+    /// The one place the descriptor is closed: a class whose initializer
+    /// throws after setting every property is deinitialized too, so closing
+    /// there as well would close it twice (and the second time, whatever
+    /// descriptor reused its number meanwhile, such as libdispatch's own).
     deinit {
         close(descriptor)
     }
