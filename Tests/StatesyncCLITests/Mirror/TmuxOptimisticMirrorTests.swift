@@ -128,9 +128,10 @@ struct TmuxOptimisticMirrorTests {
                 let listed = try String(contentsOf: outbox, encoding: .utf8)
                 #expect(listed.contains("Milk"), "the outbox does not list the pending action: \(listed)")
                 #expect(try tmux.capture("board").contains("Milk  (pending)"), tmux.show("board"))
+                try tmux.keepServerWhenEmpty()
                 #expect(kill(try tmux.panePID("board"), SIGKILL) == 0)
 
-                // The pane closed with its process (and the tmux server with its last pane): start again.
+                // The pane closed with its process (the tmux server stays): start again.
                 try tmux.newSession("again", columns: 120, rows: 30, command: command)
                 #expect(try await eventually { let text = try tmux.capture("again"); return text.contains("online") && Self.showsTodo("Milk", in: text) },
                         tmux.show("again"))

@@ -61,6 +61,13 @@ struct Tmux: Sendable {
         return pid
     }
 
+    /// Keeps the server running when its last session ends (tmux's
+    /// `exit-empty off`), so that a test can start a new session after
+    /// killing the process of the only pane without racing the server's exit.
+    func keepServerWhenEmpty() throws {
+        try run(["set-option", "-s", "exit-empty", "off"])
+    }
+
     /// Ends the server and every process in its panes.
     func kill() {
         _ = try? run(["kill-server"])   // already gone: nothing to end
