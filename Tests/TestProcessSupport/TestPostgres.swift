@@ -54,14 +54,7 @@ package final class TestPostgres: Sendable {
     /// it (immediate mode) and removes its directory, whether `body` threw or not.
     package static func with<T: Sendable>(_ body: (TestPostgres) async throws -> T) async throws -> T {
         let postgres = try await start()
-        do {
-            let result = try await body(postgres)
-            try await postgres.remove()
-            return result
-        } catch {
-            try? await postgres.remove()   // the test's own error is the one to report
-            throw error
-        }
+        return try await withCleanup { try await body(postgres) } cleanup: { try await postgres.remove() }
     }
 
     /// Initializes a cluster and starts it; returns once it accepts connections.

@@ -56,13 +56,6 @@ enum PostgresQueries {
             host: "127.0.0.1", port: postgres.port, username: TestPostgres.user, password: nil,
             database: TestPostgres.database, tls: .disable)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 99, logger: logger)
-        do {
-            let result = try await body(connection)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()   // the test's own error is the one to report
-            throw error
-        }
+        return try await withCleanup { try await body(connection) } cleanup: { try await connection.close() }
     }
 }

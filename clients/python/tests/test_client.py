@@ -32,6 +32,28 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+async def stop_and_resume(client, first, start_next):
+    """With `client` online on `first`: counts a hit, stops `first`, dispatches
+    while the client reconnects, starts the next server over the same data
+    (`start_next()`, returned), and checks that the client resumed there: the
+    same epoch, the pending dispatch applied once, the subscription resumed
+    with its patch."""
+    epoch = client.welcome["epoch"]
+    counters = await client.subscribe("/counters")
+    await client.dispatch({"type": "increment", "counter": "hits"})
+    await until(lambda: counters.value == {"hits": 1}, "hits 1")
+    first.stop()
+    await until(lambda: client.connection == "reconnecting", "the reconnecting state")
+    pending = asyncio.create_task(client.dispatch({"type": "increment", "counter": "hits", "by": 2}))
+    second = start_next()
+    await until(lambda: client.connection == "open", "the reconnect")
+    assert client.welcome["epoch"] == epoch, "same data directory, same history"
+    rev = await asyncio.wait_for(pending, TIMEOUT)
+    await until(lambda: counters.rev == rev, "the resumed subscription's patch")
+    assert counters.value == {"hits": 3}
+    return second
+
+
 def test_a_dispatch_from_one_client_reaches_the_mirror_of_another(server):
     async def scenario():
         async with StateSyncClient(server.url, name="reader") as reader, StateSyncClient(server.url, name="writer") as writer:
@@ -94,19 +116,7 @@ def test_reconnects_resumes_with_since_and_resends_a_pending_dispatch(start_serv
         states: list = []
         client.on_connection(states.append)
         await client.connect()
-        epoch = client.welcome["epoch"]
-        counters = await client.subscribe("/counters")
-        await client.dispatch({"type": "increment", "counter": "hits"})
-        await until(lambda: counters.value == {"hits": 1}, "hits 1")
-        first.stop()
-        await until(lambda: client.connection == "reconnecting", "the reconnecting state")
-        pending = asyncio.create_task(client.dispatch({"type": "increment", "counter": "hits", "by": 2}))
-        second = start_server("--data", data, "--port", str(first.port))
-        await until(lambda: client.connection == "open", "the reconnect")
-        assert client.welcome["epoch"] == epoch, "same data directory, same history"
-        rev = await asyncio.wait_for(pending, TIMEOUT)
-        await until(lambda: counters.rev == rev, "the resumed subscription's patch")
-        assert counters.value == {"hits": 3}
+        second = await stop_and_resume(client, first, lambda: start_server("--data", data, "--port", str(first.port)))
         assert states[:4] == ["closed", "connecting", "open", "reconnecting"]
         await client.close()
         second.stop()
@@ -159,20 +169,8 @@ def test_fails_over_to_the_next_url_and_resumes_there(start_server, tmp_path):
         client = StateSyncClient([first.url, f"ws://127.0.0.1:{spare}/sync"], initial_backoff=0.05, max_backoff=0.3)
         await client.connect()
         assert client.url == first.url
-        epoch = client.welcome["epoch"]
-        counters = await client.subscribe("/counters")
-        await client.dispatch({"type": "increment", "counter": "hits"})
-        await until(lambda: counters.value == {"hits": 1}, "hits 1")
-        first.stop()
-        await until(lambda: client.connection == "reconnecting", "the reconnecting state")
-        pending = asyncio.create_task(client.dispatch({"type": "increment", "counter": "hits", "by": 2}))
-        start_server("--data", data, "--port", str(spare))
-        await until(lambda: client.connection == "open", "the fail-over")
+        await stop_and_resume(client, first, lambda: start_server("--data", data, "--port", str(spare)))
         assert client.url == f"ws://127.0.0.1:{spare}/sync"
-        assert client.welcome["epoch"] == epoch, "the same history on the other node"
-        rev = await asyncio.wait_for(pending, TIMEOUT)
-        await until(lambda: counters.rev == rev, "the resumed subscription's patch")
-        assert counters.value == {"hits": 3}
         await client.close()
 
     run(scenario())
