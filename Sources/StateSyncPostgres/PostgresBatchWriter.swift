@@ -79,6 +79,9 @@ final class PostgresBatchWriter: Sendable {
     let queue: Mutex<GroupCommitQueue>
     private let connection: ReconnectingConnection
     private let storeID: String
+    /// The node whose sessions' joins this writer journals, when presence
+    /// is kept per node (``PresenceRows``).
+    private let nodeID: String?
     private let server: String
     private let backoff: RetryBackoff
     private let logger: Logger
@@ -87,12 +90,13 @@ final class PostgresBatchWriter: Sendable {
     private let wake: AsyncStream<Void>.Continuation
 
     init(
-        connection: ReconnectingConnection, storeID: String, server: String, headRevision: UInt64,
+        connection: ReconnectingConnection, storeID: String, nodeID: String?, server: String, headRevision: UInt64,
         backoff: RetryBackoff, logger: Logger, writeFailed: @escaping @Sendable () -> Void
     ) {
         self.writeFailed = writeFailed
         self.connection = connection
         self.storeID = storeID
+        self.nodeID = nodeID
         self.server = server
         self.backoff = backoff
         self.logger = logger
@@ -219,6 +223,9 @@ final class PostgresBatchWriter: Sendable {
                     return .refused(head: actual)
                 }
                 try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
+                if let nodeID {
+                    try await PresenceRows.record(entries, store: storeID, node: nodeID, on: connection, logger: logger)
+                }
             }
             for batch in batches {
                 try await PostgresStatements.record(batch, store: storeID, on: connection, logger: logger)

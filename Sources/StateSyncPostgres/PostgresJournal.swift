@@ -18,7 +18,8 @@ import Synchronization
 /// a commit whose outcome is unknown is never reported as a success.
 ///
 /// Two connections per node: one for the writer (group commit), one for
-/// reads and snapshots. The schema is created or migrated when the
+/// reads and snapshots; a third for the node's heartbeat when
+/// ``Configuration/node`` is set (``PostgresPresence``). The schema is created or migrated when the
 /// journal opens (``PostgresSchema``).
 ///
 /// A lost connection (PostgreSQL restarted, the backend terminated) is
@@ -57,18 +58,24 @@ public final class PostgresJournal: Journal {
         public var firstRetryDelay: Duration
         /// The longest wait between two attempts to reconnect. Default 2 s.
         public var maximumRetryDelay: Duration
+        /// This server as a node of a cluster: presence kept per node with a
+        /// heartbeat (``PostgresPresence``), on a third connection. Default
+        /// `nil`: no presence is kept per node (a tool reading the journal,
+        /// one server alone); `statesync serve --postgres` sets it.
+        public var node: PostgresNode?
 
         /// A configuration with the documented defaults.
         public init(
             storeID: String = "default", retention: JournalRetention = JournalRetention(),
             statementTimeout: Duration = .seconds(10), firstRetryDelay: Duration = .milliseconds(50),
-            maximumRetryDelay: Duration = .seconds(2)
+            maximumRetryDelay: Duration = .seconds(2), node: PostgresNode? = nil
         ) {
             self.storeID = storeID
             self.retention = retention
             self.statementTimeout = statementTimeout
             self.firstRetryDelay = firstRetryDelay
             self.maximumRetryDelay = maximumRetryDelay
+            self.node = node
         }
     }
 
@@ -80,6 +87,7 @@ public final class PostgresJournal: Journal {
 
     let configuration: Configuration
     let reader: ReconnectingConnection
+    private let presence: PostgresPresence?
     let logger: Logger
     private let writer: PostgresBatchWriter
     private let writerTask: Task<Void, Never>
@@ -124,16 +132,37 @@ public final class PostgresJournal: Journal {
             }
             logger.info("PostgreSQL journal opened", metadata: [
                 "server": "\(server)", "store": "\(store)", "epoch": "\(epoch)", "revision": "\(head)"])
+            var presence: PostgresPresence?
+            if let node = configuration.node {
+                presence = try await registerNode(node, store: store, location: location, timeout: timeout, logger: logger)
+            }
             return PostgresJournal(
                 location: location, configuration: configuration, epoch: epoch, head: UInt64(head),
                 writer: ReconnectingConnection(writer, role: "writer", location: location, logger: logger),
                 reader: ReconnectingConnection(reader, role: "reader", location: location, logger: logger),
-                logger: logger, writeFailed: writeFailed)
+                presence: presence, logger: logger, writeFailed: writeFailed)
         } catch {
             try? await writer.close()   // the open error is the one to report
             try? await reader.close()
             throw PostgresFailure.journalError(error, server: server, operation: "open the journal")
         }
+    }
+
+    /// Opens the presence connection and registers `node` in the cluster.
+    private static func registerNode(
+        _ node: PostgresNode, store: String, location: PostgresLocation, timeout: TimeAmount, logger: Logger
+    ) async throws -> PostgresPresence {
+        let opened = TimedConnection(connection: try await connect(location, id: 3, logger: logger), timeout: timeout)
+        let presence = PostgresPresence(
+            node: node, store: store, connection: ReconnectingConnection(opened, role: "presence", location: location, logger: logger),
+            logger: logger)
+        do {
+            try await presence.register()
+        } catch {
+            try? await opened.close()   // the registration's error is the one to report
+            throw error
+        }
+        return presence
     }
 
     private static func connect(_ location: PostgresLocation, id: Int, logger: Logger) async throws -> PostgresConnection {
@@ -146,16 +175,18 @@ public final class PostgresJournal: Journal {
 
     private init(
         location: PostgresLocation, configuration: Configuration, epoch: String, head: UInt64,
-        writer connection: ReconnectingConnection, reader: ReconnectingConnection, logger: Logger,
-        writeFailed: @escaping @Sendable () -> Void
+        writer connection: ReconnectingConnection, reader: ReconnectingConnection, presence: PostgresPresence?,
+        logger: Logger, writeFailed: @escaping @Sendable () -> Void
     ) {
         self.location = location
         self.configuration = configuration
         self.epoch = epoch
         self.reader = reader
+        self.presence = presence
         self.logger = logger
         let writer = PostgresBatchWriter(
-            connection: connection, storeID: configuration.storeID, server: location.description, headRevision: head,
+            connection: connection, storeID: configuration.storeID, nodeID: presence?.nodeID, server: location.description,
+            headRevision: head,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
             logger: logger, writeFailed: writeFailed)
         self.writer = writer
@@ -177,6 +208,10 @@ public final class PostgresJournal: Journal {
         writer.queue.withLock { $0.fault }
     }
 
+    /// This node's presence in the cluster when ``Configuration/node`` is
+    /// set (see ``PostgresPresence``), else `nil`.
+    public var clusterPresence: (any ClusterPresence)? { presence }
+
     /// Whether ``close()`` was called.
     var writerIsClosed: Bool {
         writer.queue.withLock { $0.isClosed }
@@ -190,7 +225,8 @@ public final class PostgresJournal: Journal {
         writer.enqueue(.batch(batch, completion))
     }
 
-    /// Waits for pending writes, then closes both connections (see ``Journal/close()``).
+    /// Waits for pending writes, removes this node from the cluster's nodes,
+    /// then closes the connections (see ``Journal/close()``).
     public func close() async throws {
         let action: GroupCommitQueue.CloseAction = await withCheckedContinuation { continuation in
             let completion: GroupCommitQueue.Completion = { _ in continuation.resume(returning: .waitForDrain) }
@@ -200,6 +236,7 @@ public final class PostgresJournal: Journal {
         guard action != .alreadyClosed else { return }
         writer.finish()
         await writerTask.value
+        await presence?.unregister()
         do {
             try await writer.closeConnection()
             try await reader.close()

@@ -19,6 +19,11 @@ import StateSyncServer
 /// - `statesync_snapshots`: full states at revisions,
 /// - `statesync_outcomes`: the remembered `(clientId, actionId)` outcomes,
 ///   `seq` ordering each clientId's for its per-client retention.
+///
+/// Migration 2 (presence across nodes, see ``PostgresPresence``):
+/// - `statesync_nodes`: the live nodes, one row each with its heartbeat,
+/// - `statesync_presence`: the sessions whose `sessionJoined` is committed
+///   and whose `sessionLeft` is not, with the node that owns each.
 enum PostgresSchema {
     /// The version this code reads and writes.
     static let version = migrations.count
@@ -65,7 +70,29 @@ enum PostgresSchema {
                 PRIMARY KEY (store_id, client_id, action_id)
             )
             """,
-        ]
+        ],
+        [
+            """
+            CREATE TABLE statesync_nodes (
+                store_id text NOT NULL REFERENCES statesync_stores (store_id),
+                node_id text NOT NULL,
+                started_at timestamptz NOT NULL DEFAULT now(),
+                heartbeat_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (store_id, node_id)
+            )
+            """,
+            """
+            CREATE TABLE statesync_presence (
+                store_id text NOT NULL REFERENCES statesync_stores (store_id),
+                session_id text NOT NULL,
+                node_id text NOT NULL,
+                name text NOT NULL,
+                adopted_at timestamptz,
+                PRIMARY KEY (store_id, session_id)
+            )
+            """,
+            "CREATE INDEX statesync_presence_by_node ON statesync_presence (store_id, node_id)",
+        ],
     ]
 
     /// An arbitrary constant naming the advisory lock that serializes migrations.

@@ -11,15 +11,16 @@ extension Serve {
     }
 
     /// The storage of `--postgres URL`: a ``PostgresJournal`` with the
-    /// server's journal retention, opened when the server starts.
-    static func postgresStorage(url: String, retention: JournalRetention) throws(CommandFailure) -> StateSyncStorage {
+    /// server's journal retention, as a new cluster node (random id) with
+    /// `--presence-heartbeat` and `--presence-expiry`, opened when the server starts.
+    static func postgresStorage(url: String, retention: JournalRetention, node: PostgresNode) throws(CommandFailure) -> StateSyncStorage {
         let location: PostgresLocation
         do {
             location = try PostgresLocation(url: url)
         } catch {
             throw CommandFailure(message: "--postgres: \(error)")
         }
-        let configuration = PostgresJournal.Configuration(retention: retention)
+        let configuration = PostgresJournal.Configuration(retention: retention, node: node)
         return .journal("postgres \(location)") { logger, writeFailed in
             try await PostgresJournal.open(location: location, configuration: configuration, logger: logger, writeFailed: writeFailed)
         }

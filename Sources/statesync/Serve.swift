@@ -7,6 +7,7 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 import StateSyncCore
+import StateSyncPostgres
 import StateSyncProtocol
 import StateSyncServer
 import StateSyncWebClients
@@ -40,6 +41,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Store the journal in PostgreSQL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE ($STATESYNC_POSTGRES_URL takes the same, out of the argument list). Cluster mode, in progress (README: Running a cluster); --data is ignored.")
     var postgres: String?
+
+    @Option(help: "With --postgres: seconds between this node's heartbeats in the cluster (it also looks for dead nodes then).")
+    var presenceHeartbeat = Self.seconds(PostgresNode().heartbeatInterval)
+
+    @Option(help: "With --postgres: seconds without a heartbeat after which a node is dead and its sessions leave presence.")
+    var presenceExpiry = Self.seconds(PostgresNode().expiry)
 
     @Option(help: "A token clients must send in hello: TOKEN (a writer) or TOKEN=ROLE. Repeatable; enables authentication. $STATESYNC_TOKENS takes the same, comma-separated, out of the argument list.")
     var token: [String] = []
@@ -188,6 +195,9 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is not a TCP port (0…65535)") }
         guard !(memory && postgres != nil) else { throw ValidationError("--memory and --postgres exclude each other") }
+        guard presenceHeartbeat >= 0.1, presenceExpiry > presenceHeartbeat, presenceExpiry <= 3_600 else {
+            throw ValidationError("--presence-heartbeat must be at least 0.1 s and --presence-expiry longer than it, at most 3600 s")
+        }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard maxMessageBytes >= 1_024 else { throw ValidationError("--max-message-bytes \(maxMessageBytes) is below 1024") }
         guard maxNestingDepth >= 2 else { throw ValidationError("--max-nesting-depth must be at least 2 (a message is an object holding an action object)") }
@@ -291,7 +301,8 @@ struct Serve: AsyncParsableCommand {
         configuration.retention.bytes = journalRetentionBytes
         configuration.retention.olderSnapshots = olderSnapshots
         if !memory, let postgresURL {
-            configuration.storage = try Self.postgresStorage(url: postgresURL, retention: configuration.retention)
+            let node = PostgresNode(heartbeatInterval: .seconds(presenceHeartbeat), expiry: .seconds(presenceExpiry))
+            configuration.storage = try Self.postgresStorage(url: postgresURL, retention: configuration.retention, node: node)
         }
         configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
         configuration.session.maxOutboundBytes = maxOutboundBytes

@@ -70,9 +70,15 @@ final class Sequencer<App: StateSyncApp> {
 
     /// Journals `serverStarted`, then handles events until ``EngineEvent/shutdown``
     /// and the last batch are done; takes the final snapshot and closes the journal.
+    ///
+    /// On a journal shared by a cluster, `serverStarted` is not journaled: it
+    /// would drop the presence of the other nodes' live sessions; the
+    /// journal's ``ClusterPresence`` removes the sessions of dead nodes instead.
     func run() async {
-        applyServerCommand(.serverStarted, clientID: nil)
-        flush()
+        if journal.clusterPresence == nil {
+            applyServerCommand(.serverStarted, clientID: nil)
+            flush()
+        }
         for await _ in inbox.signals {
             let events = inbox.takeAll()
             await prefetchOutcomes(for: events)

@@ -153,6 +153,23 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         inbox.post(.leave(sessionID: session))
     }
 
+    /// Journals `sessionLeft` for sessions this engine did not join: in a
+    /// cluster, the sessions of a node that died without saying so (see
+    /// ``ClusterPresence``), or this node's own at a clean shutdown. Each
+    /// runs through the pipeline like any server command; a session that
+    /// already left is left again, which changes nothing in the board app.
+    ///
+    /// Returns once they are reduced into the building batch (durable soon
+    /// after, as any batch); at once when the engine has stopped.
+    public func removeSessions(_ sessions: [SessionInfo]) async {
+        for session in sessions {
+            let journaled = SessionCommandCoding.encode(SessionCommand<App.Action>.sessionLeft(session))
+            await withCheckedContinuation { reduced in
+                if !inbox.post(.system(journaled: journaled, reduced: reduced)) { reduced.resume() }
+            }
+        }
+    }
+
     /// Queues `request` of the joined session `session`; the answer goes to
     /// its sink (see ``SessionRequest`` for what each one sends).
     ///

@@ -143,11 +143,19 @@ public protocol Journal: AnyObject, Sendable {
     ///
     /// - Throws: ``JournalError`` when the last writes or closing failed.
     func close() async throws
+
+    /// This node's share of presence when the journal is shared by a
+    /// cluster of servers (see ``ClusterPresence``); `nil` for a journal
+    /// only one server uses.
+    var clusterPresence: (any ClusterPresence)? { get }
 }
 
 extension Journal {
     /// No write fault: a journal that never retries writes.
     public var writeFault: JournalWriteFault? { nil }
+
+    /// `nil`: a journal of one server.
+    public var clusterPresence: (any ClusterPresence)? { nil }
 
     /// `nil`: a journal that cannot list its pairs has each new one looked up.
     public func outcomePairs() async throws -> OutcomePairFilter? { nil }

@@ -112,8 +112,10 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     private func serve(on group: MultiThreadedEventLoopGroup) async throws {
         let engine: SyncEngine<App>
         let server: WebSocketServer
+        let presence: (any ClusterPresence)?
         do {
             let journal = try await openJournal()
+            presence = journal.clusterPresence
             engine = try await SyncEngine<App>(
                 journal: journal, configuration: configuration.engine, middleware: middleware, metrics: metrics, logger: logger,
                 eventLoops: group)
@@ -139,6 +141,10 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             }
             started.finish(.success(address))
             logger.info("listening", metadata: ["address": "\(address)", "epoch": "\(engine.epoch)", "rev": "\(engine.revision)"])
+            // Cancelled and awaited below, before the engine's last batch.
+            let presenceTask = presence.map { presence in
+                Task { await presence.run { await engine.removeSessions($0) } }
+            }
             // Returns on graceful shutdown; throws CancellationError when cancelled: shut down the same way.
             do {
                 try await gracefulShutdown()
@@ -146,6 +152,12 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 logger.info("cancelled: shutting down")
             }
             stopping.store(true, ordering: .releasing)
+            if let presence, let presenceTask {
+                presenceTask.cancel()
+                await presenceTask.value
+                // A clean shutdown says its sessions left, as their closing would.
+                await engine.removeSessions(await presence.ownSessions())
+            }
             logger.info("shutting down: flushing the engine")
             await engine.shutdown()
             eventStreams.finishAll()
@@ -178,6 +190,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
 
     private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal, group: any EventLoopGroup) throws -> WebSocketServer {
         let session = configuration.session
+        // In a cluster, session ids name their node: unique across nodes, and
+        // a presence entry says whose it is (`n-3fa2c19b0a1d-s-12`).
+        let sessionPrefix = journal.clusterPresence.map { "\($0.nodeID)-" } ?? ""
         var webSocket = WebSocketConfiguration()
         webSocket.maxMessageSize = session.maxMessageBytes
         // A message may come as one frame: the frame limit is the message limit.
@@ -206,7 +221,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             }
             let number = sessionCounter.add(1, ordering: .relaxed).newValue
             let driver = SyncSession(
-                id: "s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics,
+                id: "\(sessionPrefix)s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics,
                 frames: frames.frames(for: connection.outbound.eventLoop),
                 joins: joins, logger: logger)
             await driver.run(

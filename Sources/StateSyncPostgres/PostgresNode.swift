@@ -1,0 +1,38 @@
+/// One `statesync serve` node of a cluster on a ``PostgresJournal``: its
+/// id and how it proves it is alive (see ``PostgresPresence``).
+///
+/// A node that dies without saying so has its sessions removed from
+/// presence within ``expiry`` + ``heartbeatInterval`` (20 s by default, and
+/// the time to commit `sessionLeft`): its heartbeat stops, and the first
+/// live node to notice the heartbeat is older than ``expiry`` claims it.
+public struct PostgresNode: Sendable, Hashable {
+    /// The node's id: random at each start, so a restarted process is a new
+    /// node and its previous incarnation expires like any dead node.
+    /// Default: ``randomID()``.
+    public var id: String
+    /// How often the node renews its heartbeat and looks for dead nodes.
+    /// Default 5 s: one small `UPDATE` per node every 5 s costs PostgreSQL
+    /// nothing, and it leaves room for three missed beats within the expiry.
+    public var heartbeatInterval: Duration
+    /// How old a heartbeat may be before its node is declared dead. Default
+    /// 15 s: three heartbeats, so a node whose PostgreSQL connection is
+    /// re-opened (a few seconds of backoff at most) is not declared dead,
+    /// and a dead node's sessions are gone from presence within 20 s, inside
+    /// the 30 s the cluster promises. Must be longer than ``heartbeatInterval``.
+    public var expiry: Duration
+
+    /// A node with the documented defaults.
+    public init(id: String = PostgresNode.randomID(), heartbeatInterval: Duration = .seconds(5), expiry: Duration = .seconds(15)) {
+        self.id = id
+        self.heartbeatInterval = heartbeatInterval
+        self.expiry = expiry
+    }
+
+    /// A new node id, `n-` and 12 hex digits from the system's secure random source.
+    public static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bits = (generator.next() as UInt64) & 0xFFFF_FFFF_FFFF
+        let digits = String(bits, radix: 16)
+        return "n-" + String(repeating: "0", count: 12 - digits.count) + digits
+    }
+}

@@ -1,0 +1,183 @@
+import Logging
+import PostgresNIO
+import StateSyncCore
+import StateSyncServer
+
+/// Presence across the nodes of a cluster, kept in PostgreSQL: a node's
+/// heartbeat in `statesync_nodes`, and which node owns each present
+/// session in `statesync_presence` (written with the journal, see
+/// ``PresenceRows``).
+///
+/// - A node registers its row when its journal opens, before it serves,
+///   and renews its `heartbeat_at` every ``PostgresNode/heartbeatInterval``
+///   (PostgreSQL's `now()`: one clock for every node, no skew between them).
+/// - At each beat it also looks for dead nodes: a row whose heartbeat is
+///   older than ``PostgresNode/expiry``. **Exactly one** live node claims
+///   each, in one transaction: `DELETE … RETURNING` of the node's row takes
+///   its row lock, so a second claimer waits, then finds the row gone
+///   (READ COMMITTED re-checks a locked row) and claims nothing; the same
+///   transaction adopts the sessions of every node no longer in
+///   `statesync_nodes` (`UPDATE … SET node_id = me`), whose row locks again
+///   let one claimer only adopt each session (a waiting claimer re-checks
+///   the row, now owned by a live node, and skips it).
+/// - The claimer then journals `sessionLeft` for each adopted session
+///   through its engine, like any leave, so every node converges through
+///   the journal; the commit of each `sessionLeft` deletes its row. Should
+///   the claimer die before that commit, the adopted rows are its own and
+///   are adopted again when it expires; should the commit be lost (refused
+///   or failed), the rows adopted more than a heartbeat ago are left again
+///   at the next beat.
+/// - A clean shutdown journals `sessionLeft` for its own sessions (the
+///   server asks ``ownSessions()``) and deletes its node row when the
+///   journal closes; a row a last batch still wrote is adopted by a live
+///   node at its next beat, without waiting for an expiry.
+///
+/// Bounds: `statesync_nodes` holds one row per live node (a dead node's row
+/// is deleted when it is claimed); `statesync_presence` one per present
+/// session. The journal entries presence adds are bounded by the
+/// journal's retention, like every entry.
+///
+/// Not handled: a node declared dead while it was in fact alive (paused, or
+/// cut from PostgreSQL, for longer than the expiry) registers again at its
+/// next beat, but the presence of its connected sessions stays removed
+/// until they reconnect; it logs a warning saying so.
+final class PostgresPresence: ClusterPresence {
+    let nodeID: String
+    private let node: PostgresNode
+    private let store: String
+    private let connection: ReconnectingConnection
+    private let logger: Logger
+
+    init(node: PostgresNode, store: String, connection: ReconnectingConnection, logger: Logger) {
+        nodeID = node.id
+        self.node = node
+        self.store = store
+        self.connection = connection
+        var logger = logger
+        logger[metadataKey: "node"] = "\(node.id)"
+        self.logger = logger
+    }
+
+    /// Inserts this node's row; called before the server serves, so that no
+    /// session row of this node ever exists without its node row.
+    ///
+    /// - Throws: what PostgreSQL answered (a node with this id is alive).
+    func register() async throws {
+        try await connection.run(
+            "INSERT INTO statesync_nodes (store_id, node_id) VALUES (\(store), \(nodeID))", logger: logger)
+        logger.info("cluster node registered", metadata: [
+            "heartbeat": "\(node.heartbeatInterval)", "expiry": "\(node.expiry)"])
+    }
+
+    /// Deletes this node's row (its journal is closing after its last batch).
+    func unregister() async {
+        do {
+            try await connection.run(
+                "DELETE FROM statesync_nodes WHERE store_id = \(store) AND node_id = \(nodeID)", logger: logger)
+        } catch {
+            logger.warning("could not remove this node from the cluster; it expires", metadata: [
+                "error": "\(PostgresFailure.message(error))"])
+        }
+        do {
+            try await connection.close()
+        } catch {
+            logger.debug("closing the presence connection failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func run(removingSessions remove: @escaping @Sendable ([SessionInfo]) async -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await beat()
+                let gone = try await claimDeadSessions()
+                if !gone.isEmpty { await remove(gone) }
+            } catch {
+                logger.warning("cluster heartbeat failed; retrying at the next beat", metadata: [
+                    "error": "\(PostgresFailure.message(error))"])
+            }
+            do {
+                try await Task.sleep(for: node.heartbeatInterval)
+            } catch {
+                return
+            }
+        }
+    }
+
+    func ownSessions() async -> [SessionInfo] {
+        do {
+            return try await connection.run("""
+                SELECT session_id, name FROM statesync_presence WHERE store_id = \(store) AND node_id = \(nodeID)
+                ORDER BY session_id
+                """, logger: logger).decode((String, String).self).map { SessionInfo(id: $0.0, name: $0.1) }
+        } catch {
+            logger.warning("could not read this node's sessions; another node removes them after the expiry", metadata: [
+                "error": "\(PostgresFailure.message(error))"])
+            return []
+        }
+    }
+
+    /// Renews the heartbeat, or registers again when another node declared
+    /// this one dead.
+    private func beat() async throws {
+        let renewed = try await connection.run("""
+            UPDATE statesync_nodes SET heartbeat_at = now()
+             WHERE store_id = \(store) AND node_id = \(nodeID) RETURNING node_id
+            """, logger: logger)
+        guard renewed.isEmpty else { return }
+        logger.warning("""
+            this node was declared dead by another (no heartbeat within the expiry): its sessions were removed \
+            from presence until they reconnect; registering again
+            """)
+        try await connection.run("""
+            INSERT INTO statesync_nodes (store_id, node_id) VALUES (\(store), \(nodeID))
+            ON CONFLICT (store_id, node_id) DO UPDATE SET heartbeat_at = now()
+            """, logger: logger)
+    }
+
+    /// Claims the dead nodes and adopts their sessions (see the type's
+    /// comment for why exactly one node does), plus the sessions this node
+    /// adopted earlier whose `sessionLeft` did not commit: the sessions to
+    /// leave now.
+    private func claimDeadSessions() async throws -> [SessionInfo] {
+        let expiry = Self.seconds(node.expiry)
+        let open = try await connection.connection()
+        let dead: [String]
+        let adopted: [(String, String)]
+        do {
+            try await open.run("BEGIN", logger: logger)
+            dead = try await open.run("""
+                DELETE FROM statesync_nodes
+                 WHERE store_id = \(store) AND node_id <> \(nodeID) AND heartbeat_at < now() - make_interval(secs => \(expiry))
+                RETURNING node_id
+                """, logger: logger).decode(String.self)
+            adopted = try await open.run("""
+                UPDATE statesync_presence SET node_id = \(nodeID), adopted_at = now()
+                 WHERE store_id = \(store)
+                   AND node_id NOT IN (SELECT node_id FROM statesync_nodes WHERE store_id = \(store))
+                RETURNING session_id, name
+                """, logger: logger).decode((String, String).self)
+            try await open.run("COMMIT", logger: logger)
+        } catch {
+            if PostgresFailure.isServerAnswer(error) {
+                _ = try? await open.run("ROLLBACK", logger: logger)   // the statement's own error is reported
+            } else {
+                connection.drop(open)
+            }
+            throw error
+        }
+        if !dead.isEmpty || !adopted.isEmpty {
+            logger.info("removing the sessions of dead cluster nodes", metadata: [
+                "dead": "\(dead.sorted().joined(separator: ","))", "sessions": "\(adopted.count)"])
+        }
+        let unfinished = try await connection.run("""
+            SELECT session_id, name FROM statesync_presence
+             WHERE store_id = \(store) AND node_id = \(nodeID)
+               AND adopted_at < now() - make_interval(secs => \(Self.seconds(node.heartbeatInterval)))
+            """, logger: logger).decode((String, String).self)
+        return (adopted + unfinished).sorted { $0.0 < $1.0 }.map { SessionInfo(id: $0.0, name: $0.1) }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,32 @@
+public import StateSyncCore
+
+/// A node's share of presence when several servers serve one store (a
+/// cluster on a shared ``Journal``, `statesync serve --postgres`).
+///
+/// Each node owns the presence of the sessions it joined: their
+/// `sessionJoined` and `sessionLeft` are journaled by that node, as on a
+/// single server. What a single server does with `serverStarted` (forget
+/// every session of the previous run) would wipe the sessions of the other,
+/// live nodes, so a server whose journal has a cluster presence journals no
+/// `serverStarted`; instead every node runs ``run(removingSessions:)``,
+/// which notices nodes that died without saying so and has exactly one
+/// surviving node journal `sessionLeft` for each of their sessions.
+///
+/// The server drives it: ``nodeID`` prefixes its session ids (unique across
+/// the cluster), ``run(removingSessions:)`` runs while it serves, and at a
+/// clean shutdown it journals `sessionLeft` for ``ownSessions()`` before
+/// its last batch.
+public protocol ClusterPresence: Sendable {
+    /// This node's id in the cluster, random at each start (e.g.
+    /// `n-3fa2c19b0a1d`); the server's session ids start with it.
+    var nodeID: String { get }
+
+    /// Keeps this node alive in the cluster (heartbeat) and, each time a
+    /// node is found dead, calls `remove` with its sessions, which the
+    /// caller journals as `sessionLeft`. Returns when cancelled.
+    func run(removingSessions remove: @escaping @Sendable ([SessionInfo]) async -> Void) async
+
+    /// The sessions whose presence this node owns as the store records
+    /// them now (their `sessionJoined` durable, no `sessionLeft` yet).
+    func ownSessions() async -> [SessionInfo]
+}
