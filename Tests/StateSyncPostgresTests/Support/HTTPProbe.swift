@@ -32,6 +32,15 @@ enum HTTPProbe {
             .flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 
+    /// The session ids in `/presence` on `port`, read with `GET /api/state`
+    /// (an unannounced request: it adds no presence of its own).
+    static func presence(port: Int) async throws -> Set<String> {
+        let (status, body) = try await get("/api/state?path=/presence", port: port)
+        try #require(status == 200, "GET /api/state answered \(status): \(body)")
+        let value = try JSONParser().parse(Array(body.utf8))["value"]
+        return Set(try #require(value?.objectValue, "no presence object in \(body)").keys)
+    }
+
     /// `GET path`: the status and the body.
     private static func get(_ path: String, port: Int) async throws -> (Int, String) {
         let curl = try #require(Tools.tool("curl"), "curl is not on PATH: run scripts/test, or apt-get install curl")

@@ -5,7 +5,7 @@ import TestProcessSupport
 /// Statements a test runs on its PostgreSQL directly, beside the journal
 /// (to inspect the rows, or to break something on purpose).
 enum PostgresQueries {
-    private static let logger = Logger(label: "statesync.postgres-tests.sql")
+    fileprivate static let logger = Logger(label: "statesync.postgres-tests.sql")
 
     /// Runs `sql` on a connection of its own.
     static func run(_ sql: String, on postgres: TestPostgres) async throws {
@@ -49,7 +49,7 @@ enum PostgresQueries {
         }
     }
 
-    private static func withConnection<T: Sendable>(
+    fileprivate static func withConnection<T: Sendable>(
         to postgres: TestPostgres, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let configuration = PostgresConnection.Configuration(
@@ -57,5 +57,27 @@ enum PostgresQueries {
             database: TestPostgres.database, tls: .disable)
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 99, logger: logger)
         return try await withCleanup { try await body(connection) } cleanup: { try await connection.close() }
+    }
+}
+
+extension PostgresQueries {
+    /// The first column of every row of `sql`, as text, in the order given.
+    static func texts(_ sql: String, on postgres: TestPostgres) async throws -> [String] {
+        try await withConnection(to: postgres) { connection in
+            var values: [String] = []
+            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                .decode(String.self) { values.append(value) }
+            return values
+        }
+    }
+
+    /// The sessions `statesync_presence` lists as present, sorted.
+    static func presentSessions(on postgres: TestPostgres) async throws -> [String] {
+        try await texts("SELECT session_id FROM statesync_presence ORDER BY session_id", on: postgres)
+    }
+
+    /// The nodes `statesync_nodes` lists as alive, sorted.
+    static func liveNodes(on postgres: TestPostgres) async throws -> [String] {
+        try await texts("SELECT node_id FROM statesync_nodes ORDER BY node_id", on: postgres)
     }
 }
