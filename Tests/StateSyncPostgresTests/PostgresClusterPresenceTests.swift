@@ -34,14 +34,14 @@ struct PostgresClusterPresenceTests {
             try await bob.send(#"{"type":"subscribe","id":"p","path":"/presence"}"#)
             var present = Set(try #require(try await bob.receive("snapshot")["value"]?.objectValue).keys)
             while present != [aliceID, bobID] {
-                present = try await Self.applyPresencePatch(try await bob.receive("patch"), to: present)
+                present = try Self.applyPresencePatch(try await bob.receive("patch"), to: present)
             }
 
             nodeA.send(SIGKILL)
             _ = await nodeA.waitForExit()
             // B claims A after the expiry and journals alice's leave: bob sees her go.
             while present.contains(aliceID) {
-                present = try await Self.applyPresencePatch(try await bob.receive("patch"), to: present)
+                present = try Self.applyPresencePatch(try await bob.receive("patch"), to: present)
             }
             #expect(present == [bobID])
             #expect(try await PostgresQueries.presentSessions(on: postgres) == [bobID])
