@@ -2,6 +2,7 @@ import Logging
 import PostgresNIO
 import StateSyncCore
 import StateSyncServer
+import Synchronization
 
 /// Presence across the nodes of a cluster, kept in PostgreSQL: a node's
 /// heartbeat in `statesync_nodes`, and which node owns each present
@@ -47,6 +48,9 @@ final class PostgresPresence: ClusterPresence {
     private let store: String
     private let connection: ReconnectingConnection
     private let logger: Logger
+    /// Set by ``unregister()``: ``run(removingSessions:)`` ends at its next
+    /// beat even if nobody cancels it (a server that failed while serving).
+    private let unregistered = Mutex(false)
 
     init(node: PostgresNode, store: String, connection: ReconnectingConnection, logger: Logger) {
         nodeID = node.id
@@ -71,6 +75,7 @@ final class PostgresPresence: ClusterPresence {
 
     /// Deletes this node's row (its journal is closing after its last batch).
     func unregister() async {
+        unregistered.withLock { $0 = true }
         do {
             try await connection.run(
                 "DELETE FROM statesync_nodes WHERE store_id = \(store) AND node_id = \(nodeID)", logger: logger)
@@ -86,7 +91,7 @@ final class PostgresPresence: ClusterPresence {
     }
 
     func run(removingSessions remove: @escaping @Sendable ([SessionInfo]) async -> Void) async {
-        while !Task.isCancelled {
+        while !Task.isCancelled, !unregistered.withLock({ $0 }) {
             do {
                 try await beat()
                 let gone = try await claimDeadSessions()

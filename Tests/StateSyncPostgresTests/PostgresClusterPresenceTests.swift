@@ -93,6 +93,18 @@ struct PostgresClusterPresenceTests {
         }
     }
 
+    @Test(arguments: [
+        ["--presence-heartbeat", "5", "--presence-expiry", "5"],
+        ["--presence-heartbeat", "0.01"],
+        ["--presence-expiry", "7200"],
+    ])
+    func refusesPresenceTimingsThatCannotWork(arguments: [String]) async throws {
+        let server = try ServeProcess(["serve", "--port", "0", "--memory"] + arguments)
+        #expect(await server.waitForExit() != 0)
+        #expect(server.standardError.contains("--presence-heartbeat must be at least 0.1 s and --presence-expiry longer than it"),
+                "\(server.standardError)")
+    }
+
     /// A `statesync serve --postgres` node with a fast heartbeat, listening.
     private static func node(on postgres: TestPostgres) async throws -> (ServeProcess, Int) {
         let server = try ServeProcess([
