@@ -2,6 +2,7 @@ import Foundation
 import StateSyncCore
 import StateSyncPostgres
 import StateSyncServer
+import StateSyncTestSupport
 import TestProcessSupport
 import Testing
 
@@ -82,6 +83,24 @@ struct PostgresPresenceTests {
                 try await first.close()
                 try await second.close()
             }
+        }
+    }
+
+    @Test func aNodeDeclaredDeadWhileAliveRegistersAgainAtItsNextBeat() async throws {
+        try await TestPostgres.with { postgres in
+            let journal = try await Self.open(
+                postgres, node: PostgresNode(id: "n-paused", heartbeatInterval: .milliseconds(100), expiry: .seconds(1)))
+            let beating = Task { await journal.clusterPresence?.run { _ in } }
+            try await withCleanup {
+                // What another node's claim does to a node that was paused for longer than the expiry.
+                try await PostgresQueries.run("DELETE FROM statesync_nodes WHERE node_id = 'n-paused'", on: postgres)
+                #expect(try await eventually { try await PostgresQueries.liveNodes(on: postgres) == ["n-paused"] })
+            } cleanup: {
+                beating.cancel()
+                await beating.value
+                try await journal.close()
+            }
+            #expect(try await PostgresQueries.liveNodes(on: postgres) == [])
         }
     }
 
