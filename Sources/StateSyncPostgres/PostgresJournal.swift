@@ -17,9 +17,10 @@ import Synchronization
 /// correct). A completion reports success only after `COMMIT` returned;
 /// a commit whose outcome is unknown is never reported as a success.
 ///
-/// Two connections per node: one for the writer (group commit), one for
-/// reads and snapshots; a third for the node's heartbeat when
-/// ``Configuration/node`` is set (``PostgresPresence``). The schema is created or migrated when the
+/// Three connections per node: one for the writer (group commit), one for
+/// reads and snapshots, one to LISTEN for other nodes' commits; a fourth
+/// for the node's heartbeat when ``Configuration/node`` is set
+/// (``PostgresPresence``). The schema is created or migrated when the
 /// journal opens (``PostgresSchema``).
 ///
 /// A lost connection (PostgreSQL restarted, the backend terminated) is
@@ -27,8 +28,9 @@ import Synchronization
 /// says why (``PostgresBatchWriter`` explains why no batch is written
 /// twice), and a failed read opens a new connection for the next one.
 ///
-/// What is not there yet (issue 12 continues): a node catching up with
-/// other nodes' writes while it runs.
+/// Other nodes' writes are followed (``follow(hint:)``): a third
+/// connection LISTENs for the notification each group commit sends, and the
+/// head is polled as a safety net (``PostgresHeadWatcher``).
 ///
 /// ```swift
 /// let journal = try await PostgresJournal.open(
@@ -63,13 +65,20 @@ public final class PostgresJournal: Journal {
         /// `nil`: no presence is kept per node (a tool reading the journal,
         /// one server alone); `statesync serve --postgres` sets it.
         public var node: PostgresNode?
+        /// How often the store's head is read to learn of other nodes'
+        /// writes that no notification announced (a lost notification, a
+        /// LISTEN connection that dropped). Default 1 s: the worst delay
+        /// before a node follows others when notifications fail, for one
+        /// tiny query per node per interval.
+        public var pollInterval: Duration
 
         /// A configuration with the documented defaults.
         public init(
             storeID: String = "default", retention: JournalRetention = JournalRetention(),
             statementTimeout: Duration = .seconds(10), firstRetryDelay: Duration = .milliseconds(50),
-            maximumRetryDelay: Duration = .seconds(2), node: PostgresNode? = nil
+            maximumRetryDelay: Duration = .seconds(2), pollInterval: Duration = .seconds(1), node: PostgresNode? = nil
         ) {
+            self.pollInterval = pollInterval
             self.storeID = storeID
             self.retention = retention
             self.statementTimeout = statementTimeout
@@ -91,6 +100,7 @@ public final class PostgresJournal: Journal {
     let logger: Logger
     private let writer: PostgresBatchWriter
     private let writerTask: Task<Void, Never>
+    private let watcherTask = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects to `location`, creates or migrates the schema, and creates
     /// the store when it does not exist yet.
@@ -152,7 +162,7 @@ public final class PostgresJournal: Journal {
     private static func registerNode(
         _ node: PostgresNode, store: String, location: PostgresLocation, timeout: TimeAmount, logger: Logger
     ) async throws -> PostgresPresence {
-        let opened = TimedConnection(connection: try await connect(location, id: 3, logger: logger), timeout: timeout)
+        let opened = TimedConnection(connection: try await connect(location, id: 4, logger: logger), timeout: timeout)
         let presence = PostgresPresence(
             node: node, store: store, connection: ReconnectingConnection(opened, role: "presence", location: location, logger: logger),
             logger: logger)
@@ -217,6 +227,31 @@ public final class PostgresJournal: Journal {
         writer.queue.withLock { $0.isClosed }
     }
 
+    /// `true`: every node of the cluster writes this store (see ``Journal/isShared``).
+    public var isShared: Bool { true }
+
+    /// Starts the ``PostgresHeadWatcher`` (LISTEN plus polling every
+    /// ``Configuration/pollInterval``): `hint` gets each head past
+    /// ``lastRevision`` it learns of (see ``Journal/follow(hint:)``).
+    /// ``close()`` stops it; a second call does nothing.
+    public func follow(hint: @escaping @Sendable (UInt64) -> Void) {
+        let writer = writer
+        let watcher = PostgresHeadWatcher(
+            location: location, storeID: configuration.storeID, pollInterval: configuration.pollInterval,
+            backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
+            reader: reader, logger: logger, lastRevision: { writer.queue.withLock { $0.durableRevision } }, hint: hint)
+        watcherTask.withLock { task in
+            guard task == nil, !writerIsClosed else { return }
+            task = Task { await watcher.run() }
+        }
+    }
+
+    /// The engine applied every entry through `revision`: the next group
+    /// commit's compare-and-set starts from it (see ``Journal/caughtUp(through:)``).
+    public func caughtUp(through revision: UInt64) {
+        writer.queue.withLock { $0.caughtUp(through: revision) }
+    }
+
     /// Queues `batch` for the next group commit (see ``Journal/append(_:completion:)``).
     /// The completion runs on the writer's task, after `COMMIT` returned or
     /// failed; a refused batch (another node moved the head) fails with
@@ -234,6 +269,10 @@ public final class PostgresJournal: Journal {
             if action != .waitForDrain { continuation.resume(returning: action) }
         }
         guard action != .alreadyClosed else { return }
+        if let watcher = watcherTask.withLock({ $0 }) {
+            watcher.cancel()
+            await watcher.value
+        }
         writer.finish()
         await writerTask.value
         await presence?.unregister()

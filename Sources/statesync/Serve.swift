@@ -42,6 +42,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Store the journal in PostgreSQL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE ($STATESYNC_POSTGRES_URL takes the same, out of the argument list). Cluster mode, in progress (README: Running a cluster); --data is ignored.")
     var postgres: String?
 
+    @Option(help: "With --postgres: seconds between reads of the store's head, to follow other nodes' writes that no notification announced (0.05…60).")
+    var pollInterval = Self.defaultPollInterval
+
     @Option(help: "With --postgres: seconds between this node's heartbeats in the cluster (it also looks for dead nodes then).")
     var presenceHeartbeat = Self.seconds(PostgresNode().heartbeatInterval)
 
@@ -207,6 +210,7 @@ struct Serve: AsyncParsableCommand {
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
         guard pingInterval >= 0, idleTimeout >= 0 else { throw ValidationError("--ping-interval and --idle-timeout cannot be negative") }
         guard outcomesPerClient >= 1 else { throw ValidationError("--outcomes-per-client must be at least 1") }
+        guard (0.05...60).contains(pollInterval) else { throw ValidationError("--poll-interval \(pollInterval) is not 0.05…60 seconds") }
         guard outcomeWindow >= 1 else { throw ValidationError("--outcome-window must be at least 1 second") }
         guard maxClientIds >= 1 else { throw ValidationError("--max-client-ids must be at least 1") }
         guard maxDevtoolsRequests >= 1 else { throw ValidationError("--max-devtools-requests must be at least 1") }
@@ -302,7 +306,8 @@ struct Serve: AsyncParsableCommand {
         configuration.retention.olderSnapshots = olderSnapshots
         if !memory, let postgresURL {
             let node = PostgresNode(heartbeatInterval: .seconds(presenceHeartbeat), expiry: .seconds(presenceExpiry))
-            configuration.storage = try Self.postgresStorage(url: postgresURL, retention: configuration.retention, node: node)
+            configuration.storage = try Self.postgresStorage(
+                url: postgresURL, retention: configuration.retention, pollInterval: .seconds(pollInterval), node: node)
         }
         configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
         configuration.session.maxOutboundBytes = maxOutboundBytes

@@ -39,6 +39,8 @@ final class Sequencer<App: StateSyncApp> {
     var publication: FanOutShards
     var snapshotPolicy: SnapshotPolicy
     var stopping = false
+    /// Following a shared journal (``Sequencer+Follow``).
+    var following = FollowState()
 
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
@@ -59,7 +61,7 @@ final class Sequencer<App: StateSyncApp> {
         exactlyOnce = ExactlyOnce(
             capacity: configuration.rememberedOutcomes, retention: configuration.outcomeRetention,
             journalRevision: recovered.revision, restoredClients: outcomeClients, restoredPairs: outcomePairs,
-            now: configuration.clock())
+            sharedJournal: journal.isShared, now: configuration.clock())
         publication = FanOutShards(
             eventLoops: eventLoops, state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),
@@ -75,6 +77,8 @@ final class Sequencer<App: StateSyncApp> {
     /// would drop the presence of the other nodes' live sessions; the
     /// journal's ``ClusterPresence`` removes the sessions of dead nodes instead.
     func run() async {
+        let inbox = inbox
+        journal.follow { head in inbox.post(.headMoved(head)) }
         if journal.clusterPresence == nil {
             applyServerCommand(.serverStarted, clientID: nil)
             flush()
@@ -86,8 +90,9 @@ final class Sequencer<App: StateSyncApp> {
                 await handle(event)
             }
             exactlyOnce.endRound()
+            await catchUpIfBehind()
             flush()
-            if stopping, commits.isIdle { break }
+            if stopping, commits.isIdle, following.isIdle { break }
         }
         await finish()
     }
@@ -120,6 +125,8 @@ final class Sequencer<App: StateSyncApp> {
             publication.summaries(reply)
         case .durable(let result):
             durable(result)
+        case .headMoved(let head):
+            following.hintedHead = max(following.hintedHead, head)
         case .shutdown:
             stopping = true
         }
