@@ -244,6 +244,7 @@ let package = Package(
             dependencies: [
                 "StateSyncPostgres",
                 "StateSyncServer",
+                "StateSyncClient",
                 "StateSyncCore",
                 "StateSyncTestSupport",
                 "TestProcessSupport",
@@ -399,6 +400,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Benchmarks/ServerBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "Issue 12: cluster").
+        .executableTarget(
+            name: "cluster-failover-benchmarks",
+            dependencies: ["StateSyncClient", "StateSyncCore"],
+            path: "Benchmarks/ClusterFailoverBenchmarks",
             swiftSettings: strictSettings
         ),
         // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal").
