@@ -41,6 +41,9 @@ import Synchronization
 ///   ``PostgresJournal/lastRevision`` moves there, and it must read the
 ///   entries it missed (``PostgresJournal/entries(from:through:)``) and
 ///   replay them before it sequences again.
+/// - The compare-and-set's `RETURNING` sends the group's one `NOTIFY`
+///   (``PostgresHeadWatcher``): PostgreSQL delivers it at `COMMIT` and
+///   drops it on rollback, so a notification announces only a committed head.
 ///
 /// **Ack means committed.** A completion reports success only after
 /// `COMMIT` returned. When the connection fails during `COMMIT`, whether the
@@ -246,9 +249,13 @@ final class PostgresBatchWriter: Sendable {
     /// The compare-and-set: `nil` when the head moved from `seen` to `head`,
     /// else the head another writer left.
     private func compareAndSetHead(from seen: UInt64, to head: UInt64, on connection: TimedConnection) async throws -> UInt64? {
+        // The NOTIFY rides on the same statement and transaction: other nodes
+        // hear of the group only if it commits (see PostgresHeadWatcher).
+        let payload = PostgresHeadWatcher.payload(head: head, store: storeID)
         let updated = try await connection.run("""
             UPDATE statesync_stores SET head_revision = \(Int64(head))
-             WHERE store_id = \(storeID) AND head_revision = \(Int64(seen)) RETURNING head_revision
+             WHERE store_id = \(storeID) AND head_revision = \(Int64(seen))
+            RETURNING head_revision, pg_notify(\(PostgresHeadWatcher.channel), \(payload))::text
             """, logger: logger)
         guard updated.isEmpty else { return nil }
         return try await storedHead(on: connection)

@@ -26,8 +26,9 @@ import Synchronization
 /// says why (``PostgresBatchWriter`` explains why no batch is written
 /// twice), and a failed read opens a new connection for the next one.
 ///
-/// What is not there yet (issue 12 continues): a node catching up with
-/// other nodes' writes while it runs.
+/// Other nodes' writes are followed (``follow(hint:)``): a third
+/// connection LISTENs for the notification each group commit sends, and the
+/// head is polled as a safety net (``PostgresHeadWatcher``).
 ///
 /// ```swift
 /// let journal = try await PostgresJournal.open(
@@ -57,13 +58,20 @@ public final class PostgresJournal: Journal {
         public var firstRetryDelay: Duration
         /// The longest wait between two attempts to reconnect. Default 2 s.
         public var maximumRetryDelay: Duration
+        /// How often the store's head is read to learn of other nodes'
+        /// writes that no notification announced (a lost notification, a
+        /// LISTEN connection that dropped). Default 1 s: the worst delay
+        /// before a node follows others when notifications fail, for one
+        /// tiny query per node per interval.
+        public var pollInterval: Duration
 
         /// A configuration with the documented defaults.
         public init(
             storeID: String = "default", retention: JournalRetention = JournalRetention(),
             statementTimeout: Duration = .seconds(10), firstRetryDelay: Duration = .milliseconds(50),
-            maximumRetryDelay: Duration = .seconds(2)
+            maximumRetryDelay: Duration = .seconds(2), pollInterval: Duration = .seconds(1)
         ) {
+            self.pollInterval = pollInterval
             self.storeID = storeID
             self.retention = retention
             self.statementTimeout = statementTimeout
@@ -83,6 +91,7 @@ public final class PostgresJournal: Journal {
     let logger: Logger
     private let writer: PostgresBatchWriter
     private let writerTask: Task<Void, Never>
+    private let watcherTask = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects to `location`, creates or migrates the schema, and creates
     /// the store when it does not exist yet.
@@ -182,6 +191,31 @@ public final class PostgresJournal: Journal {
         writer.queue.withLock { $0.isClosed }
     }
 
+    /// `true`: every node of the cluster writes this store (see ``Journal/isShared``).
+    public var isShared: Bool { true }
+
+    /// Starts the ``PostgresHeadWatcher`` (LISTEN plus polling every
+    /// ``Configuration/pollInterval``): `hint` gets each head past
+    /// ``lastRevision`` it learns of (see ``Journal/follow(hint:)``).
+    /// ``close()`` stops it; a second call does nothing.
+    public func follow(hint: @escaping @Sendable (UInt64) -> Void) {
+        let writer = writer
+        let watcher = PostgresHeadWatcher(
+            location: location, storeID: configuration.storeID, pollInterval: configuration.pollInterval,
+            backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
+            reader: reader, logger: logger, lastRevision: { writer.queue.withLock { $0.durableRevision } }, hint: hint)
+        watcherTask.withLock { task in
+            guard task == nil, !writerIsClosed else { return }
+            task = Task { await watcher.run() }
+        }
+    }
+
+    /// The engine applied every entry through `revision`: the next group
+    /// commit's compare-and-set starts from it (see ``Journal/caughtUp(through:)``).
+    public func caughtUp(through revision: UInt64) {
+        writer.queue.withLock { $0.caughtUp(through: revision) }
+    }
+
     /// Queues `batch` for the next group commit (see ``Journal/append(_:completion:)``).
     /// The completion runs on the writer's task, after `COMMIT` returned or
     /// failed; a refused batch (another node moved the head) fails with
@@ -198,6 +232,10 @@ public final class PostgresJournal: Journal {
             if action != .waitForDrain { continuation.resume(returning: action) }
         }
         guard action != .alreadyClosed else { return }
+        if let watcher = watcherTask.withLock({ $0 }) {
+            watcher.cancel()
+            await watcher.value
+        }
         writer.finish()
         await writerTask.value
         do {

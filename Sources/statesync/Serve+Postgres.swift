@@ -10,16 +10,24 @@ extension Serve {
         postgres ?? ProcessInfo.processInfo.environment["STATESYNC_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// `--poll-interval`'s default: ``PostgresJournal/Configuration/pollInterval``'s, in seconds.
+    static var defaultPollInterval: Double {
+        let interval = PostgresJournal.Configuration().pollInterval.components
+        return Double(interval.seconds) + Double(interval.attoseconds) / 1e18
+    }
+
     /// The storage of `--postgres URL`: a ``PostgresJournal`` with the
-    /// server's journal retention, opened when the server starts.
-    static func postgresStorage(url: String, retention: JournalRetention) throws(CommandFailure) -> StateSyncStorage {
+    /// server's journal retention and `--poll-interval`, opened when the server starts.
+    static func postgresStorage(
+        url: String, retention: JournalRetention, pollInterval: Duration
+    ) throws(CommandFailure) -> StateSyncStorage {
         let location: PostgresLocation
         do {
             location = try PostgresLocation(url: url)
         } catch {
             throw CommandFailure(message: "--postgres: \(error)")
         }
-        let configuration = PostgresJournal.Configuration(retention: retention)
+        let configuration = PostgresJournal.Configuration(retention: retention, pollInterval: pollInterval)
         return .journal("postgres \(location)") { logger, writeFailed in
             try await PostgresJournal.open(location: location, configuration: configuration, logger: logger, writeFailed: writeFailed)
         }

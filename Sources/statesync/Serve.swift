@@ -41,6 +41,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Store the journal in PostgreSQL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE ($STATESYNC_POSTGRES_URL takes the same, out of the argument list). Cluster mode, in progress (README: Running a cluster); --data is ignored.")
     var postgres: String?
 
+    @Option(help: "With --postgres: seconds between reads of the store's head, to follow other nodes' writes that no notification announced (0.05…60).")
+    var pollInterval = Self.defaultPollInterval
+
     @Option(help: "A token clients must send in hello: TOKEN (a writer) or TOKEN=ROLE. Repeatable; enables authentication. $STATESYNC_TOKENS takes the same, comma-separated, out of the argument list.")
     var token: [String] = []
 
@@ -197,6 +200,7 @@ struct Serve: AsyncParsableCommand {
         guard burst >= 1 else { throw ValidationError("--burst must be at least 1") }
         guard pingInterval >= 0, idleTimeout >= 0 else { throw ValidationError("--ping-interval and --idle-timeout cannot be negative") }
         guard outcomesPerClient >= 1 else { throw ValidationError("--outcomes-per-client must be at least 1") }
+        guard (0.05...60).contains(pollInterval) else { throw ValidationError("--poll-interval \(pollInterval) is not 0.05…60 seconds") }
         guard outcomeWindow >= 1 else { throw ValidationError("--outcome-window must be at least 1 second") }
         guard maxClientIds >= 1 else { throw ValidationError("--max-client-ids must be at least 1") }
         guard maxDevtoolsRequests >= 1 else { throw ValidationError("--max-devtools-requests must be at least 1") }
@@ -291,7 +295,8 @@ struct Serve: AsyncParsableCommand {
         configuration.retention.bytes = journalRetentionBytes
         configuration.retention.olderSnapshots = olderSnapshots
         if !memory, let postgresURL {
-            configuration.storage = try Self.postgresStorage(url: postgresURL, retention: configuration.retention)
+            configuration.storage = try Self.postgresStorage(
+                url: postgresURL, retention: configuration.retention, pollInterval: .seconds(pollInterval))
         }
         configuration.damagedJournal = DamagedJournalPolicy(rawValue: onDamagedJournal) ?? .refuse
         configuration.session.maxOutboundBytes = maxOutboundBytes

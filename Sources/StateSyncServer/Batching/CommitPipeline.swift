@@ -48,6 +48,35 @@ struct CommitPipeline {
         if let rejection { building.journal.rejections.append(rejection) }
     }
 
+    /// Records what the building batch is being reduced from (see ``PendingBatch/inputs``).
+    mutating func record(_ input: BatchInput) {
+        building.inputs.append(input)
+    }
+
+    /// Takes the building batch away unwritten and unanswered (the engine
+    /// sequences its inputs again after catching up).
+    mutating func takeBuilding() -> PendingBatch {
+        defer { building = PendingBatch() }
+        return building
+    }
+
+    /// The journal refused the batch in flight because another writer
+    /// moved the shared head: it is returned whole, never answered nor
+    /// written, and the pipeline stays healthy.
+    mutating func refused() -> PendingBatch? {
+        defer { inFlight = nil }
+        return inFlight
+    }
+
+    /// The outcome of the batch in flight is unknown (the connection was
+    /// lost during `COMMIT`): it is returned as failed (its accepted
+    /// actions answered `internal_error`, for the caller to withhold), and
+    /// the pipeline stays healthy: the engine catches up from the journal.
+    mutating func outcomeUnknown(reason: String) -> PendingBatch? {
+        defer { inFlight = nil }
+        return inFlight.map { Self.failed($0, reason: reason) }
+    }
+
     /// Adds what the journal must forget of remembered outcomes with the
     /// building batch (``ExactlyOnce/takeJournalChanges()``).
     mutating func retain(_ changes: ExactlyOnce.JournalChanges) {

@@ -21,9 +21,22 @@ struct PendingBatch {
     /// Starts the effects of the batch's commands, in order, once it is
     /// durable (an effect of an action that was never written never runs).
     var effects: [@Sendable () -> Void] = []
+    /// What the batch was reduced from, in order: on a shared journal, a
+    /// batch refused because another node moved the head is sequenced
+    /// again from these once the engine has caught up.
+    var inputs: [BatchInput] = []
 
     /// Whether there is nothing to write and nothing to answer.
     var isEmpty: Bool { journal.isEmpty && answers.isEmpty }
+}
+
+/// One thing a batch was reduced from, kept to sequence it again.
+enum BatchInput {
+    /// A client's dispatch, as it reached the engine.
+    case dispatch(sessionID: String, id: String, action: JSONObject, received: ContinuousClock.Instant)
+    /// A command of the server's own (presence, an effect's follow-up) in
+    /// its journal form, with the clientId it was applied for.
+    case command(journaled: [UInt8], clientID: String?)
 }
 
 /// The `ack` or `reject` of one dispatch, waiting for durability.

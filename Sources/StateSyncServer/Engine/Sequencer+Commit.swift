@@ -23,12 +23,19 @@ extension Sequencer {
     }
 
     /// The batch in flight was written (publish it, start its effects, take
-    /// a snapshot when due), or the journal failed (answer it as failed and
-    /// accept no more actions).
+    /// a snapshot when due), or another node moved the shared head (catch
+    /// up, then sequence it again), or its commit's outcome is unknown
+    /// (withhold its acks, catch up), or the journal failed (answer it as
+    /// failed and accept no more actions).
     func durable(_ result: Result<Void, JournalError>) {
         switch result {
+        case .failure(let error) where error.isRevisionGap && journal.isShared:
+            refused(error)
+        case .failure(let error) where error.isCommitOutcomeUnknown && journal.isShared:
+            outcomeUnknown(error)
         case .success:
             guard let batch = commits.durable() else { return }
+            following.conflictsInARow = 0
             exactlyOnce.durable()
             publish(batch)
             for start in batch.effects { start() }
@@ -51,7 +58,7 @@ extension Sequencer {
     }
 
     /// The `(session, dispatch id)` of every accepted action of `batch`.
-    private static func acceptedDispatches(_ batch: PendingBatch) -> Set<UnansweredDispatch> {
+    static func acceptedDispatches(_ batch: PendingBatch) -> Set<UnansweredDispatch> {
         Set(batch.answers.compactMap { answer in
             if case .accepted = answer.outcome { return UnansweredDispatch(sessionID: answer.sessionID, actionID: answer.actionID) }
             return nil
@@ -64,7 +71,7 @@ extension Sequencer {
     /// answers are dropped and their sessions closed: the clients reconnect
     /// and send the same `(clientId, id)` again, and whichever server they
     /// reach answers from the store's remembered outcome, or applies it once.
-    private func withholdAnswers(to unknown: Set<UnansweredDispatch>, in batch: inout PendingBatch) {
+    func withholdAnswers(to unknown: Set<UnansweredDispatch>, in batch: inout PendingBatch) {
         batch.answers.removeAll { unknown.contains(UnansweredDispatch(sessionID: $0.sessionID, actionID: $0.actionID)) }
         for sessionID in Set(unknown.map(\.sessionID)) {
             publication.withShard(of: sessionID) { shard in
@@ -83,7 +90,7 @@ extension Sequencer {
         publish(batch)
     }
 
-    private func publish(_ batch: PendingBatch) {
+    func publish(_ batch: PendingBatch) {
         publication.publish(batch)
     }
 
@@ -106,7 +113,7 @@ extension Sequencer {
 }
 
 /// A dispatch whose answer is withheld: its session and its id.
-private struct UnansweredDispatch: Hashable {
+struct UnansweredDispatch: Hashable {
     var sessionID: String
     var actionID: String
 }

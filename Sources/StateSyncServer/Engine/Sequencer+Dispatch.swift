@@ -11,7 +11,9 @@ extension Sequencer {
     func dispatch(_ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant) async {
         guard let session = publication.sessions[sessionID] else { return }
         let dispatch = Dispatch(session: session, id: id, action: object, received: received)
+        let input = BatchInput.dispatch(sessionID: sessionID, id: id, action: object, received: received)
         if let key = dispatch.key, let outcome = await earlierOutcome(of: key) {
+            commits.record(input)
             commits.answer(dispatch.answer(outcome, isDuplicate: true))
             return
         }
@@ -27,6 +29,7 @@ extension Sequencer {
             answerAtOnce(dispatch.answer(.rejected(code: RejectCode.unavailable.rawValue, message: message), isDuplicate: false))
             return
         }
+        commits.record(input)
         if let key = dispatch.key, let refusal = exactlyOnce.admit(key.clientID, now: authority.now()) {
             commits.answer(dispatch.answer(.rejected(code: RejectCode.tooManyClients.rawValue, message: refusal), isDuplicate: false))
             return
@@ -61,14 +64,16 @@ extension Sequencer {
         case .rejected(let rejection):
             logger.warning("a server command was rejected", metadata: ["code": "\(rejection.code)", "message": "\(rejection.message)"])
         case .accepted(let accepted):
+            commits.record(.command(journaled: accepted.entry.action, clientID: clientID))
             record(accepted)
         }
     }
 
-    /// Applies an effect's follow-up, which comes in its journal form.
-    func applySystemCommand(_ journaled: [UInt8]) {
+    /// Applies an effect's follow-up, or a server command sequenced again,
+    /// which come in their journal form.
+    func applySystemCommand(_ journaled: [UInt8], clientID: String? = nil) {
         do {
-            applyServerCommand(try SessionCommandCoding.decode(journaled, as: App.Action.self), clientID: nil)
+            applyServerCommand(try SessionCommandCoding.decode(journaled, as: App.Action.self), clientID: clientID)
         } catch {
             // Encoded by `startEffect` from a command of this app: cannot happen.
             logger.error("an effect's follow-up does not decode", metadata: ["error": "\(error)"])

@@ -39,6 +39,8 @@ final class Sequencer<App: StateSyncApp> {
     var publication: FanOutShards
     var snapshotPolicy: SnapshotPolicy
     var stopping = false
+    /// Following a shared journal (``Sequencer+Follow``).
+    var following = FollowState()
 
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
@@ -59,7 +61,7 @@ final class Sequencer<App: StateSyncApp> {
         exactlyOnce = ExactlyOnce(
             capacity: configuration.rememberedOutcomes, retention: configuration.outcomeRetention,
             journalRevision: recovered.revision, restoredClients: outcomeClients, restoredPairs: outcomePairs,
-            now: configuration.clock())
+            sharedJournal: journal.isShared, now: configuration.clock())
         publication = FanOutShards(
             eventLoops: eventLoops, state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),
@@ -71,6 +73,8 @@ final class Sequencer<App: StateSyncApp> {
     /// Journals `serverStarted`, then handles events until ``EngineEvent/shutdown``
     /// and the last batch are done; takes the final snapshot and closes the journal.
     func run() async {
+        let inbox = inbox
+        journal.follow { head in inbox.post(.headMoved(head)) }
         applyServerCommand(.serverStarted, clientID: nil)
         flush()
         for await _ in inbox.signals {
@@ -80,8 +84,9 @@ final class Sequencer<App: StateSyncApp> {
                 await handle(event)
             }
             exactlyOnce.endRound()
+            await catchUpIfBehind()
             flush()
-            if stopping, commits.isIdle { break }
+            if stopping, commits.isIdle, following.isIdle { break }
         }
         await finish()
     }
@@ -114,6 +119,8 @@ final class Sequencer<App: StateSyncApp> {
             publication.summaries(reply)
         case .durable(let result):
             durable(result)
+        case .headMoved(let head):
+            if head > publication.revision { following.behind = true }
         case .shutdown:
             stopping = true
         }

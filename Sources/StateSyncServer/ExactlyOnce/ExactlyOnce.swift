@@ -50,18 +50,19 @@ struct ExactlyOnce {
     /// The rule for an engine starting on a journal that holds `revision`
     /// revisions and remembers the outcomes of `restoredClients` (least
     /// recently active first) and of `restoredPairs` (`nil` when the
-    /// journal cannot list them), at `now`.
+    /// journal cannot list them), at `now`. On a `sharedJournal` (other
+    /// nodes decide pairs too) a pair memory does not hold is always looked up.
     init(
         capacity: Int, retention: OutcomeRetention, journalRevision: UInt64, restoredClients: [String] = [],
-        restoredPairs: OutcomePairFilter? = nil, now: Date = Date()
+        restoredPairs: OutcomePairFilter? = nil, sharedJournal: Bool = false, now: Date = Date()
     ) {
         self.capacity = capacity
         self.retention = retention
         outcomes = OutcomeCache(capacity: capacity)
         clients = ClientTable(retention: retention, restored: restoredClients, now: now)
         changes.forgottenClients = clients.restoredBeyondCapacity
-        journalHasEarlierOutcomes = journalRevision > 0
-        earlierPairs = restoredPairs
+        journalHasEarlierOutcomes = journalRevision > 0 || sharedJournal
+        earlierPairs = sharedJournal ? nil : restoredPairs
     }
 
     /// Whether `key`, which memory does not hold, may have an outcome in the

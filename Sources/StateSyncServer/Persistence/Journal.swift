@@ -21,9 +21,11 @@
 ///   the inserts: a batch whose first revision does not follow the head fails
 ///   with ``JournalError/isRevisionGap`` and writes nothing, and the writer
 ///   catches up by reading ``entries(from:through:)`` past its revision
-///   (replayed through the reducer alone, as in recovery) before it
-///   sequences again. Reads see only committed (durable) history; the epoch
-///   belongs to the store, not to a node.
+///   (replayed through the reducer alone, as in recovery), tells the
+///   journal with ``caughtUp(through:)``, and sequences the refused actions
+///   again. ``follow(hint:)`` tells it when others wrote, so it follows
+///   them between its own writes too. Reads see only committed (durable)
+///   history; the epoch belongs to the store, not to a node.
 ///
 /// A write that fails because the disk is full or failing is retried by
 /// ``SQLiteJournal`` until it succeeds (its completion waits), as one that
@@ -138,6 +140,29 @@ public protocol Journal: AnyObject, Sendable {
     /// - Throws: ``JournalError``.
     func outcomePairs() async throws -> OutcomePairFilter?
 
+    /// Whether other servers write to this journal too (a cluster on
+    /// PostgreSQL): then any pair may have been decided elsewhere, so the
+    /// engine asks the journal about every pair that memory does not hold,
+    /// and catches up with others' revisions instead of failing when its
+    /// own batch is refused.
+    var isShared: Bool { get }
+
+    /// Starts telling `hint` the store's head revision whenever this journal
+    /// learns that another writer may have moved it past ``lastRevision``
+    /// (a shared journal: a notification from the database, or its
+    /// periodic poll). A hint is only a reason to read
+    /// ``entries(from:through:)``: it may be late, repeated or already
+    /// stale. Called at most once, by the engine; `hint` must not block.
+    /// Journals that no one else writes never call it.
+    func follow(hint: @escaping @Sendable (UInt64) -> Void)
+
+    /// The caller has applied every entry through `revision`, other
+    /// writers' included, and nothing of its own is pending: its next
+    /// ``append(_:completion:)`` continues after `revision`. A shared
+    /// journal's compare-and-set still refuses the batch if the store moved
+    /// on meanwhile. Journals that no one else writes ignore it.
+    func caughtUp(through revision: UInt64)
+
     /// Waits for pending writes, then releases the journal (and the data
     /// directory's lock). Later calls fail with "the journal is closed".
     ///
@@ -151,6 +176,15 @@ extension Journal {
 
     /// `nil`: a journal that cannot list its pairs has each new one looked up.
     public func outcomePairs() async throws -> OutcomePairFilter? { nil }
+
+    /// `false`: this process is the journal's only writer.
+    public var isShared: Bool { false }
+
+    /// Nothing: no other writer moves the head of a journal written by one process.
+    public func follow(hint: @escaping @Sendable (UInt64) -> Void) {}
+
+    /// Nothing: a journal written by one process is always caught up.
+    public func caughtUp(through revision: UInt64) {}
 
     /// Writes `batch` durably and returns when it is on disk (see
     /// ``append(_:completion:)``). Convenient for tests and tools; the server's

@@ -95,6 +95,46 @@ struct AuthoritativeState<App: StateSyncApp> {
         return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
     }
 
+    /// Follows an entry another node wrote (a cluster): it is replayed as
+    /// in recovery, through the reducer alone with its stored `Meta`
+    /// (``RecoveredState/apply(_:to:)``), so the middleware and effects,
+    /// which ran on the node that accepted it, do not run again. Returns
+    /// what it changed in the mirror.
+    ///
+    /// Why replay rather than stored patches: the journal stores actions,
+    /// not patches, and the reducer is a pure function of the state, the
+    /// action and the `Meta` (time included) that the journal keeps bit
+    /// for bit, so the follower computes the very state the writer did,
+    /// and its mirror encodes it to the same bytes. Patches would double
+    /// what each batch writes, and the follower still needs the typed
+    /// state to reduce its own next actions.
+    ///
+    /// - Throws: ``SyncEngineError`` when the entry does not decode or is
+    ///   rejected, or the state no longer encodes to JSON.
+    mutating func follow(_ entry: JournalEntry) throws(SyncEngineError) -> MirrorDelta {
+        let footprint = try RecoveredState<App>.apply(entry, to: &state)
+        try mirror.update(to: state, footprint: footprint)
+        revision = entry.revision
+        return mirror.takeChange()
+    }
+
+    /// Goes back to the durable state `json` at `revision` (what the
+    /// engine published), dropping the effect of batches that will never
+    /// be written as they were (another node moved the shared head, or
+    /// their commit's outcome is unknown).
+    ///
+    /// - Throws: ``SyncEngineError`` when `json` does not decode as the
+    ///   app's state.
+    mutating func rewind(to json: JSONValue, revision: UInt64) throws(SyncEngineError) {
+        do {
+            state = try JSONValueDecoder().decode(App.State.self, from: json)
+        } catch {
+            throw SyncEngineError.undecodableSnapshot(revision: revision, reason: "\(error)")
+        }
+        mirror = try StateMirror<App>(state)
+        self.revision = revision
+    }
+
     /// Puts back the state from before a reducer whose result the mirror
     /// refused: `old` when it was kept, else decoded from the mirror, which
     /// still holds it (O(state), only when one action grew the state by more

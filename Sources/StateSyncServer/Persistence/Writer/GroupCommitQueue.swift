@@ -120,6 +120,16 @@ package struct GroupCommitQueue: Sendable {
         return pending
     }
 
+    /// The owner applied every entry through `revision`, other writers'
+    /// included (``Journal/caughtUp(through:)``): the next batch continues
+    /// after it. Ignored while work of the owner's is pending or in
+    /// flight, which already fixes where the next batch starts.
+    package mutating func caughtUp(through revision: UInt64) {
+        guard pending.isEmpty, acceptedRevision == durableRevision, failure == nil else { return }
+        acceptedRevision = revision
+        durableRevision = revision
+    }
+
     /// Whether ``close(completion:)`` was called.
     package var isClosed: Bool { closed }
 

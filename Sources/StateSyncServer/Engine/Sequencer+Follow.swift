@@ -1,0 +1,177 @@
+import Logging
+import StateSyncCore
+
+/// What the sequencer knows of other writers of a shared journal (a cluster).
+struct FollowState {
+    /// Whether the store may hold revisions past the published one: a hint
+    /// came, the batch in flight was refused, or its outcome is unknown.
+    var behind = false
+    /// Inputs of refused batches, to sequence again once caught up.
+    var redo: [BatchInput] = []
+    /// Refusals since the last batch of this node's was written.
+    var conflictsInARow = 0
+    /// Failed attempts to read what others wrote since the last success.
+    var failedReads = 0
+
+    /// Whether nothing waits to be caught up or sequenced again.
+    var isIdle: Bool { !behind && redo.isEmpty }
+
+    /// Refusals in a row after which each catch-up first waits (backoff)
+    /// and a warning is logged: a node that keeps losing the race gives the
+    /// others room instead of spinning, and never drops its work.
+    static let quietConflicts = 8
+    /// The wait before the first catch-up after a failed read, or after
+    /// ``quietConflicts`` refusals; doubled each time, up to ``maximumDelay``.
+    static let firstDelay = Duration.milliseconds(20)
+    /// The longest such wait.
+    static let maximumDelay = Duration.seconds(1)
+
+    /// The wait before retry number `attempt` (1 for the first).
+    static func delay(attempt: Int) -> Duration {
+        RetryBackoff(first: firstDelay, maximum: maximumDelay).delay(attempt: attempt)
+    }
+}
+
+/// Following a shared journal. Several nodes write one store; PostgreSQL
+/// orders their batches (a compare-and-set on the head). A node learns that
+/// others wrote from a hint (``Journal/follow(hint:)``) or from its own
+/// batch being refused, and then, with none of its batches in flight:
+/// 1. goes back to its published (durable) state, dropping what it reduced
+///    but did not write;
+/// 2. reads the entries after its published revision and replays them
+///    through the reducer alone with their stored `Meta`
+///    (``AuthoritativeState/follow(_:)``: effects ran on the node that
+///    accepted them), and publishes them to its subscribers as one batch
+///    (patches, no answers);
+/// 3. tells the journal where it is (``Journal/caughtUp(through:)``) and
+///    sequences again what it had dropped, in order: same `(clientId, id)`
+///    pairs, new revisions, each pair looked up in the journal first, so a
+///    pair another node decided meanwhile is answered from its outcome and
+///    never applied twice. Their answers leave once that batch is durable.
+extension Sequencer {
+    /// Another node moved the head before the batch in flight: nothing of
+    /// it was written and none of its answers leave; it is sequenced again
+    /// once caught up.
+    func refused(_ error: JournalError) {
+        guard let batch = commits.refused() else { return }
+        following.redo += batch.inputs
+        following.behind = true
+        following.conflictsInARow += 1
+        // Outcomes decided in memory for the refused batch are not durable.
+        exactlyOnce.forgetUndurable()
+        let level: Logger.Level = following.conflictsInARow >= FollowState.quietConflicts ? .warning : .debug
+        logger.log(level: level, "another node wrote first; catching up and sequencing the batch again", metadata: [
+            "rev": "\(publication.revision)", "conflicts": "\(following.conflictsInARow)", "error": "\(error)"])
+    }
+
+    /// The connection to the shared journal was lost during `COMMIT`: the
+    /// batch may or may not be stored. Its acks are withheld and their
+    /// sessions closed (their clients retry, on any node, and are answered
+    /// from the stored outcome or applied once); the engine then reads the
+    /// store's head and entries, which say whether the batch landed, and
+    /// goes on.
+    func outcomeUnknown(_ error: JournalError) {
+        logger.error("the journal lost its connection during COMMIT; catching up from the store", metadata: ["error": "\(error)"])
+        let unknown = commits.inFlight.map(Self.acceptedDispatches) ?? []
+        let reason = "the server lost its storage while storing the action"
+        guard var failed = commits.outcomeUnknown(reason: reason) else { return }
+        exactlyOnce.forgetUndurable()
+        withholdAnswers(to: unknown, in: &failed)
+        publish(failed)
+        following.behind = true
+    }
+
+    /// Catches up with the store when it may have moved and no batch is in
+    /// flight (see the extension's documentation).
+    func catchUpIfBehind() async {
+        guard following.behind, commits.inFlight == nil, commits.failure == nil else { return }
+        if following.conflictsInARow >= FollowState.quietConflicts {
+            try? await Task.sleep(for: FollowState.delay(attempt: following.conflictsInARow - FollowState.quietConflicts + 1))
+        }
+        let dropped = commits.takeBuilding()
+        let inputs = following.redo + dropped.inputs
+        following.redo = []
+        if authority.revision != publication.revision || !dropped.journal.isEmpty {
+            exactlyOnce.forgetUndurable()
+            do throws(SyncEngineError) {
+                try authority.rewind(to: publication.state, revision: publication.revision)
+            } catch {
+                return stopFollowing("its published state does not decode (\(error))", inputs: inputs)
+            }
+        }
+        let entries: [JournalEntry]
+        do {
+            entries = try await journal.entries(from: publication.revision + 1, through: UInt64(Int64.max))
+            if let first = entries.first, first.revision != publication.revision + 1 {
+                throw JournalError.missingEntry(publication.revision + 1, lastRevision: entries.last?.revision ?? first.revision)
+            }
+        } catch {
+            return retryCatchUp(after: error, inputs: inputs)
+        }
+        following.failedReads = 0
+        if !entries.isEmpty {
+            var batch = PendingBatch()
+            do throws(SyncEngineError) {
+                for entry in entries { batch.change.merge(try authority.follow(entry)) }
+            } catch {
+                return stopFollowing("another node's entry does not replay here (\(error))", inputs: inputs)
+            }
+            batch.journal.entries = entries
+            batch.state = authority.mirror.json
+            publish(batch)
+            logger.debug("followed the store", metadata: ["entries": "\(entries.count)", "rev": "\(publication.revision)"])
+        }
+        journal.caughtUp(through: publication.revision)
+        following.behind = false
+        await sequenceAgain(inputs)
+    }
+
+    /// Reading what others wrote failed: the inputs wait, and the catch-up
+    /// is tried again after a backoff.
+    private func retryCatchUp(after error: any Error, inputs: [BatchInput]) {
+        following.redo = inputs
+        following.failedReads += 1
+        let delay = FollowState.delay(attempt: following.failedReads)
+        logger.error("reading other nodes' entries failed; retrying", metadata: [
+            "error": "\(error)", "failures": "\(following.failedReads)", "retryIn": "\(delay)"])
+        let (inbox, next) = (inbox, publication.revision + 1)
+        Task {
+            try? await Task.sleep(for: delay)
+            inbox.post(.headMoved(next))
+        }
+    }
+
+    /// This node cannot follow the store any more (its state would fork
+    /// from the others'): it accepts no more actions, and the inputs it
+    /// held are answered `internal_error`.
+    private func stopFollowing(_ reason: String, inputs: [BatchInput]) {
+        logger.critical("cannot follow the shared journal; the engine accepts no more actions", metadata: ["reason": "\(reason)"])
+        commits.stop(reason: "the server cannot follow the shared store and accepts no more actions")
+        following.behind = false
+        for case let .dispatch(sessionID, id, _, received) in inputs {
+            commits.answer(DispatchAnswer(
+                sessionID: sessionID, actionID: id,
+                outcome: .rejected(code: "internal_error", message: "the server cannot follow the shared store"),
+                received: received, isDuplicate: false))
+        }
+    }
+
+    /// Sequences `inputs` again, in order, on the caught-up state.
+    private func sequenceAgain(_ inputs: [BatchInput]) async {
+        guard !inputs.isEmpty else { return }
+        let dispatches = inputs.compactMap { input -> EngineEvent? in
+            guard case let .dispatch(sessionID, id, action, received) = input else { return nil }
+            return .request(sessionID: sessionID, .dispatch(id: id, action: action), received: received)
+        }
+        await prefetchOutcomes(for: dispatches)
+        for input in inputs {
+            switch input {
+            case let .dispatch(sessionID, id, action, received):
+                await dispatch(action, id: id, from: sessionID, received: received)
+            case let .command(journaled, clientID):
+                applySystemCommand(journaled, clientID: clientID)
+            }
+        }
+        exactlyOnce.endRound()
+    }
+}
