@@ -4,7 +4,8 @@ import TestProcessSupport
 import Testing
 
 /// A cluster of a test's own: a private PostgreSQL (``TestPostgres``),
-/// `statesync serve --postgres` nodes on free ports, and optionally HAProxy
+/// `statesync serve --postgres` nodes on free ports (``ClusterNode``, with
+/// the tests' high rate limits), and optionally HAProxy
 /// in front of them with the repository's `deploy/haproxy/statesync.cfg`.
 ///
 /// ```swift
@@ -17,16 +18,6 @@ import Testing
 /// Everything it started is killed and removed when ``with(nodes:balanced:options:_:)``
 /// returns, whether the body threw or not.
 final class TestCluster: Sendable {
-    /// One `statesync serve --postgres` process and the port it listens on.
-    struct Node: Sendable {
-        /// The process.
-        let process: ServeProcess
-        /// Its loopback port.
-        let port: Int
-        /// `ws://127.0.0.1:PORT/sync`.
-        var url: String { "ws://127.0.0.1:\(port)/sync" }
-    }
-
     /// Why the cluster could not be set up.
     struct Failure: Error, CustomStringConvertible {
         /// What failed.
@@ -44,7 +35,7 @@ final class TestCluster: Sendable {
     /// The shared PostgreSQL.
     let postgres: TestPostgres
     /// The nodes, in the order they started.
-    let nodes: [Node]
+    let nodes: [ClusterNode]
     /// HAProxy's process and port, when the cluster is balanced.
     let balancer: (process: ServeProcess, port: Int)?
 
@@ -53,14 +44,14 @@ final class TestCluster: Sendable {
         get throws { "ws://127.0.0.1:\(try #require(balancer, "the cluster was started without HAProxy").port)/sync" }
     }
 
-    private init(postgres: TestPostgres, nodes: [Node], balancer: (process: ServeProcess, port: Int)?) {
+    private init(postgres: TestPostgres, nodes: [ClusterNode], balancer: (process: ServeProcess, port: Int)?) {
         self.postgres = postgres
         self.nodes = nodes
         self.balancer = balancer
     }
 
-    /// Runs `body` with `count` nodes (each `serve --port 0 --postgres URL`
-    /// plus `options`) and, when `balanced`, HAProxy in front of them (which
+    /// Runs `body` with `count` nodes (``ClusterNode/start(_:_:sourceLocation:)``
+    /// with `options`) and, when `balanced`, HAProxy in front of them (which
     /// takes exactly ``balancedNodeCount`` nodes); then kills every process
     /// and removes PostgreSQL.
     static func with<T: Sendable>(
@@ -72,15 +63,12 @@ final class TestCluster: Sendable {
         return try await TestPostgres.with { postgres in
             var processes: [ServeProcess] = []
             return try await withCleanup {
-                var nodes: [Node] = []
+                var nodes: [ClusterNode] = []
                 // One after the other: the first creates the schema.
                 for _ in 0..<count {
-                    let process = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url] + options)
-                    processes.append(process)
-                    guard let port = try await process.waitForPort() else {
-                        throw Failure(description: "a node did not start: \(process.standardError)")
-                    }
-                    nodes.append(Node(process: process, port: port))
+                    let node = try await ClusterNode.start(postgres, options)
+                    processes.append(node.process)
+                    nodes.append(node)
                 }
                 var balancer: (process: ServeProcess, port: Int)?
                 if balanced {
@@ -101,7 +89,7 @@ final class TestCluster: Sendable {
     /// Starts `haproxy -db` (in the foreground) with the repository's
     /// configuration on a free port; returns once it answers `/health`
     /// from a node.
-    private static func startHAProxy(over nodes: [Node]) async throws -> (process: ServeProcess, port: Int) {
+    private static func startHAProxy(over nodes: [ClusterNode]) async throws -> (process: ServeProcess, port: Int) {
         // Debian installs it in /usr/sbin, which a non-root PATH may lack.
         guard let haproxy = Tools.onPath("haproxy")
             ?? [URL(fileURLWithPath: "/usr/sbin/haproxy")].first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
