@@ -243,6 +243,7 @@ let package = Package(
             name: "StateSyncPostgresTests",
             dependencies: [
                 "StateSyncPostgres",
+                "StateSyncClient",
                 "StateSyncServer",
                 "StateSyncClient",
                 "StateSyncCore",

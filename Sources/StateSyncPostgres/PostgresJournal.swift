@@ -17,8 +17,8 @@ import Synchronization
 /// correct). A completion reports success only after `COMMIT` returned;
 /// a commit whose outcome is unknown is never reported as a success.
 ///
-/// Two connections per node: one for the writer (group commit), one for
-/// reads and snapshots. The schema is created or migrated when the
+/// Three connections per node: one for the writer (group commit), one for
+/// reads and snapshots, one to LISTEN for other nodes' commits. The schema is created or migrated when the
 /// journal opens (``PostgresSchema``).
 ///
 /// A lost connection (PostgreSQL restarted, the backend terminated) is

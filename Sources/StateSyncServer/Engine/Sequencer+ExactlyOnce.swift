@@ -1,6 +1,7 @@
 import CoreMetrics
 import Logging
 import StateSyncCore
+import StateSyncProtocol
 
 extension Sequencer {
     /// How many journal outcome reads a round keeps in flight at once.
@@ -8,8 +9,10 @@ extension Sequencer {
 
     /// The outcome of `key` decided before (from memory, else the journal),
     /// or `nil` when the pair is new. When the journal cannot be read, the
-    /// answer is an `internal_error` rejection (not remembered): applying the
-    /// action could apply it twice.
+    /// answer is a rejection (not remembered): applying the action could
+    /// apply it twice. On a shared journal, whose every new pair is looked
+    /// up, that is `unavailable` (the storage is unreachable: retry later),
+    /// else `internal_error`.
     func earlierOutcome(of key: OutcomeKey) async -> JournalOutcome? {
         switch exactlyOnce.lookup(key) {
         case .known(let outcome):
@@ -23,7 +26,12 @@ extension Sequencer {
                 return outcome
             } catch {
                 logger.error("reading a remembered outcome failed", metadata: ["client": "\(key.clientID)", "id": "\(key.actionID)", "error": "\(error)"])
-                return .rejected(code: "internal_error", message: "could not check whether action \(key.actionID) was already applied")
+                guard journal.isShared else {
+                    return .rejected(code: "internal_error", message: "could not check whether action \(key.actionID) was already applied")
+                }
+                return .rejected(
+                    code: RejectCode.unavailable.rawValue,
+                    message: "could not check whether action \(key.actionID) was already applied (the storage is unreachable); nothing was applied: retry later")
             }
         }
     }

@@ -3,9 +3,13 @@ import StateSyncCore
 
 /// What the sequencer knows of other writers of a shared journal (a cluster).
 struct FollowState {
-    /// Whether the store may hold revisions past the published one: a hint
-    /// came, the batch in flight was refused, or its outcome is unknown.
+    /// Whether the store holds revisions this node has not read: the batch
+    /// in flight was refused, or its outcome is unknown.
     var behind = false
+    /// The highest head a hint announced (``Journal/follow(hint:)``). A
+    /// hint can announce this node's own commit before its completion
+    /// does, so only a head past the published revision means others wrote.
+    var hintedHead: UInt64 = 0
     /// Inputs of refused batches, to sequence again once caught up.
     var redo: [BatchInput] = []
     /// Refusals since the last batch of this node's was written.
@@ -13,8 +17,13 @@ struct FollowState {
     /// Failed attempts to read what others wrote since the last success.
     var failedReads = 0
 
-    /// Whether nothing waits to be caught up or sequenced again.
-    var isIdle: Bool { !behind && redo.isEmpty }
+    /// Whether the store may hold revisions past `published`.
+    func mayBeAhead(of published: UInt64) -> Bool {
+        behind || hintedHead > published
+    }
+
+    /// Whether nothing waits to be sequenced again.
+    var isIdle: Bool { redo.isEmpty }
 
     /// Refusals in a row after which each catch-up first waits (backoff)
     /// and a warning is logged: a node that keeps losing the race gives the
@@ -84,7 +93,7 @@ extension Sequencer {
     /// Catches up with the store when it may have moved and no batch is in
     /// flight (see the extension's documentation).
     func catchUpIfBehind() async {
-        guard following.behind, commits.inFlight == nil, commits.failure == nil else { return }
+        guard following.mayBeAhead(of: publication.revision), commits.inFlight == nil, commits.failure == nil else { return }
         if following.conflictsInARow >= FollowState.quietConflicts {
             try? await Task.sleep(for: FollowState.delay(attempt: following.conflictsInARow - FollowState.quietConflicts + 1))
         }
@@ -123,6 +132,7 @@ extension Sequencer {
         }
         journal.caughtUp(through: publication.revision)
         following.behind = false
+        following.hintedHead = 0
         await sequenceAgain(inputs)
     }
 
@@ -137,7 +147,7 @@ extension Sequencer {
         let (inbox, next) = (inbox, publication.revision + 1)
         Task {
             try? await Task.sleep(for: delay)
-            inbox.post(.headMoved(next))
+            inbox.post(.headMoved(next))   // wakes the sequencer; `behind` or the hint is still set
         }
     }
 
@@ -148,6 +158,7 @@ extension Sequencer {
         logger.critical("cannot follow the shared journal; the engine accepts no more actions", metadata: ["reason": "\(reason)"])
         commits.stop(reason: "the server cannot follow the shared store and accepts no more actions")
         following.behind = false
+        following.hintedHead = 0
         for case let .dispatch(sessionID, id, _, received) in inputs {
             commits.answer(DispatchAnswer(
                 sessionID: sessionID, actionID: id,

@@ -120,7 +120,7 @@ final class Sequencer<App: StateSyncApp> {
         case .durable(let result):
             durable(result)
         case .headMoved(let head):
-            if head > publication.revision { following.behind = true }
+            following.hintedHead = max(following.hintedHead, head)
         case .shutdown:
             stopping = true
         }

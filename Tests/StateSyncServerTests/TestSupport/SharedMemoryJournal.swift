@@ -1,0 +1,71 @@
+import StateSyncCore
+@testable import StateSyncServer
+import Synchronization
+
+/// One node's view of a store that several engines share, in memory: every
+/// view appends to the same ``MemoryJournal``, which refuses a batch that
+/// does not continue its head with a revision gap and writes nothing (as
+/// PostgreSQL's compare-and-set does), and reads its entries and outcomes.
+/// The test says when other writers are announced (``announce()``, as a
+/// notification would) and can lose the outcome of the next commit.
+final class SharedMemoryJournal: Journal {
+    private struct Control {
+        var hint: (@Sendable (UInt64) -> Void)?
+        /// Whether the next append's outcome is lost: `true` when it is written all the same.
+        var loseNext: Bool?
+    }
+
+    private let store: MemoryJournal
+    private let control = Mutex(Control())
+
+    /// A view of `store`.
+    init(store: MemoryJournal) {
+        self.store = store
+    }
+
+    var epoch: String { store.epoch }
+    var lastRevision: UInt64 { store.lastRevision }
+    var isShared: Bool { true }
+
+    func follow(hint: @escaping @Sendable (UInt64) -> Void) {
+        control.withLock { $0.hint = hint }
+    }
+
+    /// Tells the engine the store's head, as a notification would.
+    func announce() {
+        let hint = control.withLock { $0.hint }
+        hint?(store.lastRevision)
+    }
+
+    /// Makes the next append end with an unknown outcome, written to the store when `landing`.
+    func loseNextCommit(landing: Bool) {
+        control.withLock { $0.loseNext = landing }
+    }
+
+    func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void) {
+        let lose = control.withLock { control in
+            defer { control.loseNext = nil }
+            return control.loseNext
+        }
+        guard let landing = lose else { return store.append(batch, completion: completion) }
+        let unknown = JournalError.commitOutcomeUnknown("memory", "the connection was lost during COMMIT")
+        if landing {
+            store.append(batch) { _ in completion(.failure(unknown)) }
+        } else {
+            completion(.failure(unknown))
+        }
+    }
+
+    func saveSnapshot(_ snapshot: JournalSnapshot) async throws { try await store.saveSnapshot(snapshot) }
+    func latestSnapshot() async throws -> JournalSnapshot? { try await store.latestSnapshot() }
+    func snapshot(atOrBefore revision: UInt64) async throws -> JournalSnapshot? { try await store.snapshot(atOrBefore: revision) }
+    func snapshotRevisions() async throws -> [UInt64] { try await store.snapshotRevisions() }
+    func oldestRevision() async throws -> UInt64? { try await store.oldestRevision() }
+    func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] { try await store.entries(from: from, through: through) }
+    func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
+        try await store.outcome(clientID: clientID, actionID: actionID)
+    }
+    func outcomeClients() async throws -> [String] { try await store.outcomeClients() }
+    /// Nothing: the store outlives each node's view.
+    func close() async throws {}
+}
