@@ -72,7 +72,7 @@ struct PostgresHeadWatcher: Sendable {
             ).decode(Int64.self) { head = found }
             announce(UInt64(head))
         } catch {
-            logger.warning("polling the store's head failed", metadata: ["server": "\(location)", "error": "\(error)"])
+            logger.warning("polling the store's head failed", metadata: ["server": "\(location)", "error": "\(PostgresFailure.message(error))"])
         }
     }
 
@@ -89,7 +89,7 @@ struct PostgresHeadWatcher: Sendable {
             } catch {
                 failures += 1
                 logger.warning("the PostgreSQL LISTEN connection failed", metadata: [
-                    "server": "\(location)", "error": "\(error)", "failures": "\(failures)"])
+                    "server": "\(location)", "error": "\(PostgresFailure.message(error))", "failures": "\(failures)"])
             }
             guard !Task.isCancelled else { return }
             failures = max(failures, 1)
@@ -116,7 +116,7 @@ struct PostgresHeadWatcher: Sendable {
             } catch {
                 if !Task.isCancelled {
                     logger.warning("the PostgreSQL LISTEN connection was lost; reconnecting", metadata: [
-                        "server": "\(location)", "error": "\(error)"])
+                        "server": "\(location)", "error": "\(PostgresFailure.message(error))"])
                 }
             }
         } onCancel: {
