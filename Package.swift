@@ -245,6 +245,7 @@ let package = Package(
                 "StateSyncPostgres",
                 "StateSyncClient",
                 "StateSyncServer",
+                "StateSyncClient",
                 "StateSyncCore",
                 "StateSyncTestSupport",
                 "TestProcessSupport",
@@ -400,6 +401,13 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Benchmarks/ServerBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "Issue 12: cluster").
+        .executableTarget(
+            name: "cluster-failover-benchmarks",
+            dependencies: ["StateSyncClient", "StateSyncCore"],
+            path: "Benchmarks/ClusterFailoverBenchmarks",
             swiftSettings: strictSettings
         ),
         // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal").

@@ -18,6 +18,8 @@ final class SimulatedClient {
     }
 
     let index: Int
+    /// The node it is connected to: its URL's index in ``LoadScenario/urls``.
+    private let node: Int
     private let shared: RunShared
     private let recorder: LoopRecorder
     private let decoder = MessageDecoder()
@@ -44,6 +46,7 @@ final class SimulatedClient {
 
     init(index: Int, shared: RunShared, recorder: LoopRecorder, subscriptionPaths: [(JSONPointer, PathTable.ID)]) {
         self.index = index
+        self.node = index % shared.scenario.urls.count
         self.shared = shared
         self.recorder = recorder
         self.subscriptions = subscriptionPaths.enumerated().map { number, path in
@@ -93,7 +96,7 @@ final class SimulatedClient {
         case let .ack(id, rev):
             answered(id: id, arrived: arrived) { outstanding in
                 self.recorder.recordAck(nanoseconds: arrived - min(arrived, outstanding.sent))
-                let expected = self.shared.ledger.recordAck(rev: rev, sent: outstanding.sent, path: outstanding.path)
+                let expected = self.shared.ledger.recordAck(rev: rev, sent: outstanding.sent, path: outstanding.path, node: self.node)
                 self.shared.counters.expectedDeliveries.bump(expected)
                 self.shared.counters.acked.bump()
             }
@@ -152,7 +155,7 @@ final class SimulatedClient {
             problem("client \(index): gap on \(id): base \(base) after rev \(last)")
         }
         subscriptions[number].lastRev = rev
-        recorder.pending.append(PendingPatch(path: subscriptions[number].path, base: base, rev: rev, arrived: arrived))
+        recorder.pending.append(PendingPatch(path: subscriptions[number].path, base: base, rev: rev, arrived: arrived, node: node))
     }
 
     // MARK: Writing

@@ -10,11 +10,14 @@ struct PendingPatch {
     var rev: UInt64
     /// When it arrived (monotonic nanoseconds).
     var arrived: UInt64
+    /// The node (index in ``LoadScenario/urls``) the subscriber is connected to.
+    var node: Int
 }
 
 /// What the run learns from acks: which revision each of its actions got,
 /// when it was sent, and which path it changed. Subscribers match received
-/// patches against it to measure dispatch → delivery latency.
+/// patches against it to measure dispatch → delivery latency, and tell a
+/// delivery on the writer's own node from one on another node of a cluster.
 ///
 /// Shared by every event loop; a `Mutex` guards it (held for one ack, or
 /// for one batch of matches).
@@ -23,6 +26,7 @@ final class DeliveryLedger: Sendable {
         var rev: UInt64
         var sent: UInt64
         var path: PathTable.ID
+        var node: Int
     }
 
     private struct State {
@@ -37,7 +41,7 @@ final class DeliveryLedger: Sendable {
     private let state: Mutex<State>
 
     init() {
-        state = Mutex(State(ring: Array(repeating: Entry(rev: 0, sent: 0, path: 0), count: Self.capacity)))
+        state = Mutex(State(ring: Array(repeating: Entry(rev: 0, sent: 0, path: 0, node: 0), count: Self.capacity)))
     }
 
     /// Registers a subscription before the run; returns its path's id.
@@ -50,11 +54,11 @@ final class DeliveryLedger: Sendable {
         state.withLock { $0.paths.intern(path) }
     }
 
-    /// Records that the action sent at `sent` (changing `path`) got `rev`;
-    /// returns how many subscriptions must receive it.
-    func recordAck(rev: UInt64, sent: UInt64, path: PathTable.ID) -> Int {
+    /// Records that the action sent at `sent` (changing `path`) by a writer
+    /// connected to `node` got `rev`; returns how many subscriptions must receive it.
+    func recordAck(rev: UInt64, sent: UInt64, path: PathTable.ID, node: Int) -> Int {
         state.withLock { state in
-            state.ring[Int(rev % UInt64(Self.capacity))] = Entry(rev: rev, sent: sent, path: path)
+            state.ring[Int(rev % UInt64(Self.capacity))] = Entry(rev: rev, sent: sent, path: path, node: node)
             return state.paths.subscribersAffected(by: path)
         }
     }
@@ -62,9 +66,10 @@ final class DeliveryLedger: Sendable {
     /// Matches the patches of `pending` that arrived before `watermark`
     /// (every action sent before it has been answered, so the ledger knows
     /// all of theirs): `sample` gets the latency of each of the run's
-    /// actions a patch carries to a subscription it concerns. Matched patches
+    /// actions a patch carries to a subscription it concerns, and whether
+    /// the subscriber is on the writer's node (always, with one URL). Matched patches
     /// leave `pending`. Returns the number of deliveries found.
-    func match(_ pending: inout [PendingPatch], before watermark: UInt64, sample: (UInt64) -> Void) -> Int {
+    func match(_ pending: inout [PendingPatch], before watermark: UInt64, sample: (_ nanoseconds: UInt64, _ sameNode: Bool) -> Void) -> Int {
         guard !pending.isEmpty else { return 0 }
         var deliveries = 0
         state.withLock { state in
@@ -83,7 +88,7 @@ final class DeliveryLedger: Sendable {
                     let entry = state.ring[Int(rev % capacity)]
                     guard entry.rev == rev, state.paths.overlaps(entry.path, patch.path) else { continue }
                     deliveries += 1
-                    sample(patch.arrived >= entry.sent ? patch.arrived - entry.sent : 0)
+                    sample(patch.arrived >= entry.sent ? patch.arrived - entry.sent : 0, entry.node == patch.node)
                 }
             }
             pending.removeLast(pending.count - kept)

@@ -4,6 +4,10 @@ final class LoopRecorder {
     /// Since the run started.
     var ackTotal = LatencyHistogram()
     var deliveryTotal = LatencyHistogram()
+    /// Since the run started, ``deliveryTotal`` split by where the subscriber
+    /// is: on the writer's node, or on another node of a cluster.
+    var sameNodeTotal = LatencyHistogram()
+    var crossNodeTotal = LatencyHistogram()
     /// Since the last ``takeInterval()``.
     var ackInterval = LatencyHistogram()
     var deliveryInterval = LatencyHistogram()
@@ -17,11 +21,21 @@ final class LoopRecorder {
 
     /// Matches what can be matched (see ``DeliveryLedger/match(_:before:sample:)``).
     func match(ledger: DeliveryLedger, watermark: UInt64, counters: LoadCounters) {
-        let found = ledger.match(&pending, before: watermark) { nanoseconds in
+        let found = ledger.match(&pending, before: watermark) { nanoseconds, sameNode in
             self.deliveryTotal.record(nanoseconds: nanoseconds)
             self.deliveryInterval.record(nanoseconds: nanoseconds)
+            if sameNode {
+                self.sameNodeTotal.record(nanoseconds: nanoseconds)
+            } else {
+                self.crossNodeTotal.record(nanoseconds: nanoseconds)
+            }
         }
         if found > 0 { counters.deliveries.bump(found) }
+    }
+
+    /// The histograms since the run started.
+    var totals: LoopTotals {
+        LoopTotals(ack: ackTotal, delivery: deliveryTotal, sameNode: sameNodeTotal, crossNode: crossNodeTotal)
     }
 
     /// The interval histograms, which start again empty.
@@ -32,6 +46,14 @@ final class LoopRecorder {
         }
         return (ackInterval, deliveryInterval)
     }
+}
+
+/// One loop's histograms since the run started, handed to ``ResultBuilder``.
+struct LoopTotals: Sendable {
+    var ack: LatencyHistogram
+    var delivery: LatencyHistogram
+    var sameNode: LatencyHistogram
+    var crossNode: LatencyHistogram
 }
 
 @available(*, unavailable)

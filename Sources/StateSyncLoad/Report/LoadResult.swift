@@ -16,6 +16,13 @@ public struct LoadResult: Codable, Sendable {
     public var ackLatency: LatencySummary
     /// Dispatch → patch at every subscriber the action concerns.
     public var deliveryLatency: LatencySummary
+    /// ``deliveryLatency`` to subscribers connected to the writer's own node,
+    /// when the run spread its clients over several URLs (the nodes of a
+    /// cluster); `nil` with one URL.
+    public var sameNodeDeliveryLatency: LatencySummary?
+    /// ``deliveryLatency`` to subscribers connected to another node than the
+    /// writer's: dispatch on one node → patch from another (`nil` with one URL).
+    public var crossNodeDeliveryLatency: LatencySummary?
     /// Dispatch → ack latency at the same percentiles as ``deliveryDistribution`` (for the report's chart).
     public var ackDistribution: [PercentilePoint]
     /// Dispatch → delivery latency at 0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 and 100 %.

@@ -7,10 +7,17 @@ public enum ResultText {
     /// ```
     /// RESULT clients=1000 actions_per_s=100.0 deliveries_per_s=100000.0 ack_p99_ms=2.10 delivery_p99_ms=12.40 gaps=0 errors=0
     /// ```
+    ///
+    /// With several URLs (a cluster), `same_node_p99_ms=… cross_node_p99_ms=…`
+    /// follow `delivery_p99_ms`.
     public static func summaryLine(_ result: LoadResult) -> String {
-        "RESULT clients=\(result.rampUp.connected) actions_per_s=\(fixed(result.rates.actionsPerSecond, 1))"
+        var nodes = ""
+        if let same = result.sameNodeDeliveryLatency, let cross = result.crossNodeDeliveryLatency {
+            nodes = " same_node_p99_ms=\(fixed(same.p99, 2)) cross_node_p99_ms=\(fixed(cross.p99, 2))"
+        }
+        return "RESULT clients=\(result.rampUp.connected) actions_per_s=\(fixed(result.rates.actionsPerSecond, 1))"
             + " deliveries_per_s=\(fixed(result.rates.deliveriesPerSecond, 1))"
-            + " ack_p99_ms=\(fixed(result.ackLatency.p99, 2)) delivery_p99_ms=\(fixed(result.deliveryLatency.p99, 2))"
+            + " ack_p99_ms=\(fixed(result.ackLatency.p99, 2)) delivery_p99_ms=\(fixed(result.deliveryLatency.p99, 2))\(nodes)"
             + " gaps=\(result.counts.gaps) errors=\(result.counts.errors)"
     }
 
@@ -19,7 +26,11 @@ public enum ResultText {
         var lines: [String] = []
         let header = pad("latency (ms)", 14) + ["count", "p50", "p90", "p99", "p99.9", "max"].map { pad($0, 11, right: true) }.joined()
         lines.append(header)
-        for (name, summary) in [("dispatch→ack", result.ackLatency), ("→delivery", result.deliveryLatency)] {
+        var rows = [("dispatch→ack", result.ackLatency), ("→delivery", result.deliveryLatency)]
+        if let same = result.sameNodeDeliveryLatency, let cross = result.crossNodeDeliveryLatency {
+            rows += [(" same node", same), (" other node", cross)]
+        }
+        for (name, summary) in rows {
             let values = [summary.p50, summary.p90, summary.p99, summary.p999, summary.max].map { pad(fixed($0, 2), 11, right: true) }
             lines.append(pad(name, 14) + pad(grouped(Int(summary.count)), 11, right: true) + values.joined())
         }

@@ -67,7 +67,7 @@ public struct LoadRunner: Sendable {
                 let measured = try await measure(shared: shared, loops: loops, clients: ramp.clients, phase: phase, probe: probe)
                 phase.enter(.closing, planned: nil)
                 await Self.closeAll(ramp.clients, loops: loops)
-                let totals = try await loops.withEachRecorder { ($0.ackTotal, $0.deliveryTotal) }
+                let totals = try await loops.withEachRecorder { $0.totals }
                 return ResultBuilder(
                     scenario: scenario, shared: shared, startedAt: startedAt, loadBefore: loadBefore,
                     ramp: ramp, measured: measured, totals: totals,

@@ -16,7 +16,7 @@ struct ResultBuilder {
     let loadBefore: [Double]
     let ramp: RampOutcome
     let measured: MeasuredRun
-    let totals: [(LatencyHistogram, LatencyHistogram)]
+    let totals: [LoopTotals]
     let server: ServerSamples
 
     /// The percentiles the distribution chart plots.
@@ -25,10 +25,16 @@ struct ResultBuilder {
     func build() -> LoadResult {
         var ack = LatencyHistogram()
         var delivery = LatencyHistogram()
-        for (loopAck, loopDelivery) in totals {
-            ack.add(loopAck)
-            delivery.add(loopDelivery)
+        var sameNode = LatencyHistogram()
+        var crossNode = LatencyHistogram()
+        for loop in totals {
+            ack.add(loop.ack)
+            delivery.add(loop.delivery)
+            sameNode.add(loop.sameNode)
+            crossNode.add(loop.crossNode)
         }
+        // Split by node only when there are several: with one, "same node" is every delivery.
+        let clustered = scenario.urls.count > 1
         let counters = shared.counters
         let counts = LoadResult.Counts(
             actionsSent: counters.sent.current, actionsSkipped: counters.skipped.current,
@@ -54,6 +60,8 @@ struct ResultBuilder {
                 deliveriesPerSecond: Double(counts.deliveries) / run, patchesPerSecond: Double(counts.patches) / run,
                 bytesReceivedPerSecond: Double(counts.bytesReceived) / run),
             ackLatency: .init(ack), deliveryLatency: .init(delivery),
+            sameNodeDeliveryLatency: clustered ? .init(sameNode) : nil,
+            crossNodeDeliveryLatency: clustered ? .init(crossNode) : nil,
             ackDistribution: Self.curve(of: ack), deliveryDistribution: Self.curve(of: delivery),
             timeline: measured.timeline,
             generator: .init(

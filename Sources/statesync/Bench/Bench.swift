@@ -13,6 +13,8 @@ struct Bench: AsyncParsableCommand {
             --action, --rate times a second in all, for --duration seconds. Measured with HdrHistogram: \
             dispatch→ack at the writer, dispatch→patch at every subscriber the action concerns (matched \
             by revision), throughput, errors, rejects and base gaps (must be 0).
+            With several --url (the nodes of a cluster), client i connects to the i-th in turn, and the \
+            delivery latency is also split into same node (subscriber on the writer's node) and other node.
             Placeholders: {i} is the client's index (in paths), {n} a random number below --clients and \
             {seq} the writer's sequence number (in actions). Example, each client its own counter: \
             --subscribe '/counters/c{i}' --action '{"type":"increment","counter":"c{n}"}'.

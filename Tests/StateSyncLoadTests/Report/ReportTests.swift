@@ -32,6 +32,23 @@ import Testing
         #expect(line == "RESULT clients=3 actions_per_s=10.0 deliveries_per_s=30.0 ack_p99_ms=0.99 delivery_p99_ms=9.90 gaps=0 errors=0")
     }
 
+    @Test func aClusterRunReportsSameAndCrossNodeDeliveries() {
+        var result = Self.sample()
+        var same = LatencyHistogram()
+        var cross = LatencyHistogram()
+        for value in 1...100 {
+            same.record(nanoseconds: UInt64(value) * 20_000)
+            cross.record(nanoseconds: UInt64(value) * 30_000)
+        }
+        result.sameNodeDeliveryLatency = .init(same)
+        result.crossNodeDeliveryLatency = .init(cross)
+        #expect(ResultText.summaryLine(result).contains(" delivery_p99_ms=9.90 same_node_p99_ms=1.98 cross_node_p99_ms=2.97 gaps=0"))
+        let table = ResultText.table(result)
+        #expect(table.contains(" same node"))
+        #expect(table.contains(" other node"))
+        #expect(!ResultText.table(Self.sample()).contains("other node"), "one URL: no split")
+    }
+
     @Test func tableShowsPercentilesAndTallies() {
         let table = ResultText.table(Self.sample())
         #expect(table.contains("p99.9"))

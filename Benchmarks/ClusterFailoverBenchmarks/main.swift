@@ -1,0 +1,145 @@
+import Foundation
+import StateSyncClient
+import StateSyncCore
+
+// Failover time of a cluster: from the SIGKILL of a node to its clients
+// converged on the other nodes. Run (release, PostgreSQL running):
+//
+//   swift build -c release --product statesync
+//   swift run -c release cluster-failover-benchmarks postgres://USER@127.0.0.1:5432/DB [CLIENTS]
+//
+// It starts three `statesync serve --postgres URL` nodes (the release
+// `statesync` beside this executable) on free ports, connects CLIENTS Swift
+// clients (default 300) with the default reconnect policy, client i naming
+// the three nodes starting with node i % 3, each subscribed to /counters.
+// Then it SIGKILLs node 1 and at once dispatches one action through node 2:
+// a client has converged when its mirror holds that action's revision. It
+// prints, for the killed node's clients and for the others, how long after
+// the SIGKILL they converged (p50, p99, max) (BENCHMARKS.md, "Issue 12: cluster").
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: cluster-failover-benchmarks POSTGRES_URL [CLIENTS]\n".utf8))
+    exit(2)
+}
+let postgresURL = arguments[1]
+let clientCount = arguments.count > 2 ? Int(arguments[2]) ?? 300 : 300
+let statesync = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    .deletingLastPathComponent().appendingPathComponent("statesync")
+
+/// A `statesync serve --postgres` child and its port.
+struct Node {
+    let process: Process
+    let port: Int
+    var url: String { "ws://127.0.0.1:\(port)/sync" }
+}
+
+/// Starts a node on a free port; returns once it prints its URL.
+func startNode() throws -> Node {
+    let process = Process()
+    process.executableURL = statesync
+    // Every client comes from 127.0.0.1: allow them all to join at once.
+    process.arguments = ["serve", "--port", "0", "--postgres", postgresURL,
+                         "--joins-per-second", "100000", "--join-burst", "100000", "--max-connections-per-ip", "100000"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice   // the nodes' logs would bury the result
+    try process.run()
+    var text = ""
+    while !text.contains("/sync\n") {
+        let data = output.fileHandleForReading.availableData
+        guard !data.isEmpty else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "a node exited: \(text)"]) }
+        text += String(decoding: data, as: UTF8.self)
+    }
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("statesync listening on ") }),
+          let port = line.split(separator: ":").last?.split(separator: "/").first.flatMap({ Int($0) })
+    else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no URL printed: \(text)"]) }
+    return Node(process: process, port: port)
+}
+
+/// The value at percentile `p` (0…100) of `sorted` (nearest rank).
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+    return sorted[min(sorted.count, max(rank, 1)) - 1]
+}
+
+/// Milliseconds from `killed` until `client`'s mirror holds revision `rev`,
+/// or `nil` when it does not within `limit`.
+func convergence(of client: StateSyncClient, at rev: UInt64, since killed: ContinuousClock.Instant, limit: Duration) async -> Double? {
+    await withTaskGroup(of: Double?.self) { race in
+        race.addTask {
+            for await heard in client.observeStatus(\.rev) where heard >= rev {
+                let elapsed = killed.duration(to: .now)
+                return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+            }
+            return nil
+        }
+        race.addTask {
+            try? await Task.sleep(for: limit)   // cancelled once the client converged
+            return nil
+        }
+        let first = await race.next() ?? nil
+        race.cancelAll()
+        return first
+    }
+}
+
+/// One line of the result: how many clients converged, and when.
+func line(_ name: String, _ values: [Double?]) -> String {
+    let sorted = values.compactMap { $0 }.sorted()
+    return "\(name): \(sorted.count) clients, converged after p50 \(String(format: "%.0f", percentile(sorted, 50))) ms, "
+        + "p99 \(String(format: "%.0f", percentile(sorted, 99))) ms, max \(String(format: "%.0f", sorted.last ?? 0)) ms"
+}
+
+/// SIGTERM to the nodes still running, and waits for them.
+func stop(_ nodes: [Node]) {
+    for node in nodes where node.process.isRunning {
+        node.process.terminate()
+        node.process.waitUntilExit()
+    }
+}
+
+let nodes = try (0..<3).map { _ in try startNode() }
+
+let clients = (0..<clientCount).map { index in
+    let first = index % nodes.count
+    var configuration = StateSyncClientConfiguration(urls: (0..<nodes.count).map { nodes[(first + $0) % nodes.count].url })
+    configuration.clientID = "failover-\(index)"
+    return StateSyncClient(configuration: configuration)
+}
+let writer = StateSyncClient(configuration: StateSyncClientConfiguration(url: nodes[1].url))
+
+do {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for client in clients + [writer] { group.addTask { try await client.run() } }
+        for client in clients {
+            try await client.waitUntilOnline()
+            try await client.subscribe("/counters")
+        }
+        try await writer.waitUntilOnline()
+        _ = try await writer.dispatch(["type": "increment", "counter": "failover"])
+
+        let killed = ContinuousClock.now
+        kill(nodes[0].process.processIdentifier, SIGKILL)
+        let rev = try await writer.dispatch(["type": "increment", "counter": "failover"])
+        var converged: [Int: Double?] = [:]
+        await withTaskGroup(of: (Int, Double?).self) { waits in
+            for (index, client) in clients.enumerated() {
+                waits.addTask { (index, await convergence(of: client, at: rev, since: killed, limit: .seconds(30))) }
+            }
+            for await (index, milliseconds) in waits { converged[index] = milliseconds }
+        }
+        print(line("clients of the killed node", converged.filter { $0.key % nodes.count == 0 }.map(\.value)))
+        print(line("clients of the live nodes ", converged.filter { $0.key % nodes.count != 0 }.map(\.value)))
+        let missing = converged.values.filter { $0 == nil }.count
+        if missing > 0 { print("\(missing) clients had not converged 30 s after the SIGKILL") }
+        for client in clients + [writer] { await client.close() }
+        try await group.waitForAll()
+    }
+    stop(nodes)
+} catch {
+    FileHandle.standardError.write(Data("cluster-failover-benchmarks: \(error)\n".utf8))
+    stop(nodes)
+    exit(1)
+}

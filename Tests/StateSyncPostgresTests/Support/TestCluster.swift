@@ -1,0 +1,115 @@
+import Foundation
+import StateSyncTestSupport
+import TestProcessSupport
+import Testing
+
+/// A cluster of a test's own: a private PostgreSQL (``TestPostgres``),
+/// `statesync serve --postgres` nodes on free ports (``ClusterNode``, with
+/// the tests' high rate limits), and optionally HAProxy
+/// in front of them with the repository's `deploy/haproxy/statesync.cfg`.
+///
+/// ```swift
+/// try await TestCluster.with(balanced: true) { cluster in
+///     let client = try await ProtocolClient.joined(cluster.balancerURL, clientID: "c1")
+///     cluster.nodes[0].process.send(SIGKILL)
+/// }
+/// ```
+///
+/// Everything it started is killed and removed when ``with(nodes:balanced:options:_:)``
+/// returns, whether the body threw or not.
+final class TestCluster: Sendable {
+    /// Why the cluster could not be set up.
+    struct Failure: Error, CustomStringConvertible {
+        /// What failed.
+        let description: String
+    }
+
+    /// The nodes the repository's HAProxy configuration balances over.
+    static let balancedNodeCount = 3
+
+    /// The repository's HAProxy configuration (ports from the environment).
+    static let haproxyConfiguration = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("deploy/haproxy/statesync.cfg")
+
+    /// The shared PostgreSQL.
+    let postgres: TestPostgres
+    /// The nodes, in the order they started.
+    let nodes: [ClusterNode]
+    /// HAProxy's process and port, when the cluster is balanced.
+    let balancer: (process: ServeProcess, port: Int)?
+
+    /// `ws://127.0.0.1:PORT/sync` of HAProxy; fails the test when the cluster has none.
+    var balancerURL: String {
+        get throws { "ws://127.0.0.1:\(try #require(balancer, "the cluster was started without HAProxy").port)/sync" }
+    }
+
+    private init(postgres: TestPostgres, nodes: [ClusterNode], balancer: (process: ServeProcess, port: Int)?) {
+        self.postgres = postgres
+        self.nodes = nodes
+        self.balancer = balancer
+    }
+
+    /// Runs `body` with `count` nodes (``ClusterNode/start(_:_:sourceLocation:)``
+    /// with `options`) and, when `balanced`, HAProxy in front of them (which
+    /// takes exactly ``balancedNodeCount`` nodes); then kills every process
+    /// and removes PostgreSQL.
+    static func with<T: Sendable>(
+        nodes count: Int = 3, balanced: Bool = false, options: [String] = [], _ body: (TestCluster) async throws -> T
+    ) async throws -> T {
+        guard !balanced || count == balancedNodeCount else {
+            throw Failure(description: "deploy/haproxy/statesync.cfg balances over \(balancedNodeCount) nodes, not \(count)")
+        }
+        return try await TestPostgres.with { postgres in
+            var processes: [ServeProcess] = []
+            return try await withCleanup {
+                var nodes: [ClusterNode] = []
+                // One after the other: the first creates the schema.
+                for _ in 0..<count {
+                    let node = try await ClusterNode.start(postgres, options)
+                    processes.append(node.process)
+                    nodes.append(node)
+                }
+                var balancer: (process: ServeProcess, port: Int)?
+                if balanced {
+                    let started = try await startHAProxy(over: nodes)
+                    processes.append(started.process)
+                    balancer = started
+                }
+                return try await body(TestCluster(postgres: postgres, nodes: nodes, balancer: balancer))
+            } cleanup: {
+                for process in processes {
+                    process.send(SIGKILL)
+                    _ = await process.waitForExit()
+                }
+            }
+        }
+    }
+
+    /// Starts `haproxy -db` (in the foreground) with the repository's
+    /// configuration on a free port; returns once it answers `/health`
+    /// from a node.
+    private static func startHAProxy(over nodes: [ClusterNode]) async throws -> (process: ServeProcess, port: Int) {
+        // Debian installs it in /usr/sbin, which a non-root PATH may lack.
+        guard let haproxy = Tools.onPath("haproxy")
+            ?? [URL(fileURLWithPath: "/usr/sbin/haproxy")].first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        else {
+            throw Failure(description: "haproxy is not installed: install Debian's haproxy package (scripts/test does when it runs as root)")
+        }
+        let reserved = try ReservedPort()
+        var environment = ["STATESYNC_LB_ADDRESS": "127.0.0.1", "STATESYNC_LB_PORT": "\(reserved.port)"]
+        for (index, node) in nodes.enumerated() {
+            environment["STATESYNC_NODE\(index + 1)"] = "127.0.0.1:\(node.port)"
+        }
+        reserved.release()
+        let process = try ServeProcess(["-f", haproxyConfiguration.path, "-db"], executable: haproxy, environment: environment)
+        do {
+            _ = try await HTTPProbe.health(port: reserved.port) { $0.status == 200 }
+        } catch {
+            process.send(SIGKILL)
+            _ = await process.waitForExit()
+            throw Failure(description: "HAProxy did not answer /health: \(error); its output: \(process.standardError)")
+        }
+        return (process, reserved.port)
+    }
+}
