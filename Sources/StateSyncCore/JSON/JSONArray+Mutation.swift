@@ -87,11 +87,11 @@ extension JSONArray: RangeReplaceableCollection {
     /// one holding the range's start to the one holding its end.
     private mutating func rebuild(_ range: Range<Int>, with newElements: [JSONValue]) {
         let first = location(of: range.lowerBound).chunk
-        let last = location(of: max(range.upperBound - 1, range.lowerBound)).chunk
+        let last = location(of: Swift.max(range.upperBound - 1, range.lowerBound)).chunk
         let firstStart = start(ofChunk: first)
         var middle = Array(chunks[first].elements[..<(range.lowerBound - firstStart)])
         middle += newElements
-        middle += chunks[last].elements[min(range.upperBound - start(ofChunk: last), chunks[last].elements.count)...]
+        middle += chunks[last].elements[Swift.min(range.upperBound - start(ofChunk: last), chunks[last].elements.count)...]
         let growth = newElements.count - range.count
         var rebuilt = Array(chunks[..<first])
         rebuilt += Self.chunked(middle[...], startingAt: firstStart)

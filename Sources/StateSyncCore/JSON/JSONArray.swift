@@ -18,9 +18,9 @@
 /// ```
 public struct JSONArray: Sendable {
     /// All the elements while ``chunks`` is empty; empty otherwise.
-    private(set) var flat: [JSONValue]
+    var flat: [JSONValue]
     /// The elements of a large array in order; empty for a small one.
-    private(set) var chunks: [JSONArrayChunk]
+    var chunks: [JSONArrayChunk]
 
     /// Above this many elements an array is kept in chunks (256: below it,
     /// copying the whole array costs about as much as copying the chunk
@@ -70,7 +70,7 @@ public struct JSONArray: Sendable {
         var end = start
         var lower = elements.startIndex
         while lower < elements.endIndex {
-            let upper = min(lower + chunkSize, elements.endIndex)
+            let upper = Swift.min(lower + chunkSize, elements.endIndex)
             end += upper - lower
             result.append(JSONArrayChunk(elements: Array(elements[lower..<upper]), end: end))
             lower = upper
