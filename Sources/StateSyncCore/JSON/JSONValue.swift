@@ -43,7 +43,7 @@ public enum JSONValue: Sendable {
 }
 
 extension JSONValue {
-    /// An array of `elements` (``JSONArray/init(_:)-([JSONValue])``), for
+    /// An array of `elements` (a ``JSONArray``), for
     /// code that builds a plain `Array` first.
     public static func array(_ elements: [JSONValue]) -> JSONValue {
         .array(JSONArray(elements))
