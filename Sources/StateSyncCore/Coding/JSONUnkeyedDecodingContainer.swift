@@ -1,11 +1,11 @@
 /// Reads the elements of one array, in order, for ``JSONValueDecoder``.
 struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let decoder: JSONValueDecoderImpl
-    let values: [JSONValue]
+    let values: JSONArray
     let codingPath: [any CodingKey]
     private(set) var currentIndex = 0
 
-    init(decoder: JSONValueDecoderImpl, values: [JSONValue], codingPath: [any CodingKey]) {
+    init(decoder: JSONValueDecoderImpl, values: JSONArray, codingPath: [any CodingKey]) {
         self.decoder = decoder
         self.values = values
         self.codingPath = codingPath

@@ -90,7 +90,7 @@ extension JSONValue {
     }
 
     /// The elements, or `nil` when this is not an array.
-    public var arrayValue: [JSONValue]? {
+    public var arrayValue: JSONArray? {
         if case .array(let values) = self { return values }
         return nil
     }

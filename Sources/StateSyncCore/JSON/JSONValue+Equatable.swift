@@ -1,7 +1,7 @@
 extension JSONValue: Equatable {
     /// JSON equality: numbers compare by value (`.integer(1) == .double(1)`),
     /// strings by their UTF-8 bytes (so canonically equivalent but
-    /// differently spelled strings differ), arrays element by element, and
+    /// differently spelled strings differ), arrays element by element (skipping shared chunks), and
     /// objects by their key-value pairs. Storage shared between the two sides
     /// is recognised in O(1).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -12,7 +12,7 @@ extension JSONValue: Equatable {
         case let (.double(a), .double(b)): a == b
         case let (.integer(a), .double(b)), let (.double(b), .integer(a)): Int64(exactly: b) == a
         case let (.string(a), .string(b)): UTF8Bytes.equal(a, b)
-        case let (.array(a), .array(b)): sameBuffer(a, b) || a.elementsEqual(b)
+        case let (.array(a), .array(b)): a == b
         case let (.object(a), .object(b)): a == b
         default: false
         }

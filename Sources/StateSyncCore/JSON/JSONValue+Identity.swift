@@ -11,7 +11,7 @@ extension JSONValue {
         case let (.integer(a), .integer(b)): a == b
         case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
         case let (.string(a), .string(b)): JSONValue.sameStorage(a, b)
-        case let (.array(a), .array(b)): JSONValue.sameBuffer(a, b)
+        case let (.array(a), .array(b)): a.isIdentical(to: b)
         case let (.object(a), .object(b)): a.isIdentical(to: b)
         default: false
         }

@@ -6,7 +6,9 @@
 /// ``double(_:)``. Two numbers compare equal when they denote the same value,
 /// so `.integer(1) == .double(1.0)`.
 ///
-/// Objects are ``JSONObject``s, whose keys are kept in one deterministic order
+/// Arrays are ``JSONArray``s and objects ``JSONObject``s: both share the
+/// storage of unchanged parts between versions when large.
+/// Objects whose keys are kept in one deterministic order
 /// (see its documentation), so equal values always serialize to equal bytes.
 ///
 /// Equality, hashing, serialization, the diff and coding are recursive:
@@ -34,8 +36,16 @@ public enum JSONValue: Sendable {
     case double(Double)
     /// A string of Unicode scalars.
     case string(String)
-    /// An ordered list of values.
-    case array([JSONValue])
+    /// An ordered list of values (structure-sharing when large: see ``JSONArray``).
+    case array(JSONArray)
     /// A map from string keys to values.
     case object(JSONObject)
+}
+
+extension JSONValue {
+    /// An array of `elements` (a ``JSONArray``), for
+    /// code that builds a plain `Array` first.
+    public static func array(_ elements: [JSONValue]) -> JSONValue {
+        .array(JSONArray(elements))
+    }
 }

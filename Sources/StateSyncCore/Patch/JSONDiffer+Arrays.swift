@@ -21,8 +21,8 @@ extension JSONDiffer {
     ///
     /// Cost: O(prefix + suffix) O(1) comparisons when little changed, plus
     /// hashing the ids of the middle only.
-    mutating func diffArrays(_ old: [JSONValue], _ new: [JSONValue]) {
-        if JSONValue.sameBuffer(old, new) { return }
+    mutating func diffArrays(_ old: JSONArray, _ new: JSONArray) {
+        if old.isIdentical(to: new) { return }
         let common = min(old.count, new.count)
         var prefix = 0
         while prefix < common {
@@ -40,15 +40,16 @@ extension JSONDiffer {
                   trim(old[old.count - 1 - suffix], new[new.count - 1 - suffix], at: old.count - 1 - suffix) else { break }
             suffix += 1
         }
-        let oldMiddle = old[prefix..<(old.count - suffix)]
-        let newMiddle = new[prefix..<(new.count - suffix)]
+        // The middles as plain arrays (indexed from 0): usually a few elements.
+        let oldMiddle = Array(old[prefix..<(old.count - suffix)])[...]
+        let newMiddle = Array(new[prefix..<(new.count - suffix)])[...]
         if oldMiddle.isEmpty {
             for (offset, value) in newMiddle.enumerated() {
                 emitAdd(String(prefix + offset), value)
             }
         } else if newMiddle.isEmpty {
-            for index in oldMiddle.indices.reversed() {
-                emitRemove(String(index))
+            for offset in oldMiddle.indices.reversed() {
+                emitRemove(String(prefix + offset))
             }
         } else if !diffByID(oldMiddle, newMiddle, from: prefix) {
             diffByPosition(oldMiddle, newMiddle, from: prefix)

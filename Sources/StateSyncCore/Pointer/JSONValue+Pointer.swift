@@ -128,7 +128,7 @@ extension JSONValue {
     /// `add` (`allowingEnd`) also `count` and `-`.
     private static func arrayIndex(
         _ token: String,
-        in values: [JSONValue],
+        in values: JSONArray,
         allowingEnd: Bool,
         of pointer: JSONPointer
     ) throws(JSONPointerError) -> Int {

@@ -213,7 +213,7 @@ struct StateMirror<App: StateSyncApp> {
         fullEncodes += 1
         json = encoded
         estimatedBytes += growth
-        let children: [JSONValue] = json.objectValue.map { Array($0.values) } ?? json.arrayValue ?? []
+        let children: [JSONValue] = json.objectValue.map { Array($0.values) } ?? json.arrayValue.map(Array.init) ?? []
         change.cost += children.reduce(Self.width(json)) { $0 + Self.width($1) }
         change.paths = nil
         return true
