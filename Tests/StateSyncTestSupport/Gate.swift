@@ -1,18 +1,18 @@
 import Synchronization
 
-/// A gate tasks pass while it is open and wait at while it is closed, e.g.
+/// A gate that lets callers through while it is open and holds them while it is closed, e.g.
 /// to stall a server's sessions (`StateSyncServerConfiguration.sessionWillHandleMessage`).
 ///
 /// ```swift
 /// let gate = Gate()
-/// configuration.sessionWillHandleMessage = { await gate.pass() }
+/// configuration.sessionWillHandleMessage = gate.whenOpen
 /// gate.close()
 /// defer { gate.open() }   // never leave a session stuck
 /// ```
 package final class Gate: Sendable {
     private struct State {
         var isOpen = true
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var waiting: [@Sendable () -> Void] = []
     }
 
     private let state = Mutex(State())
@@ -20,29 +20,28 @@ package final class Gate: Sendable {
     /// An open gate.
     package init() {}
 
-    /// Returns at once while open; otherwise when the gate opens.
-    @Sendable package func pass() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isOpen = state.withLock { state in
-                if !state.isOpen { state.waiting.append(continuation) }
-                return state.isOpen
-            }
-            if isOpen { continuation.resume() }
+    /// Calls `proceed` at once while open; otherwise when the gate opens
+    /// (e.g. `StateSyncServerConfiguration.sessionWillHandleMessage = gate.whenOpen`).
+    @Sendable package func whenOpen(_ proceed: @escaping @Sendable () -> Void) {
+        let isOpen = state.withLock { state in
+            if !state.isOpen { state.waiting.append(proceed) }
+            return state.isOpen
         }
+        if isOpen { proceed() }
     }
 
-    /// Makes later ``pass()`` calls wait.
+    /// Makes later ``whenOpen(_:)`` calls wait.
     package func close() {
         state.withLock { $0.isOpen = false }
     }
 
-    /// Lets every waiting and later ``pass()`` through.
+    /// Lets every waiting and later ``whenOpen(_:)`` through.
     package func open() {
         let waiting = state.withLock { state in
             state.isOpen = true
             defer { state.waiting = [] }
             return state.waiting
         }
-        waiting.forEach { $0.resume() }
+        waiting.forEach { $0() }
     }
 }

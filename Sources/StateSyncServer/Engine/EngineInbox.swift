@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// Sessions' requests are bounded: ``postRequest(_:)`` waits while
 /// `capacity` of them are queued, until the sequencer takes them. A session
-/// that awaits it before reading its next message stops reading its socket
-/// while the engine is behind, instead of growing this queue. The engine's
+/// that waits for room (``whenRoomForRequests(_:)``) before handling its
+/// next message stops reading its socket while the engine is behind,
+/// instead of growing this queue. The engine's
 /// own events (joins, leaves, drains, journal completions) are not bounded
 /// here: each comes from a bounded source (a connection, the batch in flight).
 final class EngineInbox: Sendable {
@@ -15,8 +16,8 @@ final class EngineInbox: Sendable {
         var events: [EngineEvent] = []
         /// How many of ``events`` are sessions' requests.
         var requests = 0
-        /// Callers of ``postRequest(_:)`` waiting for room.
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Callers waiting for room (``whenRoomForRequests(_:)``).
+        var waiters: [@Sendable () -> Void] = []
         /// Whether ``finish()`` has refused later events.
         var finished = false
     }
@@ -56,16 +57,26 @@ final class EngineInbox: Sendable {
         while true {
             let posting = queue.withLock { queue in append(event, to: &queue, bounded: true) }
             guard case .full = posting else { return wake(posting) }
-            whenFull()
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                let roomNow = queue.withLock { queue in
-                    guard queue.requests >= capacity, !queue.finished else { return true }
-                    queue.waiters.append(waiter)
-                    return false
-                }
-                if roomNow { waiter.resume() }
+                whenRoomForRequests { waiter.resume() }
             }
         }
+    }
+
+    /// For a request that found the queue full (counted with `whenFull`):
+    /// calls `resume` once the queue may have room again (the sequencer
+    /// took the queued ones, or stopped), at once if it has room now.
+    /// `resume` runs on the thread that made the room: it must only hand
+    /// over to its caller's loop. The room is not reserved: try the request
+    /// again, and wait again if others took it.
+    func whenRoomForRequests(_ resume: @escaping @Sendable () -> Void) {
+        whenFull()
+        let roomNow = queue.withLock { queue in
+            guard queue.requests >= capacity, !queue.finished else { return true }
+            queue.waiters.append(resume)
+            return false
+        }
+        if roomNow { resume() }
     }
 
     /// Queues the request `event` when fewer than `capacity` requests are
@@ -98,13 +109,13 @@ final class EngineInbox: Sendable {
     /// Everything queued so far, in order; the callers waiting for room go on.
     func takeAll() -> [EngineEvent] {
         let (events, waiters) = queue.withLock { takeAll(&$0) }
-        for waiter in waiters { waiter.resume() }
+        for resume in waiters { resume() }
         return events
     }
 
-    private func takeAll(_ queue: inout Queue) -> ([EngineEvent], [CheckedContinuation<Void, Never>]) {
+    private func takeAll(_ queue: inout Queue) -> ([EngineEvent], [@Sendable () -> Void]) {
         var events: [EngineEvent] = []
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [@Sendable () -> Void] = []
         swap(&events, &queue.events)
         swap(&waiters, &queue.waiters)
         queue.requests = 0
@@ -118,7 +129,7 @@ final class EngineInbox: Sendable {
             queue.finished = true
             return takeAll(&queue)
         }
-        for waiter in waiters { waiter.resume() }
+        for resume in waiters { resume() }
         continuation.finish()
         return rest
     }

@@ -202,13 +202,20 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     }
 
     /// Queues `request` as ``submit(_:from:)`` does when the engine's queue
-    /// has room, without waiting (and without the frame of an `async`
-    /// call, which a connection's task would keep as long as it lives).
+    /// has room, without waiting (an event-loop session cannot wait).
     ///
-    /// - Returns: `nil` when the queue is full (then await
-    ///   ``submit(_:from:)``), `false` when the engine has stopped.
+    /// - Returns: `nil` when the queue is full (then wait with
+    ///   ``whenRoomForRequests(_:)`` and try again), `false` when the engine
+    ///   has stopped.
     func submitIfRoom(_ request: SessionRequest, from session: String) -> Bool? {
         inbox.postRequestIfRoom(.request(sessionID: session, request, received: .now))
+    }
+
+    /// Calls `resume` once the engine's queue may have room for a request
+    /// (see ``submitIfRoom(_:from:)``), on the thread that made the room:
+    /// it must only hand over to the caller's event loop.
+    func whenRoomForRequests(_ resume: @escaping @Sendable () -> Void) {
+        inbox.whenRoomForRequests(resume)
     }
 
     /// The joined sessions with their subscriptions and whether they are

@@ -179,13 +179,11 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             logger: logger, writeFailures: metrics.journalWriteFailures)
     }
 
-    /// Delays everything sent on `channel` by `latency` (``StateSyncServerConfiguration/injectedLatency``).
-    private static func injectLatency(_ latency: Duration, into channel: any Channel) async {
-        let added = channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.addHandler(InjectedLatencyHandler(latency: latency.timeAmount), position: .first)
-        }
+    /// Delays everything sent on `channel` by `latency` (``StateSyncServerConfiguration/injectedLatency``);
+    /// called on the channel's event loop as its WebSocket handler is installed.
+    private static func injectLatency(_ latency: Duration, into channel: any Channel) {
         // Fails only when the connection has closed already: nothing to delay then.
-        try? await added.get()
+        try? channel.pipeline.syncOperations.addHandler(InjectedLatencyHandler(latency: latency.timeAmount), position: .first)
     }
 
     private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal, group: any EventLoopGroup) throws -> WebSocketServer {
@@ -210,24 +208,25 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         options.maxOutboundBytes = session.maxOutboundBytes
         // Messages are stamped as they arrive, by the clock sessions measure rates with.
         options.arrivalClock = ArrivalClock(configuration.sessionClock)
+        let backlog = (limit: options.inboundHighWatermark, resume: options.inboundLowWatermark)
 
         let sync = WebSocketRoute(
             path: "/sync",
             handshake: WebSocketServerHandshake(subprotocols: [ProtocolVersion.subprotocol], rejectsUnknownSubprotocols: true),
-            configuration: webSocket, options: options
-        ) { [self] connection in
-            if let latency = configuration.injectedLatency {
-                await Self.injectLatency(latency, into: connection.outbound.channel)
-            }
-            let number = sessionCounter.add(1, ordering: .relaxed).newValue
-            let driver = SyncSession(
-                id: "\(sessionPrefix)s-\(number)", outbound: connection.outbound, engine: engine, metrics: metrics,
-                frames: frames.frames(for: connection.outbound.eventLoop),
-                joins: joins, logger: logger)
-            await driver.run(
-                connection.inbound, configuration: session, authentication: configuration.authentication,
-                clock: configuration.sessionClock, beforeEachMessage: configuration.sessionWillHandleMessage)
-        }
+            configuration: webSocket, options: options,
+            handler: .eventLoopPerConnection { [self] outbound in
+                if let latency = configuration.injectedLatency {
+                    Self.injectLatency(latency, into: outbound.channel)
+                }
+                let number = sessionCounter.add(1, ordering: .relaxed).newValue
+                return SyncSession(
+                    id: "\(sessionPrefix)s-\(number)", outbound: outbound, engine: engine, metrics: metrics,
+                    frames: frames.frames(for: outbound.eventLoop), joins: joins, logger: logger,
+                    configuration: session, authentication: configuration.authentication,
+                    clock: configuration.sessionClock,
+                    backlog: backlog,
+                    holdBeforeEachMessage: configuration.sessionWillHandleMessage)
+            })
         var routes = [sync]
         if configuration.echo {
             routes.append(WebSocketRoute(path: "/echo", configuration: webSocket, handler: .eventLoop(WebSocketEchoHandler())))

@@ -82,10 +82,11 @@ public struct StateSyncServerConfiguration: Sendable {
     /// request. Tests in this package freeze it so that no token refills
     /// while a slow machine runs them, or step it to space messages apart.
     package var sessionClock: @Sendable () -> ContinuousClock.Instant = { .now }
-    /// Awaited by each WebSocket session before it handles a received
-    /// message. Default `nil`. Tests stall sessions with it, as a busy
+    /// Called by each WebSocket session before it handles a received
+    /// message, with the function that lets the session go on (from any
+    /// thread). Default `nil`. Tests stall sessions with it, as a busy
     /// server would, while messages keep arriving.
-    package var sessionWillHandleMessage: (@Sendable () async -> Void)?
+    package var sessionWillHandleMessage: (@Sendable (_ proceed: @escaping @Sendable () -> Void) -> Void)?
 
     /// A configuration; every argument has the default documented on its property.
     public init(

@@ -9,12 +9,32 @@ import WebSocket
 /// to its ``SessionStateMachine``, carries out the decisions (engine calls,
 /// replies, closes), and is the engine's ``SessionSink`` for the connection.
 ///
-/// Inbound runs in the connection's task (one per connection, owned by the
-/// WebSocket server); outbound frames from the engine are written with
-/// ``WebSocketOutbound/write(_:)-(WebSocketMessage)``: no task per message.
-/// The engine measures and counts what it sends; the session counts only
-/// its own replies and its connection.
-final class SyncSession<App: StateSyncApp>: SessionSink {
+/// It is the connection's own ``WebSocketEventLoopHandler``: every message
+/// is handled on the connection's event loop as it is read, with no task
+/// per connection (an idle connection costs its objects, not a task and
+/// its frames). Outbound frames from the engine are written with
+/// ``WebSocketOutbound/write(_:)-(WebSocketMessage)``. The engine measures
+/// and counts what it sends; the session counts only its own replies and
+/// its connection.
+///
+/// While the session waits (the engine's queue is full, or a test holds it
+/// with ``StateSyncServerConfiguration/sessionWillHandleMessage``), the
+/// messages that arrive meanwhile are kept, with their arrival times, in a
+/// backlog of at most `backlogLimit` messages (the route's
+/// ``WebSocketChannelOptions/inboundHighWatermark``); at that size the
+/// connection stops reading its socket (TCP then slows the client) until the
+/// backlog is down to `backlogResume` (``WebSocketChannelOptions/inboundLowWatermark``).
+///
+/// `@unchecked Sendable`: its mutable state (the machine, backlog, timer,
+/// flags) is read and written only on the connection's event loop
+/// (``WebSocketEventLoopHandler`` callbacks, and the hops back to that loop
+/// from the engine's and the test hook's callbacks); the ``SessionSink``
+/// methods the fan-out calls touch only constants.
+final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandler, @unchecked Sendable {
+    /// What a session awaits before it handles a message: it is given the
+    /// function that lets it go on (tests stall sessions with it).
+    typealias MessageHold = @Sendable (_ proceed: @escaping @Sendable () -> Void) -> Void
+
     /// The session id sent in `welcome`, e.g. `s-12`.
     let id: String
     private let outbound: WebSocketOutbound
@@ -23,11 +43,31 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     private let logger: Logger
     private let frames: SharedFrames
     private let joins: JoinLimiter
-    private let encoder = MessageEncoder()
+    private let holdBeforeEachMessage: MessageHold?
+    private let backlogLimit: Int
+    private let backlogResume: Int
 
+    private var machine: SessionStateMachine
+    private var helloTimer: Scheduled<Void>?
+    private var joined = false
+    /// A message or a request is in progress (waiting for the engine's room
+    /// or for ``holdBeforeEachMessage``): later messages go to ``backlog``.
+    private var waiting = false
+    private var backlog: [WebSocketReceivedMessage] = []
+    private var readingHeld = false
+    private var connectionClosed = false
+    private var finished = false
+
+    /// A session for the connection of `outbound`, waiting for `hello`.
+    /// `clock` gives the time the session starts at (its full token
+    /// buckets); it must be the clock that stamps the connection's messages
+    /// (``WebSocketChannelOptions/arrivalClock``).
     init(
         id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, metrics: ServerMetrics,
-        frames: SharedFrames, joins: JoinLimiter, logger: Logger
+        frames: SharedFrames, joins: JoinLimiter, logger: Logger,
+        configuration: SessionConfiguration, authentication: SessionAuthentication,
+        clock: @Sendable () -> ContinuousClock.Instant, backlog: (limit: Int, resume: Int),
+        holdBeforeEachMessage: MessageHold? = nil
     ) {
         self.id = id
         self.joins = joins
@@ -35,68 +75,133 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
         self.outbound = outbound
         self.engine = engine
         self.metrics = metrics
-        var logger = logger
-        logger[metadataKey: "session"] = "\(id)"
         self.logger = logger
+        self.holdBeforeEachMessage = holdBeforeEachMessage
+        self.backlogLimit = max(1, backlog.limit)
+        self.backlogResume = min(max(0, backlog.resume), self.backlogLimit - 1)
+        self.machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: clock())
+        if let timeout = configuration.helloTimeout {
+            helloTimer = closeWithoutHello(after: timeout)
+        }
     }
 
-    // MARK: Inbound
+    // MARK: Inbound (on the connection's event loop)
 
-    /// Serves the connection until it closes, then leaves the engine.
+    /// Logs the opening (the hello timer started with the session).
+    func webSocketOpened(_ outbound: WebSocketOutbound) {
+        logger.debug("connection opened", metadata: ["session": "\(id)"])
+    }
+
+    /// Handles `received` now, or keeps it in the backlog while the session waits.
     ///
     /// The rate limit measures each message at the time it arrived
-    /// (``WebSocketReceivedMessage/receivedAt``, stamped on the event loop as
-    /// it was read), not when this task gets to it: after a stall, the
-    /// backlog of a steady client is not a burst. `clock` gives the time the
-    /// session starts at (its full token bucket); it must be the clock that
-    /// stamps the connection's messages (``WebSocketChannelOptions/arrivalClock``).
-    /// `beforeEachMessage`, when set, is awaited before each message is
-    /// handled (tests stall the session with it).
-    ///
-    /// The connection's task lives as long as the connection, and so does
-    /// the largest its async frames ever grew: the work on each message
-    /// runs in synchronous, non-inlined methods (``decide(_:with:)``,
-    /// ``perform(_:)``), whose temporaries live on the thread's stack, so
-    /// that an idle connection keeps a few hundred bytes of frames instead
-    /// of kilobytes.
-    func run(
-        _ inbound: WebSocketInboundMessages, configuration: SessionConfiguration, authentication: SessionAuthentication,
-        clock: @Sendable () -> ContinuousClock.Instant, beforeEachMessage: (@Sendable () async -> Void)? = nil
-    ) async {
-        var machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: clock())
-        logger.debug("connection opened")
-        var helloTimer = configuration.helloTimeout.map(closeWithoutHello(after:))
-        var joined = false
-        var messages = inbound.makeAsyncIterator()
-        while let received = await messages.nextReceived() {
-            // The first message decides: a hello joins, anything else closes.
-            helloTimer?.cancel()
-            helloTimer = nil
-            if let beforeEachMessage { await beforeEachMessage() }
-            let action = decide(received, with: &machine)
-            if case .join = action { joined = true }
-            // Waits only while the engine's queue is full: this connection is
-            // then not read (its socket fills) rather than the queue grow.
-            if let request = perform(action), engine.submitIfRoom(request, from: id) == nil {
-                await engine.submit(request, from: id)
+    /// (``WebSocketReceivedMessage/receivedAt``, stamped as it was read), not
+    /// when the session gets to it: after a stall, the backlog of a steady
+    /// client is not a burst.
+    func webSocket(_ outbound: WebSocketOutbound, received: WebSocketReceivedMessage) {
+        guard !waiting else {
+            backlog.append(received)
+            if backlog.count >= backlogLimit, !readingHeld {
+                readingHeld = true
+                outbound.holdReading()
+            }
+            return
+        }
+        handle(received)
+    }
+
+    /// Every message comes with its arrival time (``webSocket(_:received:)-(_,WebSocketReceivedMessage)``);
+    /// one without is handled as arrived now.
+    func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage) {
+        webSocket(outbound, received: WebSocketReceivedMessage(message: message, receivedAt: .now))
+    }
+
+    /// Leaves the engine once the messages received before the close are handled.
+    func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus) {
+        connectionClosed = true
+        if !waiting { finish() }
+    }
+
+    private func handle(_ received: WebSocketReceivedMessage) {
+        // The first message decides: a hello joins, anything else closes.
+        helloTimer?.cancel()
+        helloTimer = nil
+        guard let holdBeforeEachMessage else {
+            process(received)
+            return
+        }
+        waiting = true
+        let eventLoop = outbound.eventLoop
+        holdBeforeEachMessage { [self] in
+            eventLoop.execute { [self] in
+                waiting = false
+                process(received)
+                handleBacklog()
             }
         }
+    }
+
+    private func process(_ received: WebSocketReceivedMessage) {
+        let action = decide(received)
+        if case .join = action { joined = true }
+        if let request = perform(action) { submit(request) }
+    }
+
+    /// Queues `request` for the engine; while its queue is full the session
+    /// waits (and its backlog fills, then its socket) rather than the queue grow.
+    private func submit(_ request: SessionRequest) {
+        guard engine.submitIfRoom(request, from: id) == nil else { return }
+        waiting = true
+        let eventLoop = outbound.eventLoop
+        engine.whenRoomForRequests { [self] in
+            eventLoop.execute { [self] in
+                waiting = false
+                submit(request)
+                handleBacklog()
+            }
+        }
+    }
+
+    /// Handles the kept messages in order until the session waits again;
+    /// reads again once the backlog is short; leaves when the connection
+    /// closed meanwhile and nothing is left.
+    private func handleBacklog() {
+        var handled = 0
+        while !waiting, handled < backlog.count {
+            let next = backlog[handled]
+            handled += 1
+            handle(next)
+        }
+        backlog.removeFirst(handled)
+        if readingHeld, backlog.count <= backlogResume {
+            readingHeld = false
+            outbound.resumeReading()
+        }
+        if connectionClosed, !waiting { finish() }
+    }
+
+    /// The connection closed and every message it received is handled.
+    private func finish() {
+        guard !finished else { return }
+        finished = true
         helloTimer?.cancel()
+        helloTimer = nil
         // Also when the machine closed the session itself (a persistent rate limit).
         if joined {
             engine.leave(session: id)
             metrics.connections.decrement()
         }
         machine.closed()
-        logger.debug("connection closed", metadata: ["status": "\(outbound.closeStatus.map(String.init(describing:)) ?? "none")"])
+        logger.debug(
+            "connection closed",
+            metadata: ["session": "\(id)", "status": "\(outbound.closeStatus.map(String.init(describing:)) ?? "none")"])
     }
 
     /// What the session machine makes of `received` (a join beyond the
     /// address's join rate is refused here).
-    @inline(never)
-    private func decide(_ received: WebSocketReceivedMessage, with machine: inout SessionStateMachine) -> SessionStateMachine.Action {
+    private func decide(_ received: WebSocketReceivedMessage) -> SessionStateMachine.Action {
         let message = received.message
-        logger.trace("received", metadata: ["bytes": "\(message.data.readableBytes)"])
+        logger.trace("received", metadata: ["session": "\(id)", "bytes": "\(message.data.readableBytes)"])
         let action = switch message.kind {
         case .text: machine.received(text: message.data.readableBytesView, now: received.receivedAt)
         case .binary: machine.receivedBinary(byteCount: message.data.readableBytes, now: received.receivedAt)
@@ -112,8 +217,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     private func closeWithoutHello(after timeout: Duration) -> Scheduled<Void> {
         let seconds = timeout.components.seconds
         let reason = timeout == .seconds(seconds) ? "no hello within \(seconds) s" : "no hello within \(timeout)"
-        return outbound.eventLoop.scheduleTask(in: timeout.timeAmount) { [outbound, logger] in
-            logger.debug("closing", metadata: ["reason": "\(reason)"])
+        return outbound.eventLoop.scheduleTask(in: timeout.timeAmount) { [outbound, logger, id] in
+            logger.debug("closing", metadata: ["session": "\(id)", "reason": "\(reason)"])
             outbound.close(code: .policyViolation, reason: reason, promise: nil)
         }
     }
@@ -128,8 +233,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     }
 
     /// Carries out `action`, but for a request, which it returns for the
-    /// caller to submit to the engine (waiting while the engine is full).
-    @inline(never)
+    /// caller to submit to the engine.
     private func perform(_ action: SessionStateMachine.Action) -> SessionRequest? {
         switch action {
         case let .join(clientID, name, role):
@@ -137,14 +241,14 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
             let welcome = engine.join(session: info, clientID: clientID, role: role, sink: self)
             reply(.welcome(session: id, epoch: welcome.epoch, rev: welcome.rev, role: role, server: StateSyncServerInfo.name))
             metrics.connections.increment()
-            logger.debug("joined", metadata: ["role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
+            logger.debug("joined", metadata: ["session": "\(id)", "role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
         case .request(let request):
             return request
         case .reply(let message):
             reply(message)
         case let .replyAndClose(message, closeCode):
             reply(message)
-            logger.debug("closing", metadata: ["code": "\(closeCode)", "reason": "\(message.type)"])
+            logger.debug("closing", metadata: ["session": "\(id)", "code": "\(closeCode)", "reason": "\(message.type)"])
             outbound.close(code: WebSocketCloseCode(code: closeCode), reason: "", promise: nil)
         case .ignore:
             break
@@ -154,7 +258,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
 
     /// Writes a message of the session layer itself (welcome, errors, its own rejects).
     private func reply(_ message: ServerMessage) {
-        let bytes = encoder.encode(message)
+        let bytes = MessageEncoder().encode(message)
         metrics.bytesSent.increment(by: Int64(bytes.count))
         outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
     }
@@ -176,14 +280,14 @@ final class SyncSession<App: StateSyncApp>: SessionSink {
     /// Calls `drained` once the outbound buffer is below the low-water mark;
     /// never when the connection closes first.
     func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
-        logger.debug("slow consumer: waiting for the outbound buffer to drain")
-        outbound.whenWritable().whenComplete { [logger] result in
+        logger.debug("slow consumer: waiting for the outbound buffer to drain", metadata: ["session": "\(id)"])
+        outbound.whenWritable().whenComplete { [logger, id] result in
             switch result {
             case .success:
-                logger.debug("drained")
+                logger.debug("drained", metadata: ["session": "\(id)"])
                 drained()
             case .failure(let error):
-                logger.debug("closed while slow", metadata: ["error": "\(error)"])
+                logger.debug("closed while slow", metadata: ["session": "\(id)", "error": "\(error)"])
             }
         }
     }

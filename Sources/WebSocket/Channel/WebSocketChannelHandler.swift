@@ -15,7 +15,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     >.Source
 
     private var machine: WebSocketConnectionStateMachine
-    private let eventLoopHandler: (any WebSocketEventLoopHandler)?
+    /// Released when the connection closes (it may hold the outbound writer).
+    private var eventLoopHandler: (any WebSocketEventLoopHandler)?
     private let clock: ArrivalClock
     /// Queued outbound bytes above which the connection is closed with 1008.
     private let maxOutboundBytes: Int
@@ -36,6 +37,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// (`read()` is also held back while the channel is not writable, see
     /// ``readsOnlyWhenWritable``.)
     private var readingPaused = false
+    /// The event-loop handler asked to hold reading (``holdReading()``).
+    private var readingHeld = false
     private var readPending = false
     /// Writes made while a read burst is handled are flushed once at its end.
     private var inReadBurst = false
@@ -57,12 +60,15 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     /// Installs a connection's handler after `after` (the HTTP stage that is
     /// about to leave) and returns its outbound writer, plus the inbound
-    /// sequence when messages go to a task (`eventLoopHandler == nil`).
+    /// sequence when messages go to a task (`eventLoopHandler == nil` and
+    /// no `makeEventLoopHandler`). `makeEventLoopHandler`, when given, makes
+    /// the connection's own event-loop handler from its outbound writer.
     static func install(
         on channel: any Channel, after: any ChannelHandler, role: WebSocketRole,
         configuration: WebSocketConfiguration, options: WebSocketChannelOptions,
         subprotocol: String?, compression: PerMessageDeflateParameters?,
-        eventLoopHandler: (any WebSocketEventLoopHandler)?
+        eventLoopHandler: (any WebSocketEventLoopHandler)?,
+        makeEventLoopHandler: ((WebSocketOutbound) -> any WebSocketEventLoopHandler)? = nil
     ) throws -> (outbound: WebSocketOutbound, inbound: WebSocketInboundMessages?) {
         let machine = WebSocketConnectionStateMachine(
             role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
@@ -71,8 +77,11 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             maxOutboundBytes: options.maxOutboundBytes, readsOnlyWhenWritable: role == .server)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
+        if let makeEventLoopHandler {
+            handler.eventLoopHandler = makeEventLoopHandler(outbound)
+        }
         var inbound: WebSocketInboundMessages?
-        if eventLoopHandler == nil {
+        if handler.eventLoopHandler == nil {
             let producer = NIOAsyncSequenceProducer.makeSequence(
                 elementType: WebSocketReceivedMessage.self,
                 backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(
@@ -127,6 +136,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         if let outbound {
             eventLoopHandler?.webSocketClosed(outbound, status: status)
         }
+        eventLoopHandler = nil
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -172,7 +182,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// the channel is writable: a client that sends without reading (pings,
     /// requests) cannot make the server queue answers without bound.
     func read(context: ChannelHandlerContext) {
-        if readingPaused || !isWritableForReading(context) {
+        if readingPaused || readingHeld || !isWritableForReading(context) {
             readPending = true
         } else {
             context.read()
@@ -185,8 +195,21 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         resumeReadingIfHeldBack()
     }
 
+    /// The event-loop handler cannot take more messages for now: no more
+    /// socket reads (the bytes of the current read are still delivered)
+    /// until ``resumeReading()``.
+    func holdReading() {
+        readingHeld = true
+    }
+
+    /// The event-loop handler takes messages again.
+    func resumeReading() {
+        readingHeld = false
+        resumeReadingIfHeldBack()
+    }
+
     private func resumeReadingIfHeldBack() {
-        if readPending, !readingPaused, let context, isWritableForReading(context) {
+        if readPending, !readingPaused, !readingHeld, let context, isWritableForReading(context) {
             readPending = false
             context.read()
         }
@@ -226,19 +249,24 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     private func deliver(_ message: WebSocketMessage) {
+        // Stamped here, as the bytes are read, not when a task or a handler's
+        // backlog gets to the message: a consumer that stalled must not see
+        // a steady peer as a burst.
         if let eventLoopHandler, let outbound {
-            eventLoopHandler.webSocket(outbound, received: message)
+            eventLoopHandler.webSocket(outbound, received: WebSocketReceivedMessage(message: message, receivedAt: arrivalOfThisRead()))
         } else if let source {
-            // Stamped here, as the bytes are read, not when the task gets to
-            // the message: a consumer that stalled must not see a steady peer
-            // as a burst.
-            let receivedAt = arrival ?? clock.now()
-            arrival = receivedAt
-            switch source.yield(WebSocketReceivedMessage(message: message, receivedAt: receivedAt)) {
+            switch source.yield(WebSocketReceivedMessage(message: message, receivedAt: arrivalOfThisRead())) {
             case .stopProducing: readingPaused = true
             case .produceMore, .dropped: break
             }
         }
+    }
+
+    /// When the bytes of the current `channelRead` arrived, read from the clock once per read.
+    private func arrivalOfThisRead() -> ContinuousClock.Instant {
+        let receivedAt = arrival ?? clock.now()
+        arrival = receivedAt
+        return receivedAt
     }
 
     // MARK: Outbound

@@ -3,7 +3,9 @@
 ///
 /// Every method runs on the connection's event loop and must not block.
 /// Reply through the ``WebSocketOutbound``: writes made during a callback
-/// are flushed together when the current read burst ends.
+/// are flushed together when the current read burst ends. A handler that
+/// cannot take more messages for now (its own backlog is full) calls
+/// ``WebSocketOutbound/holdReading()``, then ``WebSocketOutbound/resumeReading()``.
 ///
 /// ```swift
 /// struct Echo: WebSocketEventLoopHandler {
@@ -17,6 +19,11 @@ public protocol WebSocketEventLoopHandler: Sendable {
     func webSocketOpened(_ outbound: WebSocketOutbound)
     /// A complete message arrived.
     func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage)
+    /// A complete message arrived, with the time it arrived (see
+    /// ``WebSocketReceivedMessage/receivedAt``), for handlers that measure
+    /// rates or keep messages for later. Default: calls
+    /// ``webSocket(_:received:)-(_,WebSocketMessage)`` with the message.
+    func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketReceivedMessage)
     /// The connection closed; `status` is the peer's close status, or
     /// `abnormalClosure` (1006) when TCP dropped without one. Default: nothing.
     func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus)
@@ -25,6 +32,10 @@ public protocol WebSocketEventLoopHandler: Sendable {
 extension WebSocketEventLoopHandler {
     /// Does nothing.
     public func webSocketOpened(_ outbound: WebSocketOutbound) {}
+    /// Passes the message on without its arrival time.
+    public func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketReceivedMessage) {
+        webSocket(outbound, received: message.message)
+    }
     /// Does nothing.
     public func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus) {}
 }

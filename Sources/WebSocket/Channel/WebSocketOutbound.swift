@@ -118,6 +118,20 @@ public final class WebSocketOutbound: Sendable {
         execute { $0.close(status: WebSocketCloseStatus(code: code, reason: reason), promise: promise) }
     }
 
+    /// Stops reading from the socket until ``resumeReading()``: for an
+    /// event-loop handler whose own backlog of received messages is full
+    /// (TCP flow control then slows the peer). Messages of the read being
+    /// handled are still delivered, and pings and closes wait with the rest.
+    public func holdReading() {
+        execute { $0.holdReading() }
+    }
+
+    /// Reads from the socket again after ``holdReading()`` (unless the
+    /// connection holds reads for its own reasons: a full outbound buffer).
+    public func resumeReading() {
+        execute { $0.resumeReading() }
+    }
+
     /// Bytes waiting for the socket; call only on ``eventLoop``.
     public var bufferedOutboundBytesOnEventLoop: Int {
         handler.value.bufferedOutboundBytes

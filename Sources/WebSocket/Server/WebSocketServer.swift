@@ -233,11 +233,16 @@ public final class WebSocketServer: Sendable {
             maxBodySize: configuration.maxRequestBodySize, filter: filter
         ) { channel, route, acceptance, after in
             var eventLoopHandler: (any WebSocketEventLoopHandler)?
-            if case .eventLoop(let handler) = route.handler { eventLoopHandler = handler }
+            var makeEventLoopHandler: (@Sendable (WebSocketOutbound) -> any WebSocketEventLoopHandler)?
+            switch route.handler {
+            case .eventLoop(let handler): eventLoopHandler = handler
+            case .eventLoopPerConnection(let make): makeEventLoopHandler = make
+            case .task: break
+            }
             let (outbound, inbound) = try WebSocketChannelHandler.install(
                 on: channel, after: after, role: .server, configuration: route.configuration, options: route.options,
                 subprotocol: acceptance.subprotocol, compression: acceptance.compression,
-                eventLoopHandler: eventLoopHandler)
+                eventLoopHandler: eventLoopHandler, makeEventLoopHandler: makeEventLoopHandler)
             connections.add(outbound)
             if case .task(let handler) = route.handler, let inbound {
                 let connection = WebSocketConnection(inbound: inbound, outbound: outbound)

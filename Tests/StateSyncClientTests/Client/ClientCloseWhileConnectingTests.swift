@@ -16,9 +16,9 @@ struct ClientCloseWhileConnectingTests {
         defer { gate.open() }   // never leave a session stuck
         let (hellos, hello) = AsyncStream.makeStream(of: Void.self)
         var configuration = TestServer.configuration
-        configuration.sessionWillHandleMessage = {
+        configuration.sessionWillHandleMessage = { proceed in
             hello.yield()
-            await gate.pass()
+            gate.whenOpen(proceed)
         }
         try await TestServer.with(configuration) { server in
             let client = StateSyncClient(configuration: ClientFixtures.configuration(server.url))

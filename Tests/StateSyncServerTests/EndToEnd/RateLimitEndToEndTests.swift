@@ -16,7 +16,7 @@ struct RateLimitEndToEndTests {
         let clock = ManualClock()
         configuration.sessionClock = clock.now
         let gate = Gate()
-        configuration.sessionWillHandleMessage = gate.pass
+        configuration.sessionWillHandleMessage = gate.whenOpen
         try await TestServer.with(configuration) { server in
             let client = try await ProtocolClient.joined(server.url)
             gate.close()

@@ -16,6 +16,12 @@ struct EngineInboxTests {
         let flag = Atomic(false)
     }
 
+    /// How many times something happened.
+    private final class Count: Sendable {
+        let value = Atomic(0)
+        var count: Int { value.load(ordering: .relaxed) }
+    }
+
     @Test func aRequestBeyondTheCapacityWaitsForTheSequencer() async {
         let inbox = EngineInbox(capacity: 2)
         #expect(await inbox.postRequest(Self.request("1")))
@@ -44,5 +50,35 @@ struct EngineInboxTests {
         for _ in 0..<100 { await Task.yield() }
         #expect(inbox.finish().count == 1)
         #expect(await second.value == false)
+    }
+
+    @Test func anEventLoopSessionIsToldWhenTheQueueHasRoomAgain() {
+        let full = Count()
+        let inbox = EngineInbox(capacity: 1) { full.value.add(1, ordering: .relaxed) }
+        let told = Count()
+        inbox.whenRoomForRequests { told.value.add(1, ordering: .relaxed) }
+        #expect(told.count == 1, "not told at once while the queue has room")
+
+        #expect(inbox.postRequestIfRoom(Self.request("1")) == true)
+        #expect(inbox.postRequestIfRoom(Self.request("2")) == nil)
+        inbox.whenRoomForRequests { told.value.add(1, ordering: .relaxed) }
+        #expect(told.count == 1, "told of room while the queue is full")
+        #expect(inbox.takeAll().count == 1)
+        #expect(told.count == 2, "not told once the sequencer took the queue")
+        #expect(inbox.postRequestIfRoom(Self.request("2")) == true)
+        #expect(full.count == 2, "each call for a request that found the queue full is counted")
+    }
+
+    @Test func anEventLoopSessionWaitingForRoomIsToldWhenTheEngineStops() {
+        let inbox = EngineInbox(capacity: 1)
+        #expect(inbox.postRequestIfRoom(Self.request("1")) == true)
+        let told = Posted()
+        inbox.whenRoomForRequests { told.flag.store(true, ordering: .relaxed) }
+        let toldEarly = told.flag.load(ordering: .relaxed)
+        #expect(!toldEarly)
+        #expect(inbox.finish().count == 1)
+        let toldAtStop = told.flag.load(ordering: .relaxed)
+        #expect(toldAtStop)
+        #expect(inbox.postRequestIfRoom(Self.request("2")) == false)
     }
 }
