@@ -7,9 +7,9 @@ package import Testing
 package final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` and the pipes are set up in `init` and only read
     // afterwards; `output` is guarded by `lock`.
-    private let process = Process()
-    private let stdout = Pipe()
-    private let stderr = Pipe()
+    private let process: SpawnedChild
+    private let stdout: Pipe
+    private let stderr: Pipe
     private let lock = NSLock()
     private var output = ""
     private var errors = ""
@@ -25,13 +25,19 @@ package final class ServeProcess: @unchecked Sendable {
     /// Starts `executable` (default `statesync`) with `arguments`, and with
     /// `environment` added to the test's own.
     package init(_ arguments: [String], executable: URL = ServeProcess.executable, environment: [String: String] = [:]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (stdout, stderr) = (Pipe(), Pipe())
+        self.stdout = stdout
+        self.stderr = stderr
+        // The child holds the writing ends: the parent's copies are closed
+        // (also when it cannot start) so that reading ends at the child's exit.
+        defer {
+            try? stdout.fileHandleForWriting.close()   // a pipe end of ours: closing cannot lose data
+            try? stderr.fileHandleForWriting.close()
         }
-        process.standardOutput = stdout
-        process.standardError = stderr
+        process = try SpawnedChild(
+            [executable.path] + arguments, environment: environment,
+            standardOutput: .descriptor(stdout.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(stderr.fileHandleForWriting.fileDescriptor))
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
             self?.received(String(decoding: handle.availableData, as: UTF8.self), ended: false)
         }
@@ -39,7 +45,6 @@ package final class ServeProcess: @unchecked Sendable {
             let text = String(decoding: handle.availableData, as: UTF8.self)
             self?.lock.withLock { self?.errors += text }
         }
-        try process.run()
     }
 
     /// Adds stdout text and resumes the waiters it satisfies (all of them
@@ -103,20 +108,20 @@ package final class ServeProcess: @unchecked Sendable {
 
     /// Sends `signal` (SIGKILL, SIGTERM).
     package func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// Waits for the process to exit, collects the rest of its output, and returns its status.
     package func waitForExit() async -> Int32 {
         await onOwnThread {
-                self.process.waitUntilExit()
+                let status = self.process.waitUntilExit()
                 self.stdout.fileHandleForReading.readabilityHandler = nil
                 self.stderr.fileHandleForReading.readabilityHandler = nil
                 let rest = String(decoding: self.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 let restErrors = String(decoding: self.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 self.lock.withLock { self.errors += restErrors }
                 self.received(rest, ended: true)
-                return self.process.terminationStatus
+                return status
         }
     }
 }

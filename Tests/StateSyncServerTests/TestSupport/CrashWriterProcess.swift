@@ -33,30 +33,23 @@ struct CrashWriterProcess {
         let trace = directory + ".strace"
         defer { try? FileManager.default.removeItem(atPath: trace) }  // cleanup only
         try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.strace ?? "strace")
-            process.arguments = [
-                "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", trace,
+            let process = try SpawnedChild([
+                Self.strace ?? "strace", "-f", "-qq", "-e", "trace=fsync,fdatasync", "-o", trace,
                 Self.executable.path, directory, "\(batchSize)", "\(batches)",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw CrashWriterFailure(status: process.terminationStatus, acknowledged: 0)
-            }
+            ])
+            let status = process.waitUntilExit()
+            guard status == 0 else { throw CrashWriterFailure(status: status, acknowledged: 0) }
         }
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         return lines.count { $0.contains("fsync(") || $0.contains("fdatasync(") }
     }
 
     private func run(arguments: [String], killAfter: Int, delay: UInt32) throws -> [UInt64] {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try SpawnedChild(
+            [Self.executable.path] + arguments, standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(FileHandle.standardError.fileDescriptor))
+        try output.fileHandleForWriting.close()   // the child holds it now: reading ends at its exit
         var acknowledged: [UInt64] = []
         var buffer: [UInt8] = []
         var killed = false
@@ -70,13 +63,13 @@ struct CrashWriterProcess {
             }
             if !killed, acknowledged.count >= killAfter {
                 usleep(delay)
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 killed = true
             }
         }
-        process.waitUntilExit()
-        guard killed, process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL else {
-            throw CrashWriterFailure(status: process.terminationStatus, acknowledged: acknowledged.count)
+        let status = process.waitUntilExit()
+        guard killed, status == 128 + SIGKILL else {
+            throw CrashWriterFailure(status: status, acknowledged: acknowledged.count)
         }
         return acknowledged
     }

@@ -1,3 +1,4 @@
+import TestProcessSupport
 import Foundation
 import NIOCore
 import Testing
@@ -23,7 +24,7 @@ import WebSocket
         let python = try await ExternalProcess.pythonWithWebsockets()
         let (process, portLine) = try await ExternalProcess.start(
             python, ["-c", Self.pythonServer, compression ? "deflate" : "off"])
-        defer { process.terminate() }
+        defer { process.send(SIGTERM) }
         let port = try #require(Int(portLine), "python server printed \"\(portLine)\" instead of its port")
         let configuration = WebSocketConfiguration(compression: compression ? .init() : nil)
         let connection = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/", configuration: configuration)

@@ -24,36 +24,34 @@ enum ExternalProcess {
 
     /// Runs `executable` with `arguments` to completion, killing it after `timeout` seconds.
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 20) async throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        let process = try SpawnedChild(
+            [executable] + arguments, standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(err.fileHandleForWriting.fileDescriptor))
+        // The child holds the writing ends: ours are closed so that reading ends at its exit.
+        try out.fileHandleForWriting.close()
+        try err.fileHandleForWriting.close()
+        let killer = DispatchWorkItem { process.send(SIGTERM) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         async let stdout = blocking { out.fileHandleForReading.readDataToEndOfFile() }
         async let stderr = blocking { err.fileHandleForReading.readDataToEndOfFile() }
         let (stdoutData, stderrData) = await (stdout, stderr)
-        await blocking { process.waitUntilExit() }
+        let status = await blocking { process.waitUntilExit() }
         killer.cancel()
         return Output(
-            status: process.terminationStatus,
+            status: status,
             stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
     /// Starts a long-running `executable` and returns it with the first line it prints.
-    static func start(_ executable: String, _ arguments: [String]) async throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+    static func start(_ executable: String, _ arguments: [String]) async throws -> (SpawnedChild, String) {
         let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.standardError
-        try process.run()
+        let process = try SpawnedChild(
+            [executable] + arguments, standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(FileHandle.standardError.fileDescriptor))
+        try out.fileHandleForWriting.close()   // the child holds it now
         let line = await blocking { () -> String in
             var bytes: [UInt8] = []
             while true {
