@@ -1,12 +1,13 @@
 import Foundation
 import StateSyncClient
 import StateSyncCore
+import StateSyncProtocol
 import StateSyncTestSupport
 import TestProcessSupport
 import Testing
 
 /// Faults in a cluster of real `statesync serve --postgres` nodes: a lost
-/// LISTEN connection, a paused node, a killed node. After each, every
+/// LISTEN connection, a paused node, a killed node, PostgreSQL restarted. After each, every
 /// acknowledged action is in the journal once, the revisions are
 /// contiguous, and every node serves the same state bytes.
 @Suite(.timeLimit(.minutes(3)), .serialized)
@@ -105,6 +106,70 @@ struct PostgresClusterFaultTests {
             #expect(bodies[0] == bodies[1], "B: \(bodies[0])\nC: \(bodies[1])")
             #expect(bodies[0].contains(#""hits":\#(total)"#), "\(bodies[0])")
             for node in nodes[1...] { await node.process.stop() }
+        }
+    }
+
+    @Test func aPostgresRestartedDuringWritesLosesNoAckedActionAndTheNodesConverge() async throws {
+        try await TestPostgres.with { postgres in
+            var nodes: [ClusterNode] = []
+            for _ in 0..<3 { nodes.append(try await ClusterNode.start(postgres)) }
+            // One client a node (each names all three, its own first), every one dispatching while PostgreSQL crashes.
+            var clients: [StateSyncClient] = []
+            for index in 0..<3 {
+                let urls = (0..<3).map { nodes[($0 + index) % 3].url }
+                var configuration = StateSyncClientConfiguration(urls: urls)
+                configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(400))
+                clients.append(StateSyncClient(configuration: configuration))
+            }
+            let perClient = 40
+            let outcomes = try await withThrowingTaskGroup(of: [Result<UInt64, DispatchRejection>].self) { group in
+                for client in clients { group.addTask { try await client.run(); return [] } }
+                for client in clients { try await client.waitUntilOnline() }
+                let outcomes = try await withThrowingTaskGroup(of: Result<UInt64, DispatchRejection>.self) { stream in
+                    func dispatchHalf() {
+                        for client in clients {
+                            for _ in 0..<perClient / 2 {
+                                stream.addTask {
+                                    do { return .success(try await client.dispatch(["type": "increment", "counter": "hits"])) }
+                                    catch let rejection as DispatchRejection { return .failure(rejection) }
+                                }
+                            }
+                        }
+                    }
+                    // Half before the crash (some in flight as it happens), half while PostgreSQL is down.
+                    dispatchHalf()
+                    try await postgres.crash()
+                    dispatchHalf()
+                    // Down for a while (the nodes answer 503 and refuse new pairs `unavailable`), then back.
+                    try await Task.sleep(for: .seconds(1))
+                    try await postgres.restart()
+                    return try await stream.reduce(into: []) { $0.append($1) }
+                }
+                for client in clients { await client.close() }
+                try await group.waitForAll()
+                return [outcomes]
+            }.flatMap { $0 }
+            let revisions = outcomes.compactMap { try? $0.get() }
+            let rejections = outcomes.compactMap { outcome -> DispatchRejection? in
+                if case .failure(let rejection) = outcome { return rejection }
+                return nil
+            }
+            #expect(outcomes.count == 3 * perClient, "\(revisions.count) acked, \(rejections.count) rejected")
+            #expect(rejections.allSatisfy { $0.code.rawValue == "unavailable" }, "\(rejections)")
+            #expect(Set(revisions).count == revisions.count, "each acked action at its own revision")
+            var stored = 0
+            for client in clients {
+                let ids = try await PostgresQueries.actionIDs(of: client.configuration.clientID, on: postgres)
+                #expect(Set(ids).count == ids.count, "a pair stored twice: \(ids)")
+                stored += ids.count
+            }
+            // Acked actions are stored; a rejected one is not (every stored one is an increment).
+            #expect(stored == revisions.count, "\(stored) stored, \(revisions.count) acked, \(rejections.count) rejected")
+            try await ClusterChecks.expectContiguous(on: postgres)
+            let bodies = try await ClusterChecks.converged(nodes, on: postgres)
+            #expect(Set(bodies).count == 1, "\(bodies)")
+            #expect(bodies[0].contains(#""hits":\#(revisions.count)"#), "\(bodies[0])")
+            for node in nodes { await node.process.stop() }
         }
     }
 }
