@@ -43,20 +43,8 @@ struct PostgresServeTests {
 
     @Test func reconnectsAfterPostgresRestartsWithoutLosingAnAck() async throws {
         try await TestPostgres.with { postgres in
-            let server = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url])
-            let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
-            let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", clientID: "pg-client")
-            let first = try await Self.answer(to: "a0", from: client)
-            #expect(first["type"] == "ack")
-
             // An immediate restart, stopped long enough for /health to be seen failing.
-            // The held action comes from a session without a clientId: a new pair's
-            // outcome must be looked up in the shared store, unreachable meanwhile.
-            let anonymous = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync")
-            // Its ack says the session's journaled join is stored too: the writer is idle at the crash,
-            // so the node learns of it only from the held action (not refused `unavailable` before).
-            #expect(try await Self.answer(to: "w1", from: anonymous)["type"] == "ack")
-            try await postgres.crash()
+            let (server, port, client, anonymous, first) = try await Self.servingThenCrashed(postgres)
             try await anonymous.send(Self.increment("a1"))
             let failing = try await HTTPProbe.health(port: port) { $0.status == 503 }
             #expect(failing.body["status"] == "storage_failing", "\(failing.body)")
@@ -85,14 +73,7 @@ struct PostgresServeTests {
 
     @Test func aSIGTERMWhilePostgresIsDownWaitsForTheHeldWrite() async throws {
         try await TestPostgres.with { postgres in
-            let server = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url])
-            let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
-            let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", clientID: "pg-client")
-            #expect(try await Self.answer(to: "a0", from: client)["type"] == "ack")
-            let anonymous = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync")
-            // Its ack says the session's journaled join is stored: the writer is idle at the crash.
-            #expect(try await Self.answer(to: "w1", from: anonymous)["type"] == "ack")
-            try await postgres.crash()
+            let (server, port, _, anonymous, _) = try await Self.servingThenCrashed(postgres)
             try await anonymous.send(Self.increment("held"))
             _ = try await HTTPProbe.health(port: port) { $0.status == 503 }
             // As with a full disk: the node stops once what it accepted is stored.
@@ -101,6 +82,27 @@ struct PostgresServeTests {
             #expect(await server.waitForExit() == 0, "\(server.standardError)")
             #expect(try await Self.dispatchedIDs(on: postgres) == "a0,w1,held")
         }
+    }
+
+    /// A `statesync serve --postgres` node with two sessions: `client`
+    /// (clientId `pg-client`, whose `a0` is acknowledged as `first`) and
+    /// `anonymous` (no clientId: an action it sends needs no outcome lookup
+    /// in the unreachable store), then PostgreSQL crashed (immediate mode).
+    /// `anonymous`'s `w1` is acknowledged before the crash: its ack says the
+    /// session's journaled join is stored too, so the writer is idle at the
+    /// crash and the node learns of it only from the next action (which it
+    /// holds, rather than refuse `unavailable` as it would once it knows).
+    private static func servingThenCrashed(_ postgres: TestPostgres) async throws
+        -> (server: ServeProcess, port: Int, client: ProtocolClient, anonymous: ProtocolClient, first: JSONValue) {
+        let server = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url])
+        let port = try #require(try await server.waitForPort(), "no URL printed: \(server.standardError)")
+        let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", clientID: "pg-client")
+        let first = try await answer(to: "a0", from: client)
+        #expect(first["type"] == "ack")
+        let anonymous = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync")
+        #expect(try await answer(to: "w1", from: anonymous)["type"] == "ack")
+        try await postgres.crash()
+        return (server, port, client, anonymous, first)
     }
 
     /// The action ids of every client dispatch in the journal, in revision order, comma-separated.
