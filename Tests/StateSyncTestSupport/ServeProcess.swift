@@ -76,6 +76,9 @@ package final class ServeProcess: @unchecked Sendable {
         }
     }
 
+    /// Whether the child has not exited yet.
+    package var isRunning: Bool { process.isRunning }
+
     /// The child's process id.
     package var processIdentifier: Int32 { process.processIdentifier }
 

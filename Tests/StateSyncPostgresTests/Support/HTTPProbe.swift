@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import StateSyncTestSupport
 import TestProcessSupport
 import Testing
 
@@ -11,12 +12,19 @@ enum HTTPProbe {
         var body: JSONValue
     }
 
+    /// The process that should answer exited before it did.
+    struct ServerExited: Error, CustomStringConvertible {
+        var description: String { "the server exited before /health answered" }
+    }
+
     /// Polls `/health` on `port` every 50 ms until `condition` holds (there
     /// is nothing to await in another process), and returns that answer;
-    /// fails after 30 s.
-    static func health(port: Int, until condition: (Health) -> Bool) async throws -> Health {
+    /// fails after 30 s, or with ``ServerExited`` as soon as `server` (the
+    /// process listening on `port`, when given) is gone.
+    static func health(port: Int, of server: ServeProcess? = nil, until condition: (Health) -> Bool) async throws -> Health {
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
+            if let server, !server.isRunning { throw ServerExited() }
             let (status, body) = try await get("/health", port: port)
             let answer = Health(status: status, body: (try? JSONParser().parse(body)) ?? .null)
             if condition(answer) { return answer }

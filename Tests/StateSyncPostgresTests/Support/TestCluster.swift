@@ -89,6 +89,12 @@ final class TestCluster: Sendable {
     /// Starts `haproxy -db` (in the foreground) with the repository's
     /// configuration on a free port; returns once it answers `/health`
     /// from a node.
+    ///
+    /// HAProxy cannot listen on port 0 and say which port it got, so it is
+    /// given a port reserved and released just before. Another process may
+    /// take that port in between (an outgoing connection's ephemeral port,
+    /// as tests running in parallel make): HAProxy then exits with "Address
+    /// already in use", and is started again on another port.
     private static func startHAProxy(over nodes: [ClusterNode]) async throws -> (process: ServeProcess, port: Int) {
         // Debian installs it in /usr/sbin, which a non-root PATH may lack.
         guard let haproxy = Tools.onPath("haproxy")
@@ -96,20 +102,30 @@ final class TestCluster: Sendable {
         else {
             throw Failure(description: "haproxy is not installed: install Debian's haproxy package (scripts/test does when it runs as root)")
         }
-        let reserved = try ReservedPort()
-        var environment = ["STATESYNC_LB_ADDRESS": "127.0.0.1", "STATESYNC_LB_PORT": "\(reserved.port)"]
-        for (index, node) in nodes.enumerated() {
-            environment["STATESYNC_NODE\(index + 1)"] = "127.0.0.1:\(node.port)"
+        var attempt = 1
+        while true {
+            let reserved = try ReservedPort()
+            var environment = ["STATESYNC_LB_ADDRESS": "127.0.0.1", "STATESYNC_LB_PORT": "\(reserved.port)"]
+            for (index, node) in nodes.enumerated() {
+                environment["STATESYNC_NODE\(index + 1)"] = "127.0.0.1:\(node.port)"
+            }
+            reserved.release()
+            let process = try ServeProcess(["-f", haproxyConfiguration.path, "-db"], executable: haproxy, environment: environment)
+            do {
+                _ = try await HTTPProbe.health(port: reserved.port, of: process) { $0.status == 200 }
+                return (process, reserved.port)
+            } catch {
+                process.send(SIGKILL)
+                _ = await process.waitForExit()
+                if error is HTTPProbe.ServerExited, process.standardError.contains("Address already in use"), attempt < portAttempts {
+                    attempt += 1
+                    continue
+                }
+                throw Failure(description: "HAProxy did not answer /health: \(error); its output: \(process.standardError)")
+            }
         }
-        reserved.release()
-        let process = try ServeProcess(["-f", haproxyConfiguration.path, "-db"], executable: haproxy, environment: environment)
-        do {
-            _ = try await HTTPProbe.health(port: reserved.port) { $0.status == 200 }
-        } catch {
-            process.send(SIGKILL)
-            _ = await process.waitForExit()
-            throw Failure(description: "HAProxy did not answer /health: \(error); its output: \(process.standardError)")
-        }
-        return (process, reserved.port)
     }
+
+    /// How many ports ``startHAProxy(over:)`` tries when each was taken.
+    private static let portAttempts = 5
 }
