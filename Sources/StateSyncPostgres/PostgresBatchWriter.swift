@@ -54,6 +54,20 @@ import Synchronization
 /// refuses is final for this journal: every later append fails, as with
 /// ``SQLiteJournal``.
 ///
+/// **Exactly once across nodes.** A node does not ask PostgreSQL whether
+/// each new `(clientId, id)` pair was decided elsewhere before applying it
+/// (one read per action); the group's transaction checks instead. Its
+/// outcome rows go in with `ON CONFLICT DO NOTHING RETURNING`, and when
+/// fewer rows come back than were sent, another node had already stored
+/// an outcome for a pair (the client sent it to two nodes, say after a
+/// failover): the transaction rolls back, writes nothing, and the group
+/// fails with ``JournalError/isOutcomeConflict``; the engine then looks
+/// the pairs up and answers those from their stored outcome. The check
+/// cannot miss a pair decided concurrently: under `PRIMARY KEY (store_id,
+/// client_id, action_id)` an insert of a pair that another transaction has
+/// inserted and not yet ended waits for it, then conflicts if it committed
+/// and goes in if it rolled back, so one outcome of a pair is ever stored.
+///
 /// **A lost connection** (the server restarted, the backend was terminated,
 /// no answer within the deadline) is reconnected, with a backoff from
 /// ``PostgresJournal/Configuration/firstRetryDelay`` doubling up to
@@ -91,6 +105,23 @@ final class PostgresBatchWriter: Sendable {
     private let writeFailed: @Sendable () -> Void
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    /// The transaction kept open after a refusal (see "Taking turns"); only
+    /// the writer task uses it.
+    private let heldTurn = Mutex<HeldTurn?>(nil)
+
+    /// A transaction holding the store row's lock at `head`, on `connection`.
+    private struct HeldTurn {
+        var connection: TimedConnection
+        var head: UInt64
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// How long a refused writer keeps the store row locked for its engine
+    /// to catch up and send the refused actions again.
+    static let heldTurnLimit = Duration.milliseconds(200)
+    /// How long PostgreSQL lets a held turn's session sit idle before it
+    /// ends the session (a writer process that was stopped).
+    static let idleTurnTimeoutMilliseconds = 2_000
 
     init(
         connection: ReconnectingConnection, storeID: String, nodeID: String?, server: String, headRevision: UInt64,
@@ -140,6 +171,8 @@ final class PostgresBatchWriter: Sendable {
             case .write(let group):
                 await commit(group)
             case .stop(let closeWaiters):
+                // Woken at a held turn's deadline, or closing: the turn ends.
+                await releaseTurn(evenBeforeItsDeadline: !closeWaiters.isEmpty)
                 for waiter in closeWaiters { waiter(.success(())) }
                 return
             }
@@ -152,6 +185,9 @@ final class PostgresBatchWriter: Sendable {
         case committed
         /// Another writer had moved the head to `head`; nothing was written.
         case refused(head: UInt64)
+        /// Another writer had decided `pairs` of the group's `(clientId, id)`
+        /// pairs; nothing was written (rolled back).
+        case decidedElsewhere(pairs: Int)
     }
 
     /// Writes `group` in one transaction and runs its completions; writes it
@@ -180,6 +216,8 @@ final class PostgresBatchWriter: Sendable {
                     for work in group { work.completion(.success(())) }
                 case .refused(let actual):
                     try refuse(group, seen: seen, actual: actual, first: entries[0].revision)
+                case .decidedElsewhere(let pairs):
+                    refuse(group, decidedElsewhere: pairs, seen: seen)
                 }
                 return
             } catch WriteFailure.lostBeforeCommit(let error) {
@@ -212,17 +250,26 @@ final class PostgresBatchWriter: Sendable {
     private func transaction(
         _ batches: [JournalBatch], entries: [JournalEntry], from seen: UInt64, to head: UInt64
     ) async throws -> Outcome {
+        let turn = await takeTurn(at: seen)
         let connection: TimedConnection
         do {
-            connection = try await self.connection.connection()
+            if let turn {
+                connection = turn
+            } else {
+                connection = try await self.connection.connection()
+            }
         } catch {
             throw WriteFailure.lostBeforeCommit(PostgresFailure.journalError(error, server: server, operation: "connect"))
         }
         do {
-            try await connection.run("BEGIN", logger: logger)
+            if turn == nil { try await connection.run("BEGIN", logger: logger) }
             if !entries.isEmpty {
                 if let actual = try await compareAndSetHead(from: seen, to: head, on: connection) {
-                    try await connection.run("ROLLBACK", logger: logger)
+                    if actual > seen {
+                        try await hold(connection, at: actual)
+                    } else {
+                        try await connection.run("ROLLBACK", logger: logger)
+                    }
                     return .refused(head: actual)
                 }
                 try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
@@ -230,8 +277,13 @@ final class PostgresBatchWriter: Sendable {
                     try await PresenceRows.record(entries, store: storeID, node: nodeID, on: connection, logger: logger)
                 }
             }
+            var decidedElsewhere = 0
             for batch in batches {
-                try await PostgresStatements.record(batch, store: storeID, on: connection, logger: logger)
+                decidedElsewhere += try await PostgresStatements.record(batch, store: storeID, on: connection, logger: logger)
+            }
+            if decidedElsewhere > 0 {
+                try await connection.run("ROLLBACK", logger: logger)
+                return .decidedElsewhere(pairs: decidedElsewhere)
             }
         } catch {
             let failure = PostgresFailure.journalError(error, server: server, operation: "write a batch")
@@ -265,7 +317,55 @@ final class PostgresBatchWriter: Sendable {
             RETURNING head_revision, pg_notify(\(PostgresHeadWatcher.channel), \(payload))::text
             """, logger: logger)
         guard updated.isEmpty else { return nil }
-        return try await storedHead(on: connection)
+        return try await storedHead(on: connection, waitingForWriters: true)
+    }
+
+    /// Keeps the transaction open on `connection`, holding the store row at
+    /// `head`, for the refused group's redo (see "Taking turns"), and
+    /// wakes the writer at the turn's deadline to end it if nothing came.
+    private func hold(_ connection: TimedConnection, at head: UInt64) async throws {
+        // SET takes no bind parameters; the value is this type's constant.
+        try await connection.run(
+            PostgresQuery(unsafeSQL: "SET LOCAL idle_in_transaction_session_timeout = \(Self.idleTurnTimeoutMilliseconds)"),
+            logger: logger)
+        let deadline = ContinuousClock.now + Self.heldTurnLimit
+        heldTurn.withLock { $0 = HeldTurn(connection: connection, head: head, deadline: deadline) }
+        let wake = wake
+        Task {
+            try? await Task.sleep(until: deadline)
+            wake.yield()
+        }
+    }
+
+    /// The held turn's connection, already in its transaction, when a group
+    /// starting at `seen` may use it; else the turn is ended (rolled back)
+    /// and `nil` returned.
+    private func takeTurn(at seen: UInt64) async -> TimedConnection? {
+        guard let turn = heldTurn.withLock({ turn in defer { turn = nil }; return turn }) else { return nil }
+        if turn.head == seen, ContinuousClock.now < turn.deadline, !turn.connection.connection.isClosed { return turn.connection }
+        await rollBack(turn)
+        return nil
+    }
+
+    /// Ends the held turn, if any, once its deadline has passed (or at once).
+    private func releaseTurn(evenBeforeItsDeadline: Bool) async {
+        guard let turn = heldTurn.withLock({ turn -> HeldTurn? in
+            guard let held = turn, evenBeforeItsDeadline || ContinuousClock.now >= held.deadline else { return nil }
+            turn = nil
+            return held
+        }) else { return }
+        logger.debug("the refused batch did not come back in time: the held turn ends", metadata: ["head": "\(turn.head)"])
+        await rollBack(turn)
+    }
+
+    /// Rolls the held turn's transaction back; a connection that fails to
+    /// is dropped (its session's end rolls it back).
+    private func rollBack(_ turn: HeldTurn) async {
+        do {
+            try await turn.connection.run("ROLLBACK", logger: logger)
+        } catch {
+            connection.drop(turn.connection)
+        }
     }
 
     /// The store's head revision as the database has it now. With
@@ -347,6 +447,19 @@ final class PostgresBatchWriter: Sendable {
         let gap = JournalError.revisionGap(expected: actual + 1, got: first)
         let rest = queue.withLock { $0.refused(head: actual) }
         for work in group + rest { work.completion(.failure(gap)) }
+    }
+
+    /// Another writer had decided some of `group`'s pairs (a client sent the
+    /// same `(clientId, id)` to two nodes): the transaction was rolled back,
+    /// the head is still `seen`, and `group` and everything pending fail with
+    /// ``JournalError/isOutcomeConflict``; the engine looks the pairs up and
+    /// sequences the rest again.
+    private func refuse(_ group: [GroupCommitQueue.Work], decidedElsewhere pairs: Int, seen: UInt64) {
+        logger.notice("another writer had decided some of the batch's (clientId, id) pairs: nothing was written", metadata: [
+            "pairs": "\(pairs)", "head": "\(seen)"])
+        let conflict = JournalError.outcomeConflict(pairs: pairs)
+        let rest = queue.withLock { $0.refused(head: seen) }
+        for work in group + rest { work.completion(.failure(conflict)) }
     }
 
     /// A statement failed for good: this group and every later append fail

@@ -27,9 +27,11 @@ enum PostgresStatements {
     }
 
     /// Records a batch's outcomes as ``JournalBatch`` says: forgotten
-    /// clientIds first, then each accepted pair and rejection (the first
-    /// outcome of a pair stays), then the trims.
-    static func record(_ batch: JournalBatch, store: String, on connection: TimedConnection, logger: Logger) async throws {
+    /// clientIds first, then each accepted pair and rejection, then the
+    /// trims. Returns how many of the batch's pairs already had an outcome
+    /// (decided by another node: the first outcome of a pair stays, and the
+    /// caller must roll the transaction back).
+    static func record(_ batch: JournalBatch, store: String, on connection: TimedConnection, logger: Logger) async throws -> Int {
         if !batch.forgottenClients.isEmpty {
             try await connection.run(
                 "DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = ANY(\(batch.forgottenClients))",
@@ -39,22 +41,25 @@ enum PostgresStatements {
             guard let client = entry.meta.clientID, let action = entry.actionID else { return nil }
             return (client, action, Int64(entry.revision))
         }
+        var decidedBefore = 0
         if !accepted.isEmpty {
-            try await connection.run("""
+            let inserted = try await connection.run("""
                 INSERT INTO statesync_outcomes (store_id, client_id, action_id, revision)
                 SELECT \(store), c, a, r FROM unnest(\(accepted.map(\.0)), \(accepted.map(\.1)), \(accepted.map(\.2))) AS u(c, a, r)
-                ON CONFLICT DO NOTHING
+                ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: logger)
+            decidedBefore += accepted.count - inserted.count
         }
         if !batch.rejections.isEmpty {
             let rejections = batch.rejections
-            try await connection.run("""
+            let inserted = try await connection.run("""
                 INSERT INTO statesync_outcomes (store_id, client_id, action_id, code, message)
                 SELECT \(store), c, a, k, m
                   FROM unnest(\(rejections.map(\.clientID)), \(rejections.map(\.actionID)),
                               \(rejections.map(\.code)), \(rejections.map(\.message))) AS u(c, a, k, m)
-                ON CONFLICT DO NOTHING
+                ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: logger)
+            decidedBefore += rejections.count - inserted.count
         }
         for (client, keep) in batch.outcomeTrims.sorted(by: { $0.key < $1.key }) {
             try await connection.run("""
@@ -63,6 +68,7 @@ enum PostgresStatements {
                       ORDER BY seq DESC LIMIT 1 OFFSET \(max(1, keep)))
                 """, logger: logger)
         }
+        return decidedBefore
     }
 
     /// `time` as the bit pattern of its `timeIntervalSinceReferenceDate`

@@ -72,6 +72,42 @@ struct PostgresTotalOrderTests {
         }
     }
 
+    @Test func aRefusedWriterHoldsTheStoreForItsRedoThenLetsGoAfterTheLimit() async throws {
+        try await TestPostgres.with { postgres in
+            let stale = try await JournalFixtures.open(postgres)
+            let other = try await JournalFixtures.open(postgres)
+            try await other.append(JournalBatch(entries: (1...3).map { JournalFixtures.entry($0, writer: "other") }))
+            await #expect(throws: JournalError.self) { try await stale.append(JournalBatch(entries: [JournalFixtures.entry(1, writer: "stale")])) }
+            // Its turn: `other`'s next write waits for the store row...
+            let waiting = Task { try await other.append(JournalBatch(entries: [JournalFixtures.entry(4, writer: "other")])) }
+            try await Self.waitForALockWait(on: postgres)
+            // ...while the refused writer's redo goes in at once, in the transaction it kept.
+            try await stale.append(JournalBatch(entries: [JournalFixtures.entry(4, writer: "stale")]))
+            let error = await #expect(throws: JournalError.self) { try await waiting.value }
+            #expect(error?.isRevisionGap == true, "\(String(describing: error))")
+            #expect(try await stale.entries(from: 4, through: 4).first?.action == JournalFixtures.entry(4, writer: "stale").action)
+
+            // A turn whose redo never comes ends after the limit: the other writer goes on.
+            #expect(other.lastRevision == 4)
+            try await other.append(JournalBatch(entries: [JournalFixtures.entry(5, writer: "other")]))
+            await #expect(throws: JournalError.self) { try await stale.append(JournalBatch(entries: [JournalFixtures.entry(5, writer: "stale")])) }
+            try await other.append(JournalBatch(entries: [JournalFixtures.entry(6, writer: "other")]))
+            #expect(try await PostgresQueries.revisions(on: postgres) == [1, 2, 3, 4, 5, 6])
+            for journal in [stale, other] { try await journal.close() }
+        }
+    }
+
+    /// Polls `pg_stat_activity` (every 10 ms, for at most 10 s: there is
+    /// nothing to await) until a backend waits for a lock.
+    private static func waitForALockWait(on postgres: TestPostgres) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await PostgresQueries.text(
+            "SELECT count(*)::text FROM pg_stat_activity WHERE wait_event_type = 'Lock'", on: postgres) == "0" {
+            try #require(ContinuousClock.now < deadline, "no writer waited for the store row")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     @Test func aRetryOnAnotherWriterFindsTheOriginalOutcome() async throws {
         try await TestPostgres.with { postgres in
             let first = try await JournalFixtures.open(postgres)
@@ -83,10 +119,40 @@ struct PostgresTotalOrderTests {
             // The retry reaches `second`, which answers from the store instead of applying it again.
             #expect(try await second.outcome(clientID: "c-9", actionID: "a-17") == .accepted(revision: 1))
             #expect(try await second.outcome(clientID: "c-9", actionID: "a-18") == .rejected(code: "not_found", message: "no todo nope"))
-            // A second record of the pair (a writer that missed the first) keeps the first outcome.
-            try await second.append(JournalBatch(
-                rejections: [JournalRejection(clientID: "c-9", actionID: "a-17", code: "internal_error", message: "late")]))
+            // A second record of the pair (a writer that missed the first) is refused whole; the first outcome stays.
+            let error = await #expect(throws: JournalError.self) {
+                try await second.append(JournalBatch(
+                    rejections: [JournalRejection(clientID: "c-9", actionID: "a-17", code: "internal_error", message: "late")]))
+            }
+            #expect(error?.isOutcomeConflict == true, "\(String(describing: error))")
             #expect(try await first.outcome(clientID: "c-9", actionID: "a-17") == .accepted(revision: 1))
+            for journal in [first, second] { try await journal.close() }
+        }
+    }
+
+    @Test func aBatchHoldingAPairAnotherWriterStoredWritesNothingAndTheWriterGoesOn() async throws {
+        try await TestPostgres.with { postgres in
+            let first = try await JournalFixtures.open(postgres)
+            let second = try await JournalFixtures.open(postgres)
+            try await first.append(JournalBatch(entries: [JournalFixtures.entry(1, client: "c-9", actionID: "a-1", writer: "first")]))
+            second.caughtUp(through: 1)   // as its engine does after reading revision 1
+            try await second.append(JournalBatch(entries: [JournalFixtures.entry(2, client: "c-9", actionID: "a-2", writer: "second")]))
+            // The client sent a-1 to `second` too: its batch (with another client's pair) is refused whole.
+            let error = await #expect(throws: JournalError.self) {
+                try await second.append(JournalBatch(entries: [
+                    JournalFixtures.entry(3, client: "c-8", actionID: "b-1", writer: "second"),
+                    JournalFixtures.entry(4, client: "c-9", actionID: "a-1", writer: "second"),
+                ]))
+            }
+            #expect(error?.isOutcomeConflict == true, "\(String(describing: error))")
+            #expect(try await PostgresQueries.revisions(on: postgres) == [1, 2])
+            #expect(try await PostgresQueries.actionIDs(of: "c-9", on: postgres) == ["a-1", "a-2"])
+            #expect(try await second.outcome(clientID: "c-8", actionID: "b-1") == nil, "a refused batch writes nothing")
+            #expect(try await second.outcome(clientID: "c-9", actionID: "a-1") == .accepted(revision: 1))
+            // The head did not move: the writer sequences the rest again at the same revision.
+            #expect(second.lastRevision == 2)
+            try await second.append(JournalBatch(entries: [JournalFixtures.entry(3, client: "c-8", actionID: "b-1", writer: "second")]))
+            #expect(try await PostgresQueries.revisions(on: postgres) == [1, 2, 3])
             for journal in [first, second] { try await journal.close() }
         }
     }

@@ -48,6 +48,11 @@ struct CommitPipeline {
         if let rejection { building.journal.rejections.append(rejection) }
     }
 
+    /// Adds a decided rejection, to log when the batch is published.
+    mutating func log(_ rejection: DecidedRejection) {
+        building.rejections.append(rejection)
+    }
+
     /// Records what the building batch is being reduced from (see ``PendingBatch/inputs``).
     mutating func record(_ input: BatchInput) {
         building.inputs.append(input)

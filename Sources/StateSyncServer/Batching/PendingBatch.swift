@@ -18,6 +18,9 @@ struct PendingBatch {
     var change = MirrorDelta()
     /// Answers to dispatches, sent after the batch's patches.
     var answers: [DispatchAnswer] = []
+    /// The rejections among them, for the devtools' ``RejectionLog`` once
+    /// the batch is published.
+    var rejections: [DecidedRejection] = []
     /// Starts the effects of the batch's commands, in order, once it is
     /// durable (an effect of an action that was never written never runs).
     var effects: [@Sendable () -> Void] = []

@@ -44,18 +44,16 @@ struct RejectionLog: Sendable {
     }
 
     /// Records a rejection.
-    mutating func record(
-        time: Date, revision: UInt64, sessionID: String, clientID: String?, actionID: String, action: JSONObject,
-        code: String, message: String
-    ) {
+    mutating func record(_ rejection: DecidedRejection) {
         guard capacity > 0 else { return }
         lastSequence += 1
-        let bytes = JSONSerializer().serialize(.object(action))
+        let bytes = JSONSerializer().serialize(.object(rejection.action))
         let kept: JSONValue = bytes.count <= Self.maxActionBytes
-            ? .object(action) : ["type": action["type"] ?? .null, "bytes": .integer(Int64(bytes.count))]
+            ? .object(rejection.action) : ["type": rejection.action["type"] ?? .null, "bytes": .integer(Int64(bytes.count))]
         entries.append(RejectedAction(
-            sequence: lastSequence, time: time, revision: revision, sessionID: sessionID, clientID: clientID,
-            actionID: actionID, action: kept, code: code, message: message))
+            sequence: lastSequence, time: rejection.time, revision: rejection.revision, sessionID: rejection.sessionID,
+            clientID: rejection.clientID, actionID: rejection.actionID, action: kept, code: rejection.code,
+            message: rejection.message))
         if entries.count > capacity { entries.removeFirst() }
     }
 
@@ -63,4 +61,27 @@ struct RejectionLog: Sendable {
     func entries(after sequence: UInt64) -> [RejectedAction] {
         entries.filter { $0.sequence > sequence }
     }
+}
+
+/// A rejection the sequencer decided, kept with its batch and recorded in
+/// the ``RejectionLog`` when the batch is published: a batch that a shared
+/// journal refuses is sequenced again, and its rejections must be logged
+/// once, as decided the second time.
+struct DecidedRejection {
+    /// When the engine decided it.
+    var time: Date
+    /// The revision the state was at.
+    var revision: UInt64
+    /// The dispatching session's id.
+    var sessionID: String
+    /// Its `clientId`, if any.
+    var clientID: String?
+    /// The dispatch's id.
+    var actionID: String
+    /// The action object as sent.
+    var action: JSONObject
+    /// The `reject` code.
+    var code: String
+    /// The `reject` message.
+    var message: String
 }

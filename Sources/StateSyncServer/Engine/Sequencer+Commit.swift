@@ -23,13 +23,13 @@ extension Sequencer {
     }
 
     /// The batch in flight was written (publish it, start its effects, take
-    /// a snapshot when due), or another node moved the shared head (catch
-    /// up, then sequence it again), or its commit's outcome is unknown
+    /// a snapshot when due), or another node moved the shared head or
+    /// decided one of its pairs (catch up, then sequence it again), or its commit's outcome is unknown
     /// (withhold its acks, catch up), or the journal failed (answer it as
     /// failed and accept no more actions).
     func durable(_ result: Result<Void, JournalError>) {
         switch result {
-        case .failure(let error) where error.isRevisionGap && journal.isShared:
+        case .failure(let error) where (error.isRevisionGap || error.isOutcomeConflict) && journal.isShared:
             refused(error)
         case .failure(let error) where error.isCommitOutcomeUnknown && journal.isShared:
             outcomeUnknown(error)
@@ -90,7 +90,13 @@ extension Sequencer {
         publish(batch)
     }
 
+    /// Hands `batch` to the fan-out, and its rejections to the devtools' log.
     func publish(_ batch: PendingBatch) {
+        if !batch.rejections.isEmpty {
+            shared.rejections.withLock { log in
+                for rejection in batch.rejections { log.record(rejection) }
+            }
+        }
         publication.publish(batch)
     }
 

@@ -106,17 +106,16 @@ extension Sequencer {
         }
     }
 
-    /// Records the outcome of a new dispatch (a rejection also in the
-    /// devtools' ``RejectionLog``) and queues its answer.
+    /// Records the outcome of a new dispatch (a rejection also for the
+    /// devtools' ``RejectionLog``, once its batch is published) and queues
+    /// its answer.
     private func decide(_ outcome: JournalOutcome, for dispatch: Dispatch) {
         var journaled: JournalRejection?
         if case let .rejected(code, message) = outcome {
             let session = dispatch.session
-            shared.rejections.withLock {
-                $0.record(
-                    time: authority.now(), revision: authority.revision, sessionID: session.info.id, clientID: session.clientID,
-                    actionID: dispatch.id, action: dispatch.action, code: code, message: message)
-            }
+            commits.log(DecidedRejection(
+                time: authority.now(), revision: authority.revision, sessionID: session.info.id, clientID: session.clientID,
+                actionID: dispatch.id, action: dispatch.action, code: code, message: message))
             journaled = dispatch.key.map { JournalRejection(clientID: $0.clientID, actionID: $0.actionID, code: code, message: message) }
         }
         if let key = dispatch.key { exactlyOnce.decided(outcome, for: key, now: authority.now()) }

@@ -10,9 +10,9 @@ extension Sequencer {
     /// The outcome of `key` decided before (from memory, else the journal),
     /// or `nil` when the pair is new. When the journal cannot be read, the
     /// answer is a rejection (not remembered): applying the action could
-    /// apply it twice. On a shared journal, whose every new pair is looked
-    /// up, that is `unavailable` (the storage is unreachable: retry later),
-    /// else `internal_error`.
+    /// apply it twice. On a shared journal (looked up when a batch is
+    /// sequenced again after a pair conflict) that is `unavailable` (the
+    /// storage is unreachable: retry later), else `internal_error`.
     func earlierOutcome(of key: OutcomeKey) async -> JournalOutcome? {
         switch exactlyOnce.lookup(key) {
         case .known(let outcome):

@@ -12,6 +12,9 @@ struct FollowState {
     var hintedHead: UInt64 = 0
     /// Inputs of refused batches, to sequence again once caught up.
     var redo: [BatchInput] = []
+    /// Whether a refused batch held a pair another node had decided: the
+    /// round that sequences it again looks its pairs up in the journal.
+    var verifyPairs = false
     /// Refusals since the last batch of this node's was written.
     var conflictsInARow = 0
     /// Failed attempts to read what others wrote since the last success.
@@ -54,17 +57,23 @@ struct FollowState {
 ///    (patches, no answers);
 /// 3. tells the journal where it is (``Journal/caughtUp(through:)``) and
 ///    sequences again what it had dropped, in order: same `(clientId, id)`
-///    pairs, new revisions, each pair looked up in the journal first, so a
-///    pair another node decided meanwhile is answered from its outcome and
-///    never applied twice. Their answers leave once that batch is durable.
+///    pairs, new revisions. Their answers leave once that batch is durable.
+///
+/// A pair is never applied twice across nodes: a node does not look each
+/// new pair up before applying it; the journal's commit refuses a batch
+/// holding a pair another node had already decided
+/// (``JournalError/isOutcomeConflict``, see `PostgresBatchWriter`), and
+/// the round that sequences that batch again looks its pairs up first, so
+/// such a pair is answered from its stored outcome.
 extension Sequencer {
-    /// Another node moved the head before the batch in flight: nothing of
-    /// it was written and none of its answers leave; it is sequenced again
-    /// once caught up.
+    /// Another node moved the head before the batch in flight, or had
+    /// decided one of its pairs: nothing of it was written and none of its
+    /// answers leave; it is sequenced again once caught up.
     func refused(_ error: JournalError) {
         guard let batch = commits.refused() else { return }
         following.redo += batch.inputs
         following.behind = true
+        if error.isOutcomeConflict { following.verifyPairs = true }
         following.conflictsInARow += 1
         // Outcomes decided in memory for the refused batch are not durable.
         exactlyOnce.forgetUndurable()
@@ -170,6 +179,8 @@ extension Sequencer {
     /// Sequences `inputs` again, in order, on the caught-up state.
     private func sequenceAgain(_ inputs: [BatchInput]) async {
         guard !inputs.isEmpty else { return }
+        if following.verifyPairs { exactlyOnce.verifyWithJournal() }
+        following.verifyPairs = false
         let dispatches = inputs.compactMap { input -> EngineEvent? in
             guard case let .dispatch(sessionID, id, action, received) = input else { return nil }
             return .request(sessionID: sessionID, .dispatch(id: id, action: action), received: received)

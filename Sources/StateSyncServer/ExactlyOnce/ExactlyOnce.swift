@@ -43,6 +43,10 @@ struct ExactlyOnce {
     private let journalHasEarlierOutcomes: Bool
     /// The pairs the journal remembered at the start (`nil`: unknown, any may be there).
     private let earlierPairs: OutcomePairFilter?
+    /// Whether other nodes decide pairs too (see ``init(capacity:retention:journalRevision:restoredClients:restoredPairs:sharedJournal:now:)``).
+    private let sharedJournal: Bool
+    /// Whether this round looks pairs up on a shared journal (``verifyWithJournal()``).
+    private var verifying = false
     /// Pairs of the current round that the journal was found not to know.
     private var checkedAbsent: Set<OutcomeKey> = []
     private var changes = JournalChanges()
@@ -51,7 +55,10 @@ struct ExactlyOnce {
     /// revisions and remembers the outcomes of `restoredClients` (least
     /// recently active first) and of `restoredPairs` (`nil` when the
     /// journal cannot list them), at `now`. On a `sharedJournal` (other
-    /// nodes decide pairs too) a pair memory does not hold is always looked up.
+    /// nodes decide pairs too) a pair memory does not hold is new: the
+    /// journal's commit refuses a batch with a pair decided elsewhere
+    /// (``JournalError/isOutcomeConflict``), and the round that sequences
+    /// it again looks its pairs up (``verifyWithJournal()``).
     init(
         capacity: Int, retention: OutcomeRetention, journalRevision: UInt64, restoredClients: [String] = [],
         restoredPairs: OutcomePairFilter? = nil, sharedJournal: Bool = false, now: Date = Date()
@@ -61,14 +68,24 @@ struct ExactlyOnce {
         outcomes = OutcomeCache(capacity: capacity)
         clients = ClientTable(retention: retention, restored: restoredClients, now: now)
         changes.forgottenClients = clients.restoredBeyondCapacity
-        journalHasEarlierOutcomes = journalRevision > 0 || sharedJournal
-        earlierPairs = sharedJournal ? nil : restoredPairs
+        journalHasEarlierOutcomes = journalRevision > 0
+        earlierPairs = restoredPairs
+        self.sharedJournal = sharedJournal
+    }
+
+    /// The next round looks up in the journal every pair memory does not
+    /// hold: it sequences again a batch that a shared journal refused
+    /// because another node had decided some of its pairs.
+    mutating func verifyWithJournal() {
+        verifying = true
     }
 
     /// Whether `key`, which memory does not hold, may have an outcome in the
-    /// journal: one the cache forgot, or one from before the start.
+    /// journal: one the cache forgot, or one from before the start (on a
+    /// shared journal: only in a round that verifies).
     private func journalMayKnow(_ key: OutcomeKey) -> Bool {
-        outcomes.hasForgotten || (journalHasEarlierOutcomes && earlierPairs?.mayContain(key) ?? true)
+        if sharedJournal { return verifying }
+        return outcomes.hasForgotten || (journalHasEarlierOutcomes && earlierPairs?.mayContain(key) ?? true)
     }
 
     /// What is known of `key`. A pair found absent in this round's prefetch
@@ -140,6 +157,7 @@ struct ExactlyOnce {
     /// The round is over: what its prefetch found absent is forgotten.
     mutating func endRound() {
         checkedAbsent.removeAll(keepingCapacity: true)
+        verifying = false
     }
 
     /// The outcomes decided in memory will never be durable (the journal

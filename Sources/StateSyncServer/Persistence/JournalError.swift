@@ -16,6 +16,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         case commitOutcomeUnknown(server: String, message: String)
         case unsupportedPostgresSchema(server: String, version: Int)
         case revisionGap(expected: UInt64, got: UInt64)
+        case outcomeConflict(pairs: Int)
         case revisionOverflow(UInt64)
         case snapshotAhead(revision: UInt64, lastRevision: UInt64)
         case entriesDiscarded(requested: UInt64, oldest: UInt64)
@@ -48,6 +49,12 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     package static func revisionGap(expected: UInt64, got: UInt64) -> JournalError {
         JournalError(.revisionGap(expected: expected, got: got))
+    }
+    /// Another writer of a shared journal had already stored an outcome for
+    /// `pairs` of the batch's `(clientId, actionId)` pairs: nothing of the
+    /// batch was written.
+    package static func outcomeConflict(pairs: Int) -> JournalError {
+        JournalError(.outcomeConflict(pairs: pairs))
     }
     package static func revisionOverflow(_ revision: UInt64) -> JournalError {
         JournalError(.revisionOverflow(revision))
@@ -115,6 +122,14 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// Whether an appended batch decided a `(clientId, actionId)` pair that
+    /// another writer of the shared journal had already decided (the client
+    /// sent it to two nodes): nothing of the batch was written.
+    public var isOutcomeConflict: Bool {
+        if case .outcomeConflict = base { return true }
+        return false
+    }
+
     /// A sentence naming what went wrong and with which path or value.
     public var description: String {
         switch base {
@@ -140,6 +155,8 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
             "the StateSync schema in PostgreSQL at \(server) has version \(version), which this version of StateSync cannot read"
         case .revisionGap(let expected, let got):
             "journal entries must continue without gaps: expected revision \(expected), got \(got)"
+        case .outcomeConflict(let pairs):
+            "another node had already decided \(pairs) of the batch's (clientId, id) pairs: nothing of the batch was written"
         case .revisionOverflow(let revision):
             "revision \(revision) does not fit the journal's 63-bit revision column"
         case .snapshotAhead(let revision, let lastRevision):

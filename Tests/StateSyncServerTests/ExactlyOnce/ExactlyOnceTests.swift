@@ -57,6 +57,24 @@ import Testing
         #expect(ExactlyOnce(capacity: 10, retention: OutcomeRetention(), journalRevision: 0).pairsToPrefetch([alice, bob]).isEmpty)
     }
 
+    @Test func onASharedJournalAnUnknownPairIsNewUntilARoundVerifies() {
+        var rule = ExactlyOnce(capacity: 1, retention: OutcomeRetention(), journalRevision: 120, sharedJournal: true)
+        // The commit checks it: no read per action.
+        #expect(rule.lookup(alice) == .new)
+        #expect(rule.pairsToPrefetch([alice, bob]).isEmpty)
+        // Forgotten outcomes too.
+        rule.decided(.accepted(revision: 1), for: alice, now: start)
+        rule.forgetUndurable()
+        #expect(rule.lookup(alice) == .new)
+        // The round sequencing a batch refused for a pair conflict looks every unknown pair up...
+        rule.verifyWithJournal()
+        #expect(rule.lookup(alice) == .askJournal)
+        #expect(rule.pairsToPrefetch([alice, bob]) == [alice, bob])
+        // ...that round only.
+        rule.endRound()
+        #expect(rule.lookup(bob) == .new)
+    }
+
     @Test func aForgottenPairIsLookedUpInTheJournal() {
         var rule = ExactlyOnce(capacity: 1, retention: OutcomeRetention(), journalRevision: 0)
         rule.decided(.accepted(revision: 1), for: alice, now: start)

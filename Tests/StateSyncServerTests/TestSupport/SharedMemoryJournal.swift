@@ -6,6 +6,8 @@ import Synchronization
 /// view appends to the same ``MemoryJournal``, which refuses a batch that
 /// does not continue its head with a revision gap and writes nothing (as
 /// PostgreSQL's compare-and-set does), and reads its entries and outcomes.
+/// A batch holding a pair the store already has an outcome for is refused
+/// with an outcome conflict, as PostgreSQL's commit refuses it.
 /// The test says when other writers are announced (``announce()``, as a
 /// notification would) and can lose the outcome of the next commit.
 final class SharedMemoryJournal: Journal {
@@ -17,6 +19,9 @@ final class SharedMemoryJournal: Journal {
 
     private let store: MemoryJournal
     private let control = Mutex(Control())
+    /// Makes the pair check and the append of every view one step, as a
+    /// transaction does.
+    private static let appending = Mutex(())
 
     /// A view of `store`.
     init(store: MemoryJournal) {
@@ -47,12 +52,22 @@ final class SharedMemoryJournal: Journal {
             defer { control.loseNext = nil }
             return control.loseNext
         }
-        guard let landing = lose else { return store.append(batch, completion: completion) }
+        guard let landing = lose else { return appendChecked(batch, completion: completion) }
         let unknown = JournalError.commitOutcomeUnknown("memory", "the connection was lost during COMMIT")
         if landing {
             store.append(batch) { _ in completion(.failure(unknown)) }
         } else {
             completion(.failure(unknown))
+        }
+    }
+
+    /// Appends `batch` unless the store already has an outcome for one of its pairs.
+    private func appendChecked(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void) {
+        Self.appending.withLock { _ in
+            let pairs = batch.entries.compactMap(\.outcomeKey) + batch.rejections.map(\.key)
+            let decided = pairs.filter { (try? store.rememberedOutcome(of: $0)) != nil }.count
+            guard decided == 0 else { return completion(.failure(.outcomeConflict(pairs: decided))) }
+            store.append(batch, completion: completion)
         }
     }
 

@@ -150,9 +150,14 @@ public final class MemoryJournal: Journal {
 
     /// The remembered outcome of a pair (see ``Journal/outcome(clientID:actionID:)``).
     public func outcome(clientID: String, actionID: String) async throws -> JournalOutcome? {
+        try rememberedOutcome(of: OutcomeKey(clientID: clientID, actionID: actionID))
+    }
+
+    /// The remembered outcome of `key`, read without suspending.
+    func rememberedOutcome(of key: OutcomeKey) throws(JournalError) -> JournalOutcome? {
         try storage.withLock { storage throws(JournalError) in
             guard !storage.closed else { throw .closed }
-            return storage.outcomes[OutcomeKey(clientID: clientID, actionID: actionID)]
+            return storage.outcomes[key]
         }
     }
 
