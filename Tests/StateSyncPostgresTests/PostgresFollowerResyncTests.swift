@@ -21,8 +21,12 @@ struct PostgresFollowerResyncTests {
             let subscriber = try await ProtocolClient.joined(b.url, clientID: "sub-b")
             try await subscriber.send(#"{"type":"subscribe","id":"all","path":""}"#)
             var mirror = try WholeStateMirror(snapshot: try await subscriber.receive("snapshot"))
-            let head = try await ClusterChecks.head(on: postgres)
-            while mirror.revision < head { try mirror.apply(try await subscriber.receive("patch")) }
+            // B has published both joins, its own included: its writer is idle, so the pause holds no
+            // transaction open (one would block A's compare-and-set on the head until B resumes).
+            let joined = try [writer, subscriber].map { try #require($0.welcome["session"]?.stringValue) }
+            while Set(mirror.value["presence"]?.objectValue.map { Array($0.keys) } ?? []) != Set(joined) {
+                try mirror.apply(try await subscriber.receive("patch"))
+            }
             let paused = mirror.revision
 
             b.process.send(SIGSTOP)
