@@ -215,7 +215,11 @@ final class PostgresPresence: ClusterPresence {
              WHERE store_id = \(store) AND node_id = \(nodeID)
                AND adopted_at < now() - make_interval(secs => \(Self.seconds(node.heartbeatInterval)))
             """, logger: logger).decode((String, String).self)
-        return (adopted + unfinished).sorted { $0.0 < $1.0 }.map { SessionInfo(id: $0.0, name: $0.1) }
+        // A row adopted just now is also "adopted more than a heartbeat ago" when the claim's
+        // transaction (whose `now()` stamped it) took longer than a beat: leave it once.
+        let adoptedNow = Set(adopted.map(\.0))
+        return (adopted + unfinished.filter { !adoptedNow.contains($0.0) }).sorted { $0.0 < $1.0 }
+            .map { SessionInfo(id: $0.0, name: $0.1) }
     }
 
     private static func seconds(_ duration: Duration) -> Double {
