@@ -32,16 +32,27 @@ import Synchronization
 ///   server asks ``ownSessions()``) and deletes its node row when the
 ///   journal closes; a row a last batch still wrote is adopted by a live
 ///   node at its next beat, without waiting for an expiry.
+/// - A node declared dead while it was alive (paused, or cut off from
+///   PostgreSQL, for longer than the expiry) finds its row gone at its next
+///   beat: the claim that deleted it adopted its session rows in the same
+///   transaction. It registers again, then at each beat reads the rows of
+///   its own sessions (their ids start with its node id). While another
+///   node holds any of them, it waits: that node's `sessionLeft` is not
+///   committed yet, and would undo a `sessionJoined` ordered before it.
+///   Once none is held, its engine journals `sessionJoined` for each live
+///   session without a row (``SyncEngine/announceSessions(except:)``), and
+///   that commit writes the rows as a normal join does, owned by this node.
+///   Ownership stays single: the rows of a registered node are never
+///   adopted, and this node writes its rows back only after the claimer's
+///   leave removed them. It checks again at each beat until one finds
+///   nothing to announce, so a claimer's retried `sessionLeft` (its first
+///   commit slower than a heartbeat) that lands after the new join is
+///   undone at the next beat.
 ///
 /// Bounds: `statesync_nodes` holds one row per live node (a dead node's row
 /// is deleted when it is claimed); `statesync_presence` one per present
 /// session. The journal entries presence adds are bounded by the
 /// journal's retention, like every entry.
-///
-/// Not handled: a node declared dead while it was in fact alive (paused, or
-/// cut from PostgreSQL, for longer than the expiry) registers again at its
-/// next beat, but the presence of its connected sessions stays removed
-/// until they reconnect; it logs a warning saying so.
 final class PostgresPresence: ClusterPresence {
     let nodeID: String
     private let node: PostgresNode
@@ -90,10 +101,15 @@ final class PostgresPresence: ClusterPresence {
         }
     }
 
-    func run(removingSessions remove: @escaping @Sendable ([SessionInfo]) async -> Void) async {
+    func run(
+        removingSessions remove: @escaping @Sendable ([SessionInfo]) async -> Void,
+        announcingSessions announce: @escaping @Sendable (_ present: Set<String>) async -> Int
+    ) async {
+        var restoring = false
         while !Task.isCancelled, !unregistered.withLock({ $0 }) {
             do {
-                try await beat()
+                if try await beat() { restoring = true }
+                if restoring { restoring = try await restoreSessions(announce) }
                 let gone = try await claimDeadSessions()
                 if !gone.isEmpty { await remove(gone) }
             } catch {
@@ -122,21 +138,41 @@ final class PostgresPresence: ClusterPresence {
     }
 
     /// Renews the heartbeat, or registers again when another node declared
-    /// this one dead.
-    private func beat() async throws {
+    /// this one dead; returns whether it registered again.
+    private func beat() async throws -> Bool {
         let renewed = try await connection.run("""
             UPDATE statesync_nodes SET heartbeat_at = now()
              WHERE store_id = \(store) AND node_id = \(nodeID) RETURNING node_id
             """, logger: logger)
-        guard renewed.isEmpty else { return }
+        guard renewed.isEmpty else { return false }
         logger.warning("""
-            this node was declared dead by another (no heartbeat within the expiry): its sessions were removed \
-            from presence until they reconnect; registering again
+            this node was declared dead by another (no heartbeat within the expiry), which removed its sessions from \
+            presence; registering again, then announcing its live sessions again
             """)
         try await connection.run("""
             INSERT INTO statesync_nodes (store_id, node_id) VALUES (\(store), \(nodeID))
             ON CONFLICT (store_id, node_id) DO UPDATE SET heartbeat_at = now()
             """, logger: logger)
+        return true
+    }
+
+    /// After this node registered again: once no other node holds a row of
+    /// its sessions, has `announce` journal `sessionJoined` for its live
+    /// sessions that have none (see the type's comment). Returns whether to
+    /// look again at the next beat: a row was still held, or sessions were
+    /// announced.
+    private func restoreSessions(_ announce: @Sendable (_ present: Set<String>) async -> Int) async throws -> Bool {
+        let rows = try await connection.run("""
+            SELECT session_id, node_id FROM statesync_presence
+             WHERE store_id = \(store) AND starts_with(session_id, \(nodeID + "-"))
+            """, logger: logger).decode((String, String).self)
+        let held = rows.filter { $0.1 != nodeID }
+        guard held.isEmpty else {
+            logger.debug("waiting for the node that claimed this one to remove its sessions", metadata: [
+                "held": "\(held.count)"])
+            return true
+        }
+        return await announce(Set(rows.map(\.0))) > 0
     }
 
     /// Claims the dead nodes and adopts their sessions (see the type's
@@ -179,7 +215,11 @@ final class PostgresPresence: ClusterPresence {
              WHERE store_id = \(store) AND node_id = \(nodeID)
                AND adopted_at < now() - make_interval(secs => \(Self.seconds(node.heartbeatInterval)))
             """, logger: logger).decode((String, String).self)
-        return (adopted + unfinished).sorted { $0.0 < $1.0 }.map { SessionInfo(id: $0.0, name: $0.1) }
+        // A row adopted just now is also "adopted more than a heartbeat ago" when the claim's
+        // transaction (whose `now()` stamped it) took longer than a beat: leave it once.
+        let adoptedNow = Set(adopted.map(\.0))
+        return (adopted + unfinished.filter { !adoptedNow.contains($0.0) }).sorted { $0.0 < $1.0 }
+            .map { SessionInfo(id: $0.0, name: $0.1) }
     }
 
     private static func seconds(_ duration: Duration) -> Double {

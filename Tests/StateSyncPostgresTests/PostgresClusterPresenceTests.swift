@@ -5,8 +5,10 @@ import TestProcessSupport
 import Testing
 
 /// Presence across real `statesync serve --postgres` nodes: a node killed
-/// without a word has its sessions removed by a live node, and a node that
-/// starts (again) leaves the other nodes' sessions in `/presence`. The
+/// without a word has its sessions removed by a live node, a node paused
+/// for longer than the expiry announces its still-connected sessions again,
+/// and a node that starts (again) leaves the other nodes' sessions in
+/// `/presence`. The
 /// heartbeat and expiry are short here (0.2 s, 1 s) so that the tests run fast.
 ///
 /// The nodes are started so that each one's first writes find its view of
@@ -92,6 +94,38 @@ struct PostgresClusterPresenceTests {
             await nodeB.stop()
             #expect(try await PostgresQueries.presentSessions(on: postgres) == [])
             #expect(try await PostgresQueries.liveNodes(on: postgres) == [])
+        }
+    }
+
+    @Test func aNodePausedLongerThanTheExpiryAnnouncesItsStillConnectedSessionsAgain() async throws {
+        try await TestPostgres.with { postgres in
+            let (nodeA, portA) = try await Self.node(on: postgres)
+            let (nodeB, portB) = try await Self.node(on: postgres)
+            let alice = try await ProtocolClient.joined("ws://127.0.0.1:\(portA)/sync", name: "alice")
+            let aliceID = try #require(alice.welcome["session"]?.stringValue)
+            #expect(try await eventually { try await HTTPProbe.presence(port: portB) == [aliceID] })
+
+            nodeA.send(SIGSTOP)
+            // B finds A's heartbeat older than the expiry (1 s), claims it and journals alice's leave.
+            let removed = try await withCleanup {
+                try await eventually { try await HTTPProbe.presence(port: portB).isEmpty }
+            } cleanup: {
+                nodeA.send(SIGCONT)
+            }
+            #expect(removed, "B never removed alice while A was paused")
+            // A finds itself declared dead, registers again and announces alice again: every node lists her.
+            #expect(try await eventually { try await HTTPProbe.presence(port: portB) == [aliceID] })
+            #expect(try await eventually { try await HTTPProbe.presence(port: portA) == [aliceID] })
+            #expect(try await PostgresQueries.presentSessions(on: postgres) == [aliceID])
+            #expect(try await PostgresQueries.liveNodes(on: postgres).count == 2)
+            // Her connection never dropped: the same session still gets answers.
+            try await alice.send(#"{"type":"get","id":"g","path":"/presence"}"#)
+            let value = try await alice.receive("value")
+            #expect(value["value"]?.objectValue?.keys.sorted() == [aliceID])
+
+            await nodeA.stop()
+            #expect(try await eventually { try await HTTPProbe.presence(port: portB).isEmpty })
+            await nodeB.stop()
         }
     }
 

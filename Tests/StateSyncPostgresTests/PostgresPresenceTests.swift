@@ -56,7 +56,8 @@ struct PostgresPresenceTests {
             let claimers = [first, second].map { journal in
                 Task {
                     let presence = journal.clusterPresence!
-                    await presence.run { report.yield((presence.nodeID, $0.map(\.id))) }
+                    await presence.run(
+                        removingSessions: { report.yield((presence.nodeID, $0.map(\.id))) }, announcingSessions: { _ in 0 })
                 }
             }
             try await withCleanup {
@@ -86,21 +87,47 @@ struct PostgresPresenceTests {
         }
     }
 
-    @Test func aNodeDeclaredDeadWhileAliveRegistersAgainAtItsNextBeat() async throws {
+    @Test func aNodeDeclaredDeadWhileAliveRegistersAgainAndAnnouncesItsSessionsOnceTheClaimerRemovedThem() async throws {
         try await TestPostgres.with { postgres in
             let journal = try await Self.open(
                 postgres, node: PostgresNode(id: "n-paused", heartbeatInterval: .milliseconds(100), expiry: .seconds(1)))
-            let beating = Task { await journal.clusterPresence?.run { _ in } }
+            try await journal.append(JournalBatch(entries: [
+                Self.presence("sessionJoined", "n-paused-s-1", revision: 1), Self.presence("sessionJoined", "n-paused-s-2", revision: 2),
+            ]))
+            let (announcements, announced) = AsyncStream.makeStream(of: Set<String>.self)
+            let beating = Task {
+                await journal.clusterPresence?.run(
+                    removingSessions: { _ in }, announcingSessions: { present in announced.yield(present); return 0 })
+            }
             try await withCleanup {
-                // What another node's claim does to a node that was paused for longer than the expiry.
-                try await PostgresQueries.run("DELETE FROM statesync_nodes WHERE node_id = 'n-paused'", on: postgres)
-                #expect(try await eventually { try await PostgresQueries.liveNodes(on: postgres) == ["n-paused"] })
+                // What another node's claim does to a node paused for longer than the expiry: its row is
+                // deleted and its sessions adopted in one transaction; their leaves are not committed yet.
+                // The claimer stays alive (its heartbeat far ahead), so nobody adopts its rows in turn.
+                try await PostgresQueries.run("""
+                    WITH gone AS (DELETE FROM statesync_nodes WHERE node_id = 'n-paused'),
+                         claimer AS (INSERT INTO statesync_nodes (store_id, node_id, heartbeat_at)
+                                     VALUES ('default', 'n-claimer', now() + interval '1 hour'))
+                    UPDATE statesync_presence SET node_id = 'n-claimer', adopted_at = now()
+                    """, on: postgres)
+                #expect(try await eventually { try await PostgresQueries.liveNodes(on: postgres) == ["n-claimer", "n-paused"] })
+                // It registered again and found its sessions held: it announces nothing until both leaves commit.
+                try await PostgresQueries.run("DELETE FROM statesync_presence WHERE session_id = 'n-paused-s-1'", on: postgres)
+                #expect(try await PostgresQueries.texts("SELECT node_id FROM statesync_presence", on: postgres) == ["n-claimer"])
+                try await PostgresQueries.run("DELETE FROM statesync_presence WHERE session_id = 'n-paused-s-2'", on: postgres)
+                var first: Set<String>?
+                for await present in announcements {
+                    first = present
+                    break
+                }
+                // Asked once nothing is held, with no row present: the engine announces every live session.
+                #expect(first == [])
             } cleanup: {
                 beating.cancel()
                 await beating.value
+                announced.finish()
                 try await journal.close()
             }
-            #expect(try await PostgresQueries.liveNodes(on: postgres) == [])
+            #expect(try await PostgresQueries.liveNodes(on: postgres) == ["n-claimer"])
         }
     }
 

@@ -27,6 +27,10 @@ public struct LoadResult: Codable, Sendable {
     public var ackDistribution: [PercentilePoint]
     /// Dispatch → delivery latency at 0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 and 100 %.
     public var deliveryDistribution: [PercentilePoint]
+    /// ``sameNodeDeliveryLatency`` at the same percentiles (`nil` with one URL).
+    public var sameNodeDeliveryDistribution: [PercentilePoint]? = nil
+    /// ``crossNodeDeliveryLatency`` at the same percentiles (`nil` with one URL).
+    public var crossNodeDeliveryDistribution: [PercentilePoint]? = nil
     /// One sample per second of the run and drain.
     public var timeline: [TimelineSample]
     /// The load generator's own use of the machine.

@@ -63,6 +63,8 @@ struct ResultBuilder {
             sameNodeDeliveryLatency: clustered ? .init(sameNode) : nil,
             crossNodeDeliveryLatency: clustered ? .init(crossNode) : nil,
             ackDistribution: Self.curve(of: ack), deliveryDistribution: Self.curve(of: delivery),
+            sameNodeDeliveryDistribution: clustered ? Self.curve(of: sameNode) : nil,
+            crossNodeDeliveryDistribution: clustered ? Self.curve(of: crossNode) : nil,
             timeline: measured.timeline,
             generator: .init(
                 cpuSeconds: measured.ownCPUSeconds,

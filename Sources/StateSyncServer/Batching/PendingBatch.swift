@@ -6,8 +6,13 @@ import StateSyncCore
 struct PendingBatch {
     /// What goes to the journal in one append.
     var journal = JournalBatch()
-    /// Revisions the batch adds: one per accepted entry.
-    var revisions: Int { journal.entries.count }
+    /// Revisions the batch adds: one per accepted entry, plus those it
+    /// skips.
+    var revisions: Int { journal.entries.count + skippedRevisions }
+    /// Revisions published without their entries: a cluster follower whose
+    /// missed entries were dropped by the journal's retention loads a later
+    /// snapshot instead (``Sequencer/readMissedEntries()``).
+    var skippedRevisions = 0
     /// The mirror after the batch's last entry, taken when the batch is
     /// handed to the journal (not after each entry: holding every
     /// intermediate state would make each change copy the containers it

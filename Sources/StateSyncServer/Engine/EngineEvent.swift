@@ -20,6 +20,10 @@ enum EngineEvent: Sendable {
     /// to reduce and journal as a system command; `reduced` is resumed once
     /// it has been (or the engine has stopped).
     case system(journaled: [UInt8], reduced: CheckedContinuation<Void, Never>)
+    /// Journal `sessionJoined` again for the announced sessions whose ids
+    /// are not in `present` (``SyncEngine/announceSessions(except:)``);
+    /// `announced` is resumed with how many were.
+    case announceSessions(except: Set<String>, announced: CheckedContinuation<Int, Never>)
     /// Devtools: the joined sessions, answered through `reply` once every fan-out shard has answered.
     case listSessions(@Sendable ([SessionSummary]) -> Void)
     /// The batch in flight was written, or the journal failed.
@@ -35,6 +39,7 @@ enum EngineEvent: Sendable {
         switch self {
         case .listSessions(let reply): reply([])
         case .system(_, let reduced): reduced.resume()
+        case .announceSessions(_, let announced): announced.resume(returning: 0)
         default: break
         }
     }

@@ -50,7 +50,9 @@ struct FollowState {
 /// batch being refused, and then, with none of its batches in flight:
 /// 1. goes back to its published (durable) state, dropping what it reduced
 ///    but did not write;
-/// 2. reads the entries after its published revision and replays them
+/// 2. reads the entries after its published revision (after the store's
+///    newest snapshot, loaded first, when retention dropped some of them:
+///    ``readMissedEntries()``) and replays them
 ///    through the reducer alone with their stored `Meta`
 ///    (``AuthoritativeState/follow(_:)``: effects ran on the node that
 ///    accepted them), and publishes them to its subscribers as one batch
@@ -117,27 +119,26 @@ extension Sequencer {
                 return stopFollowing("its published state does not decode (\(error))", inputs: inputs)
             }
         }
-        let entries: [JournalEntry]
+        let missed: MissedEntries
         do {
-            entries = try await journal.entries(from: publication.revision + 1, through: UInt64(Int64.max))
-            if let first = entries.first, first.revision != publication.revision + 1 {
-                throw JournalError.missingEntry(publication.revision + 1, lastRevision: entries.last?.revision ?? first.revision)
-            }
+            missed = try await readMissedEntries()
+        } catch let error as SyncEngineError {
+            return stopFollowing("the store's snapshot does not load here (\(error))", inputs: inputs)
         } catch {
             return retryCatchUp(after: error, inputs: inputs)
         }
         following.failedReads = 0
-        if !entries.isEmpty {
-            var batch = PendingBatch()
+        if !missed.isEmpty {
+            var batch = missed.batch
             do throws(SyncEngineError) {
-                for entry in entries { batch.change.merge(try authority.follow(entry)) }
+                for entry in missed.entries { batch.change.merge(try authority.follow(entry)) }
             } catch {
                 return stopFollowing("another node's entry does not replay here (\(error))", inputs: inputs)
             }
-            batch.journal.entries = entries
+            batch.journal.entries = missed.entries
             batch.state = authority.mirror.json
             publish(batch)
-            logger.debug("followed the store", metadata: ["entries": "\(entries.count)", "rev": "\(publication.revision)"])
+            logger.debug("followed the store", metadata: ["entries": "\(missed.entries.count)", "rev": "\(publication.revision)"])
         }
         journal.caughtUp(through: publication.revision)
         following.behind = false

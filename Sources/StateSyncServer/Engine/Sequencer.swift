@@ -121,6 +121,8 @@ final class Sequencer<App: StateSyncApp> {
         case let .system(journaled, reduced):
             applySystemCommand(journaled)
             reduced.resume()
+        case let .announceSessions(present, announced):
+            announced.resume(returning: announceSessions(except: present))
         case .listSessions(let reply):
             publication.summaries(reply)
         case .durable(let result):

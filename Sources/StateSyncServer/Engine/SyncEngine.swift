@@ -170,6 +170,20 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         }
     }
 
+    /// Journals `sessionJoined` again for this engine's announced sessions
+    /// whose ids are not in `present`: in a cluster, the live sessions whose
+    /// presence another node removed after declaring this one dead (see
+    /// ``ClusterPresence``). Each is reduced through the pipeline as a
+    /// normal join is, with its session's `clientId`.
+    ///
+    /// - Returns: How many were announced, once they are reduced into the
+    ///   building batch; 0 at once when the engine has stopped.
+    public func announceSessions(except present: Set<String>) async -> Int {
+        await withCheckedContinuation { announced in
+            if !inbox.post(.announceSessions(except: present, announced: announced)) { announced.resume(returning: 0) }
+        }
+    }
+
     /// Queues `request` of the joined session `session`; the answer goes to
     /// its sink (see ``SessionRequest`` for what each one sends).
     ///

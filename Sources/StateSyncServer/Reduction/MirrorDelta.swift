@@ -23,4 +23,19 @@ struct MirrorDelta {
             paths = nil
         }
     }
+
+    /// A change to `json` that shares nothing with what came before (a
+    /// full encode, or a state loaded from a snapshot): anything may have
+    /// changed, and its first two levels are new.
+    static func whole(_ json: JSONValue) -> MirrorDelta {
+        let children: [JSONValue] = json.objectValue.map { Array($0.values) } ?? json.arrayValue.map(Array.init) ?? []
+        return MirrorDelta(cost: children.reduce(width(json)) { $0 + width($1) }, paths: nil)
+    }
+
+    /// Members or elements of a container; 1 for a scalar.
+    static func width(_ value: JSONValue) -> Int {
+        if let object = value.objectValue { return object.count + 1 }
+        if let array = value.arrayValue { return array.count + 1 }
+        return 1
+    }
 }

@@ -61,7 +61,7 @@ struct StateMirror<App: StateSyncApp> {
             json = value
             estimatedBytes += growth
             // The app changed the JSON itself: where is found by diffing.
-            change.cost += Self.width(value)
+            change.cost += MirrorDelta.width(value)
             change.paths = nil
             return true
         }
@@ -169,20 +169,13 @@ struct StateMirror<App: StateSyncApp> {
     /// path to it is copied, and the value's own members are new.
     private mutating func charge(_ pointer: JSONPointer, _ value: JSONValue) {
         var container = json
-        change.cost += Self.width(container) + Self.width(value)
+        change.cost += MirrorDelta.width(container) + MirrorDelta.width(value)
         for token in pointer.tokens.dropLast() {
             guard let child = container[token] else { break }
-            change.cost += Self.width(child)
+            change.cost += MirrorDelta.width(child)
             container = child
         }
         change.paths?.append(pointer)
-    }
-
-    /// Members or elements of a container; 1 for a scalar.
-    private static func width(_ value: JSONValue) -> Int {
-        if let object = value.objectValue { return object.count + 1 }
-        if let array = value.arrayValue { return array.count + 1 }
-        return 1
     }
 
     /// The step re-encoding the value under `keyPath`; `nil` when that is
@@ -213,9 +206,7 @@ struct StateMirror<App: StateSyncApp> {
         fullEncodes += 1
         json = encoded
         estimatedBytes += growth
-        let children: [JSONValue] = json.objectValue.map { Array($0.values) } ?? json.arrayValue.map(Array.init) ?? []
-        change.cost += children.reduce(Self.width(json)) { $0 + Self.width($1) }
-        change.paths = nil
+        change.merge(.whole(json))
         return true
     }
 }

@@ -143,7 +143,11 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             logger.info("listening", metadata: ["address": "\(address)", "epoch": "\(engine.epoch)", "rev": "\(engine.revision)"])
             // Cancelled and awaited below, before the engine's last batch.
             let presenceTask = presence.map { presence in
-                Task { await presence.run { await engine.removeSessions($0) } }
+                Task {
+                    await presence.run(
+                        removingSessions: { await engine.removeSessions($0) },
+                        announcingSessions: { await engine.announceSessions(except: $0) })
+                }
             }
             // Returns on graceful shutdown; throws CancellationError when cancelled: shut down the same way.
             do {

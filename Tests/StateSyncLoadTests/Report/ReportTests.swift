@@ -32,7 +32,9 @@ import Testing
         #expect(line == "RESULT clients=3 actions_per_s=10.0 deliveries_per_s=30.0 ack_p99_ms=0.99 delivery_p99_ms=9.90 gaps=0 errors=0")
     }
 
-    @Test func aClusterRunReportsSameAndCrossNodeDeliveries() {
+    /// ``sample()`` as a run over several URLs: deliveries to the writer's
+    /// node up to 2 ms, to another node up to 3 ms.
+    static func clusterSample() -> LoadResult {
         var result = Self.sample()
         var same = LatencyHistogram()
         var cross = LatencyHistogram()
@@ -42,6 +44,13 @@ import Testing
         }
         result.sameNodeDeliveryLatency = .init(same)
         result.crossNodeDeliveryLatency = .init(cross)
+        result.sameNodeDeliveryDistribution = [.init(percentile: 50, milliseconds: 1), .init(percentile: 100, milliseconds: 2)]
+        result.crossNodeDeliveryDistribution = [.init(percentile: 50, milliseconds: 1.5), .init(percentile: 100, milliseconds: 3)]
+        return result
+    }
+
+    @Test func aClusterRunReportsSameAndCrossNodeDeliveries() {
+        let result = Self.clusterSample()
         #expect(ResultText.summaryLine(result).contains(" delivery_p99_ms=9.90 same_node_p99_ms=1.98 cross_node_p99_ms=2.97 gaps=0"))
         let table = ResultText.table(result)
         #expect(table.contains(" same node"))
@@ -82,6 +91,32 @@ import Testing
         let urls = html.components(separatedBy: "http").dropFirst().map { String($0.prefix(30)) }
         #expect(urls.allSatisfy { $0.hasPrefix("://www.w3.org/2000/svg") })
         #expect(!html.contains("src="))
+    }
+
+    @Test func aClusterRunsHTMLReportSplitsDeliveriesBySameAndOtherNode() throws {
+        let html = HTMLReport.render(Self.clusterSample())
+        #expect(html.contains("<h2>Delivery by node</h2>"))
+        let same = try #require(html.components(separatedBy: "<tr><td>same node</td>").dropFirst().first?.prefix { $0 != "\n" })
+        let other = try #require(html.components(separatedBy: "<tr><td>other node</td>").dropFirst().first?.prefix { $0 != "\n" })
+        // count, p50, p90, p99, p99.9, max
+        #expect(same.hasPrefix("<td>100</td><td>1.00</td><td>1.80</td><td>1.98</td>"), "\(same)")
+        #expect(other.hasPrefix("<td>100</td><td>1.50</td><td>2.70</td><td>2.97</td>"), "\(other)")
+        #expect(html.contains("Cross-node p99: 2.97 ms, 1.50× the same-node p99."))
+        // The distribution chart has a curve for each.
+        #expect(html.contains(">→delivery, same node</text>"))
+        #expect(html.contains(">→delivery, other node</text>"))
+
+        let single = HTMLReport.render(Self.sample())
+        #expect(!single.contains("Delivery by node"), "one URL: no split")
+        #expect(!single.contains("other node"))
+    }
+
+    @Test func aClusterRunsJSONKeepsTheNodeDistributions() throws {
+        let decoded = try JSONDecoder().decode(LoadResult.self, from: JSONEncoder().encode(Self.clusterSample()))
+        #expect(decoded.crossNodeDeliveryDistribution?.last?.milliseconds == 3)
+        // A report written before the split decodes without it.
+        let older = try JSONDecoder().decode(LoadResult.self, from: JSONEncoder().encode(Self.sample()))
+        #expect(older.sameNodeDeliveryDistribution == nil)
     }
 
     @Test func jsonRoundTrips() throws {
