@@ -11,10 +11,10 @@ struct ChildPipe {
     /// A new pipe, both ends close-on-exec, so that no program another
     /// thread `exec`s meanwhile inherits them (a ``SpawnedChild`` closes them
     /// anyway; `pipe2`, which would set the flag at once, is not imported).
-    init(program: String) throws {
+    init(program: String) throws(SpawnedChild.Failure) {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else {
-            throw SpawnedChild.Failure(description: "cannot start \(program): no pipe for its output: \(String(cString: strerror(errno)))")
+            throw SpawnedChild.Failure(program: program, reason: "no pipe for its output: \(String(cString: strerror(errno)))")
         }
         for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }   // cannot fail on a descriptor just made
         readingEnd = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)

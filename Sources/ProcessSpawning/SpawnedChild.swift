@@ -44,13 +44,13 @@ package final class SpawnedChild: @unchecked Sendable {
     /// Starts `argv` (`argv[0]` an absolute path) in `workingDirectory`
     /// (default: the parent's), with `environment` added to the parent's.
     ///
-    /// - Throws: ``Failure`` when it cannot be started (the message names the
-    ///   program and the reason, e.g. "No such file or directory").
+    /// - Throws: ``Failure`` when it cannot be started, naming the program
+    ///   and the reason (e.g. "No such file or directory").
     package init(
         _ argv: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
         standardOutput: Output = .discarded, standardError: Output = .discarded
-    ) throws {
-        guard let program = argv.first else { throw Failure(description: "cannot start a program: no arguments, not even its path") }
+    ) throws(Failure) {
+        guard let program = argv.first else { throw Failure(program: "", reason: "no arguments, not even its path") }
         let actions = SpawnActions()
         actions.openStandardInput()
         // The parent's writing ends go once the child holds its copies (or could
@@ -60,7 +60,7 @@ package final class SpawnedChild: @unchecked Sendable {
         let errorPipe = try actions.redirect(2, to: standardError, program: program)
         defer { errorPipe?.closeWritingEnd() }
         if let workingDirectory { try actions.changeDirectory(to: workingDirectory, program: program) }
-        try actions.closeInheritedDescriptors()
+        try actions.closeInheritedDescriptors(program: program)
 
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         processIdentifier = try actions.spawn(argv, environment: variables)

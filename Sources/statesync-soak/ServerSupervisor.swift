@@ -38,7 +38,7 @@ final class ServerSupervisor {
         do {
             process = try SpawnedChild([configuration.statesync] + arguments, standardOutput: .pipe, standardError: .standardOutput)
         } catch {
-            throw .cannotStart(configuration.statesync, reason: "\(error)")
+            throw .cannotStart(configuration.statesync, reason: error.reason)
         }
         let output = CollectedOutput(process.standardOutput!)   // asked for as a pipe: its reading end exists
         self.process = process

@@ -89,13 +89,15 @@ import Testing
             try SpawnedChild(["/nonexistent/statesync-missing", "serve"])
         }
         #expect(error?.description == "cannot start /nonexistent/statesync-missing: No such file or directory")
+        #expect(error?.program == "/nonexistent/statesync-missing")
+        #expect(error?.reason == "No such file or directory")
     }
 
     @Test func aMissingWorkingDirectoryIsNamedInTheError() throws {
         let error = #expect(throws: SpawnedChild.Failure.self) {
             try SpawnedChild(["/bin/true"], workingDirectory: "/nonexistent/directory")
         }
-        #expect(error?.description == "cannot start /bin/true in /nonexistent/directory: no such directory")
+        #expect(error?.description == "cannot start /bin/true: no such working directory /nonexistent/directory")
     }
 
     @Test func misusesAreRefusedWithAReason() throws {
