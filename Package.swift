@@ -160,7 +160,6 @@ let package = Package(
             dependencies: [
                 "WebSocket",
                 "TestProcessSupport",
-                "ProcessSpawning",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -211,7 +210,6 @@ let package = Package(
                 "StateSyncProtocol",
                 "StateSyncTestSupport",
                 "TestProcessSupport",
-                "ProcessSpawning",
                 "BoardApp",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -256,22 +254,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // MARK: ProcessSpawning: child processes by posix_spawn (never Foundation's
-        // `Process`, which crashes now and then on Linux), for tools, benchmarks and tests.
-        .target(
-            name: "ProcessSpawning",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "ProcessSpawningTests",
-            dependencies: ["ProcessSpawning", "TestProcessSupport"],
-            swiftSettings: strictSettings
-        ),
-        // MARK: Process helpers for tests, on Foundation and ProcessSpawning alone (so
-        // WebSocketTests pulls in no server): subprocesses, reserved ports, certificates, tools on PATH.
+        // MARK: Process helpers for tests, on Foundation alone (so WebSocketTests pulls
+        // in no server): subprocesses, reserved ports, certificates, tools on PATH.
         .target(
             name: "TestProcessSupport",
-            dependencies: ["ProcessSpawning"],
             path: "Tests/TestProcessSupport",
             swiftSettings: strictSettings
         ),
@@ -286,7 +272,6 @@ let package = Package(
                 "BoardApp",
                 "WebSocket",
                 "TestProcessSupport",
-                "ProcessSpawning",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -355,7 +340,6 @@ let package = Package(
             name: "statesync",
             dependencies: [
                 "StateSyncServer",
-                "ProcessSpawning",
                 "StateSyncPostgres",
                 "StateSyncClient",
                 "StateSyncLoad",
@@ -393,7 +377,6 @@ let package = Package(
             name: "statesync-soak",
             dependencies: [
                 "StateSyncClient",
-                "ProcessSpawning",
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "WebSocket",
@@ -413,7 +396,7 @@ let package = Package(
         .executableTarget(
             name: "server-benchmarks",
             dependencies: [
-                "StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp", "ProcessSpawning",
+                "StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -423,7 +406,7 @@ let package = Package(
         // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "Issue 12: cluster").
         .executableTarget(
             name: "cluster-failover-benchmarks",
-            dependencies: ["StateSyncClient", "StateSyncCore", "ProcessSpawning"],
+            dependencies: ["StateSyncClient", "StateSyncCore"],
             path: "Benchmarks/ClusterFailoverBenchmarks",
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,4 @@
 import Foundation
-import ProcessSpawning
 import StateSyncClient
 import StateSyncCore
 
@@ -30,22 +29,25 @@ let statesync = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinks
 
 /// A `statesync serve --postgres` child and its port.
 struct Node {
-    let process: SpawnedChild
+    let process: Process
     let port: Int
     var url: String { "ws://127.0.0.1:\(port)/sync" }
 }
 
 /// Starts a node on a free port; returns once it prints its URL.
 func startNode() throws -> Node {
+    let process = Process()
+    process.executableURL = statesync
     // Every client comes from 127.0.0.1: allow them all to join at once.
-    let arguments = ["serve", "--port", "0", "--postgres", postgresURL,
-                     "--joins-per-second", "100000", "--join-burst", "100000", "--max-connections-per-ip", "100000"]
-    // stderr discarded: the nodes' logs would bury the result.
-    let process = try SpawnedChild([statesync.path] + arguments, standardOutput: .pipe)
-    let output = process.standardOutput!   // asked for as a pipe: its reading end exists
+    process.arguments = ["serve", "--port", "0", "--postgres", postgresURL,
+                         "--joins-per-second", "100000", "--join-burst", "100000", "--max-connections-per-ip", "100000"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice   // the nodes' logs would bury the result
+    try process.run()
     var text = ""
     while !text.contains("/sync\n") {
-        let data = output.availableData
+        let data = output.fileHandleForReading.availableData
         guard !data.isEmpty else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "a node exited: \(text)"]) }
         text += String(decoding: data, as: UTF8.self)
     }
@@ -92,9 +94,9 @@ func line(_ name: String, _ values: [Double?]) -> String {
 
 /// SIGTERM to the nodes still running, and waits for them.
 func stop(_ nodes: [Node]) {
-    for node in nodes {
-        node.process.send(SIGTERM)
-        _ = node.process.waitUntilExit()
+    for node in nodes where node.process.isRunning {
+        node.process.terminate()
+        node.process.waitUntilExit()
     }
 }
 
@@ -119,7 +121,7 @@ do {
         _ = try await writer.dispatch(["type": "increment", "counter": "failover"])
 
         let killed = ContinuousClock.now
-        nodes[0].process.send(SIGKILL)
+        kill(nodes[0].process.processIdentifier, SIGKILL)
         let rev = try await writer.dispatch(["type": "increment", "counter": "failover"])
         var converged: [Int: Double?] = [:]
         await withTaskGroup(of: (Int, Double?).self) { waits in

@@ -1,6 +1,5 @@
 import BoardApp
 import Foundation
-import ProcessSpawning
 import StateSyncCore
 import StateSyncProtocol
 import StateSyncServer
@@ -57,15 +56,18 @@ func secondsToFirstAck(directory: String) async throws -> Double {
 /// not within `timeout` seconds. The server is stopped afterwards.
 func secondsUntilHealthy(executable: String, directory: String, timeout: Double = 120) throws -> Double? {
     let port = try freePort()
-    let arguments = [
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = [
         "serve", "--data", directory, "--port", "\(port)", "--log-level", "error",
         "--journal-retention", "\(keepAll.revisions)", "--journal-retention-bytes", "\(keepAll.bytes)",
     ]
+    process.standardOutput = FileHandle.nullDevice
     let start = now()
-    let process = try SpawnedChild([executable] + arguments, standardError: .descriptor(FileHandle.standardError.fileDescriptor))
+    try process.run()
     defer {
-        process.send(SIGTERM)
-        _ = process.waitUntilExit()
+        process.terminate()
+        process.waitUntilExit()
     }
     while now() - start < timeout {
         if healthStatus(port: port) == 200 { return now() - start }

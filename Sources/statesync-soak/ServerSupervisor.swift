@@ -1,15 +1,20 @@
 import Foundation
-import ProcessSpawning
+import Glibc
+import Synchronization
 
 /// The `statesync serve` child of a soak run: started on a data directory,
 /// SIGKILLed and started again on the same directory and port, its resident
 /// memory read from `/proc`.
 final class ServerSupervisor {
+    /// What the current child printed (its pipes' reader threads append).
+    private final class Output: Sendable {
+        let text = Mutex("")
+    }
+
     private let configuration: SoakConfiguration
     private let dataDirectory: String
-    private var process: SpawnedChild?
-    /// What the current child printed (stdout and stderr), `nil` before the first start.
-    private var output: CollectedOutput?
+    private var process: Process?
+    private var output = Output()
     /// The port of the first start, kept for every restart.
     private(set) var port = 0
     /// How many times the server was started (1 + restarts).
@@ -27,20 +32,28 @@ final class ServerSupervisor {
     /// waits until it listens. Recovery of a large journal takes a while:
     /// up to 60 s are allowed.
     func start() async throws(SoakFailure) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: configuration.statesync)
         // Every client comes from 127.0.0.1, and all of them rejoin at once
         // after each kill: the per-address limits (meant for people) are
         // raised to twice the clients; `--serve-arg` may still override them.
         let perAddress = "\(2 * configuration.clients)"
-        let arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data", dataDirectory,
-                         "--log-level", "error", "--max-connections-per-ip", perAddress,
-                         "--joins-per-second", perAddress, "--join-burst", perAddress] + configuration.serveArguments
-        let process: SpawnedChild
-        do {
-            process = try SpawnedChild([configuration.statesync] + arguments, standardOutput: .pipe, standardError: .standardOutput)
-        } catch {
-            throw .cannotStart(configuration.statesync, reason: error.reason)
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data", dataDirectory,
+                             "--log-level", "error", "--max-connections-per-ip", perAddress,
+                             "--joins-per-second", perAddress, "--join-burst", perAddress] + configuration.serveArguments
+        let output = Output()
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.text.withLock { $0 += text }
         }
-        let output = CollectedOutput(process.standardOutput!)   // asked for as a pipe: its reading end exists
+        do {
+            try process.run()
+        } catch {
+            throw .cannotStart(configuration.statesync, reason: "\(error)")
+        }
         self.process = process
         self.output = output
         InterruptGuard.shared.serverStarted(process.processIdentifier)
@@ -48,22 +61,24 @@ final class ServerSupervisor {
         // The child's output cannot be awaited: poll it every 20 ms.
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline {
-            if let listening = Self.listeningPort(in: output.text) {
+            if let listening = Self.listeningPort(in: output.text.withLock { $0 }) {
                 port = listening
                 return
             }
             try? await Task.sleep(for: .milliseconds(20))  // never cancelled
         }
-        let printed = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        process.send(SIGKILL)
+        let printed = output.text.withLock { $0 }.trimmingCharacters(in: .whitespacesAndNewlines)
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         throw .didNotStart(start: starts, output: printed)
     }
 
     /// SIGKILLs the server and waits until it is gone.
     func kill() async {
         guard let process else { return }
-        process.send(SIGKILL)
-        _ = await process.exitStatus
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        while process.isRunning {
+            try? await Task.sleep(for: .milliseconds(10))  // never cancelled
+        }
         InterruptGuard.shared.serverStarted(0)
         self.process = nil
     }
@@ -71,7 +86,12 @@ final class ServerSupervisor {
     /// Stops the server with SIGTERM (a clean shutdown) at the end of the run.
     func stop() async {
         guard let process else { return }
-        _ = await process.stop(killingAfter: .seconds(20))
+        process.terminate()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))  // never cancelled
+        }
+        if process.isRunning { await kill() }
         InterruptGuard.shared.serverStarted(0)
         self.process = nil
     }
@@ -80,7 +100,7 @@ final class ServerSupervisor {
     var isRunning: Bool { process?.isRunning ?? false }
 
     /// What the current child printed.
-    var printed: String { output?.text ?? "" }
+    var printed: String { output.text.withLock { $0 } }
 
     /// The server's resident memory in KiB (`VmRSS`), or `nil` when it is not running.
     var residentKiB: Int? {

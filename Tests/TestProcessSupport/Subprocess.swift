@@ -1,5 +1,4 @@
 import Foundation
-import ProcessSpawning
 
 /// Runs a short-lived child process to its end (a ``SpawnedChild``, not
 /// Foundation's `Process`: see there why).
