@@ -54,6 +54,9 @@ import Synchronization
 /// refuses is final for this journal: every later append fails, as with
 /// ``SQLiteJournal``.
 ///
+/// **Taking turns.** A refused writer keeps the store row locked while
+/// its engine redoes the refused group (PostgresBatchWriter+Turns.swift).
+///
 /// **Exactly once across nodes.** A node does not ask PostgreSQL whether
 /// each new `(clientId, id)` pair was decided elsewhere before applying it
 /// (one read per action); the group's transaction checks instead. Its
@@ -94,34 +97,20 @@ import Synchronization
 ///   revision) or neither (and is applied once).
 final class PostgresBatchWriter: Sendable {
     let queue: Mutex<GroupCommitQueue>
-    private let connection: ReconnectingConnection
+    let connection: ReconnectingConnection
     private let storeID: String
     /// The node whose sessions' joins this writer journals, when presence
     /// is kept per node (``PresenceRows``).
     private let nodeID: String?
-    private let server: String
+    let server: String
     private let backoff: RetryBackoff
-    private let logger: Logger
+    let logger: Logger
     private let writeFailed: @Sendable () -> Void
     private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    let wake: AsyncStream<Void>.Continuation
     /// The transaction kept open after a refusal (see "Taking turns"); only
     /// the writer task uses it.
-    private let heldTurn = Mutex<HeldTurn?>(nil)
-
-    /// A transaction holding the store row's lock at `head`, on `connection`.
-    private struct HeldTurn {
-        var connection: TimedConnection
-        var head: UInt64
-        var deadline: ContinuousClock.Instant
-    }
-
-    /// How long a refused writer keeps the store row locked for its engine
-    /// to catch up and send the refused actions again.
-    static let heldTurnLimit = Duration.milliseconds(200)
-    /// How long PostgreSQL lets a held turn's session sit idle before it
-    /// ends the session (a writer process that was stopped).
-    static let idleTurnTimeoutMilliseconds = 2_000
+    let heldTurn = Mutex<HeldTurn?>(nil)
 
     init(
         connection: ReconnectingConnection, storeID: String, nodeID: String?, server: String, headRevision: UInt64,
@@ -320,54 +309,6 @@ final class PostgresBatchWriter: Sendable {
         return try await storedHead(on: connection, waitingForWriters: true)
     }
 
-    /// Keeps the transaction open on `connection`, holding the store row at
-    /// `head`, for the refused group's redo (see "Taking turns"), and
-    /// wakes the writer at the turn's deadline to end it if nothing came.
-    private func hold(_ connection: TimedConnection, at head: UInt64) async throws {
-        // SET takes no bind parameters; the value is this type's constant.
-        try await connection.run(
-            PostgresQuery(unsafeSQL: "SET LOCAL idle_in_transaction_session_timeout = \(Self.idleTurnTimeoutMilliseconds)"),
-            logger: logger)
-        let deadline = ContinuousClock.now + Self.heldTurnLimit
-        heldTurn.withLock { $0 = HeldTurn(connection: connection, head: head, deadline: deadline) }
-        let wake = wake
-        Task {
-            try? await Task.sleep(until: deadline)
-            wake.yield()
-        }
-    }
-
-    /// The held turn's connection, already in its transaction, when a group
-    /// starting at `seen` may use it; else the turn is ended (rolled back)
-    /// and `nil` returned.
-    private func takeTurn(at seen: UInt64) async -> TimedConnection? {
-        guard let turn = heldTurn.withLock({ turn in defer { turn = nil }; return turn }) else { return nil }
-        if turn.head == seen, ContinuousClock.now < turn.deadline, !turn.connection.connection.isClosed { return turn.connection }
-        await rollBack(turn)
-        return nil
-    }
-
-    /// Ends the held turn, if any, once its deadline has passed (or at once).
-    private func releaseTurn(evenBeforeItsDeadline: Bool) async {
-        guard let turn = heldTurn.withLock({ turn -> HeldTurn? in
-            guard let held = turn, evenBeforeItsDeadline || ContinuousClock.now >= held.deadline else { return nil }
-            turn = nil
-            return held
-        }) else { return }
-        logger.debug("the refused batch did not come back in time: the held turn ends", metadata: ["head": "\(turn.head)"])
-        await rollBack(turn)
-    }
-
-    /// Rolls the held turn's transaction back; a connection that fails to
-    /// is dropped (its session's end rolls it back).
-    private func rollBack(_ turn: HeldTurn) async {
-        do {
-            try await turn.connection.run("ROLLBACK", logger: logger)
-        } catch {
-            connection.drop(turn.connection)
-        }
-    }
-
     /// The store's head revision as the database has it now. With
     /// `waitingForWriters`, the read first waits for any transaction still
     /// holding the store's row (`FOR UPDATE`): after an unknown `COMMIT`,
@@ -432,35 +373,6 @@ final class PostgresBatchWriter: Sendable {
         }
     }
 
-    /// The head is at `actual`, not at the revision `seen` this writer last
-    /// committed or read: `group` and everything pending fail with a revision
-    /// gap, in order, and the queue continues from `actual`. A head *behind*
-    /// `seen` means the database lost committed transactions: that is thrown,
-    /// final.
-    private func refuse(_ group: [GroupCommitQueue.Work], seen: UInt64, actual: UInt64, first: UInt64) throws(JournalError) {
-        guard actual > seen else {
-            throw .postgres(server, "write a batch", "the store's head revision \(actual) is behind the revision "
-                + "\(seen) this node saw committed: the database lost committed transactions")
-        }
-        logger.notice("another writer moved the store's head: this node must catch up", metadata: [
-            "seen": "\(seen)", "head": "\(actual)"])
-        let gap = JournalError.revisionGap(expected: actual + 1, got: first)
-        let rest = queue.withLock { $0.refused(head: actual) }
-        for work in group + rest { work.completion(.failure(gap)) }
-    }
-
-    /// Another writer had decided some of `group`'s pairs (a client sent the
-    /// same `(clientId, id)` to two nodes): the transaction was rolled back,
-    /// the head is still `seen`, and `group` and everything pending fail with
-    /// ``JournalError/isOutcomeConflict``; the engine looks the pairs up and
-    /// sequences the rest again.
-    private func refuse(_ group: [GroupCommitQueue.Work], decidedElsewhere pairs: Int, seen: UInt64) {
-        logger.notice("another writer had decided some of the batch's (clientId, id) pairs: nothing was written", metadata: [
-            "pairs": "\(pairs)", "head": "\(seen)"])
-        let conflict = JournalError.outcomeConflict(pairs: pairs)
-        let rest = queue.withLock { $0.refused(head: seen) }
-        for work in group + rest { work.completion(.failure(conflict)) }
-    }
 
     /// A statement failed for good: this group and every later append fail
     /// with `error`.
