@@ -26,9 +26,6 @@ extension PostgresBatchWriter {
         var deadline: ContinuousClock.Instant
     }
 
-    /// How long a refused writer keeps the store row locked for its engine
-    /// to catch up and send the refused actions again.
-    static let heldTurnLimit = Duration.milliseconds(200)
     /// How long PostgreSQL lets a held turn's session sit idle before it
     /// ends the session (a writer process that was stopped).
     static let idleTurnTimeoutMilliseconds = 2_000
@@ -41,7 +38,7 @@ extension PostgresBatchWriter {
         try await connection.run(
             PostgresQuery(unsafeSQL: "SET LOCAL idle_in_transaction_session_timeout = \(Self.idleTurnTimeoutMilliseconds)"),
             logger: logger)
-        let deadline = ContinuousClock.now + Self.heldTurnLimit
+        let deadline = ContinuousClock.now + heldTurnLimit
         heldTurn.withLock { $0 = HeldTurn(connection: connection, head: head, deadline: deadline) }
         let wake = wake
         Task {

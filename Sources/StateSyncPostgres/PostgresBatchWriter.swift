@@ -111,12 +111,15 @@ final class PostgresBatchWriter: Sendable {
     /// The transaction kept open after a refusal (see "Taking turns"); only
     /// the writer task uses it.
     let heldTurn = Mutex<HeldTurn?>(nil)
+    /// How long a held turn waits for the redo.
+    let heldTurnLimit: Duration
 
     init(
         connection: ReconnectingConnection, storeID: String, nodeID: String?, server: String, headRevision: UInt64,
-        backoff: RetryBackoff, logger: Logger, writeFailed: @escaping @Sendable () -> Void
+        heldTurnLimit: Duration, backoff: RetryBackoff, logger: Logger, writeFailed: @escaping @Sendable () -> Void
     ) {
         self.writeFailed = writeFailed
+        self.heldTurnLimit = heldTurnLimit
         self.connection = connection
         self.storeID = storeID
         self.nodeID = nodeID

@@ -71,6 +71,10 @@ public final class PostgresJournal: Journal {
         /// before a node follows others when notifications fail, for one
         /// tiny query per node per interval.
         public var pollInterval: Duration
+        /// How long a node whose batch another node refused keeps the
+        /// store locked for its redo (see `PostgresBatchWriter+Turns.swift`).
+        /// Default 200 ms: a catch-up and a redo take a few milliseconds.
+        public var heldTurnLimit: Duration = .milliseconds(200)
 
         /// A configuration with the documented defaults.
         public init(
@@ -196,7 +200,7 @@ public final class PostgresJournal: Journal {
         self.logger = logger
         let writer = PostgresBatchWriter(
             connection: connection, storeID: configuration.storeID, nodeID: presence?.nodeID, server: location.description,
-            headRevision: head,
+            headRevision: head, heldTurnLimit: configuration.heldTurnLimit,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
             logger: logger, writeFailed: writeFailed)
         self.writer = writer

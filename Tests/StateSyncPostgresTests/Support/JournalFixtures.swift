@@ -11,11 +11,13 @@ enum JournalFixtures {
 
     /// A journal of the default store at `postgres`.
     static func open(
-        _ postgres: TestPostgres, retention: JournalRetention = JournalRetention(), statementTimeout: Duration = .seconds(10)
+        _ postgres: TestPostgres, retention: JournalRetention = JournalRetention(), statementTimeout: Duration = .seconds(10),
+        heldTurnLimit: Duration = .milliseconds(200)
     ) async throws -> PostgresJournal {
-        try await PostgresJournal.open(
-            location: try PostgresLocation(url: postgres.url),
-            configuration: .init(retention: retention, statementTimeout: statementTimeout), logger: logger)
+        var configuration = PostgresJournal.Configuration(retention: retention, statementTimeout: statementTimeout)
+        configuration.heldTurnLimit = heldTurnLimit
+        return try await PostgresJournal.open(
+            location: try PostgresLocation(url: postgres.url), configuration: configuration, logger: logger)
     }
 
     /// An entry at `revision` from `client` with action id `actionID`,
