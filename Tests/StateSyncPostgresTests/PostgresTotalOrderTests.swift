@@ -77,17 +77,23 @@ struct PostgresTotalOrderTests {
             // A turn longer than the test: its end cannot race the other writer.
             let stale = try await JournalFixtures.open(postgres, heldTurnLimit: .seconds(60))
             let other = try await JournalFixtures.open(postgres)
-            try await other.append(JournalBatch(entries: (1...3).map { JournalFixtures.entry($0, writer: "other") }))
-            await #expect(throws: JournalError.self) { try await stale.append(JournalBatch(entries: [JournalFixtures.entry(1, writer: "stale")])) }
-            // Its turn: `other`'s next write waits for the store row...
-            let waiting = Task { try await other.append(JournalBatch(entries: [JournalFixtures.entry(4, writer: "other")])) }
-            try await Self.waitForALockWait(on: postgres)
-            // ...while the refused writer's redo goes in at once, in the transaction it kept.
-            try await stale.append(JournalBatch(entries: [JournalFixtures.entry(4, writer: "stale")]))
-            let error = await #expect(throws: JournalError.self) { try await waiting.value }
-            #expect(error?.isRevisionGap == true, "\(String(describing: error))")
-            #expect(try await stale.entries(from: 4, through: 4).first?.action == JournalFixtures.entry(4, writer: "stale").action)
-            for journal in [stale, other] { try await journal.close() }
+            // Closed even when a check throws: PostgresNIO traps on a connection released unclosed.
+            try await withCleanup {
+                try await other.append(JournalBatch(entries: (1...3).map { JournalFixtures.entry($0, writer: "other") }))
+                await #expect(throws: JournalError.self) {
+                    try await stale.append(JournalBatch(entries: [JournalFixtures.entry(1, writer: "stale")]))
+                }
+                // Its turn: `other`'s next write waits for the store row...
+                let waiting = Task { try await other.append(JournalBatch(entries: [JournalFixtures.entry(4, writer: "other")])) }
+                try await Self.waitForALockWait(on: postgres)
+                // ...while the refused writer's redo goes in at once, in the transaction it kept.
+                try await stale.append(JournalBatch(entries: [JournalFixtures.entry(4, writer: "stale")]))
+                let error = await #expect(throws: JournalError.self) { try await waiting.value }
+                #expect(error?.isRevisionGap == true, "\(String(describing: error))")
+                #expect(try await stale.entries(from: 4, through: 4).first?.action == JournalFixtures.entry(4, writer: "stale").action)
+            } cleanup: {
+                for journal in [stale, other] { try await journal.close() }
+            }
         }
     }
 
