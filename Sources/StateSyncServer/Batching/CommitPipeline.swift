@@ -49,7 +49,7 @@ struct CommitPipeline {
     }
 
     /// Adds a decided rejection, to log when the batch is published.
-    mutating func log(_ rejection: DecidedRejection) {
+    mutating func log(_ rejection: RejectedAction) {
         building.rejections.append(rejection)
     }
 

@@ -24,8 +24,10 @@ struct PendingBatch {
     /// Answers to dispatches, sent after the batch's patches.
     var answers: [DispatchAnswer] = []
     /// The rejections among them, for the devtools' ``RejectionLog`` once
-    /// the batch is published.
-    var rejections: [DecidedRejection] = []
+    /// the batch is published (numbered then): a batch that a shared
+    /// journal refuses is sequenced again, and its rejections must be
+    /// logged once, as decided the second time.
+    var rejections: [RejectedAction] = []
     /// Starts the effects of the batch's commands, in order, once it is
     /// durable (an effect of an action that was never written never runs).
     var effects: [@Sendable () -> Void] = []

@@ -6,7 +6,8 @@ public import StateSyncCore
 /// only accepted actions, so rejections live in memory, in a bounded window
 /// (``SyncEngineConfiguration/rejectionLogCapacity``), and are lost at restart.
 public struct RejectedAction: Sendable, Hashable {
-    /// Numbers rejections in order (1, 2, …) since the engine started.
+    /// Numbers rejections in order (1, 2, …) since the engine started
+    /// (given when the log records it).
     public var sequence: UInt64
     /// When the engine decided it (its clock, as `Meta.time`).
     public var time: Date
@@ -43,18 +44,20 @@ struct RejectionLog: Sendable {
         self.capacity = max(0, capacity)
     }
 
-    /// Records a rejection.
-    mutating func record(_ rejection: DecidedRejection) {
+    /// Records a rejection, numbering it after the last one.
+    mutating func record(_ rejection: RejectedAction) {
         guard capacity > 0 else { return }
         lastSequence += 1
-        let bytes = JSONSerializer().serialize(.object(rejection.action))
-        let kept: JSONValue = bytes.count <= Self.maxActionBytes
-            ? .object(rejection.action) : ["type": rejection.action["type"] ?? .null, "bytes": .integer(Int64(bytes.count))]
-        entries.append(RejectedAction(
-            sequence: lastSequence, time: rejection.time, revision: rejection.revision, sessionID: rejection.sessionID,
-            clientID: rejection.clientID, actionID: rejection.actionID, action: kept, code: rejection.code,
-            message: rejection.message))
+        var numbered = rejection
+        numbered.sequence = lastSequence
+        entries.append(numbered)
         if entries.count > capacity { entries.removeFirst() }
+    }
+
+    /// `action` as the log keeps it (see ``maxActionBytes``).
+    static func kept(_ action: JSONObject) -> JSONValue {
+        let bytes = JSONSerializer().serialize(.object(action))
+        return bytes.count <= maxActionBytes ? .object(action) : ["type": action["type"] ?? .null, "bytes": .integer(Int64(bytes.count))]
     }
 
     /// The kept rejections with a sequence number above `sequence`, oldest first.
@@ -63,25 +66,3 @@ struct RejectionLog: Sendable {
     }
 }
 
-/// A rejection the sequencer decided, kept with its batch and recorded in
-/// the ``RejectionLog`` when the batch is published: a batch that a shared
-/// journal refuses is sequenced again, and its rejections must be logged
-/// once, as decided the second time.
-struct DecidedRejection {
-    /// When the engine decided it.
-    var time: Date
-    /// The revision the state was at.
-    var revision: UInt64
-    /// The dispatching session's id.
-    var sessionID: String
-    /// Its `clientId`, if any.
-    var clientID: String?
-    /// The dispatch's id.
-    var actionID: String
-    /// The action object as sent.
-    var action: JSONObject
-    /// The `reject` code.
-    var code: String
-    /// The `reject` message.
-    var message: String
-}

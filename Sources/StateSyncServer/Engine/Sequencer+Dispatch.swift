@@ -113,9 +113,10 @@ extension Sequencer {
         var journaled: JournalRejection?
         if case let .rejected(code, message) = outcome {
             let session = dispatch.session
-            commits.log(DecidedRejection(
-                time: authority.now(), revision: authority.revision, sessionID: session.info.id, clientID: session.clientID,
-                actionID: dispatch.id, action: dispatch.action, code: code, message: message))
+            commits.log(RejectedAction(
+                sequence: 0, time: authority.now(), revision: authority.revision, sessionID: session.info.id,
+                clientID: session.clientID, actionID: dispatch.id, action: RejectionLog.kept(dispatch.action), code: code,
+                message: message))
             journaled = dispatch.key.map { JournalRejection(clientID: $0.clientID, actionID: $0.actionID, code: code, message: message) }
         }
         if let key = dispatch.key { exactlyOnce.decided(outcome, for: key, now: authority.now()) }
