@@ -3,7 +3,7 @@
 ///
 /// Inserting, replacing or removing one key costs O(log n) even when
 /// another version of the object still shares the tree (path copying);
-/// finding a key or a position costs O(log n).
+/// finding a key or a position costs O(log n), whatever the keys' script.
 struct JSONObjectTree: Sendable {
     /// How full a bulk build fills each node, leaving room to insert
     /// before the first splits.
@@ -11,11 +11,13 @@ struct JSONObjectTree: Sendable {
 
     /// The root: a leaf, or a branch of at least two children.
     private(set) var root: JSONObjectNode
-    /// How many keys are not pure ASCII. Swift's `String` equality (which
-    /// key lookup uses) is canonical equivalence: only such keys can equal
-    /// a key with other bytes, so without them a lookup that misses in the
-    /// byte order is a miss.
-    private var nonASCIIKeys: Int
+    /// The keys that are not pure ASCII. Swift's `String` equality (which
+    /// key lookup uses) is canonical equivalence, so a key can equal a key
+    /// with other bytes only when one of the two is not ASCII: a lookup
+    /// that misses in the byte order finds such a key here, since a `Set`
+    /// hashes equivalent spellings alike. A version that shares the set
+    /// copies it (O(m) in its m keys) when it adds or removes one of them.
+    private var nonASCIIKeys: Set<String>
 
     /// The tree of `keys` (unique, sorted by UTF-8 bytes, at least one) and
     /// their `values`, built bottom-up in O(n).
@@ -28,7 +30,7 @@ struct JSONObjectTree: Sendable {
             level = Self.groups(of: nodes.count).map { JSONObjectNode(children: Array(nodes[$0])) }
         }
         root = level[0]
-        nonASCIIKeys = keys.reduce(0) { $0 + (Self.isASCII($1) ? 0 : 1) }
+        nonASCIIKeys = Set(keys.lazy.filter { !Self.isASCII($0) })
     }
 
     /// `0..<total` cut into ranges of at most ``bulkWidth``, as even as can be.
@@ -46,21 +48,38 @@ struct JSONObjectTree: Sendable {
     }
 
     /// The position of the entry whose key equals `key` (Swift `String`
-    /// equality), or `nil`. O(log n), plus a scan of the keys when the byte
-    /// search misses and `key` or some key in the tree is not ASCII.
+    /// equality), or `nil`. O(log n).
     func index(forKey key: String) -> Int? {
         let (position, found) = root.lowerBound(key)
         if found { return position }
-        guard nonASCIIKeys > 0 || !Self.isASCII(key) else { return nil }
-        var offset = 0
-        var match: Int?
-        root.forEachLeaf { keys, _ in
-            guard match == nil else { return }
-            if let index = keys.firstIndex(of: key) { match = offset + index }
-            offset += keys.count
+        if let stored = nonASCIIKeys.firstIndex(of: key) {
+            return root.lowerBound(nonASCIIKeys[stored]).position
         }
-        return match
+        guard !Self.isASCII(key), let spelling = Self.asciiSpelling(of: key) else { return nil }
+        let (asciiPosition, asciiFound) = root.lowerBound(spelling)
+        return asciiFound ? asciiPosition : nil
     }
+
+    /// The ASCII key equal to `key` (by Swift `String` equality), if there
+    /// is one: each character replaced by the ASCII character it equals
+    /// (the Kelvin sign by "K", for one). `nil` when some character equals
+    /// none.
+    private static func asciiSpelling(of key: String) -> String? {
+        var spelling = ""
+        for character in key {
+            if character.unicodeScalars.allSatisfy(\.isASCII) {
+                spelling.append(character)
+            } else if let ascii = asciiCharacters.first(where: { $0 == character }) {
+                spelling.append(ascii)
+            } else {
+                return nil
+            }
+        }
+        return spelling
+    }
+
+    /// The 128 ASCII characters, each a single scalar.
+    private static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
     /// Where `key`, absent, goes to keep the keys sorted.
     func insertionIndex(for key: String) -> Int {
@@ -82,7 +101,7 @@ struct JSONObjectTree: Sendable {
     /// Inserts `key` (absent) with `value` at `position` (its sorted place).
     mutating func insert(_ key: String, _ value: JSONValue, at position: Int) {
         makeRootUnique()
-        if !Self.isASCII(key) { nonASCIIKeys += 1 }
+        if !Self.isASCII(key) { nonASCIIKeys.insert(key) }
         if let sibling = root.insert(key, value, at: position) {
             root = JSONObjectNode(children: [root, sibling])
         }
@@ -92,7 +111,7 @@ struct JSONObjectTree: Sendable {
     mutating func remove(at position: Int) -> JSONValue {
         makeRootUnique()
         let (key, value) = root.remove(at: position)
-        if !Self.isASCII(key) { nonASCIIKeys -= 1 }
+        if !Self.isASCII(key) { nonASCIIKeys.remove(key) }
         if root.children.count == 1 { root = root.children[0] }
         return value
     }

@@ -33,6 +33,19 @@ import StateSyncCore
         #expect(object["\u{E9}"] == .integer(3))
     }
 
+    @Test(arguments: [("K", "\u{212A}"), ("\u{212A}", "K"), ("\u{E9}t\u{E9}", "e\u{301}te\u{301}"), ("a;b", "a\u{37E}b")])
+    func aLargeObjectFindsAKeyUnderAnEquivalentSpelling(stored: String, asked: String) {
+        var object = JSONObject((0..<1_000).map { ("key-\($0)", JSONValue.integer(Int64($0))) })
+        object[stored] = "stored"
+        #expect(object[asked] == "stored")
+        object[asked] = "replaced"
+        #expect(object.count == 1_001)
+        #expect(object.keys.contains(stored))
+        #expect(object[stored] == "replaced")
+        #expect(object.removeValue(forKey: asked) == "replaced")
+        #expect(object[stored] == nil && object.count == 1_000)
+    }
+
     @Test func iteratesPairsInKeyOrder() {
         let object: JSONObject = ["b": 2, "a": 1, "c": 3]
         #expect(object.map(\.key) == ["a", "b", "c"])

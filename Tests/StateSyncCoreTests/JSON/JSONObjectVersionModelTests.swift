@@ -5,32 +5,48 @@ import StateSyncCore
 /// changes form (flat up to 64 keys, a tree of shared nodes above), with
 /// versions that share structure and then diverge.
 @Suite(.timeLimit(.minutes(2))) struct JSONObjectVersionModelTests {
-    /// The reference: entries in an array sorted by the UTF-8 bytes of the
-    /// keys, found by a linear search with Swift `String` equality.
-    struct SortedModel: Equatable {
-        var entries: [(key: String, value: JSONValue)] = []
+    /// The reference: the keys in an array sorted by their UTF-8 bytes, and
+    /// a `Dictionary` (which compares keys with Swift `String` equality, as
+    /// `JSONObject` does) from each key to the spelling stored first and its
+    /// value.
+    struct SortedModel {
+        private var sortedKeys: [String] = []
+        private var stored: [String: (key: String, value: JSONValue)] = [:]
 
-        static func == (lhs: SortedModel, rhs: SortedModel) -> Bool {
-            lhs.entries.count == rhs.entries.count
-                && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        /// The entries in key order, each under the spelling stored first.
+        var entries: [(key: String, value: JSONValue)] {
+            sortedKeys.map { ($0, stored[$0]!.value) }
         }
 
         func value(forKey key: String) -> JSONValue? {
-            entries.first { $0.key == key }?.value
+            stored[key]?.value
         }
 
         mutating func set(_ key: String, _ value: JSONValue) {
-            if let index = entries.firstIndex(where: { $0.key == key }) {
-                entries[index].value = value
+            if let existing = stored[key] {
+                stored[key] = (existing.key, value)
             } else {
-                let index = entries.firstIndex { Array($0.key.utf8).lexicographicallyPrecedes(Array(key.utf8)) == false } ?? entries.count
-                entries.insert((key, value), at: index)
+                sortedKeys.insert(key, at: position(of: key))
+                stored[key] = (key, value)
             }
         }
 
         mutating func remove(_ key: String) -> JSONValue? {
-            guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
-            return entries.remove(at: index).value
+            guard let existing = stored.removeValue(forKey: key) else { return nil }
+            sortedKeys.remove(at: position(of: existing.key))
+            return existing.value
+        }
+
+        /// Where `key` is or would go in `sortedKeys` (a binary search on the
+        /// UTF-8 bytes).
+        private func position(of key: String) -> Int {
+            var low = 0
+            var high = sortedKeys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sortedKeys[middle].utf8.lexicographicallyPrecedes(key.utf8) { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
     }
 
