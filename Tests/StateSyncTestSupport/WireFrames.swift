@@ -40,29 +40,59 @@ package enum WireFrames {
     /// The frames in `bytes`, after the HTTP response head that precedes
     /// them (the complete ones; a truncated last frame is left out).
     package static func serverFrames(after bytes: [UInt8]) -> [Frame] {
-        // The head is short: look for its blank line in the first few KiB only.
-        guard let headEnd = (0..<max(0, min(bytes.count, 8_192) - 3)).first(where: {
-            bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
-        }) else { return [] }
+        var reader = ServerFrameReader()
+        reader.append(bytes)
         var frames: [Frame] = []
-        var index = headEnd + 4
-        while index + 2 <= bytes.count {
-            let opcode = bytes[index] & 0x0F
-            var length = Int(bytes[index + 1] & 0x7F)
-            var start = index + 2
-            if length == 126 {
-                guard start + 2 <= bytes.count else { break }
-                length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
-                start += 2
-            } else if length == 127 {
-                guard start + 8 <= bytes.count else { break }
-                length = bytes[start..<start + 8].reduce(0) { $0 << 8 | Int($1) }
-                start += 8
-            }
-            guard start + length <= bytes.count else { break }
-            frames.append(Frame(opcode: opcode, payload: Array(bytes[start..<start + length])))
-            index = start + length
-        }
+        while let frame = reader.next() { frames.append(frame) }
         return frames
+    }
+}
+
+/// Server frames read as the bytes come in: bytes go in as they are read
+/// from a ``RawSocket``, complete frames come out in order, after the HTTP
+/// response head that precedes the first.
+package struct ServerFrameReader {
+    private var bytes: [UInt8] = []
+    private var index = 0
+    private var afterHead = false
+
+    /// A reader that has seen nothing yet.
+    package init() {}
+
+    /// Adds bytes read from the socket.
+    package mutating func append(_ chunk: [UInt8]) {
+        if index > 1 << 20 {
+            bytes.removeFirst(index)
+            index = 0
+        }
+        bytes += chunk
+    }
+
+    /// The next complete frame, or `nil` until more bytes come.
+    package mutating func next() -> WireFrames.Frame? {
+        if !afterHead {
+            // The head is short: look for its blank line in the first few KiB only.
+            guard let headEnd = (0..<max(0, min(bytes.count, 8_192) - 3)).first(where: {
+                bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10
+            }) else { return nil }
+            index = headEnd + 4
+            afterHead = true
+        }
+        guard index + 2 <= bytes.count else { return nil }
+        let opcode = bytes[index] & 0x0F
+        var length = Int(bytes[index + 1] & 0x7F)
+        var start = index + 2
+        if length == 126 {
+            guard start + 2 <= bytes.count else { return nil }
+            length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
+            start += 2
+        } else if length == 127 {
+            guard start + 8 <= bytes.count else { return nil }
+            length = bytes[start..<start + 8].reduce(0) { $0 << 8 | Int($1) }
+            start += 8
+        }
+        guard start + length <= bytes.count else { return nil }
+        index = start + length
+        return WireFrames.Frame(opcode: opcode, payload: Array(bytes[start..<start + length]))
     }
 }

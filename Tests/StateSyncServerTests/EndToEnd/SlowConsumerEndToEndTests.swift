@@ -1,6 +1,7 @@
 import StateSyncCore
 import StateSyncServer
 import StateSyncTestSupport
+import TestProcessSupport
 import Testing
 import WebSocket
 
@@ -14,22 +15,25 @@ struct SlowConsumerEndToEndTests {
         configuration.session.messagesPerSecond = 100_000
         configuration.session.burst = 100_000
         try await TestServer.with(configuration) { server in
-            // The slow client: 200 subscriptions to /chat, then it stops reading
-            // (its inbound buffer holds 16 messages, then TCP backs up).
-            let slow = try await ProtocolClient.joined(server.url)
-            let subscriptions = 200
-            for index in 0..<subscriptions {
-                try await slow.send(.object(["type": "subscribe", "id": .string("c\(index)"), "path": "/chat"]))
+            // The slow client: 20 subscriptions to /chat, then it stops reading.
+            let subscriptions = 20
+            let slow = try await onOwnThread { try StalledClient(port: server.port) }
+            let subscribed = try await onOwnThread {
+                try slow.send(#"{"type":"hello"}"#)
+                _ = try slow.receive()
+                for index in 0..<subscriptions {
+                    try slow.send(#"{"type":"subscribe","id":"c\#(index)","path":"/chat"}"#)
+                }
+                return try (0..<subscriptions).map { _ in try slow.receive() }
             }
             var bases: [String: Int64] = [:]
-            var mirror: JSONValue = []
-            for _ in 0..<subscriptions {
-                let snapshot = try await slow.receive("snapshot")
+            for snapshot in subscribed {
+                #expect(snapshot["type"] == "snapshot")
                 bases[try #require(snapshot["id"]?.stringValue)] = snapshot["rev"]?.int64Value
-                mirror = try #require(snapshot["value"])
             }
+            var mirror = try #require(subscribed.last?["value"])
 
-            // A fast client dispatches many large messages; each is ~200 × 600 bytes for the slow one.
+            // A fast client dispatches large messages; each is 20 × 600 bytes for the slow one.
             let fast = try await ProtocolClient.joined(server.url)
             let text = String(repeating: "z", count: 480)
             let actions = 300
@@ -42,16 +46,17 @@ struct SlowConsumerEndToEndTests {
                 lastRev = try #require(try await fast.receive("ack")["rev"]?.int64Value)
             }
 
-            // Now read everything the slow client was sent, for one subscription in detail.
-            try await slow.send(#"{"type":"get","id":"done","path":"/chat"}"#)
+            // Now read everything the slow client was sent, up to the answer
+            // to a `get`, which comes after it all.
+            let caughtUp = try await onOwnThread {
+                try slow.send(#"{"type":"get","id":"done","path":"/chat"}"#)
+                var messages: [JSONValue] = []
+                while messages.last?["type"] != "value" { messages.append(try slow.receive()) }
+                return messages
+            }
             var coalesced = false
             var patches = 0
-            while true {
-                let message = try await slow.receive()
-                if message["type"] == "value" {
-                    #expect(mirror == message["value"])
-                    break
-                }
+            for message in caughtUp.dropLast() {
                 let id = try #require(message["id"]?.stringValue)
                 if message["type"] == "snapshot" {
                     bases[id] = message["rev"]?.int64Value
@@ -69,6 +74,7 @@ struct SlowConsumerEndToEndTests {
                     try JSONPatch(jsonValue: try #require(message["ops"])).apply(to: &mirror)
                 }
             }
+            #expect(mirror == caughtUp.last?["value"])
             #expect(coalesced, "no patch covered several revisions")
             #expect(patches < subscriptions * actions, "every patch was queued: \(patches)")
             #expect(bases.values.allSatisfy { $0 >= lastRev })
@@ -97,4 +103,49 @@ struct SlowConsumerEndToEndTests {
             }
         }
     }
+}
+
+/// A protocol client over a ``RawSocket`` with a 4 KiB receive buffer: once
+/// it stops reading, the server's socket backs up after a few hundred KiB,
+/// not the tens of MiB a receive buffer the kernel tunes can take in. Its
+/// calls block: make them on a thread of their own (`onOwnThread`).
+private final class StalledClient: @unchecked Sendable {
+    private let socket: RawSocket
+    private var reader = ServerFrameReader()
+
+    /// Connects and sends the upgrade request (its response is read with the first message).
+    init(port: Int) throws {
+        socket = try RawSocket(port: port, receiveBuffer: 4_096)
+        try send(raw: Array(WireFrames.upgradeRequest().utf8))
+    }
+
+    /// Sends `text` (under 126 bytes) as one text message.
+    func send(_ text: String) throws {
+        try send(raw: WireFrames.text(text))
+    }
+
+    private func send(raw bytes: [UInt8]) throws {
+        guard socket.send(bytes) else { throw StalledClientFailure(description: "the server stopped taking what the client sends") }
+    }
+
+    /// The next message, parsed.
+    func receive() throws -> JSONValue {
+        while true {
+            if let frame = reader.next() {
+                guard frame.opcode == 0x1 else {
+                    throw StalledClientFailure(description: "a frame of opcode \(frame.opcode) instead of a message: \(frame.text)")
+                }
+                return try JSONParser().parse(frame.payload)
+            }
+            guard let chunk = socket.receive(timeout: .seconds(20)), !chunk.isEmpty else {
+                throw StalledClientFailure(description: "the server closed the connection or sent nothing for 20 s")
+            }
+            reader.append(chunk)
+        }
+    }
+}
+
+/// What went wrong for a ``StalledClient``.
+private struct StalledClientFailure: Error, CustomStringConvertible {
+    let description: String
 }
