@@ -48,8 +48,12 @@ struct ClusterFailoverTests {
                 #expect(Set(revisions).count == revisions.count)
                 #expect(clients.contains { $0.status.connections >= 2 }, "no client was on the killed node")
 
-                // Every client's mirror equals what the store answers.
-                let (rev, counters) = try await clients[clients.count - 1].get("/counters")
+                // Every client's mirror equals what the store answers, once
+                // the answering node has caught up with the last revision
+                // acknowledged (which another node may have committed).
+                let reader = clients[clients.count - 1]
+                for await heard in reader.observeStatus(\.rev) where heard >= revisions.max() ?? 0 { break }
+                let (rev, counters) = try await reader.get("/counters")
                 for index in 0..<Self.clientCount {
                     #expect(counters["c\(index)"] == .integer(Int64(Self.actionsPerClient)), "\(counters)")
                 }

@@ -37,10 +37,8 @@ extension AbuseTests {
             #expect(try http.json["code"] == "forbidden")
 
             // The bystander's count survived; an admin may reset it.
-            let start = ContinuousClock.now
             try await bystander.send(#"{"type":"get","id":"g","path":"/counters/hits"}"#)
             #expect(try await bystander.receive("value")["value"] == 8)
-            #expect(ContinuousClock.now - start < .seconds(1))
             let admin = try await Curl.post(
                 port: port, "/api/dispatch", #"{"type":"resetCounter","counter":"hits"}"#, headers: ["Authorization: Bearer root"])
             #expect(admin.status == 200)
