@@ -6,8 +6,10 @@ import Testing
 import WebSocket
 
 /// A client that stops reading does not slow the others, and later catches
-/// up with coalesced patches that chain without a gap.
-@Suite(.timeLimit(.minutes(1)))
+/// up with coalesced patches that chain without a gap. Three minutes: the
+/// stalled-reader test makes 300 round trips one after the other, a few
+/// seconds' work alone and close to a minute inside the whole suite.
+@Suite(.timeLimit(.minutes(3)))
 struct SlowConsumerEndToEndTests {
     @Test func stalledReaderIsSkippedThenCatchesUpWithACoalescedPatch() async throws {
         var configuration = TestServer.configuration
@@ -33,7 +35,8 @@ struct SlowConsumerEndToEndTests {
             }
             var mirror = try #require(subscribed.last?["value"])
 
-            // A fast client dispatches large messages; each is 20 × 600 bytes for the slow one.
+            // A fast client dispatches large messages; each is 20 × 600 bytes
+            // for the slow one.
             let fast = try await ProtocolClient.joined(server.url)
             let text = String(repeating: "z", count: 480)
             let actions = 300
