@@ -9,8 +9,10 @@ import Testing
 
 /// A file outbox keeps unanswered dispatches across clients (processes):
 /// the next client with the file sends them again with their ids, and the
-/// server applies each exactly once.
-@Suite(.timeLimit(.minutes(1)))
+/// server applies each exactly once. Three minutes: with three seconds of
+/// latency on every answer, the first test waits out about seven of them
+/// (20 s alone, over a minute inside the whole suite).
+@Suite(.timeLimit(.minutes(3)))
 struct OutboxEndToEndTests {
     static func outboxURL() -> URL {
         FileManager.default.temporaryDirectory.appending(path: "statesync-outbox-\(UUID().uuidString).json")
