@@ -7,8 +7,9 @@ extension StateSyncClient {
     /// predicted with `App.reducer`, and are rebased on the server's patches
     /// until answered; with `false` it shows the confirmed state only (a
     /// ``TypedMirror`` with the same API). Subscribes to `""` and returns once
-    /// its snapshot is in; dispatches made earlier and still pending (from
-    /// the outbox too) are predicted from the start.
+    /// its snapshot is in. Dispatches made earlier and still pending (from
+    /// the outbox too) are predicted from the start, except those already
+    /// sent: the snapshot may hold them, so they show once answered.
     ///
     /// ```swift
     /// let board = try await client.mirror(Board.self, optimistic: true)
