@@ -160,6 +160,7 @@ let package = Package(
             dependencies: [
                 "WebSocket",
                 "TestProcessSupport",
+                "ProcessSpawning",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -210,6 +211,7 @@ let package = Package(
                 "StateSyncProtocol",
                 "StateSyncTestSupport",
                 "TestProcessSupport",
+                "ProcessSpawning",
                 "BoardApp",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -254,10 +256,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // MARK: Process helpers for tests, on Foundation alone (so WebSocketTests pulls
-        // in no server): subprocesses, reserved ports, certificates, tools on PATH.
+        // MARK: ProcessSpawning: child processes by posix_spawn (never Foundation's
+        // `Process`, which crashes now and then on Linux), for tools, benchmarks and tests.
+        .target(
+            name: "ProcessSpawning",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ProcessSpawningTests",
+            dependencies: ["ProcessSpawning", "TestProcessSupport"],
+            swiftSettings: strictSettings
+        ),
+        // MARK: Process helpers for tests, on Foundation and ProcessSpawning alone (so
+        // WebSocketTests pulls in no server): subprocesses, reserved ports, certificates, tools on PATH.
         .target(
             name: "TestProcessSupport",
+            dependencies: ["ProcessSpawning"],
             path: "Tests/TestProcessSupport",
             swiftSettings: strictSettings
         ),
@@ -272,6 +286,7 @@ let package = Package(
                 "BoardApp",
                 "WebSocket",
                 "TestProcessSupport",
+                "ProcessSpawning",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -340,6 +355,7 @@ let package = Package(
             name: "statesync",
             dependencies: [
                 "StateSyncServer",
+                "ProcessSpawning",
                 "StateSyncPostgres",
                 "StateSyncClient",
                 "StateSyncLoad",
@@ -377,6 +393,7 @@ let package = Package(
             name: "statesync-soak",
             dependencies: [
                 "StateSyncClient",
+                "ProcessSpawning",
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "WebSocket",
@@ -396,7 +413,7 @@ let package = Package(
         .executableTarget(
             name: "server-benchmarks",
             dependencies: [
-                "StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp",
+                "StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp", "ProcessSpawning",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -406,7 +423,7 @@ let package = Package(
         // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "Issue 12: cluster").
         .executableTarget(
             name: "cluster-failover-benchmarks",
-            dependencies: ["StateSyncClient", "StateSyncCore"],
+            dependencies: ["StateSyncClient", "StateSyncCore", "ProcessSpawning"],
             path: "Benchmarks/ClusterFailoverBenchmarks",
             swiftSettings: strictSettings
         ),

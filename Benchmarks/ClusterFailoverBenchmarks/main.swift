@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 import StateSyncClient
 import StateSyncCore
 
@@ -29,25 +30,22 @@ let statesync = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinks
 
 /// A `statesync serve --postgres` child and its port.
 struct Node {
-    let process: Process
+    let process: SpawnedChild
     let port: Int
     var url: String { "ws://127.0.0.1:\(port)/sync" }
 }
 
 /// Starts a node on a free port; returns once it prints its URL.
 func startNode() throws -> Node {
-    let process = Process()
-    process.executableURL = statesync
     // Every client comes from 127.0.0.1: allow them all to join at once.
-    process.arguments = ["serve", "--port", "0", "--postgres", postgresURL,
-                         "--joins-per-second", "100000", "--join-burst", "100000", "--max-connections-per-ip", "100000"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice   // the nodes' logs would bury the result
-    try process.run()
+    let arguments = ["serve", "--port", "0", "--postgres", postgresURL,
+                     "--joins-per-second", "100000", "--join-burst", "100000", "--max-connections-per-ip", "100000"]
+    // stderr discarded: the nodes' logs would bury the result.
+    let process = try SpawnedChild([statesync.path] + arguments, standardOutput: .pipe)
+    let output = process.standardOutput!   // asked for as a pipe: its reading end exists
     var text = ""
     while !text.contains("/sync\n") {
-        let data = output.fileHandleForReading.availableData
+        let data = output.availableData
         guard !data.isEmpty else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "a node exited: \(text)"]) }
         text += String(decoding: data, as: UTF8.self)
     }
@@ -94,9 +92,9 @@ func line(_ name: String, _ values: [Double?]) -> String {
 
 /// SIGTERM to the nodes still running, and waits for them.
 func stop(_ nodes: [Node]) {
-    for node in nodes where node.process.isRunning {
-        node.process.terminate()
-        node.process.waitUntilExit()
+    for node in nodes {
+        node.process.send(SIGTERM)
+        _ = node.process.waitUntilExit()
     }
 }
 
@@ -121,7 +119,7 @@ do {
         _ = try await writer.dispatch(["type": "increment", "counter": "failover"])
 
         let killed = ContinuousClock.now
-        kill(nodes[0].process.processIdentifier, SIGKILL)
+        nodes[0].process.send(SIGKILL)
         let rev = try await writer.dispatch(["type": "increment", "counter": "failover"])
         var converged: [Int: Double?] = [:]
         await withTaskGroup(of: (Int, Double?).self) { waits in

@@ -1,5 +1,6 @@
 import BoardApp
 import Foundation
+import ProcessSpawning
 import StateSyncCore
 import StateSyncProtocol
 import StateSyncServer
@@ -56,18 +57,15 @@ func secondsToFirstAck(directory: String) async throws -> Double {
 /// not within `timeout` seconds. The server is stopped afterwards.
 func secondsUntilHealthy(executable: String, directory: String, timeout: Double = 120) throws -> Double? {
     let port = try freePort()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [
+    let arguments = [
         "serve", "--data", directory, "--port", "\(port)", "--log-level", "error",
         "--journal-retention", "\(keepAll.revisions)", "--journal-retention-bytes", "\(keepAll.bytes)",
     ]
-    process.standardOutput = FileHandle.nullDevice
     let start = now()
-    try process.run()
+    let process = try SpawnedChild([executable] + arguments, standardError: .descriptor(FileHandle.standardError.fileDescriptor))
     defer {
-        process.terminate()
-        process.waitUntilExit()
+        process.send(SIGTERM)
+        _ = process.waitUntilExit()
     }
     while now() - start < timeout {
         if healthStatus(port: port) == 200 { return now() - start }

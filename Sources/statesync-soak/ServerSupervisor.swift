@@ -1,20 +1,15 @@
 import Foundation
-import Glibc
-import Synchronization
+import ProcessSpawning
 
 /// The `statesync serve` child of a soak run: started on a data directory,
 /// SIGKILLed and started again on the same directory and port, its resident
 /// memory read from `/proc`.
 final class ServerSupervisor {
-    /// What the current child printed (its pipes' reader threads append).
-    private final class Output: Sendable {
-        let text = Mutex("")
-    }
-
     private let configuration: SoakConfiguration
     private let dataDirectory: String
-    private var process: Process?
-    private var output = Output()
+    private var process: SpawnedChild?
+    /// What the current child printed (stdout and stderr), `nil` before the first start.
+    private var output: CollectedOutput?
     /// The port of the first start, kept for every restart.
     private(set) var port = 0
     /// How many times the server was started (1 + restarts).
@@ -32,28 +27,20 @@ final class ServerSupervisor {
     /// waits until it listens. Recovery of a large journal takes a while:
     /// up to 60 s are allowed.
     func start() async throws(SoakFailure) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: configuration.statesync)
         // Every client comes from 127.0.0.1, and all of them rejoin at once
         // after each kill: the per-address limits (meant for people) are
         // raised to twice the clients; `--serve-arg` may still override them.
         let perAddress = "\(2 * configuration.clients)"
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data", dataDirectory,
-                             "--log-level", "error", "--max-connections-per-ip", perAddress,
-                             "--joins-per-second", perAddress, "--join-burst", perAddress] + configuration.serveArguments
-        let output = Output()
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0 += text }
-        }
+        let arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data", dataDirectory,
+                         "--log-level", "error", "--max-connections-per-ip", perAddress,
+                         "--joins-per-second", perAddress, "--join-burst", perAddress] + configuration.serveArguments
+        let process: SpawnedChild
         do {
-            try process.run()
+            process = try SpawnedChild([configuration.statesync] + arguments, standardOutput: .pipe, standardError: .standardOutput)
         } catch {
-            throw .cannotStart(configuration.statesync, reason: "\(error)")
+            throw .cannotStart(configuration.statesync, reason: error.reason)
         }
+        let output = CollectedOutput(process.standardOutput!)   // asked for as a pipe: its reading end exists
         self.process = process
         self.output = output
         InterruptGuard.shared.serverStarted(process.processIdentifier)
@@ -61,24 +48,22 @@ final class ServerSupervisor {
         // The child's output cannot be awaited: poll it every 20 ms.
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline {
-            if let listening = Self.listeningPort(in: output.text.withLock { $0 }) {
+            if let listening = Self.listeningPort(in: output.text) {
                 port = listening
                 return
             }
             try? await Task.sleep(for: .milliseconds(20))  // never cancelled
         }
-        let printed = output.text.withLock { $0 }.trimmingCharacters(in: .whitespacesAndNewlines)
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        let printed = output.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        process.send(SIGKILL)
         throw .didNotStart(start: starts, output: printed)
     }
 
     /// SIGKILLs the server and waits until it is gone.
     func kill() async {
         guard let process else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        while process.isRunning {
-            try? await Task.sleep(for: .milliseconds(10))  // never cancelled
-        }
+        process.send(SIGKILL)
+        _ = await process.exitStatus
         InterruptGuard.shared.serverStarted(0)
         self.process = nil
     }
@@ -86,12 +71,7 @@ final class ServerSupervisor {
     /// Stops the server with SIGTERM (a clean shutdown) at the end of the run.
     func stop() async {
         guard let process else { return }
-        process.terminate()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))  // never cancelled
-        }
-        if process.isRunning { await kill() }
+        _ = await process.stop(killingAfter: .seconds(20))
         InterruptGuard.shared.serverStarted(0)
         self.process = nil
     }
@@ -100,7 +80,7 @@ final class ServerSupervisor {
     var isRunning: Bool { process?.isRunning ?? false }
 
     /// What the current child printed.
-    var printed: String { output.text.withLock { $0 } }
+    var printed: String { output?.text ?? "" }
 
     /// The server's resident memory in KiB (`VmRSS`), or `nil` when it is not running.
     var residentKiB: Int? {

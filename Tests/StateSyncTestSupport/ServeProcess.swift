@@ -1,4 +1,5 @@
 package import Foundation
+import ProcessSpawning
 import TestProcessSupport
 package import Testing
 
@@ -8,8 +9,9 @@ package final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` and the pipes are set up in `init` and only read
     // afterwards; `output` is guarded by `lock`.
     private let process: SpawnedChild
-    private let stdout: Pipe
-    private let stderr: Pipe
+    /// The reading ends of the child's stdout and stderr.
+    private let stdout: FileHandle
+    private let stderr: FileHandle
     private let lock = NSLock()
     private var output = ""
     private var errors = ""
@@ -25,23 +27,14 @@ package final class ServeProcess: @unchecked Sendable {
     /// Starts `executable` (default `statesync`) with `arguments`, and with
     /// `environment` added to the test's own.
     package init(_ arguments: [String], executable: URL = ServeProcess.executable, environment: [String: String] = [:]) throws {
-        let (stdout, stderr) = (Pipe(), Pipe())
-        self.stdout = stdout
-        self.stderr = stderr
-        // The child holds the writing ends: the parent's copies are closed
-        // (also when it cannot start) so that reading ends at the child's exit.
-        defer {
-            try? stdout.fileHandleForWriting.close()   // a pipe end of ours: closing cannot lose data
-            try? stderr.fileHandleForWriting.close()
-        }
         process = try SpawnedChild(
-            [executable.path] + arguments, environment: environment,
-            standardOutput: .descriptor(stdout.fileHandleForWriting.fileDescriptor),
-            standardError: .descriptor(stderr.fileHandleForWriting.fileDescriptor))
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            [executable.path] + arguments, environment: environment, standardOutput: .pipe, standardError: .pipe)
+        // Both outputs were asked for as pipes: both reading ends exist.
+        (stdout, stderr) = (process.standardOutput!, process.standardError!)
+        stdout.readabilityHandler = { [weak self] handle in
             self?.received(String(decoding: handle.availableData, as: UTF8.self), ended: false)
         }
-        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        stderr.readabilityHandler = { [weak self] handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
             self?.lock.withLock { self?.errors += text }
         }
@@ -118,10 +111,10 @@ package final class ServeProcess: @unchecked Sendable {
     package func waitForExit() async -> Int32 {
         await onOwnThread {
                 let status = self.process.waitUntilExit()
-                self.stdout.fileHandleForReading.readabilityHandler = nil
-                self.stderr.fileHandleForReading.readabilityHandler = nil
-                let rest = String(decoding: self.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                let restErrors = String(decoding: self.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                self.stdout.readabilityHandler = nil
+                self.stderr.readabilityHandler = nil
+                let rest = String(decoding: self.stdout.readDataToEndOfFile(), as: UTF8.self)
+                let restErrors = String(decoding: self.stderr.readDataToEndOfFile(), as: UTF8.self)
                 self.lock.withLock { self.errors += restErrors }
                 self.received(rest, ended: true)
                 return status

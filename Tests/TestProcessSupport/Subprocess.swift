@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 
 /// Runs a short-lived child process to its end (a ``SpawnedChild``, not
 /// Foundation's `Process`: see there why).

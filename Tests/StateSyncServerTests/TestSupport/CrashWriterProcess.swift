@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSpawning
 import TestProcessSupport
 
 /// Runs the `journal-crash-writer` executable (built beside the test bundle
@@ -45,15 +46,13 @@ struct CrashWriterProcess {
     }
 
     private func run(arguments: [String], killAfter: Int, delay: UInt32) throws -> [UInt64] {
-        let output = Pipe()
         let process = try SpawnedChild(
-            [Self.executable.path] + arguments, standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
-            standardError: .descriptor(FileHandle.standardError.fileDescriptor))
-        try output.fileHandleForWriting.close()   // the child holds it now: reading ends at its exit
+            [Self.executable.path] + arguments, standardOutput: .pipe, standardError: .descriptor(FileHandle.standardError.fileDescriptor))
+        let output = process.standardOutput!   // asked for as a pipe: its reading end exists
         var acknowledged: [UInt64] = []
         var buffer: [UInt8] = []
         var killed = false
-        while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+        while case let chunk = output.availableData, !chunk.isEmpty {
             buffer.append(contentsOf: chunk)
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 if let revision = UInt64(String(decoding: buffer[..<newline], as: UTF8.self)) {

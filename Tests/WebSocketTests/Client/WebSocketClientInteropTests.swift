@@ -1,6 +1,6 @@
-import TestProcessSupport
 import Foundation
 import NIOCore
+import ProcessSpawning
 import Testing
 import WebSocket
 

@@ -1,5 +1,6 @@
-import TestProcessSupport
 import Foundation
+import ProcessSpawning
+import TestProcessSupport
 
 /// Runs programs written elsewhere (Python, Node) for interop tests.
 enum ExternalProcess {
@@ -24,20 +25,15 @@ enum ExternalProcess {
 
     /// Runs `executable` with `arguments` to completion, killing it after `timeout` seconds.
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 20) async throws -> Output {
-        let out = Pipe()
-        let err = Pipe()
-        let process = try SpawnedChild(
-            [executable] + arguments, standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor),
-            standardError: .descriptor(err.fileHandleForWriting.fileDescriptor))
-        // The child holds the writing ends: ours are closed so that reading ends at its exit.
-        try out.fileHandleForWriting.close()
-        try err.fileHandleForWriting.close()
+        let process = try SpawnedChild([executable] + arguments, standardOutput: .pipe, standardError: .pipe)
+        // Both outputs were asked for as pipes: both reading ends exist.
+        let (out, err) = (process.standardOutput!, process.standardError!)
         let killer = DispatchWorkItem { process.send(SIGTERM) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        async let stdout = blocking { out.fileHandleForReading.readDataToEndOfFile() }
-        async let stderr = blocking { err.fileHandleForReading.readDataToEndOfFile() }
+        async let stdout = blocking { out.readDataToEndOfFile() }
+        async let stderr = blocking { err.readDataToEndOfFile() }
         let (stdoutData, stderrData) = await (stdout, stderr)
-        let status = await blocking { process.waitUntilExit() }
+        let status = await process.exitStatus
         killer.cancel()
         return Output(
             status: status,
@@ -47,15 +43,13 @@ enum ExternalProcess {
 
     /// Starts a long-running `executable` and returns it with the first line it prints.
     static func start(_ executable: String, _ arguments: [String]) async throws -> (SpawnedChild, String) {
-        let out = Pipe()
         let process = try SpawnedChild(
-            [executable] + arguments, standardOutput: .descriptor(out.fileHandleForWriting.fileDescriptor),
-            standardError: .descriptor(FileHandle.standardError.fileDescriptor))
-        try out.fileHandleForWriting.close()   // the child holds it now
+            [executable] + arguments, standardOutput: .pipe, standardError: .descriptor(FileHandle.standardError.fileDescriptor))
+        let out = process.standardOutput!   // asked for as a pipe: its reading end exists
         let line = await blocking { () -> String in
             var bytes: [UInt8] = []
             while true {
-                let byte = out.fileHandleForReading.readData(ofLength: 1)
+                let byte = out.readData(ofLength: 1)
                 guard let first = byte.first, first != UInt8(ascii: "\n") else { break }
                 bytes.append(first)
             }

@@ -1,0 +1,47 @@
+package import Foundation
+import Synchronization
+
+/// The text a child writes to a pipe (a ``SpawnedChild/Output/pipe``'s
+/// reading end), gathered as it arrives on Foundation's reader thread, so
+/// that the parent can look for a line (e.g. the URL a server prints) or
+/// report what the child said when it failed.
+///
+/// Bounded: the first ``limit`` bytes are kept, and only counted after that.
+package final class CollectedOutput: Sendable {
+    /// The default bound: far beyond the few lines a server prints at
+    /// warning level, small next to the parent's memory.
+    package static let defaultLimit = 1 << 20
+
+    /// How many bytes are kept.
+    package let limit: Int
+    /// The bytes kept, decoded only when read (a character may straddle two reads).
+    private let state = Mutex((kept: Data(), droppedBytes: 0))
+
+    /// Starts collecting what arrives on `pipe` until its end (the child and
+    /// whoever it passed the pipe to have exited).
+    package init(_ pipe: FileHandle, limit: Int = CollectedOutput.defaultLimit) {
+        self.limit = limit
+        pipe.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            // At its end a pipe stays readable: stop being called.
+            if data.isEmpty { handle.readabilityHandler = nil }
+            append(data)
+        }
+    }
+
+    /// Everything kept so far, followed by how much was not when the child
+    /// wrote more than ``limit`` bytes.
+    package var text: String {
+        let (kept, dropped) = state.withLock { ($0.kept, $0.droppedBytes) }
+        let text = String(decoding: kept, as: UTF8.self)
+        return dropped == 0 ? text : text + "\n[\(dropped) more bytes of output not kept]"
+    }
+
+    private func append(_ data: Data) {
+        state.withLock { state in
+            let kept = data.prefix(max(0, limit - state.kept.count))
+            state.kept += kept
+            state.droppedBytes += data.count - kept.count
+        }
+    }
+}
