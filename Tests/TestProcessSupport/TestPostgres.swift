@@ -65,19 +65,30 @@ package final class TestPostgres: Sendable {
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("statesync-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let reserved = try ReservedPort()
-        let postgres = TestPostgres(port: reserved.port, directory: directory, binaries: binaries)
         do {
             if getuid() == 0 {
                 try await run([try program("chown"), unprivilegedUser, directory.path])
             }
+            var reserved = try ReservedPort()
+            var postgres = TestPostgres(port: reserved.port, directory: directory, binaries: binaries)
             try await postgres.runAsOwner([
                 "initdb", "-D", postgres.dataDirectory, "-U", user, "--auth=trust", "--encoding=UTF8",
                 "--locale=C", "--no-sync",
             ])
-            reserved.release()
-            try await postgres.startServer()
-            return postgres
+            // The port is free between its release and the server's bind, when
+            // another test's connection may take it: then try another one.
+            for attempt in 1...5 {
+                reserved.release()
+                do {
+                    try await postgres.startServer()
+                    return postgres
+                } catch where attempt < 5 && postgres.log.contains("Address already in use") {
+                    try? FileManager.default.removeItem(atPath: postgres.logFile)   // the next attempt's log only; absent is fine
+                    reserved = try ReservedPort()
+                    postgres = TestPostgres(port: reserved.port, directory: directory, binaries: binaries)
+                }
+            }
+            preconditionFailure("the last attempt returns or throws")
         } catch {
             try? FileManager.default.removeItem(at: directory)   // best effort: nothing started
             throw error
