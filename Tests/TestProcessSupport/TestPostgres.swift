@@ -41,7 +41,7 @@ package final class TestPostgres: Sendable {
     /// `postgres://statesync@127.0.0.1:PORT/postgres`.
     package var url: String { "postgres://\(Self.user)@127.0.0.1:\(port)/\(Self.database)" }
 
-    private var dataDirectory: String { directory.appendingPathComponent("data").path }
+    private var dataDirectory: String { Self.dataDirectory(in: directory) }
     private var logFile: String { directory.appendingPathComponent("server.log").path }
 
     private init(port: Int, directory: URL, binaries: URL) {
@@ -69,26 +69,21 @@ package final class TestPostgres: Sendable {
             if getuid() == 0 {
                 try await run([try program("chown"), unprivilegedUser, directory.path])
             }
-            var reserved = try ReservedPort()
-            var postgres = TestPostgres(port: reserved.port, directory: directory, binaries: binaries)
-            try await postgres.runAsOwner([
-                "initdb", "-D", postgres.dataDirectory, "-U", user, "--auth=trust", "--encoding=UTF8",
+            try await runAsOwner([
+                "initdb", "-D", dataDirectory(in: directory), "-U", user, "--auth=trust", "--encoding=UTF8",
                 "--locale=C", "--no-sync",
-            ])
-            // The port is free between its release and the server's bind, when
-            // another test's connection may take it: then try another one.
-            for attempt in 1...5 {
-                reserved.release()
+            ], binaries: binaries)
+            return try await ReservedPort.starting { port in
+                let postgres = TestPostgres(port: port, directory: directory, binaries: binaries)
                 do {
                     try await postgres.startServer()
                     return postgres
-                } catch where attempt < 5 && postgres.log.contains("Address already in use") {
+                } catch where postgres.log.contains("Address already in use") {
+                    let said = "PostgreSQL could not listen on port \(port): \(postgres.log)"
                     try? FileManager.default.removeItem(atPath: postgres.logFile)   // the next attempt's log only; absent is fine
-                    reserved = try ReservedPort()
-                    postgres = TestPostgres(port: reserved.port, directory: directory, binaries: binaries)
+                    throw ReservedPort.Taken(description: said)
                 }
             }
-            preconditionFailure("the last attempt returns or throws")
         } catch {
             try? FileManager.default.removeItem(at: directory)   // best effort: nothing started
             throw error
@@ -127,11 +122,21 @@ package final class TestPostgres: Sendable {
 
     /// Runs a PostgreSQL program as the cluster's owner.
     private func runAsOwner(_ argv: [String]) async throws {
+        try await Self.runAsOwner(argv, binaries: binaries)
+    }
+
+    /// Runs `argv[0]` from `binaries` with the rest of `argv`, as the unprivileged user when the tests run as root.
+    private static func runAsOwner(_ argv: [String], binaries: URL) async throws {
         let program = binaries.appendingPathComponent(argv[0]).path
         let command = getuid() == 0
             ? [try Self.program("runuser"), "-u", Self.unprivilegedUser, "--", program] + argv.dropFirst()
             : [program] + argv.dropFirst()
         try await Self.run(command)
+    }
+
+    /// The cluster's data directory inside `directory`.
+    private static func dataDirectory(in directory: URL) -> String {
+        directory.appendingPathComponent("data").path
     }
 
     /// The absolute path of a system program on `PATH`.

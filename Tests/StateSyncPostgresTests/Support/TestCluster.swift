@@ -102,30 +102,24 @@ final class TestCluster: Sendable {
         else {
             throw Failure(description: "haproxy is not installed: install Debian's haproxy package (scripts/test does when it runs as root)")
         }
-        var attempt = 1
-        while true {
-            let reserved = try ReservedPort()
-            var environment = ["STATESYNC_LB_ADDRESS": "127.0.0.1", "STATESYNC_LB_PORT": "\(reserved.port)"]
+        return try await ReservedPort.starting { port in
+            var environment = ["STATESYNC_LB_ADDRESS": "127.0.0.1", "STATESYNC_LB_PORT": "\(port)"]
             for (index, node) in nodes.enumerated() {
                 environment["STATESYNC_NODE\(index + 1)"] = "127.0.0.1:\(node.port)"
             }
-            reserved.release()
             let process = try ServeProcess(["-f", haproxyConfiguration.path, "-db"], executable: haproxy, environment: environment)
             do {
-                _ = try await HTTPProbe.health(port: reserved.port, of: process) { $0.status == 200 }
-                return (process, reserved.port)
+                _ = try await HTTPProbe.health(port: port, of: process) { $0.status == 200 }
+                return (process, port)
             } catch {
                 process.send(SIGKILL)
                 _ = await process.waitForExit()
-                if error is HTTPProbe.ServerExited, process.standardError.contains("Address already in use"), attempt < portAttempts {
-                    attempt += 1
-                    continue
+                let said = "HAProxy did not answer /health: \(error); its output: \(process.standardError)"
+                if error is HTTPProbe.ServerExited, process.standardError.contains("Address already in use") {
+                    throw ReservedPort.Taken(description: said)
                 }
-                throw Failure(description: "HAProxy did not answer /health: \(error); its output: \(process.standardError)")
+                throw Failure(description: said)
             }
         }
     }
-
-    /// How many ports ``startHAProxy(over:)`` tries when each was taken.
-    private static let portAttempts = 5
 }
