@@ -52,7 +52,8 @@ struct JSONObjectTree: Sendable {
     func index(forKey key: String) -> Int? {
         let (position, found) = root.lowerBound(key)
         if found { return position }
-        if let stored = nonASCIIKeys.firstIndex(of: key) {
+        // (An all-ASCII tree, the common case, skips hashing `key`.)
+        if !nonASCIIKeys.isEmpty, let stored = nonASCIIKeys.firstIndex(of: key) {
             return root.lowerBound(nonASCIIKeys[stored]).position
         }
         guard !Self.isASCII(key), let spelling = Self.asciiSpelling(of: key) else { return nil }
