@@ -105,12 +105,21 @@ public final class WebSocketOutbound: Sendable {
     /// Writes a message without waiting. Flushed at the end of the current
     /// read burst when called from a handler callback, otherwise at once.
     public func write(_ message: WebSocketMessage) {
-        execute { $0.send(message, promise: nil) }
+        // On the loop, no closure: it would be allocated for every write.
+        if eventLoop.inEventLoop {
+            handler.value.send(message, promise: nil)
+        } else {
+            execute { $0.send(message, promise: nil) }
+        }
     }
 
     /// Writes a prepared message without waiting (the fan-out path).
     public func write(_ prepared: WebSocketPreparedMessage) {
-        execute { $0.send(prepared, promise: nil) }
+        if eventLoop.inEventLoop {
+            handler.value.send(prepared, promise: nil)
+        } else {
+            execute { $0.send(prepared, promise: nil) }
+        }
     }
 
     /// Starts the close handshake; `promise` completes when the channel is closed.
