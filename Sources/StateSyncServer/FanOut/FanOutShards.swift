@@ -100,12 +100,9 @@ struct FanOutShards {
         for answer in batch.answers {
             answers[sessions[answer.sessionID]?.shard ?? 0].append(answer)
         }
-        for (index, shard) in shards.enumerated() where batch.state != nil || !answers[index].isEmpty {
-            var part = batch
-            part.effects = []
-            part.answers = answers[index]
-            let shardBatch = part
-            shard.run { $0.publish(shardBatch) }
+        for (index, shard) in shards.enumerated() {
+            let change = PublishedChange(batch, answers: answers[index])
+            if !change.isEmpty { shard.publish(change) }
         }
     }
 

@@ -54,6 +54,10 @@ public struct ServerMetrics: Sendable {
     public let dispatchToAck: CoreMetrics.Timer
     /// Sessions that stopped being writable.
     public let slowConsumers: Counter
+    /// Committed batches a fan-out shard published together with the one
+    /// queued before them, because it was still busy: their subscribers got
+    /// one patch for both.
+    public let changesMerged: Counter
     /// Requests that waited for room in the engine's full queue: their
     /// sessions stopped reading until the engine caught up.
     public let engineInboxFull: Counter
@@ -74,6 +78,7 @@ public struct ServerMetrics: Sendable {
         patchBytesBuilt = Counter(label: "statesync_patch_bytes_built_total", factory: factory)
         dispatchToAck = CoreMetrics.Timer(label: "statesync_dispatch_ack_seconds", factory: factory)
         slowConsumers = Counter(label: "statesync_slow_consumers_total", factory: factory)
+        changesMerged = Counter(label: "statesync_fanout_changes_merged_total", factory: factory)
         engineInboxFull = Counter(label: "statesync_engine_inbox_full_total", factory: factory)
     }
 }

@@ -67,17 +67,17 @@ struct Publication {
 
     // MARK: Publishing
 
-    /// Makes `batch` visible: its state at the new revision (patches to the
-    /// subscriptions whose slice changed, then the history), then its answers.
-    mutating func publish(_ batch: PendingBatch) {
-        if let last = batch.state {
+    /// Makes `published` visible: its state at the new revision (patches to
+    /// the subscriptions whose slice changed, then the history), then its answers.
+    mutating func publish(_ published: PublishedChange) {
+        if let last = published.state {
             let old = state
             state = last
-            revision += UInt64(batch.revisions)
-            history.append(last, at: revision, cost: batch.change.cost)
-            fanOut(from: old, to: last, changed: batch.change.paths)
+            revision += UInt64(published.revisions)
+            history.append(last, at: revision, cost: published.change.cost)
+            fanOut(from: old, to: last, changed: published.change.paths)
         }
-        answer(batch.answers)
+        answer(published.answers)
     }
 
     /// Sends each answer (`ack` or `reject`) and measures dispatch → answer.

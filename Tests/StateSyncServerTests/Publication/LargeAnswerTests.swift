@@ -31,13 +31,8 @@ struct LargeAnswerTests {
         return sink
     }
 
-    private static func batch(_ state: JSONValue, revision: UInt64, answers: [DispatchAnswer] = []) -> PendingBatch {
-        var batch = PendingBatch()
-        batch.journal.entries.append(JournalEntry(meta: Meta(revision: revision, time: fixtureTime), action: []))
-        batch.state = state
-        batch.change = MirrorDelta(cost: 1, paths: [n])
-        batch.answers = answers
-        return batch
+    private static func batch(_ state: JSONValue, answers: [DispatchAnswer] = []) -> PublishedChange {
+        PublishedChange(state: state, revisions: 1, change: MirrorDelta(cost: 1, paths: [n]), answers: answers)
     }
 
     private static func ack(_ id: String, _ revision: UInt64) -> DispatchAnswer {
@@ -50,7 +45,7 @@ struct LargeAnswerTests {
         publication.subscribe(sessionID: "s-1", id: "n", path: Self.n, since: nil)
         publication.get(sessionID: "s-1", id: "g1", path: .root)
         // Published while the value is encoded: held back, not sent ahead of it.
-        publication.publish(Self.batch(["n": 1, "big": Self.big], revision: 1, answers: [Self.ack("a1", 1)]))
+        publication.publish(Self.batch(["n": 1, "big": Self.big], answers: [Self.ack("a1", 1)]))
         publication.get(sessionID: "s-1", id: "g2", path: Self.n)
         var drained = drains.makeAsyncIterator()
         publication.drained(await drained.next() ?? "")
@@ -67,10 +62,10 @@ struct LargeAnswerTests {
         var (publication, drains) = Self.publication(["n": 0, "big": Self.big])
         let sink = Self.join("s-1", to: &publication)
         publication.subscribe(sessionID: "s-1", id: "all", path: .root, since: nil)
-        publication.publish(Self.batch(["n": 1, "big": Self.big], revision: 1))
+        publication.publish(Self.batch(["n": 1, "big": Self.big]))
         var drained = drains.makeAsyncIterator()
         publication.drained(await drained.next() ?? "")
-        publication.publish(Self.batch(["n": 2, "big": Self.big], revision: 2))
+        publication.publish(Self.batch(["n": 2, "big": Self.big]))
         #expect(sink.messages == [
             .snapshot(id: "all", rev: 0, value: ["n": 0, "big": Self.big]),
             .patch(id: "all", base: 0, rev: 1, ops: JSONPatch([.replace(path: Self.n, value: 1)])),
@@ -83,7 +78,7 @@ struct LargeAnswerTests {
         let sink = Self.join("s-1", to: &publication)
         sink.setWritable(false)
         publication.get(sessionID: "s-1", id: "g1", path: Self.n)
-        publication.publish(Self.batch(["n": 1], revision: 1))
+        publication.publish(Self.batch(["n": 1]))
         sink.drain()
         publication.drained("s-1")
         #expect(sink.messages == [.value(id: "g1", rev: 1, value: 1)])

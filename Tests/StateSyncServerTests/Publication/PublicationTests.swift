@@ -23,15 +23,9 @@ import Testing
         return sink
     }
 
-    private static func batch(_ state: JSONValue, revisions: Int, answers: [DispatchAnswer] = []) -> PendingBatch {
-        var batch = PendingBatch()
-        for revision in 1...revisions {
-            batch.journal.entries.append(JournalEntry(meta: Meta(revision: UInt64(revision), time: fixtureTime), action: []))
-        }
-        batch.state = state
-        batch.change = MirrorDelta(cost: 1, paths: [JSONPointer(tokens: ["n"])])
-        batch.answers = answers
-        return batch
+    private static func batch(_ state: JSONValue, revisions: Int, answers: [DispatchAnswer] = []) -> PublishedChange {
+        PublishedChange(
+            state: state, revisions: revisions, change: MirrorDelta(cost: 1, paths: [JSONPointer(tokens: ["n"])]), answers: answers)
     }
 
     private static func ack(_ id: String, _ revision: UInt64, to session: String = "s-1") -> DispatchAnswer {
