@@ -45,9 +45,12 @@ import Synchronization
 ///   Ownership stays single: the rows of a registered node are never
 ///   adopted, and this node writes its rows back only after the claimer's
 ///   leave removed them. It checks again at each beat until one finds
-///   nothing to announce, so a claimer's retried `sessionLeft` (its first
-///   commit slower than a heartbeat) that lands after the new join is
-///   undone at the next beat.
+///   nothing to announce.
+/// - A claimer's retried `sessionLeft` (its first commit was slower than a
+///   heartbeat) can land after that: it removes a session this node has
+///   announced again, at any later time. This node's engine sees it as it
+///   follows the journal (``SyncEngine/liveSessionsRemovedElsewhere``
+///   grows), and the next beat announces the session again as above.
 ///
 /// Bounds: `statesync_nodes` holds one row per live node (a dead node's row
 /// is deleted when it is claimed); `statesync_presence` one per present
@@ -103,12 +106,19 @@ final class PostgresPresence: ClusterPresence {
 
     func run(
         removingSessions remove: @escaping @Sendable ([SessionInfo]) async -> Void,
-        announcingSessions announce: @escaping @Sendable (_ present: Set<String>) async -> Int
+        announcingSessions announce: @escaping @Sendable (_ present: Set<String>) async -> Int,
+        removedElsewhere: @escaping @Sendable () -> Int
     ) async {
         var restoring = false
+        var removalsSeen = removedElsewhere()
         while !Task.isCancelled, !unregistered.withLock({ $0 }) {
             do {
                 if try await beat() { restoring = true }
+                let removals = removedElsewhere()
+                if removals != removalsSeen {
+                    removalsSeen = removals
+                    restoring = true
+                }
                 if restoring { restoring = try await restoreSessions(announce) }
                 let gone = try await claimDeadSessions()
                 if !gone.isEmpty { await remove(gone) }

@@ -3,6 +3,7 @@ import StateSyncCore
 import StateSyncPostgres
 import StateSyncServer
 import StateSyncTestSupport
+import Synchronization
 import TestProcessSupport
 import Testing
 
@@ -57,7 +58,8 @@ struct PostgresPresenceTests {
                 Task {
                     let presence = journal.clusterPresence!
                     await presence.run(
-                        removingSessions: { report.yield((presence.nodeID, $0.map(\.id))) }, announcingSessions: { _ in 0 })
+                        removingSessions: { report.yield((presence.nodeID, $0.map(\.id))) }, announcingSessions: { _ in 0 },
+                        removedElsewhere: { 0 })
                 }
             }
             try await withCleanup {
@@ -97,7 +99,8 @@ struct PostgresPresenceTests {
             let (announcements, announced) = AsyncStream.makeStream(of: Set<String>.self)
             let beating = Task {
                 await journal.clusterPresence?.run(
-                    removingSessions: { _ in }, announcingSessions: { present in announced.yield(present); return 0 })
+                    removingSessions: { _ in }, announcingSessions: { present in announced.yield(present); return 0 },
+                    removedElsewhere: { 0 })
             }
             try await withCleanup {
                 // What another node's claim does to a node paused for longer than the expiry: its row is
@@ -128,6 +131,41 @@ struct PostgresPresenceTests {
                 try await journal.close()
             }
             #expect(try await PostgresQueries.liveNodes(on: postgres) == ["n-claimer"])
+        }
+    }
+
+    @Test func aLiveSessionThatAnotherNodeRemovedIsAnnouncedAgainAtTheNextBeat() async throws {
+        try await TestPostgres.with { postgres in
+            let journal = try await Self.open(
+                postgres, node: PostgresNode(id: "n-live", heartbeatInterval: .milliseconds(100), expiry: .seconds(30)))
+            try await journal.append(JournalBatch(entries: [
+                Self.presence("sessionJoined", "n-live-s-1", revision: 1), Self.presence("sessionJoined", "n-live-s-2", revision: 2),
+            ]))
+            let removals = Atomic(0)
+            let (announcements, announced) = AsyncStream.makeStream(of: Set<String>.self)
+            let beating = Task {
+                await journal.clusterPresence?.run(
+                    removingSessions: { _ in }, announcingSessions: { present in announced.yield(present); return 0 },
+                    removedElsewhere: { removals.load(ordering: .relaxed) })
+            }
+            try await withCleanup {
+                // A claimer's late `sessionLeft` of s-1 commits (its row goes with it) and this node's
+                // engine follows it; this node was never declared dead, so only the count tells.
+                try await journal.append(JournalBatch(entries: [Self.presence("sessionLeft", "n-live-s-1", revision: 3)]))
+                removals.add(1, ordering: .relaxed)
+                var first: Set<String>?
+                for await present in announcements {
+                    first = present
+                    break
+                }
+                // Asked with the sessions still recorded: the engine announces the other live ones (s-1).
+                #expect(first == ["n-live-s-2"])
+            } cleanup: {
+                beating.cancel()
+                await beating.value
+                announced.finish()
+                try await journal.close()
+            }
         }
     }
 

@@ -8,18 +8,18 @@ public import StateSyncCore
 /// single server. What a single server does with `serverStarted` (forget
 /// every session of the previous run) would wipe the sessions of the other,
 /// live nodes, so a server whose journal has a cluster presence journals no
-/// `serverStarted`; instead every node runs ``run(removingSessions:)``,
+/// `serverStarted`; instead every node runs ``run(removingSessions:announcingSessions:removedElsewhere:)``,
 /// which notices nodes that died without saying so and has exactly one
 /// surviving node journal `sessionLeft` for each of their sessions.
 ///
 /// A node that was declared dead while it was alive (paused, or cut off
 /// from the store, for longer than the expiry) had its sessions removed
 /// that way although they are still connected: when it registers again,
-/// ``run(removingSessions:announcingSessions:)`` has it journal
+/// ``run(removingSessions:announcingSessions:removedElsewhere:)`` has it journal
 /// `sessionJoined` for them again.
 ///
 /// The server drives it: ``nodeID`` prefixes its session ids (unique across
-/// the cluster), ``run(removingSessions:announcingSessions:)`` runs while
+/// the cluster), ``run(removingSessions:announcingSessions:removedElsewhere:)`` runs while
 /// it serves, and at a clean shutdown it journals `sessionLeft` for
 /// ``ownSessions()`` before its last batch.
 public protocol ClusterPresence: Sendable {
@@ -33,10 +33,14 @@ public protocol ClusterPresence: Sendable {
     /// declared dead, it registers again and calls `announce` with the ids
     /// of its sessions whose presence is still recorded: the caller
     /// journals `sessionJoined` for each of its other live sessions and
-    /// returns how many it announced. Returns when cancelled.
+    /// returns how many it announced. It does the same when
+    /// `removedElsewhere` (``SyncEngine/liveSessionsRemovedElsewhere``)
+    /// grows: another node's `sessionLeft` removed sessions still connected
+    /// here. Returns when cancelled.
     func run(
         removingSessions remove: @escaping @Sendable ([SessionInfo]) async -> Void,
-        announcingSessions announce: @escaping @Sendable (_ present: Set<String>) async -> Int
+        announcingSessions announce: @escaping @Sendable (_ present: Set<String>) async -> Int,
+        removedElsewhere: @escaping @Sendable () -> Int
     ) async
 
     /// The sessions whose presence this node owns as the store records

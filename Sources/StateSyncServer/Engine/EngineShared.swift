@@ -11,6 +11,9 @@ final class EngineShared: Sendable {
     let publishedRevision: Atomic<UInt64>
     /// The recent rejections, for devtools.
     let rejections: Mutex<RejectionLog>
+    /// Live sessions of this engine that another node's `sessionLeft`
+    /// removed, counted as the sequencer follows them.
+    let liveSessionsRemovedElsewhere = Atomic(0)
 
     init(epoch: String, revision: UInt64, rejectionLogCapacity: Int) {
         self.epoch = epoch

@@ -138,6 +138,7 @@ extension Sequencer {
             batch.journal.entries = missed.entries
             batch.state = authority.mirror.json
             publish(batch)
+            countLiveSessionsRemoved(by: missed.entries)
             logger.debug("followed the store", metadata: ["entries": "\(missed.entries.count)", "rev": "\(publication.revision)"])
         }
         journal.caughtUp(through: publication.revision)

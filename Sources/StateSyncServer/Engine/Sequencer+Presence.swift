@@ -1,5 +1,6 @@
 import Logging
 import StateSyncCore
+import Synchronization
 
 extension Sequencer {
     /// Reduces `sessionJoined` again for each announced session whose id
@@ -18,5 +19,25 @@ extension Sequencer {
             logger.info("announced this node's live sessions again", metadata: ["sessions": "\(missing.count)"])
         }
         return missing.count
+    }
+
+    /// Counts in ``SyncEngine/liveSessionsRemovedElsewhere`` the sessions
+    /// live here that `entries`, another node's, left: a claimer removed
+    /// them while it held this node dead, and its `sessionLeft` may land
+    /// after this node announced them again (a retry of a leave whose first
+    /// commit was slow). The cluster's presence then announces them again.
+    /// Only server commands (no action id) are decoded.
+    func countLiveSessionsRemoved(by entries: [JournalEntry]) {
+        var removed = 0
+        for entry in entries where entry.actionID == nil {
+            guard case .sessionLeft(let session)? = try? SessionCommandCoding.decode(entry.action, as: App.Action.self),
+                  publication.sessions[session.id]?.announced == true
+            else { continue }
+            removed += 1
+        }
+        guard removed > 0 else { return }
+        shared.liveSessionsRemovedElsewhere.add(removed, ordering: .relaxed)
+        logger.warning("another node removed sessions that are connected here; announcing them again", metadata: [
+            "sessions": "\(removed)"])
     }
 }

@@ -126,6 +126,14 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// The latest durable revision whose patches have been handed to the fan-out.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
 
+    /// How many times, since this engine started, another node's
+    /// `sessionLeft` removed a session that is live here (announced and
+    /// still connected). In a cluster that is a claimer's leave of a node
+    /// it held dead, or one it retried after this node had announced its
+    /// sessions again; ``ClusterPresence`` announces them again when the
+    /// count grows. 0 on a journal nobody else writes.
+    public var liveSessionsRemovedElsewhere: Int { shared.liveSessionsRemovedElsewhere.load(ordering: .relaxed) }
+
     /// Registers a session that completed `hello` and journals
     /// `sessionJoined` (presence) unless `announced` is `false`. Send
     /// `welcome` with the returned epoch and revision before calling

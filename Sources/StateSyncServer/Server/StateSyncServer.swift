@@ -146,7 +146,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 Task {
                     await presence.run(
                         removingSessions: { await engine.removeSessions($0) },
-                        announcingSessions: { await engine.announceSessions(except: $0) })
+                        announcingSessions: { await engine.announceSessions(except: $0) },
+                        removedElsewhere: { engine.liveSessionsRemovedElsewhere })
                 }
             }
             // Returns on graceful shutdown; throws CancellationError when cancelled: shut down the same way.

@@ -42,6 +42,27 @@ struct SharedJournalFollowTests {
         await b.shutdown()
     }
 
+    @Test func anotherNodesLeaveOfASessionLiveHereIsCountedAndOneOfASessionGoneIsNot() async throws {
+        let store = MemoryJournal()
+        let (journalA, journalB) = (SharedMemoryJournal(store: store), SharedMemoryJournal(store: store))
+        let a = try await boardEngine(journal: journalA)
+        let onA = a.joinRecording("s-a", clientID: "c1")
+        let b = try await boardEngine(journal: journalB)
+        let onB = b.joinRecording("s-b", clientID: "c2")
+        // As a claimer does: B journals `sessionLeft` for A's live s-a, and for a session nobody has.
+        await b.removeSessions([SessionInfo(id: "s-a", name: "s-a"), SessionInfo(id: "s-gone", name: "s-gone")])
+        b.handle(.dispatch(id: "after", action: increment("hits")), from: "s-b")
+        await onB.waitForAnswer("after")   // acked once durable: the leaves before it are too
+
+        journalA.announce()   // the hint A hears that the store moved
+        let stateA = try await Self.settledState(of: a, session: "s-a", sink: onA)
+        #expect(stateA.rev == store.lastRevision)
+        #expect(a.liveSessionsRemovedElsewhere == 1)
+        #expect(b.liveSessionsRemovedElsewhere == 0, "its own leaves are not another node's")
+        await a.shutdown()
+        await b.shutdown()
+    }
+
     @Test(arguments: [true, false])
     func anUnknownCommitWithholdsItsAckAndTheEngineCatchesUpInPlace(landing: Bool) async throws {
         let store = MemoryJournal()
