@@ -91,11 +91,7 @@ struct PostgresPresenceTests {
 
     @Test func aNodeDeclaredDeadWhileAliveRegistersAgainAndAnnouncesItsSessionsOnceTheClaimerRemovedThem() async throws {
         try await TestPostgres.with { postgres in
-            let journal = try await Self.open(
-                postgres, node: PostgresNode(id: "n-paused", heartbeatInterval: .milliseconds(100), expiry: .seconds(1)))
-            try await journal.append(JournalBatch(entries: [
-                Self.presence("sessionJoined", "n-paused-s-1", revision: 1), Self.presence("sessionJoined", "n-paused-s-2", revision: 2),
-            ]))
+            let journal = try await Self.openWithTwoSessions(postgres, node: "n-paused", expiry: .seconds(1))
             let (announcements, announced) = AsyncStream.makeStream(of: Set<String>.self)
             let beating = Task {
                 await journal.clusterPresence?.run(
@@ -117,11 +113,7 @@ struct PostgresPresenceTests {
                 try await PostgresQueries.run("DELETE FROM statesync_presence WHERE session_id = 'n-paused-s-1'", on: postgres)
                 #expect(try await PostgresQueries.texts("SELECT node_id FROM statesync_presence", on: postgres) == ["n-claimer"])
                 try await PostgresQueries.run("DELETE FROM statesync_presence WHERE session_id = 'n-paused-s-2'", on: postgres)
-                var first: Set<String>?
-                for await present in announcements {
-                    first = present
-                    break
-                }
+                let first = await announcements.first { _ in true }
                 // Asked once nothing is held, with no row present: the engine announces every live session.
                 #expect(first == [])
             } cleanup: {
@@ -136,11 +128,7 @@ struct PostgresPresenceTests {
 
     @Test func aLiveSessionThatAnotherNodeRemovedIsAnnouncedAgainAtTheNextBeat() async throws {
         try await TestPostgres.with { postgres in
-            let journal = try await Self.open(
-                postgres, node: PostgresNode(id: "n-live", heartbeatInterval: .milliseconds(100), expiry: .seconds(30)))
-            try await journal.append(JournalBatch(entries: [
-                Self.presence("sessionJoined", "n-live-s-1", revision: 1), Self.presence("sessionJoined", "n-live-s-2", revision: 2),
-            ]))
+            let journal = try await Self.openWithTwoSessions(postgres, node: "n-live", expiry: .seconds(30))
             let removals = Atomic(0)
             let (announcements, announced) = AsyncStream.makeStream(of: Set<String>.self)
             let beating = Task {
@@ -153,11 +141,7 @@ struct PostgresPresenceTests {
                 // engine follows it; this node was never declared dead, so only the count tells.
                 try await journal.append(JournalBatch(entries: [Self.presence("sessionLeft", "n-live-s-1", revision: 3)]))
                 removals.add(1, ordering: .relaxed)
-                var first: Set<String>?
-                for await present in announcements {
-                    first = present
-                    break
-                }
+                let first = await announcements.first { _ in true }
                 // Asked with the sessions still recorded: the engine announces the other live ones (s-1).
                 #expect(first == ["n-live-s-2"])
             } cleanup: {
@@ -167,6 +151,15 @@ struct PostgresPresenceTests {
                 try await journal.close()
             }
         }
+    }
+
+    /// A journal of node `node` (heartbeat every 100 ms) whose sessions `node-s-1` and `node-s-2` joined.
+    private static func openWithTwoSessions(_ postgres: TestPostgres, node: String, expiry: Duration) async throws -> PostgresJournal {
+        let journal = try await open(postgres, node: PostgresNode(id: node, heartbeatInterval: .milliseconds(100), expiry: expiry))
+        try await journal.append(JournalBatch(entries: [
+            presence("sessionJoined", "\(node)-s-1", revision: 1), presence("sessionJoined", "\(node)-s-2", revision: 2),
+        ]))
+        return journal
     }
 
     private static func open(_ postgres: TestPostgres, node: PostgresNode) async throws -> PostgresJournal {
