@@ -19,12 +19,22 @@ import Synchronization
 /// patches and answers in the sequencer's order. A drain reported by a sink
 /// is queued behind what was queued before it, as the sequencer's inbox did.
 ///
+/// A change's patches are sent in slices of at most ``sliceLimit``
+/// subscriptions, and the loop reads its sockets between two slices (the
+/// rest of the round is run as a new task of the loop): a round for
+/// thousands of sessions does not hold their dispatches, pings and closes
+/// unread. Nothing else of the shard's work runs before the round is over.
+///
 /// Changes that arrive while the loop is still busy with earlier work wait
 /// in the queue, and one that arrives right behind another is merged into
 /// it (``PublishedChange/append(_:)``): a shard that cannot keep up sends
 /// each subscriber one patch for all of them, and its queue does not grow
 /// with the commits it has not sent yet.
 final class FanOutShard: @unchecked Sendable {
+    /// Subscriptions a round visits before the loop reads its sockets again
+    /// (a slice of a few milliseconds: one write each, at most).
+    static let sliceLimit = 512
+
     /// Where this shard's work runs, and its sessions' writes.
     let eventLoop: any EventLoop
     // Set once in `init`, then read and changed only on `eventLoop`
@@ -32,14 +42,17 @@ final class FanOutShard: @unchecked Sendable {
     private var publication: Publication?
     private let queue = Mutex(ShardQueue())
     private let merged: Counter
+    private let sliceLimit: Int
 
     /// A shard on `eventLoop` publishing `state` at `revision`, with the
-    /// history and deferred-answer limits of ``SyncEngineConfiguration``.
+    /// history and deferred-answer limits of ``SyncEngineConfiguration``,
+    /// sending rounds in slices of `sliceLimit` subscriptions.
     init(
         eventLoop: any EventLoop, state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
-        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger
+        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger, sliceLimit: Int = FanOutShard.sliceLimit
     ) {
         self.eventLoop = eventLoop
+        self.sliceLimit = max(1, sliceLimit)
         merged = metrics.changesMerged
         publication = nil
         publication = Publication(
@@ -62,13 +75,12 @@ final class FanOutShard: @unchecked Sendable {
         enqueue(.publish(change))
     }
 
-    /// The value `body` reads from the publication, on the shard's loop.
-    ///
-    /// Behind everything queued before it: a queue that holds work has a
-    /// drain of it in the loop's own queue already (scheduled when its
-    /// first job came), and `submit` comes after that drain.
+    /// The value `body` reads from the publication, on the shard's loop,
+    /// after everything queued before it (a round in progress included).
     func read<Value: Sendable>(_ body: @escaping @Sendable (Publication) -> Value) -> EventLoopFuture<Value> {
-        eventLoop.submit { [self] in body(publication!) }
+        let promise = eventLoop.makePromise(of: Value.self)
+        run { promise.succeed(body($0)) }
+        return promise.futureResult
     }
 
     /// Returns once the work queued so far has run on the loop, and the
@@ -79,28 +91,44 @@ final class FanOutShard: @unchecked Sendable {
     }
 
     private func enqueue(_ job: ShardJob) {
-        let (scheduleDrain, didMerge) = queue.withLock { queue in
-            let didMerge = queue.add(job)
-            guard !queue.drainScheduled else { return (false, didMerge) }
-            queue.drainScheduled = true
-            return (true, didMerge)
-        }
+        let didMerge = queue.withLock { $0.add(job) }
         if didMerge { merged.increment() }
-        if scheduleDrain {
+        scheduleDrain()
+    }
+
+    /// Has the loop run ``drain()`` unless a drain is already in its queue.
+    private func scheduleDrain() {
+        let schedule = queue.withLock { queue in
+            guard !queue.drainScheduled else { return false }
+            queue.drainScheduled = true
+            return true
+        }
+        if schedule {
             eventLoop.execute { [self] in drain() }
         }
     }
 
-    /// Runs every job queued so far, in order. Jobs queued meanwhile (by
-    /// the sequencer, or by a sink's callback from inside this work) wait
-    /// for the next drain, which their arrival schedules.
+    /// Goes on with the round in progress, then runs the jobs queued so
+    /// far, in order, until a round needs another slice: then the jobs not
+    /// run go back to the front of the queue and the next slice is a new
+    /// task of the loop, after what the loop has read meanwhile. Jobs
+    /// queued during a drain (by the sequencer, or by a sink's callback
+    /// from inside this work) wait for the next one, which their arrival
+    /// schedules.
     private func drain() {
-        let jobs = queue.withLock { $0.takeAll() }
-        for job in jobs {
-            // `publication` is only `nil` during `init`, before any work can be queued.
+        queue.withLock { $0.drainScheduled = false }
+        // `publication` is only `nil` during `init`, before any work can be queued.
+        guard publication!.continuePublishing(limit: sliceLimit) else { return scheduleDrain() }
+        var jobs = queue.withLock { $0.takeAll() }[...]
+        while let job = jobs.popFirst() {
             switch job {
-            case .publish(let change): publication!.publish(change)
-            case .work(let body): body(&publication!)
+            case .publish(let change):
+                guard publication!.publish(change, limit: sliceLimit) else {
+                    queue.withLock { $0.putBack(jobs) }
+                    return scheduleDrain()
+                }
+            case .work(let body):
+                body(&publication!)
             }
         }
     }
@@ -117,7 +145,7 @@ private enum ShardJob {
 /// The jobs queued for a shard's loop and not yet taken by a drain.
 private struct ShardQueue: ~Copyable {
     private var jobs: [ShardJob] = []
-    /// A drain is in the loop's queue and has not yet taken the jobs.
+    /// A drain is in the loop's queue and has not started yet.
     var drainScheduled = false
 
     /// Queues `job`, merging a change into a change right before it;
@@ -132,9 +160,13 @@ private struct ShardQueue: ~Copyable {
         return false
     }
 
-    /// Hands over every queued job; the next job schedules a new drain.
+    /// Puts `jobs`, taken but not run, back before those queued since.
+    mutating func putBack(_ jobs: ArraySlice<ShardJob>) {
+        self.jobs.insert(contentsOf: jobs, at: 0)
+    }
+
+    /// Hands over every queued job.
     mutating func takeAll() -> [ShardJob] {
-        drainScheduled = false
         var taken: [ShardJob] = []
         swap(&taken, &jobs)
         return taken

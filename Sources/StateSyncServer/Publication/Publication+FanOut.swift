@@ -4,53 +4,90 @@ import StateSyncCore
 import StateSyncProtocol
 
 extension Publication {
-    /// Sends one patch per subscription whose slice differs between `old`
-    /// and `new` (at ``revision``). Only subscriptions at, above or below a
-    /// changed path are visited; subscriptions of one path share one focused
-    /// diff and one serialized ops array, and those with the same id and
-    /// base share the very same bytes. `paths` are where the mirror changed
-    /// (then the whole state need not be diffed to find them: a counter
-    /// among 10,000 costs one counter); `nil` means unknown.
-    mutating func fanOut(from old: JSONValue, to new: JSONValue, changed paths: [JSONPointer]?) {
+    /// Starts the round of patches for the change from `old` to `new` (at
+    /// ``revision``), followed by `answers`: one patch per subscription
+    /// whose slice differs. Only subscriptions at, above or below a changed
+    /// path are visited; subscriptions of one path share one focused diff
+    /// and one serialized ops array, and those with the same id and base
+    /// share the very same bytes. `paths` are where the mirror changed (then
+    /// the whole state need not be diffed to find them: a counter among
+    /// 10,000 costs one counter); `nil` means unknown.
+    mutating func startFanOut(from old: JSONValue, to new: JSONValue, changed paths: [JSONPointer]?, answers: [DispatchAnswer]) {
         let changed = paths.map { $0.map(Self.arrayWidened) }
             ?? JSONPatch.diff(from: old, to: new).operations.flatMap(Self.changedRegions)
-        var patches = 0
-        var bytesSent = 0
-        var bytesBuilt = 0
+        round = FanOutRound(old: old, new: new, revision: revision, nodes: trie.affected(by: changed), answers: answers)
+    }
+
+    /// Sends the next patches of the round in progress, visiting at most
+    /// `limit` subscriptions; returns whether the round is over (its
+    /// answers sent, its metrics counted). `true` at once without a round.
+    @discardableResult
+    mutating func continuePublishing(limit: Int) -> Bool {
+        guard var current = round else { return true }
+        round = nil   // so that `current` is the only copy while it changes
+        guard sendSlice(of: &current, limit: limit) else {
+            round = current
+            return false
+        }
+        // Once per round: the fan-out loop touches no shared counter.
+        metrics.patchesSent.increment(by: Int64(current.patches))
+        metrics.bytesSent.increment(by: Int64(current.bytesSent))
+        metrics.patchBytesBuilt.increment(by: Int64(current.bytesBuilt))
+        answer(current.answers)
+        return true
+    }
+
+    /// Sends `round`'s patches until it is over (`true`) or `limit`
+    /// subscriptions were visited.
+    private mutating func sendSlice(of round: inout FanOutRound, limit: Int) -> Bool {
+        var budget = limit
         let watch = slowConsumers
-        for node in trie.affected(by: changed) {
-            let ops = JSONPatch.diff(from: old, to: new, at: node.pointer)
-            guard !ops.isEmpty else { continue }
-            let frames = PatchFrames(rev: revision, ops: ops)
-            bytesBuilt += frames.sharedByteCount
-            var shared: [FrameKey: [UInt8]] = [:]
-            var subscribers = node.subscribers
-            node.subscribers = [:]
-            for index in subscribers.indices {
-                let (key, base) = subscribers[index]
-                // In place: copying the record would retain all its fields once per subscriber.
-                guard let position = sessions.index(forKey: key.sessionID), watch.admits(&sessions.values[position]) else {
+        while round.nodeIndex < round.nodes.count {
+            let node = round.nodes[round.nodeIndex]
+            if round.inNode == nil {
+                let ops = JSONPatch.diff(from: round.old, to: round.new, at: node.pointer)
+                guard !ops.isEmpty else {
+                    round.nodeIndex += 1
                     continue
                 }
-                let frameKey = FrameKey(id: key.id, base: base)
-                let bytes: [UInt8]
-                if let existing = shared[frameKey] {
-                    bytes = existing
-                } else {
-                    bytes = frames.frame(id: key.id, base: base)
-                    shared[frameKey] = bytes
+                let frames = PatchFrames(rev: round.revision, ops: ops)
+                round.bytesBuilt += frames.sharedByteCount
+                round.inNode = NodeProgress(frames: frames, position: node.subscribers.startIndex)
+            }
+            var progress = round.inNode!
+            round.inNode = nil
+            var subscribers = node.subscribers
+            node.subscribers = [:]
+            var index = progress.position
+            while index != subscribers.endIndex, budget > 0 {
+                budget -= 1
+                let (key, base) = subscribers[index]
+                // In place: copying the record would retain all its fields once per subscriber.
+                if let position = sessions.index(forKey: key.sessionID), watch.admits(&sessions.values[position]) {
+                    let frameKey = FrameKey(id: key.id, base: base)
+                    let bytes: [UInt8]
+                    if let existing = progress.made[frameKey] {
+                        bytes = existing
+                    } else {
+                        bytes = progress.frames.frame(id: key.id, base: base)
+                        progress.made[frameKey] = bytes
+                    }
+                    sessions.values[position].sink.send(bytes)
+                    round.patches += 1
+                    round.bytesSent += bytes.count
+                    subscribers.values[index] = round.revision
                 }
-                sessions.values[position].sink.send(bytes)
-                patches += 1
-                bytesSent += bytes.count
-                subscribers.values[index] = revision
+                subscribers.formIndex(after: &index)
             }
             node.subscribers = subscribers
+            guard index == subscribers.endIndex else {
+                progress.position = index
+                round.inNode = progress
+                return false
+            }
+            round.nodeIndex += 1
         }
-        // Once per batch: the fan-out loop touches no shared counter.
-        metrics.patchesSent.increment(by: Int64(patches))
-        metrics.bytesSent.increment(by: Int64(bytesSent))
-        metrics.patchBytesBuilt.increment(by: Int64(bytesBuilt))
+        return true
     }
 
     /// The region a root operation may have changed. An operation on an
@@ -72,11 +109,4 @@ extension Publication {
         else { return pointer }
         return parent
     }
-}
-
-/// The bytes of a patch frame depend only on the subscription id and base
-/// (the path's ops and rev are shared).
-private struct FrameKey: Hashable {
-    var id: String
-    var base: UInt64
 }

@@ -32,6 +32,9 @@ struct Publication {
     let answerEncoder: AnswerEncoder
     /// How much may be held back for one slow session before it is closed.
     let deferredLimits: (count: Int, bytes: Int)
+    /// The change whose patches are being sent, a slice at a time; `nil`
+    /// between changes.
+    var round: FanOutRound?
 
     /// A publication of `state` at `revision`; `deferredLimits` default to
     /// those of ``SyncEngineConfiguration``.
@@ -67,21 +70,29 @@ struct Publication {
 
     // MARK: Publishing
 
-    /// Makes `published` visible: its state at the new revision (patches to
-    /// the subscriptions whose slice changed, then the history), then its answers.
-    mutating func publish(_ published: PublishedChange) {
-        if let last = published.state {
-            let old = state
-            state = last
-            revision += UInt64(published.revisions)
-            history.append(last, at: revision, cost: published.change.cost)
-            fanOut(from: old, to: last, changed: published.change.paths)
+    /// Makes `published` visible: its state at the new revision (the
+    /// history first, then patches to the subscriptions whose slice
+    /// changed), then its answers. Visits at most `limit` subscriptions
+    /// now and returns whether all of it was sent; if not, the round goes
+    /// on with ``continuePublishing(limit:)``, and nothing else may be
+    /// asked of the publication until it returns `true`.
+    @discardableResult
+    mutating func publish(_ published: PublishedChange, limit: Int = .max) -> Bool {
+        precondition(round == nil, "a change published while the previous one's round is still being sent")
+        guard let last = published.state else {
+            answer(published.answers)
+            return true
         }
-        answer(published.answers)
+        let old = state
+        state = last
+        revision += UInt64(published.revisions)
+        history.append(last, at: revision, cost: published.change.cost)
+        startFanOut(from: old, to: last, changed: published.change.paths, answers: published.answers)
+        return continuePublishing(limit: limit)
     }
 
     /// Sends each answer (`ack` or `reject`) and measures dispatch → answer.
-    private mutating func answer(_ answers: [DispatchAnswer]) {
+    mutating func answer(_ answers: [DispatchAnswer]) {
         guard !answers.isEmpty else { return }
         let now = ContinuousClock.now
         for answer in answers {

@@ -5,6 +5,7 @@ import NIOPosix
 import StateSyncCore
 import StateSyncProtocol
 @testable import StateSyncServer
+import Synchronization
 import Testing
 
 /// One shard's queue: changes that arrive while its loop is busy are
@@ -21,20 +22,29 @@ struct FanOutShardTests {
                 sessionID: "s-1", actionID: id, outcome: .accepted(revision: UInt64(value)), received: .now, isDuplicate: false)])
     }
 
-    /// A shard on a loop of its own, with `s-1` joined and subscribed to `/n` (its snapshot received).
+    /// A shard on a loop of its own sending slices of `sliceLimit`, with
+    /// sessions `s-1`… joined and subscribed to `/n` (their snapshots received).
     private static func subscribedShard(
-        on loop: any EventLoop, metrics: TestMetrics
-    ) async -> (FanOutShard, RecordingSink) {
+        on loop: any EventLoop, metrics: TestMetrics, sessions: Int = 1, sliceLimit: Int = FanOutShard.sliceLimit
+    ) async -> (FanOutShard, [RecordingSink]) {
         let shard = FanOutShard(
             eventLoop: loop, state: ["n": 0], revision: 0, history: (capacity: 16, budget: 1_000),
-            deferredLimits: (1_024, 1 << 20), metrics: ServerMetrics(factory: metrics), logger: quietLogger)
-        let sink = RecordingSink()
-        shard.run {
-            $0.join(SessionRecord(info: SessionInfo(id: "s-1", name: "s-1"), clientID: nil, role: .writer, sink: sink))
-            $0.subscribe(sessionID: "s-1", id: "n", path: n, since: nil)
+            deferredLimits: (1_024, 1 << 20), metrics: ServerMetrics(factory: metrics), logger: quietLogger,
+            sliceLimit: sliceLimit)
+        let sinks = (1...sessions).map { _ in RecordingSink() }
+        for (index, sink) in sinks.enumerated() {
+            shard.run {
+                $0.join(SessionRecord(info: SessionInfo(id: "s-\(index + 1)", name: "s"), clientID: nil, role: .writer, sink: sink))
+                $0.subscribe(sessionID: "s-\(index + 1)", id: "n", path: n, since: nil)
+            }
         }
-        await sink.waitForAnswer("n")
-        return (shard, sink)
+        for sink in sinks { await sink.waitForAnswer("n") }
+        return (shard, sinks)
+    }
+
+    /// The patches `sinks` have received so far.
+    private static func patchCount(_ sinks: [RecordingSink]) -> Int {
+        sinks.reduce(0) { $0 + ServerMessage.patches($1.messages, for: "n").count }
     }
 
     /// Holds `loop` until the returned gate is signalled.
@@ -47,7 +57,8 @@ struct FanOutShardTests {
     @Test func changesQueuedWhileTheLoopIsBusyArePublishedAsOnePatchThenEveryAnswer() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let metrics = TestMetrics()
-        let (shard, sink) = await Self.subscribedShard(on: group.next(), metrics: metrics)
+        let (shard, sinks) = await Self.subscribedShard(on: group.next(), metrics: metrics)
+        let sink = sinks[0]
         let gate = Self.hold(shard.eventLoop)
         for value in 1...3 { shard.publish(Self.change(Int64(value), answer: "a\(value)")) }
         gate.signal()
@@ -62,10 +73,35 @@ struct FanOutShardTests {
         try await group.shutdownGracefully()
     }
 
+    @Test func aRoundIsSentInSlicesWithTheLoopsOtherTasksBetweenAndTheShardsWorkAfter() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let metrics = TestMetrics()
+        let (shard, sinks) = await Self.subscribedShard(on: group.next(), metrics: metrics, sessions: 5, sliceLimit: 2)
+        let gate = Self.hold(shard.eventLoop)
+        shard.publish(Self.change(1, answer: "a1"))
+        let seenByTheLoop = Mutex<[Int]>([])
+        let seenByTheShard = Mutex<[Int]>([])
+        // Queued on the loop right behind the first slice: what it reads there runs between slices.
+        shard.eventLoop.execute { seenByTheLoop.withLock { $0.append(Self.patchCount(sinks)) } }
+        shard.run { _ in seenByTheShard.withLock { $0.append(Self.patchCount(sinks)) } }
+        gate.signal()
+        await sinks[0].waitForAnswer("a1")
+        _ = try await shard.read { $0.revision }.get()
+        #expect(seenByTheLoop.withLock { $0 } == [2])
+        #expect(seenByTheShard.withLock { $0 } == [5], "the shard's own work waits for the whole round")
+        for sink in sinks {
+            #expect(ServerMessage.patches(sink.messages, for: "n").map(\.rev) == [1])
+        }
+        #expect(sinks[0].messages.last == .ack(id: "a1", rev: 1))
+        #expect(try metrics.expectCounter("statesync_patches_sent_total").totalValue == 5)
+        try await group.shutdownGracefully()
+    }
+
     @Test func workQueuedBetweenTwoChangesKeepsThemApartAndInOrder() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let metrics = TestMetrics()
-        let (shard, sink) = await Self.subscribedShard(on: group.next(), metrics: metrics)
+        let (shard, sinks) = await Self.subscribedShard(on: group.next(), metrics: metrics)
+        let sink = sinks[0]
         let gate = Self.hold(shard.eventLoop)
         shard.publish(Self.change(1, answer: "a1"))
         shard.run { $0.subscribe(sessionID: "s-1", id: "late", path: Self.n, since: nil) }

@@ -1,0 +1,52 @@
+import StateSyncCore
+import StateSyncProtocol
+
+/// The patches of one published change that are not sent yet: the
+/// subscription nodes the change may touch, where the sending stopped, and
+/// the answers that follow the last patch.
+///
+/// A shard sends a round a slice at a time
+/// (``Publication/continuePublishing(limit:)``) and lets its event loop read
+/// its sockets between slices, so a change for 5,000 sessions does not
+/// leave their dispatches, pings and closes unread until the last of them
+/// is written.
+struct FanOutRound {
+    /// The published state before the change.
+    let old: JSONValue
+    /// The published state after it.
+    let new: JSONValue
+    /// The revision the patches bring their subscriptions to.
+    let revision: UInt64
+    /// The nodes whose subscriptions may see the change, in sending order.
+    let nodes: [SubscriptionNode]
+    /// Answers sent once every patch is.
+    let answers: [DispatchAnswer]
+    /// The node being sent to.
+    var nodeIndex = 0
+    /// The frames of ``nodeIndex``'s patch and the subscriber it stopped at;
+    /// `nil` before its diff is made.
+    var inNode: NodeProgress?
+    /// Patch frames sent so far.
+    var patches = 0
+    /// Bytes of those frames.
+    var bytesSent = 0
+    /// Bytes of the shared parts built.
+    var bytesBuilt = 0
+}
+
+/// How far a round got in one node's subscribers.
+struct NodeProgress {
+    /// The node's patch, serialized once.
+    let frames: PatchFrames
+    /// The subscriber to send to next.
+    var position: [SubscriberKey: UInt64].Index
+    /// Frames already made, by the only parts that differ between them.
+    var made: [FrameKey: [UInt8]] = [:]
+}
+
+/// The bytes of a patch frame depend only on the subscription id and base
+/// (the path's ops and rev are shared).
+struct FrameKey: Hashable {
+    var id: String
+    var base: UInt64
+}
