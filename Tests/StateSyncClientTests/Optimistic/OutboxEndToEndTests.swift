@@ -9,9 +9,9 @@ import Testing
 
 /// A file outbox keeps unanswered dispatches across clients (processes):
 /// the next client with the file sends them again with their ids, and the
-/// server applies each exactly once. Three minutes: with three seconds of
+/// server applies each exactly once. Three minutes: with five seconds of
 /// latency on every answer, the first test waits out about seven of them
-/// (20 s alone, over a minute inside the whole suite).
+/// (about 35 s alone, more inside the whole suite).
 @Suite(.timeLimit(.minutes(3)))
 struct OutboxEndToEndTests {
     static func outboxURL() -> URL {
@@ -22,7 +22,9 @@ struct OutboxEndToEndTests {
         let outbox = Self.outboxURL()
         defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
         var configuration = TestServer.configuration
-        configuration.injectedLatency = .seconds(3)
+        // The first client must close between the server applying the action and its ack:
+        // five seconds, however slowly a loaded machine answers the check in between.
+        configuration.injectedLatency = .seconds(5)
         try await TestServer.with(configuration) { server in
             var clientConfiguration = ClientFixtures.configuration(server.url)
             clientConfiguration.outbox = .file(outbox)
@@ -31,14 +33,14 @@ struct OutboxEndToEndTests {
                 group.addTask { try await first.run() }
                 try await first.waitUntilOnline()
                 group.addTask { _ = try? await first.dispatch(BoardAction.addTodo(title: "Milk")) }   // closed before its ack
-                // Applied by the server; its ack is three seconds away.
+                // Applied by the server; its ack is five seconds away.
                 #expect(try await eventually { try await HTTPGet.get(port: server.port, path: "/api/state?path=/todos").body.contains("Milk") })
-                let listed = try #require(try OutboxFile(url: outbox).load())
-                #expect(listed.dispatches.map(\.action) == [BoardAction.addTodo(title: "Milk").wireValue])
-                #expect(listed.clientID == first.clientID)
                 await first.close()
                 try await group.waitForAll()
             }
+            let listed = try #require(try OutboxFile(url: outbox).load())
+            #expect(listed.dispatches.map(\.action) == [BoardAction.addTodo(title: "Milk").wireValue])
+            #expect(listed.clientID == first.clientID)
 
             // A new client (another process, in real life) with the same file.
             let second = StateSyncClient(configuration: clientConfiguration)
