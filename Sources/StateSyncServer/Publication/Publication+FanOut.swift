@@ -21,7 +21,6 @@ extension Publication {
     /// Sends the next patches of the round in progress, visiting at most
     /// `limit` subscriptions; returns whether the round is over (its
     /// answers sent, its metrics counted). `true` at once without a round.
-    @discardableResult
     mutating func continuePublishing(limit: Int) -> Bool {
         guard var current = round else { return true }
         round = nil   // so that `current` is the only copy while it changes
