@@ -8,8 +8,10 @@ import Testing
 
 @testable import StateSyncClient
 
-/// Two minutes: inside the whole suite one of them took 61.1 s (a clean-clone
-/// run on 2026-11-26).
+/// The client's mirror against a real server: shared subscriptions, dispatch
+/// answers, errors, typed mirrors and concurrent writers converging. Two
+/// minutes: inside the whole suite one of them took 61.1 s (a clean-clone run
+/// on 2026-11-26).
 @Suite(.timeLimit(.minutes(2))) struct ClientMirrorEndToEndTests {
     @Test func localObserversOfSlicesShareOneServerSubscription() async throws {
         try await TestServer.with { server in
