@@ -40,6 +40,12 @@ package final class ServeProcess: @unchecked Sendable {
         }
     }
 
+    /// A child still running when its test lets go of it (a test that failed
+    /// before it stopped the child) is killed: no server outlives its test.
+    deinit {
+        if process.isRunning { process.send(SIGKILL) }
+    }
+
     /// Adds stdout text and resumes the waiters it satisfies (all of them
     /// once the output `ended`, so none waits for a process that is gone).
     private func received(_ text: String, ended: Bool) {
