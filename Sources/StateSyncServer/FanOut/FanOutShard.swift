@@ -91,19 +91,14 @@ final class FanOutShard: @unchecked Sendable {
     }
 
     private func enqueue(_ job: ShardJob) {
-        let didMerge = queue.withLock { $0.add(job) }
+        let (didMerge, schedule) = queue.withLock { ($0.add(job), $0.claimDrain()) }
         if didMerge { merged.increment() }
-        scheduleDrain()
+        if schedule { eventLoop.execute { [self] in drain() } }
     }
 
     /// Has the loop run ``drain()`` unless a drain is already in its queue.
     private func scheduleDrain() {
-        let schedule = queue.withLock { queue in
-            guard !queue.drainScheduled else { return false }
-            queue.drainScheduled = true
-            return true
-        }
-        if schedule {
+        if queue.withLock({ $0.claimDrain() }) {
             eventLoop.execute { [self] in drain() }
         }
     }
@@ -147,6 +142,14 @@ private struct ShardQueue: ~Copyable {
     private var jobs: [ShardJob] = []
     /// A drain is in the loop's queue and has not started yet.
     var drainScheduled = false
+
+    /// Whether the caller must schedule a drain (none is scheduled yet);
+    /// the next caller then need not.
+    mutating func claimDrain() -> Bool {
+        guard !drainScheduled else { return false }
+        drainScheduled = true
+        return true
+    }
 
     /// Queues `job`, merging a change into a change right before it;
     /// returns whether it merged.

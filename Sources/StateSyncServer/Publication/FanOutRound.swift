@@ -41,12 +41,28 @@ struct NodeProgress {
     /// The subscriber to send to next.
     var position: [SubscriberKey: UInt64].Index
     /// Frames already made, by the only parts that differ between them.
-    var made: [FrameKey: [UInt8]] = [:]
+    private var made: [FrameKey: [UInt8]] = [:]
+
+    /// How far a round got: `frames` built, `position` next.
+    init(frames: PatchFrames, position: [SubscriberKey: UInt64].Index) {
+        self.frames = frames
+        self.position = position
+    }
+
+    /// The frame for subscription `id` at `base`, made once for every
+    /// subscription with the same id and base.
+    mutating func frame(id: String, base: UInt64) -> [UInt8] {
+        let key = FrameKey(id: id, base: base)
+        if let existing = made[key] { return existing }
+        let bytes = frames.frame(id: id, base: base)
+        made[key] = bytes
+        return bytes
+    }
 }
 
 /// The bytes of a patch frame depend only on the subscription id and base
 /// (the path's ops and rev are shared).
-struct FrameKey: Hashable {
+private struct FrameKey: Hashable {
     var id: String
     var base: UInt64
 }

@@ -63,14 +63,7 @@ extension Publication {
                 let (key, base) = subscribers[index]
                 // In place: copying the record would retain all its fields once per subscriber.
                 if let position = sessions.index(forKey: key.sessionID), watch.admits(&sessions.values[position]) {
-                    let frameKey = FrameKey(id: key.id, base: base)
-                    let bytes: [UInt8]
-                    if let existing = progress.made[frameKey] {
-                        bytes = existing
-                    } else {
-                        bytes = progress.frames.frame(id: key.id, base: base)
-                        progress.made[frameKey] = bytes
-                    }
+                    let bytes = progress.frame(id: key.id, base: base)
                     sessions.values[position].sink.send(bytes)
                     round.patches += 1
                     round.bytesSent += bytes.count
