@@ -12,13 +12,6 @@ import Synchronization
 /// committed together in the next transaction, so one round trip to
 /// PostgreSQL's WAL flush covers everything that arrived meanwhile.
 ///
-/// **Three round trips a group.** The group's statements run inside one
-/// call of the function `statesync_write_group`
-/// (``PostgresSchema/writeGroupFunction``): `BEGIN`, the call, `COMMIT`,
-/// however many batches, rows, outcomes and trims the group holds. So the
-/// store row's lock (below) is held for the call's answer and `COMMIT`
-/// only, which is what another writer waiting for it waits for.
-///
 /// **One total order.** Each group is one transaction that starts with a
 /// compare-and-set on the store's head revision:
 ///
@@ -48,7 +41,7 @@ import Synchronization
 ///   ``PostgresJournal/lastRevision`` moves there, and it must read the
 ///   entries it missed (``PostgresJournal/entries(from:through:)``) and
 ///   replay them before it sequences again.
-/// - A successful compare-and-set sends the group's one `NOTIFY`
+/// - The compare-and-set's `RETURNING` sends the group's one `NOTIFY`
 ///   (``PostgresHeadWatcher``): PostgreSQL delivers it at `COMMIT` and
 ///   drops it on rollback, so a notification announces only a committed head.
 ///
@@ -262,22 +255,27 @@ final class PostgresBatchWriter: Sendable {
         }
         do {
             if turn == nil { try await connection.run("BEGIN", logger: logger) }
-            switch try await PostgresStatements.writeGroup(
-                batches, entries: entries, from: seen, to: head, store: storeID, node: nodeID, on: connection, logger: logger
-            ) {
-            case .written:
-                break
-            case .refused:
-                let actual = try await storedHead(on: connection, waitingForWriters: true)
-                if actual > seen {
-                    try await hold(connection, at: actual)
-                } else {
-                    try await connection.run("ROLLBACK", logger: logger)
+            if !entries.isEmpty {
+                if let actual = try await compareAndSetHead(from: seen, to: head, on: connection) {
+                    if actual > seen {
+                        try await hold(connection, at: actual)
+                    } else {
+                        try await connection.run("ROLLBACK", logger: logger)
+                    }
+                    return .refused(head: actual)
                 }
-                return .refused(head: actual)
-            case .decidedElsewhere(let pairs):
+                try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
+                if let nodeID {
+                    try await PresenceRows.record(entries, store: storeID, node: nodeID, on: connection, logger: logger)
+                }
+            }
+            var decidedElsewhere = 0
+            for batch in batches {
+                decidedElsewhere += try await PostgresStatements.record(batch, store: storeID, on: connection, logger: logger)
+            }
+            if decidedElsewhere > 0 {
                 try await connection.run("ROLLBACK", logger: logger)
-                return .decidedElsewhere(pairs: pairs)
+                return .decidedElsewhere(pairs: decidedElsewhere)
             }
         } catch {
             let failure = PostgresFailure.journalError(error, server: server, operation: "write a batch")
@@ -297,6 +295,21 @@ final class PostgresBatchWriter: Sendable {
             throw WriteFailure.commitOutcomeUnknown(.commitOutcomeUnknown(server, PostgresFailure.message(error)))
         }
         return .committed
+    }
+
+    /// The compare-and-set: `nil` when the head moved from `seen` to `head`,
+    /// else the head another writer left.
+    private func compareAndSetHead(from seen: UInt64, to head: UInt64, on connection: TimedConnection) async throws -> UInt64? {
+        // The NOTIFY rides on the same statement and transaction: other nodes
+        // hear of the group only if it commits (see PostgresHeadWatcher).
+        let payload = PostgresHeadWatcher.payload(head: head, store: storeID)
+        let updated = try await connection.run("""
+            UPDATE statesync_stores SET head_revision = \(Int64(head))
+             WHERE store_id = \(storeID) AND head_revision = \(Int64(seen))
+            RETURNING head_revision, pg_notify(\(PostgresHeadWatcher.channel), \(payload))::text
+            """, logger: logger)
+        guard updated.isEmpty else { return nil }
+        return try await storedHead(on: connection, waitingForWriters: true)
     }
 
     /// The store's head revision as the database has it now. With

@@ -24,9 +24,6 @@ import StateSyncServer
 /// - `statesync_nodes`: the live nodes, one row each with its heartbeat,
 /// - `statesync_presence`: the sessions whose `sessionJoined` is committed
 ///   and whose `sessionLeft` is not, with the node that owns each.
-///
-/// Migration 3: the function `statesync_write_group`, a group commit's
-/// statements in one call (``writeGroupFunction``).
 enum PostgresSchema {
     /// The version this code reads and writes.
     static let version = migrations.count
@@ -96,7 +93,6 @@ enum PostgresSchema {
             """,
             "CREATE INDEX statesync_presence_by_node ON statesync_presence (store_id, node_id)",
         ],
-        [writeGroupFunction],
     ]
 
     /// An arbitrary constant naming the advisory lock that serializes migrations.

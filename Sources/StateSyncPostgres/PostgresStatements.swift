@@ -5,59 +5,70 @@ import PostgresNIO
 import StateSyncCore
 import StateSyncServer
 
-/// The SQL of a ``PostgresJournal``'s group commit: one call of
-/// `statesync_write_group` (``PostgresSchema/writeGroupFunction``) however
-/// large the group, its rows sent as arrays.
+/// The SQL of a ``PostgresJournal``'s writes, each a few statements however
+/// large the batch: rows go in as arrays expanded by `unnest`, so a group
+/// commit costs the same number of round trips for one action or a thousand.
 ///
 /// postgres-nio encodes arrays without `NULL` elements, so optional ids are
 /// sent as text plus a "present" flag and turned back into `NULL` in SQL.
 enum PostgresStatements {
-    /// What the group's statement came to.
-    enum GroupWrite: Equatable {
-        /// Everything is written (uncommitted until the caller's `COMMIT`).
-        case written
-        /// The head was not at the revision the group starts after: nothing
-        /// was written.
-        case refused
-        /// `pairs` of the group's `(clientId, id)` pairs already had an
-        /// outcome (decided by another node); the caller must roll back.
-        case decidedElsewhere(pairs: Int)
+    /// Inserts the journal rows of `entries` (the caller's transaction has
+    /// already moved the head over their revisions).
+    static func insert(_ entries: [JournalEntry], store: String, on connection: TimedConnection, logger: Logger) async throws {
+        try await connection.run("""
+            INSERT INTO statesync_journal (store_id, revision, time_bits, client_id, action_id, action)
+            SELECT \(store), r, t, CASE WHEN hc THEN c END, CASE WHEN ha THEN a END, x
+              FROM unnest(\(entries.map { Int64($0.revision) }), \(entries.map { timeBits($0.meta.time) }),
+                          \(entries.map { $0.meta.clientID != nil }), \(entries.map { $0.meta.clientID ?? "" }),
+                          \(entries.map { $0.actionID != nil }), \(entries.map { $0.actionID ?? "" }),
+                          \(entries.map { ByteBuffer(bytes: $0.action) }))
+                AS u(r, t, hc, c, ha, a, x)
+            """, logger: logger)
     }
 
-    /// Writes the group of `batches` (whose entries are `entries`, from the
-    /// head `seen` to `head`) in the caller's transaction: the head's
-    /// compare-and-set with its `NOTIFY`, the journal rows, the presence
-    /// rows of `node` (``PresenceRows``) when given, and the outcomes.
-    static func writeGroup(
-        _ batches: [JournalBatch], entries: [JournalEntry], from seen: UInt64, to head: UInt64,
-        store: String, node: String?, on connection: TimedConnection, logger: Logger
-    ) async throws -> GroupWrite {
-        let presence = node == nil ? [:] : PresenceRows.changes(in: entries)
-        let joined = presence.compactMap { id, name in name.map { (id, $0) } }.sorted { $0.0 < $1.0 }
-        let left = presence.filter { $0.value == nil }.map(\.key).sorted()
-        let outcomes = OutcomeSegments(batches)
-        let rows = try await connection.run("""
-            SELECT statesync_write_group(
-                \(store), \(Int64(seen)), \(Int64(head)),
-                \(PostgresHeadWatcher.channel), \(PostgresHeadWatcher.payload(head: head, store: store)),
-                \(entries.map { Int64($0.revision) }), \(entries.map { timeBits($0.meta.time) }),
-                \(entries.map { $0.meta.clientID != nil }), \(entries.map { $0.meta.clientID ?? "" }),
-                \(entries.map { $0.actionID != nil }), \(entries.map { $0.actionID ?? "" }),
-                \(entries.map { ByteBuffer(bytes: $0.action) }),
-                \(node), \(joined.map(\.0)), \(joined.map(\.1)), \(left),
-                \(outcomes.forgottenEnds), \(outcomes.acceptedEnds), \(outcomes.rejectedEnds), \(outcomes.trimEnds),
-                \(outcomes.forgotten),
-                \(outcomes.accepted.map(\.client)), \(outcomes.accepted.map(\.action)), \(outcomes.accepted.map(\.revision)),
-                \(outcomes.rejected.map(\.clientID)), \(outcomes.rejected.map(\.actionID)),
-                \(outcomes.rejected.map(\.code)), \(outcomes.rejected.map(\.message)),
-                \(outcomes.trims.map(\.client)), \(outcomes.trims.map(\.keep)))
-            """, logger: logger)
-        let decidedElsewhere = try rows.decode(Int32.self).first ?? 0
-        switch decidedElsewhere {
-        case 0: return .written
-        case ..<0: return .refused
-        default: return .decidedElsewhere(pairs: Int(decidedElsewhere))
+    /// Records a batch's outcomes as ``JournalBatch`` says: forgotten
+    /// clientIds first, then each accepted pair and rejection, then the
+    /// trims. Returns how many of the batch's pairs already had an outcome
+    /// (decided by another node: the first outcome of a pair stays, and the
+    /// caller must roll the transaction back).
+    static func record(_ batch: JournalBatch, store: String, on connection: TimedConnection, logger: Logger) async throws -> Int {
+        if !batch.forgottenClients.isEmpty {
+            try await connection.run(
+                "DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = ANY(\(batch.forgottenClients))",
+                logger: logger)
         }
+        let accepted = batch.entries.compactMap { entry -> (String, String, Int64)? in
+            guard let client = entry.meta.clientID, let action = entry.actionID else { return nil }
+            return (client, action, Int64(entry.revision))
+        }
+        var decidedBefore = 0
+        if !accepted.isEmpty {
+            let inserted = try await connection.run("""
+                INSERT INTO statesync_outcomes (store_id, client_id, action_id, revision)
+                SELECT \(store), c, a, r FROM unnest(\(accepted.map(\.0)), \(accepted.map(\.1)), \(accepted.map(\.2))) AS u(c, a, r)
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: logger)
+            decidedBefore += accepted.count - inserted.count
+        }
+        if !batch.rejections.isEmpty {
+            let rejections = batch.rejections
+            let inserted = try await connection.run("""
+                INSERT INTO statesync_outcomes (store_id, client_id, action_id, code, message)
+                SELECT \(store), c, a, k, m
+                  FROM unnest(\(rejections.map(\.clientID)), \(rejections.map(\.actionID)),
+                              \(rejections.map(\.code)), \(rejections.map(\.message))) AS u(c, a, k, m)
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: logger)
+            decidedBefore += rejections.count - inserted.count
+        }
+        for (client, keep) in batch.outcomeTrims.sorted(by: { $0.key < $1.key }) {
+            try await connection.run("""
+                DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client) AND seq <=
+                    (SELECT seq FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client)
+                      ORDER BY seq DESC LIMIT 1 OFFSET \(max(1, keep)))
+                """, logger: logger)
+        }
+        return decidedBefore
     }
 
     /// `time` as the bit pattern of its `timeIntervalSinceReferenceDate`

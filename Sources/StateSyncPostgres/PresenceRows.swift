@@ -4,9 +4,8 @@ import StateSyncCore
 import StateSyncServer
 
 /// Keeps `statesync_presence` equal to the committed journal's presence:
-/// the writer sends ``changes(in:)`` with the entries, and
-/// `statesync_write_group` writes them in the transaction that inserts the
-/// entries, so a session's row exists exactly while its
+/// the writer calls ``record(_:store:node:on:logger:)`` in the transaction
+/// that inserts the entries, so a session's row exists exactly while its
 /// `sessionJoined` is committed and its `sessionLeft` is not, whatever the
 /// moment a node dies at. This is why ownership is kept in a table written
 /// with the journal rather than beside it (a write before or after the
@@ -35,5 +34,28 @@ enum PresenceRows {
             changes[id] = .some(command == "sessionJoined" ? name : nil)
         }
         return changes
+    }
+
+    /// Writes the presence change of `entries`: rows for sessions `node`
+    /// joined, none for sessions that left.
+    static func record(
+        _ entries: [JournalEntry], store: String, node: String, on connection: TimedConnection, logger: Logger
+    ) async throws {
+        let changes = changes(in: entries)
+        guard !changes.isEmpty else { return }
+        let joined = changes.compactMap { id, name in name.map { (id, $0) } }.sorted { $0.0 < $1.0 }
+        let left = changes.filter { $0.value == nil }.map(\.key).sorted()
+        if !joined.isEmpty {
+            try await connection.run("""
+                INSERT INTO statesync_presence (store_id, session_id, node_id, name)
+                SELECT \(store), s, \(node), n FROM unnest(\(joined.map(\.0)), \(joined.map(\.1))) AS u(s, n)
+                ON CONFLICT (store_id, session_id)
+                DO UPDATE SET node_id = EXCLUDED.node_id, name = EXCLUDED.name, adopted_at = NULL
+                """, logger: logger)
+        }
+        if !left.isEmpty {
+            try await connection.run(
+                "DELETE FROM statesync_presence WHERE store_id = \(store) AND session_id = ANY(\(left))", logger: logger)
+        }
     }
 }

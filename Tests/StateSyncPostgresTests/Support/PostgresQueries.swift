@@ -5,7 +5,7 @@ import TestProcessSupport
 /// Statements a test runs on its PostgreSQL directly, beside the journal
 /// (to inspect the rows, or to break something on purpose).
 enum PostgresQueries {
-    static let logger = Logger(label: "statesync.postgres-tests.sql")
+    fileprivate static let logger = Logger(label: "statesync.postgres-tests.sql")
 
     /// Runs `sql` on a connection of its own.
     static func run(_ sql: String, on postgres: TestPostgres) async throws {
@@ -49,7 +49,7 @@ enum PostgresQueries {
         }
     }
 
-    static func withConnection<T: Sendable>(
+    fileprivate static func withConnection<T: Sendable>(
         to postgres: TestPostgres, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let configuration = PostgresConnection.Configuration(
