@@ -114,7 +114,7 @@ final class Sequencer<App: StateSyncApp> {
             case .unsubscribe(let id):
                 publication.withShard(of: sessionID) { $0.unsubscribe(sessionID: sessionID, id: id) }
             case let .get(id, path):
-                publication.withShard(of: sessionID) { $0.get(sessionID: sessionID, id: id, path: path) }
+                publication.get(sessionID: sessionID, id: id, path: path)
             case let .dispatch(id, action):
                 await dispatch(action, id: id, from: sessionID, received: received)
             }

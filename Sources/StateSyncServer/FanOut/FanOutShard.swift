@@ -29,7 +29,12 @@ import Synchronization
 /// in the queue, and one that arrives right behind another is merged into
 /// it (``PublishedChange/append(_:)``): a shard that cannot keep up sends
 /// each subscriber one patch for all of them, and its queue does not grow
-/// with the commits it has not sent yet.
+/// with the commits it has not sent yet. Work that answers with whatever
+/// is published when it runs (``runReadingLatest(_:)``: a `get`, a slow
+/// consumer's catch-up) does not keep two changes apart: a change queued
+/// after it merges into the one before it, which the work then follows.
+/// So a client sending `get`s cannot stop a shard that is behind from
+/// catching up.
 final class FanOutShard: @unchecked Sendable {
     /// Subscriptions a round visits before the loop reads its sockets again
     /// (a slice of a few milliseconds: one write each, at most).
@@ -58,7 +63,7 @@ final class FanOutShard: @unchecked Sendable {
         publication = Publication(
             state: state, revision: revision, history: history, deferredLimits: deferredLimits,
             metrics: metrics, logger: logger,
-            drained: { [weak self] sessionID in self?.run { $0.drained(sessionID) } })
+            drained: { [weak self] sessionID in self?.runReadingLatest { $0.drained(sessionID) } })
     }
 
     /// Runs `body` on the shard's loop with its publication, after
@@ -66,6 +71,14 @@ final class FanOutShard: @unchecked Sendable {
     /// loop: a sink's callback may come from inside the publication's work.
     func run(_ body: @escaping @Sendable (inout Publication) -> Void) {
         enqueue(.work(body))
+    }
+
+    /// Runs `body` on the shard's loop with its publication, after
+    /// everything queued before it, or after changes queued later too:
+    /// for work that reads the published state and answers with whatever
+    /// it is when the work runs (see the type's documentation).
+    func runReadingLatest(_ body: @escaping @Sendable (inout Publication) -> Void) {
+        enqueue(.readingLatest(body))
     }
 
     /// Publishes `change` on the shard's loop after everything queued
@@ -122,7 +135,7 @@ final class FanOutShard: @unchecked Sendable {
                     queue.withLock { $0.putBack(jobs) }
                     return scheduleDrain()
                 }
-            case .work(let body):
+            case .work(let body), .readingLatest(let body):
                 body(&publication!)
             }
         }
@@ -133,13 +146,19 @@ final class FanOutShard: @unchecked Sendable {
 private enum ShardJob {
     /// A committed change to publish.
     case publish(PublishedChange)
-    /// Anything else: a join, a request, an answer, a drain.
+    /// Anything else: a join, a subscription, an answer.
     case work(@Sendable (inout Publication) -> Void)
+    /// Work that answers with the state published when it runs, which a
+    /// later change may therefore go before.
+    case readingLatest(@Sendable (inout Publication) -> Void)
 }
 
 /// The jobs queued for a shard's loop and not yet taken by a drain.
 private struct ShardQueue: ~Copyable {
     private var jobs: [ShardJob] = []
+    /// The queued change that a change queued now merges into: the last
+    /// one, while only ``ShardJob/readingLatest(_:)`` work follows it.
+    private var mergeTarget: Int?
     /// A drain is in the loop's queue and has not started yet.
     var drainScheduled = false
 
@@ -151,27 +170,42 @@ private struct ShardQueue: ~Copyable {
         return true
     }
 
-    /// Queues `job`, merging a change into a change right before it;
-    /// returns whether it merged.
+    /// Queues `job`, merging a change into the ``mergeTarget``; returns
+    /// whether it merged.
     mutating func add(_ job: ShardJob) -> Bool {
-        if case .publish(let later) = job, case .publish(var earlier)? = jobs.last {
-            earlier.append(later)
-            jobs[jobs.count - 1] = .publish(earlier)
-            return true
+        switch job {
+        case .publish(let later):
+            if let target = mergeTarget, case .publish(var earlier) = jobs[target] {
+                earlier.append(later)
+                jobs[target] = .publish(earlier)
+                return true
+            }
+            jobs.append(job)
+            mergeTarget = jobs.count - 1
+        case .work:
+            jobs.append(job)
+            mergeTarget = nil
+        case .readingLatest:
+            jobs.append(job)
         }
-        jobs.append(job)
         return false
     }
 
     /// Puts `jobs`, taken but not run, back before those queued since.
     mutating func putBack(_ jobs: ArraySlice<ShardJob>) {
         self.jobs.insert(contentsOf: jobs, at: 0)
+        mergeTarget = nil
+        for index in self.jobs.indices.reversed() {
+            if case .publish = self.jobs[index] { mergeTarget = index }
+            guard case .readingLatest = self.jobs[index] else { break }
+        }
     }
 
     /// Hands over every queued job.
     mutating func takeAll() -> [ShardJob] {
         var taken: [ShardJob] = []
         swap(&taken, &jobs)
+        mergeTarget = nil
         return taken
     }
 }

@@ -83,6 +83,16 @@ struct FanOutShards {
         shards[session.shard].run(body)
     }
 
+    /// Answers the `get` `id` of the joined session `sessionID` on its
+    /// shard with the value at `path`. A `get` is answered with the state
+    /// published when the answer is sent (docs/PROTOCOL.md, "One-shot
+    /// read"), so changes queued after it may be published first
+    /// (``FanOutShard/runReadingLatest(_:)``).
+    func get(sessionID: String, id: String, path: JSONPointer) {
+        guard let session = sessions[sessionID] else { return }
+        shards[session.shard].runReadingLatest { $0.get(sessionID: sessionID, id: id, path: path) }
+    }
+
     // MARK: Publishing
 
     /// Hands `batch` to the shards: its state to every shard, each answer

@@ -11,7 +11,8 @@ import Testing
 
 /// One shard's queue: changes that arrive while its loop is busy are
 /// published as one patch, with every answer after it; work queued between
-/// two changes keeps them apart, in order.
+/// two changes keeps them apart, in order, unless it answers with the
+/// latest state (a `get`, a drain), which then follows both.
 @Suite(.timeLimit(.minutes(1)))
 struct FanOutShardTests {
     private static let n = JSONPointer(tokens: ["n"])
@@ -127,6 +128,75 @@ struct FanOutShardTests {
             #expect(messages.count == 7)
             #expect(messages.last == .ack(id: "a2", rev: 2))
             #expect(try metrics.expectCounter("statesync_fanout_changes_merged_total").totalValue == 0)
+        }
+    }
+
+    @Test func aGetBetweenChangesDoesNotKeepThemApartAndIsAnsweredWithTheLatest() async throws {
+        try await Self.withHeldLoop { shard, _ in
+            shard.publish(Self.change(1, answer: "a1"))
+            shard.runReadingLatest { $0.get(sessionID: "s-1", id: "g1", path: Self.n) }
+            shard.publish(Self.change(2, answer: "a2"))
+            shard.runReadingLatest { $0.get(sessionID: "s-1", id: "g2", path: Self.n) }
+            shard.publish(Self.change(3, answer: "a3"))
+        } checking: { _, sinks, metrics throws in
+            let messages = await sinks[0].waitForAnswer("g2")
+            #expect(messages == [
+                .snapshot(id: "n", rev: 0, value: 0),
+                .patch(id: "n", base: 0, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
+                .ack(id: "a1", rev: 1), .ack(id: "a2", rev: 2), .ack(id: "a3", rev: 3),
+                .value(id: "g1", rev: 3, value: 3), .value(id: "g2", rev: 3, value: 3),
+            ])
+            #expect(try metrics.expectCounter("statesync_fanout_changes_merged_total").totalValue == 2)
+        }
+    }
+
+    @Test func aChangeQueuedDuringASlicedRoundMergesIntoTheChangeThatWorkReadingTheLatestFollows() async throws {
+        try await Self.withHeldLoop(sessions: 3, sliceLimit: 1) { shard, _ in
+            shard.publish(Self.change(1, answer: "a1"))
+            shard.run { $0.subscribe(sessionID: "s-1", id: "late", path: Self.n, since: nil) }
+            shard.publish(Self.change(2, answer: "a2"))
+            shard.runReadingLatest { $0.get(sessionID: "s-1", id: "g", path: Self.n) }
+            // Runs after the round's first slice, when the jobs behind it were put back.
+            shard.eventLoop.execute { shard.publish(Self.change(3, answer: "a3")) }
+        } checking: { _, sinks, metrics throws in
+            let messages = await sinks[0].waitForAnswer("g")
+            #expect(Array(messages.prefix(4)) == [
+                .snapshot(id: "n", rev: 0, value: 0),
+                .patch(id: "n", base: 0, rev: 1, ops: JSONPatch([.replace(path: .root, value: 1)])),
+                .ack(id: "a1", rev: 1),
+                .snapshot(id: "late", rev: 1, value: 1),
+            ])
+            #expect(Set(messages.dropFirst(4).prefix(2)) == [
+                .patch(id: "n", base: 1, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
+                .patch(id: "late", base: 1, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
+            ] as Set<ServerMessage>)
+            #expect(Array(messages.dropFirst(6)) == [
+                .ack(id: "a2", rev: 2), .ack(id: "a3", rev: 3), .value(id: "g", rev: 3, value: 3),
+            ])
+            #expect(try metrics.expectCounter("statesync_fanout_changes_merged_total").totalValue == 1)
+        }
+    }
+
+    @Test func aSlowConsumersDrainBetweenChangesDoesNotKeepThemApartAndCatchesItUpToTheLatest() async throws {
+        try await Self.withHeldLoop(sessions: 2) { shard, sinks in
+            sinks[1].setWritable(false)
+            shard.publish(Self.change(1, answer: "a1"))
+            // On the loop after that round, which found s-2 not writable: the
+            // drain it reports is queued between two changes.
+            shard.eventLoop.execute {
+                shard.publish(Self.change(2, answer: "a2"))
+                sinks[1].drain()
+                shard.publish(Self.change(3, answer: "a3"))
+            }
+        } checking: { shard, sinks, metrics throws in
+            await sinks[0].waitForAnswer("a3")
+            _ = try await shard.read { $0.revision }.get()
+            #expect(ServerMessage.patches(sinks[0].messages, for: "n").map(\.rev) == [1, 3])
+            #expect(sinks[1].messages == [
+                .snapshot(id: "n", rev: 0, value: 0),
+                .patch(id: "n", base: 0, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
+            ])
+            #expect(try metrics.expectCounter("statesync_fanout_changes_merged_total").totalValue == 1)
         }
     }
 }
