@@ -82,8 +82,8 @@ final class FanOutShard: @unchecked Sendable {
     }
 
     /// Publishes `change` on the shard's loop after everything queued
-    /// before it; merged into the change queued right before it, if that
-    /// one has not started yet.
+    /// before it; merged into the last change queued, if that one has not
+    /// started yet and only ``runReadingLatest(_:)`` work follows it.
     func publish(_ change: PublishedChange) {
         enqueue(.publish(change))
     }
