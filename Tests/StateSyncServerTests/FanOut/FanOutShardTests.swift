@@ -44,6 +44,23 @@ struct FanOutShardTests {
         return (shard, sinks)
     }
 
+    /// What `s-1` receives when changes 1 to 3 are published as one patch.
+    private static let threeChangesAsOnePatch: [ServerMessage] = [
+        .snapshot(id: "n", rev: 0, value: 0),
+        .patch(id: "n", base: 0, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
+        .ack(id: "a1", rev: 1), .ack(id: "a2", rev: 2), .ack(id: "a3", rev: 3),
+    ]
+
+    /// What `s-1` receives when change 1 is published and then its
+    /// subscription `late` to `/n` is made: the first four messages of the
+    /// tests that queue a subscribe between two changes.
+    private static let firstChangeThenTheLateSubscription: [ServerMessage] = [
+        .snapshot(id: "n", rev: 0, value: 0),
+        .patch(id: "n", base: 0, rev: 1, ops: JSONPatch([.replace(path: .root, value: 1)])),
+        .ack(id: "a1", rev: 1),
+        .snapshot(id: "late", rev: 1, value: 1),
+    ]
+
     /// The patches `sinks` have received so far.
     private static func patchCount(_ sinks: [RecordingSink]) -> Int {
         sinks.reduce(0) { $0 + ServerMessage.patches($1.messages, for: "n").count }
@@ -76,11 +93,7 @@ struct FanOutShardTests {
             for value in 1...3 { shard.publish(Self.change(Int64(value), answer: "a\(value)")) }
         } checking: { shard, sinks, metrics throws in
             let messages = await sinks[0].waitForAnswer("a3")
-            #expect(messages == [
-                .snapshot(id: "n", rev: 0, value: 0),
-                .patch(id: "n", base: 0, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
-                .ack(id: "a1", rev: 1), .ack(id: "a2", rev: 2), .ack(id: "a3", rev: 3),
-            ])
+            #expect(messages == Self.threeChangesAsOnePatch)
             #expect(try metrics.expectCounter("statesync_fanout_changes_merged_total").totalValue == 2)
             #expect(try await shard.read { $0.revision }.get() == 3)
         }
@@ -114,12 +127,7 @@ struct FanOutShardTests {
             shard.publish(Self.change(2, answer: "a2"))
         } checking: { _, sinks, metrics throws in
             let messages = await sinks[0].waitForAnswer("a2")
-            #expect(Array(messages.prefix(4)) == [
-                .snapshot(id: "n", rev: 0, value: 0),
-                .patch(id: "n", base: 0, rev: 1, ops: JSONPatch([.replace(path: .root, value: 1)])),
-                .ack(id: "a1", rev: 1),
-                .snapshot(id: "late", rev: 1, value: 1),
-            ])
+            #expect(Array(messages.prefix(4)) == Self.firstChangeThenTheLateSubscription)
             // The two subscriptions of one path are sent to in no fixed order.
             #expect(Set(messages.dropFirst(4).dropLast()) == [
                 .patch(id: "n", base: 1, rev: 2, ops: JSONPatch([.replace(path: .root, value: 2)])),
@@ -140,10 +148,7 @@ struct FanOutShardTests {
             shard.publish(Self.change(3, answer: "a3"))
         } checking: { _, sinks, metrics throws in
             let messages = await sinks[0].waitForAnswer("g2")
-            #expect(messages == [
-                .snapshot(id: "n", rev: 0, value: 0),
-                .patch(id: "n", base: 0, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
-                .ack(id: "a1", rev: 1), .ack(id: "a2", rev: 2), .ack(id: "a3", rev: 3),
+            #expect(messages == Self.threeChangesAsOnePatch + [
                 .value(id: "g1", rev: 3, value: 3), .value(id: "g2", rev: 3, value: 3),
             ])
             #expect(try metrics.expectCounter("statesync_fanout_changes_merged_total").totalValue == 2)
@@ -160,12 +165,7 @@ struct FanOutShardTests {
             shard.eventLoop.execute { shard.publish(Self.change(3, answer: "a3")) }
         } checking: { _, sinks, metrics throws in
             let messages = await sinks[0].waitForAnswer("g")
-            #expect(Array(messages.prefix(4)) == [
-                .snapshot(id: "n", rev: 0, value: 0),
-                .patch(id: "n", base: 0, rev: 1, ops: JSONPatch([.replace(path: .root, value: 1)])),
-                .ack(id: "a1", rev: 1),
-                .snapshot(id: "late", rev: 1, value: 1),
-            ])
+            #expect(Array(messages.prefix(4)) == Self.firstChangeThenTheLateSubscription)
             #expect(Set(messages.dropFirst(4).prefix(2)) == [
                 .patch(id: "n", base: 1, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
                 .patch(id: "late", base: 1, rev: 3, ops: JSONPatch([.replace(path: .root, value: 3)])),
