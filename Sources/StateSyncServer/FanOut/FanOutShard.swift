@@ -156,9 +156,6 @@ private enum ShardJob {
 /// The jobs queued for a shard's loop and not yet taken by a drain.
 private struct ShardQueue: ~Copyable {
     private var jobs: [ShardJob] = []
-    /// The queued change that a change queued now merges into: the last
-    /// one, while only ``ShardJob/readingLatest(_:)`` work follows it.
-    private var mergeTarget: Int?
     /// A drain is in the loop's queue and has not started yet.
     var drainScheduled = false
 
@@ -170,42 +167,41 @@ private struct ShardQueue: ~Copyable {
         return true
     }
 
-    /// Queues `job`, merging a change into the ``mergeTarget``; returns
+    /// Queues `job`, merging a change into the ``mergeTarget()``; returns
     /// whether it merged.
     mutating func add(_ job: ShardJob) -> Bool {
-        switch job {
-        case .publish(let later):
-            if let target = mergeTarget, case .publish(var earlier) = jobs[target] {
-                earlier.append(later)
-                jobs[target] = .publish(earlier)
-                return true
-            }
-            jobs.append(job)
-            mergeTarget = jobs.count - 1
-        case .work:
-            jobs.append(job)
-            mergeTarget = nil
-        case .readingLatest:
-            jobs.append(job)
+        if case .publish(let later) = job, let target = mergeTarget(), case .publish(var earlier) = jobs[target] {
+            earlier.append(later)
+            jobs[target] = .publish(earlier)
+            return true
         }
+        jobs.append(job)
         return false
+    }
+
+    /// The queued change that a change queued now merges into: the last
+    /// one, when only ``ShardJob/readingLatest(_:)`` work follows it. The
+    /// search stops at the first change or other work from the end.
+    private func mergeTarget() -> Int? {
+        for index in jobs.indices.reversed() {
+            switch jobs[index] {
+            case .publish: return index
+            case .readingLatest: continue
+            case .work: return nil
+            }
+        }
+        return nil
     }
 
     /// Puts `jobs`, taken but not run, back before those queued since.
     mutating func putBack(_ jobs: ArraySlice<ShardJob>) {
         self.jobs.insert(contentsOf: jobs, at: 0)
-        mergeTarget = nil
-        for index in self.jobs.indices.reversed() {
-            if case .publish = self.jobs[index] { mergeTarget = index }
-            guard case .readingLatest = self.jobs[index] else { break }
-        }
     }
 
     /// Hands over every queued job.
     mutating func takeAll() -> [ShardJob] {
         var taken: [ShardJob] = []
         swap(&taken, &jobs)
-        mergeTarget = nil
         return taken
     }
 }
