@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "BoardApp", targets: ["BoardApp"]),
         .executable(name: "websocket-echo", targets: ["websocket-echo"]),
         .library(name: "StateSyncWebClients", targets: ["StateSyncWebClients"]),
+        .library(name: "StateSyncJournal", targets: ["StateSyncJournal"]),
+        .library(name: "StateSyncJournalTesting", targets: ["StateSyncJournalTesting"]),
+        .library(name: "StateSyncSQLite", targets: ["StateSyncSQLite"]),
         .library(name: "StateSyncServer", targets: ["StateSyncServer"]),
         .library(name: "StateSyncPostgres", targets: ["StateSyncPostgres"]),
         .library(name: "StateSyncClient", targets: ["StateSyncClient"]),
@@ -181,11 +184,59 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Server: journal (Persistence/), engine, sessions, HTTP routes, metrics.
+        // MARK: StateSyncJournal: the seam to storage. The `Journal` protocol and its
+        // `SharedJournal` refinement, the journal model, the in-memory journal and the one
+        // group-commit writer every stored journal uses.
+        .target(
+            name: "StateSyncJournal",
+            dependencies: [
+                "StateSyncCore",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The contract every journal keeps, as a kit a storage module's tests run
+        // (memory, SQLite and PostgreSQL run the same cases).
+        .target(
+            name: "StateSyncJournalTesting",
+            dependencies: ["StateSyncJournal", "StateSyncCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncJournalTests",
+            dependencies: ["StateSyncJournal", "StateSyncJournalTesting", "StateSyncCore", "TestProcessSupport",
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // MARK: StateSyncSQLite: the embedded journal (one SQLite file under a data directory).
+        .target(
+            name: "StateSyncSQLite",
+            dependencies: [
+                "StateSyncJournal",
+                "StateSyncCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StateSyncSQLiteTests",
+            dependencies: ["StateSyncSQLite", "StateSyncJournal", "StateSyncJournalTesting", "StateSyncCore",
+                "TestProcessSupport", "ProcessSpawning",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Server: engine, sessions, fan-out, HTTP routes, metrics; storage through StateSyncJournal.
         .target(
             name: "StateSyncServer",
             dependencies: [
                 "StateSyncCore",
+                "StateSyncJournal",
+                "StateSyncSQLite",
                 "StateSyncProtocol",
                 "StateSyncWebClients",
                 "WebSocket",
@@ -196,7 +247,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -205,6 +255,9 @@ let package = Package(
             name: "StateSyncServerTests",
             dependencies: [
                 "StateSyncServer",
+                "StateSyncJournal",
+                "StateSyncJournalTesting",
+                "StateSyncSQLite",
                 "StateSyncWebClients",
                 "StateSyncLoad",
                 "StateSyncCore",
@@ -228,11 +281,11 @@ let package = Package(
             exclude: ["Interop/protocol_scenario.py"],
             swiftSettings: strictSettings
         ),
-        // MARK: StateSyncPostgres: the cluster's shared journal in PostgreSQL (issue 12).
+        // MARK: StateSyncPostgres: the cluster's shared journal in PostgreSQL.
         .target(
             name: "StateSyncPostgres",
             dependencies: [
-                "StateSyncServer",
+                "StateSyncJournal",
                 "StateSyncCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -245,7 +298,8 @@ let package = Package(
             name: "StateSyncPostgresTests",
             dependencies: [
                 "StateSyncPostgres",
-                "StateSyncClient",
+                "StateSyncJournal",
+                "StateSyncJournalTesting",
                 "StateSyncServer",
                 "StateSyncClient",
                 "StateSyncCore",
@@ -281,6 +335,7 @@ let package = Package(
             name: "StateSyncTestSupport",
             dependencies: [
                 "StateSyncServer",
+                "StateSyncJournal",
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "BoardApp",
@@ -355,6 +410,8 @@ let package = Package(
             name: "statesync",
             dependencies: [
                 "StateSyncServer",
+                "StateSyncJournal",
+                "StateSyncSQLite",
                 "ProcessSpawning",
                 "StateSyncPostgres",
                 "StateSyncClient",
@@ -405,7 +462,7 @@ let package = Package(
         // Child process of the journal crash test: appends until SIGKILLed.
         .executableTarget(
             name: "journal-crash-writer",
-            dependencies: ["StateSyncServer", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StateSyncSQLite", "StateSyncJournal", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JournalCrashWriter",
             swiftSettings: strictSettings
         ),
@@ -413,7 +470,8 @@ let package = Package(
         .executableTarget(
             name: "server-benchmarks",
             dependencies: [
-                "StateSyncServer", "StateSyncCore", "StateSyncProtocol", "BoardApp", "ProcessSpawning",
+                "StateSyncServer", "StateSyncJournal", "StateSyncSQLite", "StateSyncCore", "StateSyncProtocol", "BoardApp",
+                "ProcessSpawning",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -430,7 +488,7 @@ let package = Package(
         // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal").
         .executableTarget(
             name: "journal-benchmarks",
-            dependencies: ["StateSyncServer", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StateSyncSQLite", "StateSyncJournal", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/JournalBenchmarks",
             swiftSettings: strictSettings
         ),

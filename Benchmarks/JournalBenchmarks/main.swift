@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 import StateSyncCore
-import StateSyncServer
+import StateSyncJournal
+import StateSyncSQLite
+
 
 // Journal append throughput against raw write+fsync on a plain file, in one
 // run. Run: swift run -c release journal-benchmarks [DIRECTORY]

@@ -2,6 +2,7 @@ import BoardApp
 import Foundation
 import Logging
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 import StateSyncServer
 

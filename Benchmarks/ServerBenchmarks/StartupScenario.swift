@@ -2,7 +2,9 @@ import BoardApp
 import Foundation
 import ProcessSpawning
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
+import StateSyncSQLite
 import StateSyncServer
 
 /// A retention keeping every entry of the start-up benchmark's journal

@@ -1,3 +1,4 @@
+import StateSyncJournal
 import StateSyncServer
 
 /// A journal that does not list its remembered pairs (``Journal/outcomePairs()``

@@ -1,5 +1,7 @@
 import BoardApp
 import Foundation
+import StateSyncJournal
+import StateSyncSQLite
 import StateSyncServer
 
 // Server engine benchmarks (BENCHMARKS.md "## Server engine").

@@ -1,5 +1,5 @@
 import PostgresNIO
-import StateSyncServer
+import StateSyncJournal
 
 /// Turns postgres-nio's errors into ``JournalError``s that say what failed.
 ///
@@ -33,5 +33,13 @@ enum PostgresFailure {
         }
         if let underlying = error.underlying { return "\(error.code): \(message(underlying))" }
         return "\(error.code)"
+    }
+}
+
+extension JournalError {
+    /// PostgreSQL at `server` (host, port and database, never the password)
+    /// failed to do `operation`.
+    static func postgres(_ server: String, _ operation: String, _ message: String) -> JournalError {
+        .storage("PostgreSQL at \(server)", operation: operation, message: message)
     }
 }

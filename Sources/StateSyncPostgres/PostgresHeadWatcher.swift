@@ -1,7 +1,7 @@
 import Logging
 import NIOCore
 import PostgresNIO
-import StateSyncServer
+import StateSyncJournal
 
 /// How a ``PostgresJournal`` learns that other nodes moved the store's
 /// head: a hint, never the truth (the engine then reads the entries).

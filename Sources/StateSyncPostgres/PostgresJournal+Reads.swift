@@ -1,6 +1,6 @@
 import NIOCore
 import PostgresNIO
-public import StateSyncServer
+public import StateSyncJournal
 import StateSyncCore
 
 extension PostgresJournal {

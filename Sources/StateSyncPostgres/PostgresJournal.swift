@@ -1,7 +1,7 @@
 public import Logging
 import NIOCore
 import PostgresNIO
-public import StateSyncServer
+public import StateSyncJournal
 import Synchronization
 
 /// A ``Journal`` in PostgreSQL, shared by every `statesync serve --postgres`
@@ -13,7 +13,7 @@ import Synchronization
 /// moves the store's head revision with a compare-and-set and inserts the
 /// rows, so a node with a stale view (another node wrote meanwhile, or it
 /// was paused) has its batch refused with ``JournalError/isRevisionGap``
-/// and forks nothing (``PostgresBatchWriter`` explains why the scheme is
+/// and forks nothing (``PostgresGroupStorage`` explains why the scheme is
 /// correct). A completion reports success only after `COMMIT` returned;
 /// a commit whose outcome is unknown is never reported as a success.
 ///
@@ -25,7 +25,7 @@ import Synchronization
 ///
 /// A lost connection (PostgreSQL restarted, the backend terminated) is
 /// opened again: the writer retries with a backoff while ``writeFault``
-/// says why (``PostgresBatchWriter`` explains why no batch is written
+/// says why (``PostgresGroupStorage`` explains why no batch is written
 /// twice), and a failed read opens a new connection for the next one.
 ///
 /// Other nodes' writes are followed (``follow(hint:)``): a third
@@ -37,7 +37,7 @@ import Synchronization
 ///     location: try PostgresLocation(url: "postgres://statesync@127.0.0.1:5432/statesync"), logger: logger)
 /// let engine = try await SyncEngine<Board>(journal: journal)
 /// ```
-public final class PostgresJournal: Journal {
+public final class PostgresJournal: SharedJournal {
     /// What a ``PostgresJournal`` stores and keeps.
     public struct Configuration: Sendable, Hashable {
         /// The store this journal reads and writes. Default `"default"`:
@@ -72,7 +72,7 @@ public final class PostgresJournal: Journal {
         /// tiny query per node per interval.
         public var pollInterval: Duration
         /// How long a node whose batch another node refused keeps the
-        /// store locked for its redo (see `PostgresBatchWriter+Turns.swift`).
+        /// store locked for its redo (see `PostgresGroupStorage+Turns.swift`).
         /// Default 200 ms: a catch-up and a redo take a few milliseconds.
         public var heldTurnLimit: Duration = .milliseconds(200)
 
@@ -102,7 +102,7 @@ public final class PostgresJournal: Journal {
     let reader: ReconnectingConnection
     private let presence: PostgresPresence?
     let logger: Logger
-    private let writer: PostgresBatchWriter
+    private let writer: GroupCommitWriter<PostgresGroupStorage>
     private let writerTask: Task<Void, Never>
     private let watcherTask = Mutex<Task<Void, Never>?>(nil)
 
@@ -198,9 +198,11 @@ public final class PostgresJournal: Journal {
         self.reader = reader
         self.presence = presence
         self.logger = logger
-        let writer = PostgresBatchWriter(
+        let storage = PostgresGroupStorage(
             connection: connection, storeID: configuration.storeID, nodeID: presence?.nodeID, server: location.description,
-            headRevision: head, heldTurnLimit: configuration.heldTurnLimit,
+            heldTurnLimit: configuration.heldTurnLimit, logger: logger)
+        let writer = GroupCommitWriter(
+            storage: storage, lastRevision: head,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
             logger: logger, writeFailed: writeFailed)
         self.writer = writer
@@ -211,39 +213,30 @@ public final class PostgresJournal: Journal {
     /// The store's head revision as this node last committed or read it (see
     /// ``Journal/lastRevision``): after a refused append, the head another
     /// node left.
-    public var lastRevision: UInt64 {
-        writer.queue.withLock { $0.durableRevision }
-    }
+    public var lastRevision: UInt64 { writer.durableRevision }
 
     /// Why writes are failing while the writer reconnects, or `nil` (see
     /// ``Journal/writeFault``): the engine refuses new actions meanwhile
     /// and `/health` answers 503.
-    public var writeFault: JournalWriteFault? {
-        writer.queue.withLock { $0.fault }
-    }
+    public var writeFault: JournalWriteFault? { writer.fault }
 
     /// This node's presence in the cluster when ``Configuration/node`` is
     /// set (see ``PostgresPresence``), else `nil`.
     public var clusterPresence: (any ClusterPresence)? { presence }
 
     /// Whether ``close()`` was called.
-    var writerIsClosed: Bool {
-        writer.queue.withLock { $0.isClosed }
-    }
-
-    /// `true`: every node of the cluster writes this store (see ``Journal/isShared``).
-    public var isShared: Bool { true }
+    var writerIsClosed: Bool { writer.isClosed }
 
     /// Starts the ``PostgresHeadWatcher`` (LISTEN plus polling every
     /// ``Configuration/pollInterval``): `hint` gets each head past
-    /// ``lastRevision`` it learns of (see ``Journal/follow(hint:)``).
+    /// ``lastRevision`` it learns of (see ``SharedJournal/follow(hint:)``).
     /// ``close()`` stops it; a second call does nothing.
     public func follow(hint: @escaping @Sendable (UInt64) -> Void) {
         let writer = writer
         let watcher = PostgresHeadWatcher(
             location: location, storeID: configuration.storeID, pollInterval: configuration.pollInterval,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
-            reader: reader, logger: logger, lastRevision: { writer.queue.withLock { $0.durableRevision } }, hint: hint)
+            reader: reader, logger: logger, lastRevision: { writer.durableRevision }, hint: hint)
         watcherTask.withLock { task in
             guard task == nil, !writerIsClosed else { return }
             task = Task { await watcher.run() }
@@ -251,9 +244,9 @@ public final class PostgresJournal: Journal {
     }
 
     /// The engine applied every entry through `revision`: the next group
-    /// commit's compare-and-set starts from it (see ``Journal/caughtUp(through:)``).
+    /// commit's compare-and-set starts from it (see ``SharedJournal/caughtUp(through:)``).
     public func caughtUp(through revision: UInt64) {
-        writer.queue.withLock { $0.caughtUp(through: revision) }
+        writer.caughtUp(through: revision)
     }
 
     /// Queues `batch` for the next group commit (see ``Journal/append(_:completion:)``).
@@ -267,25 +260,32 @@ public final class PostgresJournal: Journal {
     /// Waits for pending writes, removes this node from the cluster's nodes,
     /// then closes the connections (see ``Journal/close()``).
     public func close() async throws {
-        let action: GroupCommitQueue.CloseAction = await withCheckedContinuation { continuation in
-            let completion: GroupCommitQueue.Completion = { _ in continuation.resume(returning: .waitForDrain) }
-            let action = writer.queue.withLock { $0.close(completion: completion) }
-            if action != .waitForDrain { continuation.resume(returning: action) }
-        }
-        guard action != .alreadyClosed else { return }
+        guard try await closeWriter() else { return }
         if let watcher = watcherTask.withLock({ $0 }) {
             watcher.cancel()
             await watcher.value
         }
-        writer.finish()
-        await writerTask.value
         await presence?.unregister()
         do {
-            try await writer.closeConnection()
             try await reader.close()
         } catch {
             throw PostgresFailure.journalError(error, server: location.description, operation: "close the connections")
         }
         logger.info("PostgreSQL journal closed", metadata: ["server": "\(location)"])
+    }
+
+    /// Ends the writer once what is pending is written; `false` when an
+    /// earlier ``close()`` did. The other connections close even when the
+    /// writer's failed to.
+    private func closeWriter() async throws -> Bool {
+        do {
+            guard try await writer.close() else { return false }
+        } catch {
+            await writerTask.value
+            try? await reader.close()   // the writer's error is the one to report
+            throw error
+        }
+        await writerTask.value
+        return true
     }
 }

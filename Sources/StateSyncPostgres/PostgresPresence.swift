@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 import StateSyncCore
-import StateSyncServer
+import StateSyncJournal
 import Synchronization
 
 /// Presence across the nodes of a cluster, kept in PostgreSQL: a node's

@@ -1,6 +1,6 @@
 import Logging
 import PostgresNIO
-import StateSyncServer
+import StateSyncJournal
 
 /// The StateSync tables in PostgreSQL and their versions.
 ///
@@ -110,7 +110,7 @@ enum PostgresSchema {
             var current = 0
             for found in try await connection.run("SELECT version FROM statesync_schema", logger: logger)
                 .decode(Int.self) { current = found }
-            guard current <= version else { throw JournalError.unsupportedPostgresSchema(server, version: current) }
+            guard current <= version else { throw JournalError.unsupportedSchema("PostgreSQL at \(server)", version: current) }
             if current < version {
                 for migration in migrations[current...] {
                     for statement in migration {

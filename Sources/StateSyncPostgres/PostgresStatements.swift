@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import StateSyncCore
-import StateSyncServer
+import StateSyncJournal
 
 /// The SQL of a ``PostgresJournal``'s writes, each a few statements however
 /// large the batch: rows go in as arrays expanded by `unnest`, so a group

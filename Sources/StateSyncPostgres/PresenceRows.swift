@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 import StateSyncCore
-import StateSyncServer
+import StateSyncJournal
 
 /// Keeps `statesync_presence` equal to the committed journal's presence:
 /// the writer calls ``record(_:store:node:on:logger:)`` in the transaction

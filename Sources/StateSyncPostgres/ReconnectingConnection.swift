@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// It never retries a statement itself: only the caller knows whether one
 /// may be sent twice (the writer's `COMMIT` may not, see
-/// ``PostgresBatchWriter``). A connection already known to be closed is
+/// ``PostgresGroupStorage``). A connection already known to be closed is
 /// replaced before a statement is sent on it, since postgres-nio 1.33.2
 /// would leave that statement unanswered until the deadline.
 final class ReconnectingConnection: Sendable {

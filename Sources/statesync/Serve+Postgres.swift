@@ -1,4 +1,5 @@
 import Foundation
+import StateSyncJournal
 import StateSyncPostgres
 import StateSyncServer
 

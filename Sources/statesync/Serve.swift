@@ -7,8 +7,10 @@ import NIOCore
 import Prometheus
 import ServiceLifecycle
 import StateSyncCore
+import StateSyncJournal
 import StateSyncPostgres
 import StateSyncProtocol
+import StateSyncSQLite
 import StateSyncServer
 import StateSyncWebClients
 import UnixSignals

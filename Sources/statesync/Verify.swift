@@ -1,4 +1,5 @@
 import ArgumentParser
+import StateSyncSQLite
 import StateSyncServer
 
 /// `statesync verify --data DIR`: checks a data directory without changing

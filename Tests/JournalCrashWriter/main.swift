@@ -9,7 +9,9 @@
 import Foundation
 import Logging
 import StateSyncCore
-import StateSyncServer
+import StateSyncJournal
+import StateSyncSQLite
+
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count), let batchSize = UInt64(arguments[2]), batchSize > 0,

@@ -1,3 +1,4 @@
+import StateSyncJournal
 import StateSyncPostgres
 import StateSyncServer
 import TestProcessSupport

@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import StateSyncJournal
 import StateSyncPostgres
 import StateSyncServer
 import TestProcessSupport

@@ -1,4 +1,5 @@
 import StateSyncCore
+import StateSyncJournal
 
 /// Group commit, as a value: the *building* batch that the current round
 /// reduces into, and the one batch *in flight* to the journal. It owns

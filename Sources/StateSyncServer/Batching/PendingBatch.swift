@@ -1,4 +1,5 @@
 import StateSyncCore
+import StateSyncJournal
 
 /// What the sequencer has decided but not yet made visible: the journal
 /// batch, the JSON state after its last entry, and the answers to send

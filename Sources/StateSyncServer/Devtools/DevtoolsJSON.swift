@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Foundation
 import StateSyncCore
 import StateSyncProtocol

@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,5 @@
 import StateSyncCore
+import StateSyncJournal
 
 /// Rebuilds past states for devtools' time travel, read-only: the nearest
 /// snapshot at or below a revision (or the initial state at 0), then the

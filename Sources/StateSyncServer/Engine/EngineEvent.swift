@@ -1,4 +1,5 @@
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 
 /// One request to the sequencer, queued by ``SyncEngine``'s public methods

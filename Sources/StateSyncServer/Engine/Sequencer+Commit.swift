@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Synchronization
 import CoreMetrics
 import Logging
@@ -29,9 +30,9 @@ extension Sequencer {
     /// failed and accept no more actions).
     func durable(_ result: Result<Void, JournalError>) {
         switch result {
-        case .failure(let error) where (error.isRevisionGap || error.isOutcomeConflict) && journal.isShared:
+        case .failure(let error) where (error.isRevisionGap || error.isOutcomeConflict) && sharedJournal != nil:
             refused(error)
-        case .failure(let error) where error.isCommitOutcomeUnknown && journal.isShared:
+        case .failure(let error) where error.isCommitOutcomeUnknown && sharedJournal != nil:
             outcomeUnknown(error)
         case .success:
             guard let batch = commits.durable() else { return }

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Logging
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 
 extension Sequencer {
@@ -26,7 +27,7 @@ extension Sequencer {
                 return outcome
             } catch {
                 logger.error("reading a remembered outcome failed", metadata: ["client": "\(key.clientID)", "id": "\(key.actionID)", "error": "\(error)"])
-                guard journal.isShared else {
+                guard sharedJournal != nil else {
                     return .rejected(code: "internal_error", message: "could not check whether action \(key.actionID) was already applied")
                 }
                 return .rejected(

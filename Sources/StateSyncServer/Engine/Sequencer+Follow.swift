@@ -1,12 +1,13 @@
 import Logging
 import StateSyncCore
+import StateSyncJournal
 
 /// What the sequencer knows of other writers of a shared journal (a cluster).
 struct FollowState {
     /// Whether the store holds revisions this node has not read: the batch
     /// in flight was refused, or its outcome is unknown.
     var behind = false
-    /// The highest head a hint announced (``Journal/follow(hint:)``). A
+    /// The highest head a hint announced (``SharedJournal/follow(hint:)``). A
     /// hint can announce this node's own commit before its completion
     /// does, so only a head past the published revision means others wrote.
     var hintedHead: UInt64 = 0
@@ -46,7 +47,7 @@ struct FollowState {
 
 /// Following a shared journal. Several nodes write one store; PostgreSQL
 /// orders their batches (a compare-and-set on the head). A node learns that
-/// others wrote from a hint (``Journal/follow(hint:)``) or from its own
+/// others wrote from a hint (``SharedJournal/follow(hint:)``) or from its own
 /// batch being refused, and then, with none of its batches in flight:
 /// 1. goes back to its published (durable) state, dropping what it reduced
 ///    but did not write;
@@ -57,7 +58,7 @@ struct FollowState {
 ///    (``AuthoritativeState/follow(_:)``: effects ran on the node that
 ///    accepted them), and publishes them to its subscribers as one batch
 ///    (patches, no answers);
-/// 3. tells the journal where it is (``Journal/caughtUp(through:)``) and
+/// 3. tells the journal where it is (``SharedJournal/caughtUp(through:)``) and
 ///    sequences again what it had dropped, in order: same `(clientId, id)`
 ///    pairs, new revisions. Their answers leave once that batch is durable.
 ///
@@ -141,7 +142,7 @@ extension Sequencer {
             countLiveSessionsRemoved(by: missed.entries)
             logger.debug("followed the store", metadata: ["entries": "\(missed.entries.count)", "rev": "\(publication.revision)"])
         }
-        journal.caughtUp(through: publication.revision)
+        sharedJournal?.caughtUp(through: publication.revision)
         following.behind = false
         following.hintedHead = 0
         await sequenceAgain(inputs)

@@ -1,5 +1,6 @@
 import Logging
 import StateSyncCore
+import StateSyncJournal
 import Synchronization
 
 extension Sequencer {

@@ -1,5 +1,6 @@
 import Logging
 import StateSyncCore
+import StateSyncJournal
 
 /// What a catch-up read past the published revision
 /// (``Sequencer/readMissedEntries()``).

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 
 /// The engine's one task: it takes the events of ``EngineInbox`` in rounds
@@ -26,6 +27,8 @@ import StateSyncProtocol
 /// rejects), its effects start, and a snapshot is taken when due.
 final class Sequencer<App: StateSyncApp> {
     let journal: any Journal
+    /// The journal as one other servers write too, or `nil` when this engine writes it alone.
+    let sharedJournal: (any SharedJournal)?
     let inbox: EngineInbox
     let shared: EngineShared
     let effects: EffectRunner<SessionCommand<App.Action>>
@@ -50,6 +53,7 @@ final class Sequencer<App: StateSyncApp> {
         eventLoops: any EventLoopGroup
     ) {
         self.journal = journal
+        sharedJournal = journal as? any SharedJournal
         self.inbox = inbox
         self.shared = shared
         self.effects = effects
@@ -61,7 +65,7 @@ final class Sequencer<App: StateSyncApp> {
         exactlyOnce = ExactlyOnce(
             capacity: configuration.rememberedOutcomes, retention: configuration.outcomeRetention,
             journalRevision: recovered.revision, restoredClients: outcomeClients, restoredPairs: outcomePairs,
-            sharedJournal: journal.isShared, now: configuration.clock())
+            sharedJournal: sharedJournal != nil, now: configuration.clock())
         publication = FanOutShards(
             eventLoops: eventLoops, state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),
@@ -78,8 +82,8 @@ final class Sequencer<App: StateSyncApp> {
     /// journal's ``ClusterPresence`` removes the sessions of dead nodes instead.
     func run() async {
         let inbox = inbox
-        journal.follow { head in inbox.post(.headMoved(head)) }
-        if journal.clusterPresence == nil {
+        sharedJournal?.follow { head in inbox.post(.headMoved(head)) }
+        if sharedJournal?.clusterPresence == nil {
             applyServerCommand(.serverStarted, clientID: nil)
             flush()
         }

@@ -1,4 +1,5 @@
 import CoreMetrics
+public import StateSyncJournal
 import Synchronization
 public import Logging
 public import StateSyncCore

@@ -1,4 +1,5 @@
 public import Foundation
+public import StateSyncJournal
 
 /// How a ``SyncEngine`` batches, remembers and keeps history. Every field
 /// has a default; `SyncEngineConfiguration()` suits a single-node server.

@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import StateSyncJournal
 
 /// The clientIds whose outcomes are remembered, with when each last
 /// dispatched: it admits a clientId's dispatch or refuses it, decides which

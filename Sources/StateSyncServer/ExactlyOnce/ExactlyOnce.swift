@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import StateSyncJournal
 
 /// The exactly-once rule of `(clientId, id)` pairs: a repeated pair gets
 /// the outcome of its first dispatch and is never applied again, for as

@@ -1,4 +1,5 @@
 import DequeModule
+import StateSyncJournal
 
 /// The outcomes of recent `(clientId, actionId)` pairs held in memory, a
 /// cache in front of the journal (which keeps each clientId's share, see

@@ -1,4 +1,5 @@
 public import CoreMetrics
+import StateSyncJournal
 
 /// The server's metrics: swift-metrics handles created once and reused. The
 /// engine and the session layer record into them directly; the backend the

@@ -1,3 +1,4 @@
+import StateSyncJournal
 import CoreMetrics
 import Logging
 import StateSyncCore

@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncCore
+import StateSyncJournal
 
 /// The server's own copy of the app state: the reduced state (including
 /// batches not yet durable), its JSON mirror and its head revision. Every

@@ -1,4 +1,5 @@
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 
 /// The state rebuilt from a journal at startup: the last snapshot plus the

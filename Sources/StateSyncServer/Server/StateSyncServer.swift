@@ -5,7 +5,9 @@ import NIOHTTP1
 import NIOPosix
 public import ServiceLifecycle
 public import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
+import StateSyncSQLite
 import StateSyncWebClients
 import Synchronization
 import WebSocket
@@ -115,7 +117,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let presence: (any ClusterPresence)?
         do {
             let journal = try await openJournal()
-            presence = journal.clusterPresence
+            presence = (journal as? any SharedJournal)?.clusterPresence
             engine = try await SyncEngine<App>(
                 journal: journal, configuration: configuration.engine, middleware: middleware, metrics: metrics, logger: logger,
                 eventLoops: group)
@@ -195,7 +197,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let session = configuration.session
         // In a cluster, session ids name their node: unique across nodes, and
         // a presence entry says whose it is (`n-3fa2c19b0a1d-s-12`).
-        let sessionPrefix = journal.clusterPresence.map { "\($0.nodeID)-" } ?? ""
+        let sessionPrefix = (journal as? any SharedJournal)?.clusterPresence.map { "\($0.nodeID)-" } ?? ""
         var webSocket = WebSocketConfiguration()
         webSocket.maxMessageSize = session.maxMessageBytes
         // A message may come as one frame: the frame limit is the message limit.

@@ -1,6 +1,8 @@
 public import Logging
 public import NIOSSL
 import NIOCore
+public import StateSyncJournal
+public import StateSyncSQLite
 
 /// How a ``StateSyncServer`` listens, stores and limits. Every field has a
 /// documented default: `StateSyncServerConfiguration()` serves

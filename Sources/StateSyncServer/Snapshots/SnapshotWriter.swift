@@ -1,5 +1,6 @@
 import Logging
 import StateSyncCore
+import StateSyncJournal
 
 /// Writes snapshots off the sequencer: it serializes a published state and
 /// saves it to the journal in a task of its own, so a large state never

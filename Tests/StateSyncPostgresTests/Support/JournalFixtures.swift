@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StateSyncCore
+import StateSyncJournal
 import StateSyncPostgres
 import StateSyncServer
 import TestProcessSupport

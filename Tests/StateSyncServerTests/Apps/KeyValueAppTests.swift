@@ -1,4 +1,5 @@
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 import Testing
 @testable import StateSyncServer

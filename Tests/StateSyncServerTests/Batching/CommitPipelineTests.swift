@@ -1,6 +1,7 @@
 import Foundation
 import StateSyncCore
 @testable import StateSyncServer
+import StateSyncJournal
 import Testing
 
 @Suite struct CommitPipelineTests {

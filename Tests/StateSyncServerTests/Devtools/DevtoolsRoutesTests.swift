@@ -1,3 +1,4 @@
+import TestProcessSupport
 import Foundation
 import StateSyncCore
 import StateSyncProtocol

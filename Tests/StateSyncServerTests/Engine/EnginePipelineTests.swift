@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Synchronization
 import Foundation
 import Logging

@@ -1,3 +1,5 @@
+import StateSyncJournal
+import TestProcessSupport
 import BoardApp
 import StateSyncCore
 import StateSyncProtocol

@@ -1,5 +1,6 @@
 import BoardApp
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 @testable import StateSyncServer
 import Testing

@@ -1,3 +1,5 @@
+import StateSyncJournal
+import TestProcessSupport
 import Foundation
 import Synchronization
 import StateSyncCore

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StateSyncServer
+import StateSyncJournal
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ExactlyOnceTests {

@@ -1,4 +1,5 @@
 @testable import StateSyncServer
+import StateSyncJournal
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct OutcomePairFilterTests {

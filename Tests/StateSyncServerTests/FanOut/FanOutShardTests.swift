@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Dispatch
 import MetricsTestKit
 import NIOCore

@@ -3,6 +3,7 @@ import MetricsTestKit
 import NIOCore
 import NIOPosix
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 import Testing
 @testable import StateSyncServer

@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Logging
 import MetricsTestKit
 import StateSyncCore

@@ -1,3 +1,4 @@
+import StateSyncJournal
 import StateSyncCore
 @testable import StateSyncServer
 import Testing

@@ -1,5 +1,6 @@
 import StateSyncCore
 @testable import StateSyncServer
+import StateSyncJournal
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))

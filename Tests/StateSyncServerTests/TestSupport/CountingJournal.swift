@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Synchronization
 @testable import StateSyncServer
 

@@ -3,6 +3,7 @@ import Foundation
 import MetricsTestKit
 import NIOPosix
 import StateSyncCore
+import StateSyncJournal
 import StateSyncProtocol
 @testable import StateSyncServer
 import Testing

@@ -1,19 +1,14 @@
 import Foundation
 import Logging
 import StateSyncCore
-@testable import StateSyncServer
+import StateSyncJournal
+import StateSyncJournalTesting
+import StateSyncSQLite
 
 /// A logger that prints nothing (tests never bootstrap logging).
 let quietLogger = Logger(label: "statesync.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
-/// A fresh directory under the system's temporary directory, removed after `body`.
-func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-    let path = NSTemporaryDirectory() + "statesync-tests-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: path) }  // cleanup only; a leftover temp dir hurts no test
-    return try await body(path)
-}
-
-/// The journal implementations, so contract tests run against both.
+/// The journal implementations an engine test runs on.
 enum JournalKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory
     case sqlite
@@ -33,19 +28,15 @@ enum JournalKind: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A fixed point in time with a fraction that integer nanoseconds could not
-/// carry exactly.
-let fixtureTime = Date(timeIntervalSinceReferenceDate: 815_000_000.123_456_789_1)
+/// The journal samples' fixed time (``JournalSamples/time``).
+let fixtureTime = JournalSamples.time
 
-/// The entry for `revision`: client `c-<revision % 3>`, action id `a<revision>`.
+/// The entry for `revision` (``JournalSamples/entry(_:actionID:clientID:)``).
 func entry(_ revision: UInt64, actionID: String? = nil, clientID: String? = nil) -> JournalEntry {
-    JournalEntry(
-        meta: Meta(revision: revision, clientID: clientID ?? "c-\(revision % 3)", time: fixtureTime + Double(revision)),
-        actionID: actionID ?? "a\(revision)",
-        action: Array(#"{"type":"increment","counter":"hits","by":\#(revision)}"#.utf8))
+    JournalSamples.entry(revision, actionID: actionID, clientID: clientID)
 }
 
 /// A batch of the entries `revisions`.
 func batch(_ revisions: ClosedRange<UInt64>) -> JournalBatch {
-    JournalBatch(entries: revisions.map { entry($0) })
+    JournalSamples.batch(revisions)
 }

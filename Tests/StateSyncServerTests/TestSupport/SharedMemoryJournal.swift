@@ -1,5 +1,6 @@
 import StateSyncCore
 @testable import StateSyncServer
+import StateSyncJournal
 import Synchronization
 
 /// One node's view of a store that several engines share, in memory: every
@@ -10,7 +11,7 @@ import Synchronization
 /// with an outcome conflict, as PostgreSQL's commit refuses it.
 /// The test says when other writers are announced (``announce()``, as a
 /// notification would) and can lose the outcome of the next commit.
-final class SharedMemoryJournal: Journal {
+final class SharedMemoryJournal: SharedJournal {
     private struct Control {
         var hint: (@Sendable (UInt64) -> Void)?
         /// Whether the next append's outcome is lost: `true` when it is written all the same.
@@ -30,7 +31,12 @@ final class SharedMemoryJournal: Journal {
 
     var epoch: String { store.epoch }
     var lastRevision: UInt64 { store.lastRevision }
-    var isShared: Bool { true }
+
+    /// No presence: the engines under test journal their own sessions.
+    var clusterPresence: (any ClusterPresence)? { nil }
+
+    /// Nothing: the shared store's head is checked at every append.
+    func caughtUp(through revision: UInt64) {}
 
     func follow(hint: @escaping @Sendable (UInt64) -> Void) {
         control.withLock { $0.hint = hint }

@@ -11,8 +11,8 @@ final class ActionLog<State: Sendable, Action: Sendable>: Sendable {
     private let book = Mutex(Book())
 
     /// The middleware that feeds this log.
-    var middleware: ActionLogMiddleware<State, Action> {
-        ActionLogMiddleware(log: self)
+    var middleware: ActionLogFeeder<State, Action> {
+        ActionLogFeeder(log: self)
     }
 
     /// Records an entry and wakes the waiters.

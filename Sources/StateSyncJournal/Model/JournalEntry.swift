@@ -1,0 +1,48 @@
+public import StateSyncCore
+
+/// One accepted action as the journal stores it: the action's JSON bytes, the
+/// ``Meta`` fixed when it was accepted, and the client's action id.
+///
+/// The journal treats `action` as opaque JSON: it may be an application action
+/// (`{"type":"addTodo","title":"Milk"}`) or a system action or envelope written
+/// by the server itself (presence changes). `meta.revision` is the revision the
+/// action produced; a journal only takes entries whose revisions follow its
+/// last one without gaps.
+///
+/// ```swift
+/// let entry = JournalEntry(
+///     meta: Meta(revision: 1043, clientID: "c-5f2a", time: now),
+///     actionID: "a17",
+///     action: Array(#"{"type":"toggleTodo","id":"t7"}"#.utf8)
+/// )
+/// ```
+public struct JournalEntry: Sendable, Hashable {
+    /// The metadata the reducer saw: revision, client id and acceptance time.
+    ///
+    /// `meta.time` comes back from a journal bit for bit (the `Date`'s
+    /// `timeIntervalSinceReferenceDate` is stored as its IEEE 754 bit
+    /// pattern), so a replay passes reducers exactly the same `Meta`.
+    public var meta: Meta
+    /// The id the client gave the action in `dispatch`; `nil` for system
+    /// actions. With `meta.clientID` it names the `(clientId, actionId)` pair
+    /// whose outcome the journal remembers as accepted at `meta.revision`.
+    public var actionID: String?
+    /// The journaled action as UTF-8 JSON bytes (opaque to the journal).
+    public var action: [UInt8]
+
+    /// An entry for an action accepted with `meta`.
+    public init(meta: Meta, actionID: String? = nil, action: [UInt8]) {
+        self.meta = meta
+        self.actionID = actionID
+        self.action = action
+    }
+
+    /// The revision the action produced (`meta.revision`).
+    public var revision: UInt64 { meta.revision }
+
+    /// The pair whose outcome this entry records, when both ids are present.
+    package var outcomeKey: OutcomeKey? {
+        guard let clientID = meta.clientID, let actionID else { return nil }
+        return OutcomeKey(clientID: clientID, actionID: actionID)
+    }
+}

@@ -1,0 +1,220 @@
+public import Logging
+import Synchronization
+
+/// The one group-commit writer of every stored journal (SQLite, PostgreSQL):
+/// a task that commits everything appended while the previous group was
+/// being written as one transaction of its ``GroupCommitStorage``, retries
+/// a failing group with a backoff while ``fault`` says why, logs when
+/// writes resume, and fails every later append after a final error.
+///
+/// Batches appended while a group is written wait and go together in the
+/// next one, so one fsync (or one round trip to PostgreSQL's WAL flush)
+/// covers everything that arrived meanwhile. Completions run on the
+/// writer's task, in the order of the appends, and only once their group
+/// is durable ("ack means durable").
+///
+/// The owner starts ``run()`` once (a task it keeps) and ends it with
+/// ``close()``, which waits for what is pending.
+package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
+    private let queue: Mutex<GroupCommitQueue>
+    private let storage: Storage
+    private let backoff: RetryBackoff
+    private let logger: Logger
+    private let writeFailed: @Sendable () -> Void
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+
+    /// A writer continuing after `lastRevision`; `writeFailed` is called on
+    /// every failed attempt (each retry too), for a metric.
+    package init(
+        storage: Storage, lastRevision: UInt64, backoff: RetryBackoff, logger: Logger,
+        writeFailed: @escaping @Sendable () -> Void
+    ) {
+        self.storage = storage
+        self.backoff = backoff
+        self.logger = logger
+        self.writeFailed = writeFailed
+        queue = Mutex(GroupCommitQueue(lastRevision: lastRevision))
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The highest durable revision.
+    package var durableRevision: UInt64 { queue.withLock { $0.durableRevision } }
+
+    /// Why writes are failing while a group is retried, or `nil`.
+    package var fault: JournalWriteFault? { queue.withLock { $0.fault } }
+
+    /// Whether ``close()`` was called.
+    package var isClosed: Bool { queue.withLock { $0.isClosed } }
+
+    /// The owner applied every entry through `revision`, other writers'
+    /// included: the next group continues after it (see
+    /// ``GroupCommitQueue/caughtUp(through:)``).
+    package func caughtUp(through revision: UInt64) {
+        queue.withLock { $0.caughtUp(through: revision) }
+    }
+
+    /// Queues `work` for the next group; it is completed right away when
+    /// the queue refuses it (a gap, a failed or closed journal).
+    package func enqueue(_ work: GroupCommitQueue.Work) {
+        switch queue.withLock({ $0.enqueue(work) }) {
+        case .startDrain: wake.yield()
+        case .none: break
+        case .reject(let error): work.completion(.failure(error))
+        }
+    }
+
+    /// The writer task's body: drains the queue each time it is woken, until
+    /// ``close()`` ends it.
+    package func run() async {
+        for await _ in wakeups {
+            await drain()
+        }
+    }
+
+    /// Stops taking work, waits until what is pending is written, ends
+    /// ``run()`` and releases the storage. Returns `false` when an earlier
+    /// call did (or is doing) it.
+    package func close() async throws -> Bool {
+        let action: GroupCommitQueue.CloseAction = await withCheckedContinuation { continuation in
+            let completion: GroupCommitQueue.Completion = { _ in continuation.resume(returning: .waitForDrain) }
+            let action = queue.withLock { $0.close(completion: completion) }
+            if action != .waitForDrain { continuation.resume(returning: action) }
+        }
+        guard action != .alreadyClosed else { return false }
+        if action == .closeNow { await storage.idle(closing: true) }
+        wake.finish()
+        try await storage.release().get()
+        return true
+    }
+
+    private func drain() async {
+        while true {
+            switch queue.withLock({ $0.next() }) {
+            case .write(let group):
+                await commit(group)
+            case .stop(let closeWaiters):
+                await storage.idle(closing: !closeWaiters.isEmpty)
+                for waiter in closeWaiters { waiter(.success(())) }
+                return
+            }
+        }
+    }
+
+    /// Writes `group` and runs its completions; writes it again after a
+    /// backoff while its failure is retryable.
+    private func commit(_ group: [GroupCommitQueue.Work]) async {
+        let seen = queue.withLock { $0.durableRevision }
+        while true {
+            do {
+                let outcome = try await storage.commit(group, after: seen)
+                finish(group, outcome, seen: seen)
+                return
+            } catch GroupCommitFailure.retryable(let error, let reason) {
+                writeFailed()
+                guard await waitToRetry(after: error, reason: reason) else { return fail(group, with: error) }
+            } catch GroupCommitFailure.outcomeUnknown(let error) {
+                writeFailed()
+                return await readHead(afterUnknown: group, error: error)
+            } catch {
+                writeFailed()
+                return fail(group, with: error as? JournalError
+                    ?? .storage("the journal's storage", operation: "write a batch", message: "\(error)"))
+            }
+        }
+    }
+
+    private func finish(_ group: [GroupCommitQueue.Work], _ outcome: GroupCommitOutcome, seen: UInt64) {
+        let failures = queue.withLock { queue -> Int? in
+            let failures = queue.fault?.failures
+            if case .committed = outcome { queue.committed(group) }
+            return failures
+        }
+        if let failures { logger.notice("journal writes resumed", metadata: ["failures": "\(failures)"]) }
+        switch outcome {
+        case .committed:
+            logger.trace("journal group committed", metadata: ["works": "\(group.count)", "revision": "\(durableRevision)"])
+            for work in group { work.completion(.success(())) }
+        case .refused(let head, let holdUntil):
+            logger.notice("another writer moved the store's head: this node must catch up", metadata: [
+                "seen": "\(seen)", "head": "\(head)"])
+            let first = group.firstEntryRevision ?? seen + 1
+            refuse(group, with: .revisionGap(expected: head + 1, got: first), head: head)
+            if let holdUntil { wake(at: holdUntil) }
+        case .decidedElsewhere(let pairs):
+            logger.notice("another writer had decided some of the batch's (clientId, id) pairs: nothing was written", metadata: [
+                "pairs": "\(pairs)", "head": "\(seen)"])
+            refuse(group, with: .outcomeConflict(pairs: pairs), head: seen)
+        }
+    }
+
+    /// `group` and everything pending fail with `error`, in order, and the
+    /// queue continues from `head`: the journal stays usable.
+    private func refuse(_ group: [GroupCommitQueue.Work], with error: JournalError, head: UInt64) {
+        let rest = queue.withLock { $0.refused(head: head) }
+        for work in group + rest { work.completion(.failure(error)) }
+    }
+
+    /// Wakes the writer at `deadline`, so that the storage can end what it
+    /// holds for a group that did not come (``GroupCommitStorage/idle(closing:)``).
+    private func wake(at deadline: ContinuousClock.Instant) {
+        let wake = wake
+        Task {
+            try? await Task.sleep(until: deadline)
+            wake.yield()
+        }
+    }
+
+    /// Records a failed attempt (``fault``) and waits for the backoff;
+    /// `false` when the journal is closing and the writer gives up instead.
+    private func waitToRetry(after error: JournalError, reason: String) async -> Bool {
+        let failures: Int? = queue.withLock { queue in
+            queue.isClosed ? nil : queue.retrying(reason: reason)
+        }
+        guard let failures else { return false }
+        let delay = backoff.delay(attempt: failures)
+        logger.error("journal write failed; retrying", metadata: [
+            "error": "\(error)", "failures": "\(failures)", "retryIn": "\(delay)"])
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            return false
+        }
+        return true
+    }
+
+    /// The outcome of `group`'s commit is unknown: the writer reads the
+    /// store's head (retrying while that fails), the queue continues from
+    /// there, and `group` and everything queued after it fail (they are
+    /// never written again). Their completions wait for the read, so an
+    /// append made after they report is checked against the stored head.
+    private func readHead(afterUnknown group: [GroupCommitQueue.Work], error: JournalError) async {
+        logger.error("the outcome of a commit is unknown: reading the store's head", metadata: ["error": "\(error)"])
+        while true {
+            do {
+                let head = try await storage.storedHead()
+                let rest = queue.withLock { $0.refused(head: head) }
+                logger.notice("journal writes resume from the store's head", metadata: ["head": "\(head)"])
+                for work in group { work.completion(.failure(error)) }
+                for work in rest { work.completion(.failure(.failed(after: error))) }
+                return
+            } catch let readError {
+                writeFailed()
+                let failure = readError as? JournalError
+                    ?? .storage("the journal's storage", operation: "read the head", message: "\(readError)")
+                guard await waitToRetry(after: failure, reason: "the store is unreachable") else {
+                    return fail(group, with: error)
+                }
+            }
+        }
+    }
+
+    /// A write failed for good: this group fails with `error`, and every
+    /// later append with ``JournalError/failed(after:)``.
+    private func fail(_ group: [GroupCommitQueue.Work], with error: JournalError) {
+        logger.error("journal write failed; no further writes", metadata: ["error": "\(error)"])
+        let rest = queue.withLock { $0.failed(error) }
+        for work in group { work.completion(.failure(error)) }
+        for work in rest { work.completion(.failure(.failed(after: error))) }
+    }
+}

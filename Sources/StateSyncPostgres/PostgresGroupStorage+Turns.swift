@@ -1,0 +1,76 @@
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Taking turns. A writer whose compare-and-set fails does not roll back
+/// at once: it locks the store row (`SELECT … FOR UPDATE`, which queues it
+/// behind the writer that moved the head), reads the head, and keeps that
+/// transaction open while its engine catches up and sequences the refused
+/// actions again; their group is then written in the same transaction,
+/// whose compare-and-set cannot fail since nobody else could move the head.
+/// So with every node writing, the nodes take turns in the order
+/// PostgreSQL queues their locks, instead of the last winner winning again
+/// while the others are still catching up (which starved them).
+///
+/// The turn is bounded: a group that does not come within
+/// ``heldTurnLimit`` (or does not start right after the locked head) rolls
+/// the transaction back, and the session's
+/// `idle_in_transaction_session_timeout` ends it should this process stop
+/// (SIGSTOP) while holding it. Correctness does not rest on the turn:
+/// every group still goes through the compare-and-set.
+extension PostgresGroupStorage {
+    /// A transaction holding the store row's lock at `head`, on `connection`.
+    struct HeldTurn {
+        var connection: TimedConnection
+        var head: UInt64
+        var deadline: ContinuousClock.Instant
+    }
+
+    /// How long PostgreSQL lets a held turn's session sit idle before it
+    /// ends the session (a writer process that was stopped).
+    static let idleTurnTimeoutMilliseconds = 2_000
+
+    /// Keeps the transaction open on `connection`, holding the store row at
+    /// `head`, for the refused group's redo (see "Taking turns"); returns
+    /// the turn's deadline, at which the writer wakes to end it if nothing came.
+    func hold(_ connection: TimedConnection, at head: UInt64) async throws -> ContinuousClock.Instant {
+        // SET takes no bind parameters; the value is this type's constant.
+        try await connection.run(
+            PostgresQuery(unsafeSQL: "SET LOCAL idle_in_transaction_session_timeout = \(Self.idleTurnTimeoutMilliseconds)"),
+            logger: logger)
+        let deadline = ContinuousClock.now + heldTurnLimit
+        heldTurn.withLock { $0 = HeldTurn(connection: connection, head: head, deadline: deadline) }
+        return deadline
+    }
+
+    /// The held turn's connection, already in its transaction, when a group
+    /// starting at `seen` may use it; else the turn is ended (rolled back)
+    /// and `nil` returned.
+    func takeTurn(at seen: UInt64) async -> TimedConnection? {
+        guard let turn = heldTurn.withLock({ turn in defer { turn = nil }; return turn }) else { return nil }
+        if turn.head == seen, ContinuousClock.now < turn.deadline, !turn.connection.connection.isClosed { return turn.connection }
+        await rollBack(turn)
+        return nil
+    }
+
+    /// Ends the held turn, if any, once its deadline has passed (or at once).
+    func releaseTurn(evenBeforeItsDeadline: Bool) async {
+        guard let turn = heldTurn.withLock({ turn -> HeldTurn? in
+            guard let held = turn, evenBeforeItsDeadline || ContinuousClock.now >= held.deadline else { return nil }
+            turn = nil
+            return held
+        }) else { return }
+        logger.debug("the refused batch did not come back in time: the held turn ends", metadata: ["head": "\(turn.head)"])
+        await rollBack(turn)
+    }
+
+    /// Rolls the held turn's transaction back; a connection that fails to
+    /// is dropped (its session's end rolls it back).
+    func rollBack(_ turn: HeldTurn) async {
+        do {
+            try await turn.connection.run("ROLLBACK", logger: logger)
+        } catch {
+            connection.drop(turn.connection)
+        }
+    }
+}

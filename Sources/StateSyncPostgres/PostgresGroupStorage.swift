@@ -1,0 +1,248 @@
+import Foundation
+import Logging
+import PostgresNIO
+import StateSyncJournal
+import Synchronization
+
+/// The transaction of a ``PostgresJournal``'s group commit, for the shared
+/// ``GroupCommitWriter`` (which also writes SQLite's): one connection, and
+/// what one group's transaction does and how it can fail.
+///
+/// Batches appended while a group is being committed wait and are
+/// committed together in the next transaction, so one round trip to
+/// PostgreSQL's WAL flush covers everything that arrived meanwhile.
+///
+/// **One total order.** Each group is one transaction that starts with a
+/// compare-and-set on the store's head revision:
+///
+/// ```sql
+/// UPDATE statesync_stores SET head_revision = <last revision of the group>
+///  WHERE store_id = <store> AND head_revision = <revision this writer last saw>
+/// ```
+///
+/// and then inserts the group's journal rows. Why no two writers can fork
+/// history, whatever their timing (a node paused for seconds included):
+/// - The `UPDATE` takes the store row's lock until the transaction ends.
+///   A concurrent writer's `UPDATE` of the same row waits for that lock and,
+///   under READ COMMITTED, then re-checks its `WHERE` against the row as
+///   the first transaction left it (PostgreSQL's re-evaluation of updated
+///   rows). If the first committed, the head moved, the condition is false,
+///   zero rows change, and the second writer's group is refused and writes
+///   nothing (``JournalError/isRevisionGap``); if the first rolled back, the
+///   second proceeds from the unchanged head. So exactly one transaction
+///   moves the head from a given value, and it is the one whose journal rows
+///   start right after that value.
+/// - The group's entries are contiguous (``GroupCommitQueue`` checks it when
+///   they are enqueued), start at the old head + 1 and end at the new head,
+///   so committed revisions are contiguous across all writers.
+/// - `PRIMARY KEY (store_id, revision)` is a second, independent guard: a
+///   revision can be stored once, whatever a buggy writer might try.
+/// - A refused writer learns the head from the same transaction; its
+///   ``PostgresJournal/lastRevision`` moves there, and it must read the
+///   entries it missed (``PostgresJournal/entries(from:through:)``) and
+///   replay them before it sequences again.
+/// - The compare-and-set's `RETURNING` sends the group's one `NOTIFY`
+///   (``PostgresHeadWatcher``): PostgreSQL delivers it at `COMMIT` and
+///   drops it on rollback, so a notification announces only a committed head.
+///
+/// **Ack means committed.** A completion reports success only after
+/// `COMMIT` returned. When the connection fails during `COMMIT`, whether the
+/// transaction committed is unknown: the completion reports
+/// ``JournalError/isCommitOutcomeUnknown`` (never success), so nothing is
+/// acknowledged; a client that retries the same `(clientId, id)` finds the
+/// outcome in `statesync_outcomes` if it did commit. A statement the server
+/// refuses is final for this journal: every later append fails, as with
+/// ``SQLiteJournal``.
+///
+/// **Taking turns.** A refused writer keeps the store row locked while
+/// its engine redoes the refused group (PostgresGroupStorage+Turns.swift).
+///
+/// **Exactly once across nodes.** A node does not ask PostgreSQL whether
+/// each new `(clientId, id)` pair was decided elsewhere before applying it
+/// (one read per action); the group's transaction checks instead. Its
+/// outcome rows go in with `ON CONFLICT DO NOTHING RETURNING`, and when
+/// fewer rows come back than were sent, another node had already stored
+/// an outcome for a pair (the client sent it to two nodes, say after a
+/// failover): the transaction rolls back, writes nothing, and the group
+/// fails with ``JournalError/isOutcomeConflict``; the engine then looks
+/// the pairs up and answers those from their stored outcome. The check
+/// cannot miss a pair decided concurrently: under `PRIMARY KEY (store_id,
+/// client_id, action_id)` an insert of a pair that another transaction has
+/// inserted and not yet ended waits for it, then conflicts if it committed
+/// and goes in if it rolled back, so one outcome of a pair is ever stored.
+///
+/// **A lost connection** (the server restarted, the backend was terminated,
+/// no answer within the deadline) is reconnected, with a backoff from
+/// ``PostgresJournal/Configuration/firstRetryDelay`` doubling up to
+/// ``PostgresJournal/Configuration/maximumRetryDelay`` (the writer's
+/// retry of a ``GroupCommitFailure/retryable(_:reason:)``); meanwhile
+/// ``PostgresJournal/writeFault`` says so (`/health` answers 503, the engine
+/// refuses new actions with `unavailable`). Why this never applies a batch
+/// twice nor leaves a hole in the revisions:
+/// - Lost *before* `COMMIT` was sent: the transaction cannot have committed
+///   (PostgreSQL rolls back a transaction whose session ends without
+///   `COMMIT`), so the same group is written again on the new connection.
+///   Its compare-and-set still checks the head in the database: if another
+///   node wrote meanwhile, the group is refused as above, never forked.
+/// - Lost *during* `COMMIT`: the outcome is unknown, so the group is never
+///   written again by this writer; its completion and those of everything
+///   queued after it (built on revisions that may not exist) fail. The
+///   writer then re-reads the store's head revision on the new connection
+///   before any further compare-and-set, and continues from there: from the
+///   group's last revision if it landed, from the old head if it did not,
+///   or from another node's later head. Without that re-read the next
+///   compare-and-set would start from a revision this node only assumed.
+///   The group's outcomes (`statesync_outcomes`) were in the same
+///   transaction as its journal rows, so a client's retry of one of its
+///   `(clientId, id)` finds either both (and is answered with the original
+///   revision) or neither (and is applied once).
+final class PostgresGroupStorage: GroupCommitStorage {
+    let connection: ReconnectingConnection
+    private let storeID: String
+    /// The node whose sessions' joins this writer journals, when presence
+    /// is kept per node (``PresenceRows``).
+    private let nodeID: String?
+    let server: String
+    let logger: Logger
+    /// The transaction kept open after a refusal (see "Taking turns"); only
+    /// the writer task uses it.
+    let heldTurn = Mutex<HeldTurn?>(nil)
+    /// How long a held turn waits for the redo.
+    let heldTurnLimit: Duration
+
+    init(
+        connection: ReconnectingConnection, storeID: String, nodeID: String?, server: String, heldTurnLimit: Duration,
+        logger: Logger
+    ) {
+        self.heldTurnLimit = heldTurnLimit
+        self.connection = connection
+        self.storeID = storeID
+        self.nodeID = nodeID
+        self.server = server
+        self.logger = logger
+    }
+
+    /// The connection lost before `COMMIT`: nothing can be committed, so
+    /// the writer writes the group again after its backoff.
+    private static func lost(_ error: JournalError) -> GroupCommitFailure {
+        .retryable(error, reason: "PostgreSQL is unreachable")
+    }
+
+    /// Runs the group's transaction (see the type's documentation).
+    func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome {
+        let batches = group.batches
+        let entries = batches.flatMap(\.entries)
+        let head = entries.last?.revision ?? seen
+        let turn = await takeTurn(at: seen)
+        let connection: TimedConnection
+        do {
+            if let turn {
+                connection = turn
+            } else {
+                connection = try await self.connection.connection()
+            }
+        } catch {
+            throw Self.lost(PostgresFailure.journalError(error, server: server, operation: "connect"))
+        }
+        do {
+            if turn == nil { try await connection.run("BEGIN", logger: logger) }
+            if !entries.isEmpty {
+                if let actual = try await compareAndSetHead(from: seen, to: head, on: connection) {
+                    guard actual > seen else {
+                        try await connection.run("ROLLBACK", logger: logger)
+                        throw JournalError.postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
+                            + "revision \(seen) this node saw committed: the database lost committed transactions")
+                    }
+                    return .refused(head: actual, holdUntil: try await hold(connection, at: actual))
+                }
+                try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
+                if let nodeID {
+                    try await PresenceRows.record(entries, store: storeID, node: nodeID, on: connection, logger: logger)
+                }
+            }
+            var decidedElsewhere = 0
+            for batch in batches {
+                decidedElsewhere += try await PostgresStatements.record(batch, store: storeID, on: connection, logger: logger)
+            }
+            if decidedElsewhere > 0 {
+                try await connection.run("ROLLBACK", logger: logger)
+                return .decidedElsewhere(pairs: decidedElsewhere)
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            let failure = PostgresFailure.journalError(error, server: server, operation: "write a batch")
+            guard PostgresFailure.isServerAnswer(error) else {
+                self.connection.drop(connection)
+                throw Self.lost(failure)
+            }
+            throw failure
+        }
+        do {
+            try await connection.run("COMMIT", logger: logger)
+        } catch {
+            if PostgresFailure.isServerAnswer(error) {
+                throw JournalError.postgres(server, "commit a batch", PostgresFailure.message(error))
+            }
+            self.connection.drop(connection)
+            throw GroupCommitFailure.outcomeUnknown(.commitOutcomeUnknown("PostgreSQL at \(server)", PostgresFailure.message(error)))
+        }
+        logger.trace("PostgreSQL group committed", metadata: ["batches": "\(batches.count)", "revision": "\(head)"])
+        return .committed
+    }
+
+    /// The compare-and-set: `nil` when the head moved from `seen` to `head`,
+    /// else the head another writer left.
+    private func compareAndSetHead(from seen: UInt64, to head: UInt64, on connection: TimedConnection) async throws -> UInt64? {
+        // The NOTIFY rides on the same statement and transaction: other nodes
+        // hear of the group only if it commits (see PostgresHeadWatcher).
+        let payload = PostgresHeadWatcher.payload(head: head, store: storeID)
+        let updated = try await connection.run("""
+            UPDATE statesync_stores SET head_revision = \(Int64(head))
+             WHERE store_id = \(storeID) AND head_revision = \(Int64(seen))
+            RETURNING head_revision, pg_notify(\(PostgresHeadWatcher.channel), \(payload))::text
+            """, logger: logger)
+        guard updated.isEmpty else { return nil }
+        return try await storedHead(on: connection, waitingForWriters: true)
+    }
+
+    /// The store's head after a `COMMIT` with an unknown outcome, on a new
+    /// connection; the read first waits for any transaction still holding
+    /// the store's row, since the old session may still be finishing it.
+    func storedHead() async throws -> UInt64 {
+        let open = try await connection.connection()
+        do {
+            return try await storedHead(on: open, waitingForWriters: true)
+        } catch {
+            connection.drop(open)
+            throw PostgresFailure.journalError(error, server: server, operation: "read the head")
+        }
+    }
+
+    /// The store's head revision as the database has it now. With
+    /// `waitingForWriters`, the read first waits for any transaction still
+    /// holding the store's row (`FOR UPDATE`).
+    private func storedHead(on connection: TimedConnection, waitingForWriters: Bool = false) async throws -> UInt64 {
+        var actual: Int64 = 0
+        let query: PostgresQuery = waitingForWriters
+            ? "SELECT head_revision FROM statesync_stores WHERE store_id = \(storeID) FOR UPDATE"
+            : "SELECT head_revision FROM statesync_stores WHERE store_id = \(storeID)"
+        for found in try await connection.run(query, logger: logger).decode(Int64.self) { actual = found }
+        return UInt64(actual)
+    }
+
+    /// Ends a held turn whose deadline passed, or any when closing.
+    func idle(closing: Bool) async {
+        await releaseTurn(evenBeforeItsDeadline: closing)
+    }
+
+    /// Closes the writer's connection.
+    func release() async -> Result<Void, JournalError> {
+        do {
+            try await connection.close()
+            return .success(())
+        } catch {
+            return .failure(PostgresFailure.journalError(error, server: server, operation: "close the writer's connection"))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StateSyncJournal
+
+/// The data directory of an ``SQLiteJournal``: created when missing, checked
+/// for write access, and held with an exclusive `flock` on `statesync.lock`
+/// so that two servers never share one journal. The lock is released by
+/// ``unlock()`` or by the kernel when the process dies (even by SIGKILL).
+final class DataDirectory: Sendable {
+    /// The directory path as given.
+    let path: String
+    private let lockDescriptor: Int32
+
+    /// The name of the lock file inside the directory.
+    static let lockFileName = "statesync.lock"
+
+    /// Creates `path` (with missing parents), checks that it is writable, and
+    /// takes its lock.
+    init(path: String) throws(JournalError) {
+        self.path = path
+        try Self.createDirectories(path)
+        if access(path, W_OK) != 0 {
+            throw .notWritable(path, reason: Self.errnoDescription())
+        }
+        let lockPath = Self.join(path, Self.lockFileName)
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .notWritable(path, reason: "cannot open \(lockPath): \(Self.errnoDescription())")
+        }
+        if let code = Self.lock(descriptor) {
+            close(descriptor)
+            if code == EWOULDBLOCK { throw .locked(path) }
+            throw .notWritable(path, reason: "cannot lock \(lockPath): \(String(cString: strerror(code)))")
+        }
+        lockDescriptor = descriptor
+    }
+
+    /// How long a held lock is waited for before the directory counts as in use.
+    ///
+    /// A lock can outlive its owner's `close` for a moment: a process that is
+    /// exiting (a quick restart), or a child process forked by another thread
+    /// and not yet exec'd, which shares the descriptor until its `exec`. A
+    /// second server that really holds the directory is still reported after
+    /// this short wait.
+    static let lockPatience: Duration = .seconds(2)
+
+    /// Takes the exclusive lock, retrying while it is held for up to
+    /// ``lockPatience``; returns the `errno` of the last attempt on failure.
+    /// Runs on a background thread (the journal opens there), so the short
+    /// waits between attempts block no event loop.
+    private static func lock(_ descriptor: Int32) -> Int32? {
+        let deadline = ContinuousClock.now + lockPatience
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return nil }
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR, ContinuousClock.now < deadline else { return code }
+            usleep(20_000)
+        }
+    }
+
+    /// `name` inside the directory.
+    func file(_ name: String) -> String { Self.join(path, name) }
+
+    /// Releases the lock (closing its descriptor).
+    func unlock() {
+        close(lockDescriptor)
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// `mkdir -p`: creates each missing component, naming the failing one.
+    private static func createDirectories(_ path: String) throws(JournalError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 {
+                let code = errno
+                var info = stat()
+                guard code == EEXIST, stat(prefix, &info) == 0 else {
+                    throw .cannotCreateDirectory(path, reason: "\(prefix): \(String(cString: strerror(code)))")
+                }
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw .cannotCreateDirectory(path, reason: "\(prefix) exists and is not a directory")
+                }
+            }
+            prefix += "/"
+        }
+    }
+
+    private static func errnoDescription() -> String {
+        String(cString: strerror(errno))
+    }
+}

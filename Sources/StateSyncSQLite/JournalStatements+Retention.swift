@@ -1,0 +1,54 @@
+import GRDB
+import StateSyncJournal
+
+extension JournalStatements {
+    /// After a snapshot: deletes the entries beyond `retention` (by
+    /// revisions and by bytes behind the newest snapshot) and thins the
+    /// snapshots before the kept entries (see ``RetentionPlan``). Runs in
+    /// the snapshot's transaction, so a crash leaves all of it or none.
+    ///
+    /// The newest entry is never deleted (entries are kept from a snapshot
+    /// at or below the newest snapshot, itself at or below the newest
+    /// entry), so the journal's last revision survives trimming.
+    static func applyRetention(_ retention: JournalRetention, in db: Database) throws {
+        let snapshots = try snapshotRevisions(db)
+        guard let newest = snapshots.last else { return }
+        let byRevisions = RetentionPlan.cutoff(newest: newest, revisions: retention.revisions)
+        let byBytes = try bytesCutoff(db, newest: newest, above: byRevisions, budget: retention.bytes)
+        let keepFrom = RetentionPlan.keepFrom(snapshots: snapshots, cutoff: max(byRevisions, byBytes))
+        try db.cachedStatement(sql: "DELETE FROM journal WHERE revision < ?")
+            .execute(arguments: [Int64(clamping: keepFrom)])
+        let kept = Set(RetentionPlan.thinned(snapshots, below: keepFrom, keeping: retention.olderSnapshots))
+        let deleteSnapshot = try db.cachedStatement(sql: "DELETE FROM snapshots WHERE revision = ?")
+        for revision in snapshots where !kept.contains(revision) {
+            try deleteSnapshot.execute(arguments: [Int64(clamping: revision)])
+        }
+    }
+
+    /// The newest revision at or below `newest` whose entry, with the
+    /// entries after it up to `newest`, holds more than `budget` bytes of
+    /// actions (0 when everything above `above` fits). Reads only the
+    /// entries above `above` (those the revision limit keeps), newest
+    /// first, and stops at the first one past the budget.
+    private static func bytesCutoff(_ db: Database, newest: UInt64, above: UInt64, budget: Int) throws -> UInt64 {
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT revision, length(action) FROM journal WHERE revision > ? AND revision <= ? ORDER BY revision DESC",
+            arguments: [Int64(clamping: above), Int64(clamping: newest)])
+        var total = 0
+        while let row = try rows.next() {
+            let length: Int = row[1]
+            total += length
+            if total > budget {
+                let revision: Int64 = row[0]
+                return UInt64(revision)
+            }
+        }
+        return 0
+    }
+
+    /// The number of entries and their action bytes (for `statesync verify`).
+    static func entryTotals(_ db: Database) throws -> (count: Int, bytes: Int) {
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(action)), 0) FROM journal")
+        return (row?[0] ?? 0, row?[1] ?? 0)
+    }
+}

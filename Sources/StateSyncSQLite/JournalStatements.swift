@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import StateSyncCore
+import StateSyncJournal
+
+/// The SQL a journal runs, as synchronous functions on a GRDB `Database`:
+/// the writer calls ``write(_:into:retention:)`` inside one transaction,
+/// the readers call the `read…` functions.
+enum JournalStatements {
+    // MARK: Writing
+
+    /// Writes every batch and snapshot of a group (inside the caller's
+    /// transaction), then, after a snapshot, trims the journal and older
+    /// snapshots to their retention. (Outcomes are trimmed per clientId as
+    /// each batch says.)
+    static func write(_ group: [GroupCommitQueue.Work], into db: Database, retention: JournalRetention) throws {
+        var wroteSnapshot = false
+        for work in group {
+            switch work {
+            case .batch(let batch, _):
+                try forgetOutcomes(of: batch.forgottenClients, in: db)
+                try write(batch, into: db)
+                try trimOutcomes(batch.outcomeTrims, in: db)
+            case .snapshot(let snapshot, _):
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (revision, state) VALUES (?, ?)")
+                    .execute(arguments: [Int64(snapshot.revision), Data(snapshot.state)])
+                wroteSnapshot = true
+            }
+        }
+        if wroteSnapshot { try applyRetention(retention, in: db) }
+    }
+
+    /// Writes one batch's entries and outcomes.
+    private static func write(_ batch: JournalBatch, into db: Database) throws {
+        let insertEntry = try db.cachedStatement(sql: """
+            INSERT INTO journal (revision, time_bits, client_id, action_id, action) VALUES (?, ?, ?, ?, ?)
+            """)
+        let insertOutcome = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO outcomes (client_id, action_id, revision, code, message) VALUES (?, ?, ?, ?, ?)
+            """)
+        for entry in batch.entries {
+            try insertEntry.execute(arguments: [
+                Int64(entry.revision), timeBits(entry.meta.time), entry.meta.clientID, entry.actionID,
+                Data(entry.action),
+            ])
+            if let key = entry.outcomeKey {
+                try insertOutcome.execute(arguments: [key.clientID, key.actionID, Int64(entry.revision), nil, nil])
+            }
+        }
+        for rejection in batch.rejections {
+            try insertOutcome.execute(arguments: [
+                rejection.clientID, rejection.actionID, nil, rejection.code, rejection.message,
+            ])
+        }
+    }
+
+    // MARK: Reading
+
+    /// The highest revision in the journal (0 when empty).
+    static func lastRevision(_ db: Database) throws -> UInt64 {
+        UInt64(try Int64.fetchOne(db, sql: "SELECT max(revision) FROM journal") ?? 0)
+    }
+
+    /// The lowest revision in the journal, `nil` when empty.
+    static func oldestRevision(_ db: Database) throws -> UInt64? {
+        try Int64.fetchOne(db, sql: "SELECT min(revision) FROM journal").map { UInt64($0) }
+    }
+
+    /// The revisions of the snapshots, ascending.
+    static func snapshotRevisions(_ db: Database) throws -> [UInt64] {
+        try Int64.fetchAll(db, sql: "SELECT revision FROM snapshots ORDER BY revision").map { UInt64($0) }
+    }
+
+    /// The entries with revisions in `from...through`, in order.
+    static func entries(_ db: Database, from: UInt64, through: UInt64) throws -> [JournalEntry] {
+        let lower = Int64(clamping: from)
+        let upper = Int64(clamping: through)
+        guard lower <= upper else { return [] }
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT revision, time_bits, client_id, action_id, action FROM journal
+                WHERE revision BETWEEN ? AND ? ORDER BY revision
+                """,
+            arguments: [lower, upper])
+        var entries: [JournalEntry] = []
+        entries.reserveCapacity(Int(min(UInt64(upper - lower), 4_095)) + 1)
+        while let row = try rows.next() {
+            let revision: Int64 = row[0]
+            let bits: Int64 = row[1]
+            let action: Data = row[4]
+            let meta = Meta(revision: UInt64(revision), clientID: row[2], time: time(fromBits: bits))
+            entries.append(JournalEntry(meta: meta, actionID: row[3], action: [UInt8](action)))
+        }
+        return entries
+    }
+
+    /// The latest snapshot at or before `revision`.
+    static func snapshot(_ db: Database, atOrBefore revision: UInt64) throws -> JournalSnapshot? {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT revision, state FROM snapshots WHERE revision <= ? ORDER BY revision DESC LIMIT 1",
+            arguments: [Int64(clamping: revision)])
+        guard let row else { return nil }
+        let revision: Int64 = row[0]
+        let state: Data = row[1]
+        return JournalSnapshot(revision: UInt64(revision), state: [UInt8](state))
+    }
+
+    /// The remembered outcome of a pair.
+    static func outcome(_ db: Database, clientID: String, actionID: String) throws -> JournalOutcome? {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT revision, code, message FROM outcomes WHERE client_id = ? AND action_id = ?",
+            arguments: [clientID, actionID])
+        guard let row else { return nil }
+        if let revision: Int64 = row[0] { return .accepted(revision: UInt64(revision)) }
+        return .rejected(code: row[1] ?? "", message: row[2] ?? "")
+    }
+
+    // MARK: Time
+
+    /// `time` as the bit pattern of its `timeIntervalSinceReferenceDate`.
+    static func timeBits(_ time: Date) -> Int64 {
+        Int64(bitPattern: time.timeIntervalSinceReferenceDate.bitPattern)
+    }
+
+    /// The `Date` whose bit pattern ``timeBits(_:)`` stored.
+    static func time(fromBits bits: Int64) -> Date {
+        Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+public import StateSyncJournal
+
+/// What `statesync verify --data DIR` found in a data directory: one line
+/// per thing checked, and the problems among them.
+///
+/// ```swift
+/// let report = SQLiteJournal.verify(directory: "./statesync-data")
+/// for line in report.findings { print(line) }
+/// exit(report.isIntact ? 0 : 1)
+/// ```
+public struct JournalVerification: Sendable, Hashable {
+    /// What was checked and found, in order, problems included.
+    public var findings: [String] = []
+    /// The findings that are problems: acknowledged history lost, the file
+    /// unreadable or inconsistent.
+    public var problems: [String] = []
+
+    /// Whether nothing is wrong.
+    public var isIntact: Bool { problems.isEmpty }
+
+    mutating func found(_ line: String) { findings.append(line) }
+
+    mutating func problem(_ line: String) {
+        findings.append("PROBLEM: " + line)
+        problems.append(line)
+    }
+}
+
+extension SQLiteJournal {
+    /// Checks the data directory `directory` without changing anything: the
+    /// file opens read-only (no checkpoint runs, no lock is taken, so a
+    /// running server's directory can be checked too).
+    ///
+    /// Checks that the file is a StateSync journal, SQLite's `quick_check`,
+    /// that the kept entries have no gap, that the newest snapshot has every
+    /// entry after it (what recovery replays), and that the journal is not
+    /// behind the revision recorded as durable (``DurableRecord``).
+    public static func verify(directory: String, fileName: String = "statesync.sqlite") -> JournalVerification {
+        var report = JournalVerification()
+        let folder = directory.hasSuffix("/") ? directory : directory + "/"
+        let path = folder + fileName
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            report.problem("\(directory) is not a directory")
+            return report
+        }
+        let recordPath = folder + DurableRecord.fileName
+        switch DurableRecord.read(path: recordPath) {
+        case .none: report.found("durable record: none (a directory of a server that never wrote one)")
+        case .unreadable: report.problem("durable record \(recordPath) is unreadable")
+        case .mark(let mark): report.found("durable record: revision \(mark.revision) of epoch \(mark.epoch)")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            report.problem("no journal file \(path)")
+            return report
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int, size > 0 {
+            report.found("write-ahead log: \(size) bytes (the server is running, or did not stop cleanly)")
+        } else {
+            report.found("write-ahead log: none (checkpointed at a clean stop)")
+        }
+        do {
+            try JournalInspection.reading(path) { db in try check(db, path: path, into: &report) }
+            if let damage = try JournalInspection.damage(path: path, recordPath: recordPath) {
+                report.problem("\(damage)")
+            }
+        } catch {
+            report.problem("cannot read the journal: \(journalError(error, path: path, operation: "read the journal"))")
+        }
+        return report
+    }
+
+    private static func check(_ db: Database, path: String, into report: inout JournalVerification) throws {
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        guard applicationID == JournalSchema.applicationID else {
+            report.problem("\(path) is not a StateSync journal (application_id \(applicationID))")
+            return
+        }
+        let epoch = try String.fetchOne(db, sql: "SELECT value FROM statesync_meta WHERE key = 'epoch'") ?? "none"
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        report.found("journal: \(path), schema version \(version), epoch \(epoch)")
+        let integrity = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        if integrity == ["ok"] {
+            report.found("SQLite quick_check: ok")
+        } else {
+            for line in integrity.prefix(10) { report.problem("SQLite quick_check: \(line)") }
+        }
+        let last = try JournalStatements.lastRevision(db)
+        let oldest = try JournalStatements.oldestRevision(db)
+        let totals = try JournalStatements.entryTotals(db)
+        let snapshots = try JournalStatements.snapshotRevisions(db)
+        report.found("entries: \(totals.count) (\(totals.bytes) bytes of actions), revisions \(oldest.map(String.init) ?? "none")…\(last)")
+        report.found("snapshots: \(snapshots.isEmpty ? "none" : snapshots.map(String.init).joined(separator: ", "))")
+        if let oldest, UInt64(totals.count) != last - oldest + 1 {
+            report.problem("entries are missing: \(totals.count) entries for revisions \(oldest)…\(last)")
+        }
+        if let newest = snapshots.last, newest > last {
+            report.problem("the newest snapshot (revision \(newest)) is past the journal's last revision \(last)")
+        }
+        let replayFrom = snapshots.last ?? 0
+        if let oldest, oldest > replayFrom + 1 {
+            report.problem("recovery cannot replay: entries start at revision \(oldest), the newest snapshot is at \(replayFrom)")
+        }
+    }
+}
