@@ -86,7 +86,7 @@ extension PostgresJournal {
                 SELECT revision, time_bits, client_id, action_id, action FROM statesync_journal
                  WHERE store_id = \(store) AND revision BETWEEN \(lower) AND \(upper) ORDER BY revision
                 """, logger: logger).decode((Int64, Int64, String?, String?, ByteBuffer).self) {
-                let meta = Meta(revision: UInt64(revision), clientID: client, time: PostgresStatements.time(fromBits: bits))
+                let meta = Meta(revision: UInt64(revision), clientID: client, time: StoredTime.date(fromBits: bits))
                 entries.append(JournalEntry(meta: meta, actionID: action, action: Array(buffer: bytes)))
             }
             return entries

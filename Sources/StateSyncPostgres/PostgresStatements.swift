@@ -18,7 +18,7 @@ enum PostgresStatements {
         try await connection.run("""
             INSERT INTO statesync_journal (store_id, revision, time_bits, client_id, action_id, action)
             SELECT \(store), r, t, CASE WHEN hc THEN c END, CASE WHEN ha THEN a END, x
-              FROM unnest(\(entries.map { Int64($0.revision) }), \(entries.map { timeBits($0.meta.time) }),
+              FROM unnest(\(entries.map { Int64($0.revision) }), \(entries.map { StoredTime.bits($0.meta.time) }),
                           \(entries.map { $0.meta.clientID != nil }), \(entries.map { $0.meta.clientID ?? "" }),
                           \(entries.map { $0.actionID != nil }), \(entries.map { $0.actionID ?? "" }),
                           \(entries.map { ByteBuffer(bytes: $0.action) }))
@@ -69,16 +69,5 @@ enum PostgresStatements {
                 """, logger: logger)
         }
         return decidedBefore
-    }
-
-    /// `time` as the bit pattern of its `timeIntervalSinceReferenceDate`
-    /// (as ``SQLiteJournal`` stores it): a replay gets the same `Date` bit for bit.
-    static func timeBits(_ time: Date) -> Int64 {
-        Int64(bitPattern: time.timeIntervalSinceReferenceDate.bitPattern)
-    }
-
-    /// The `Date` whose bit pattern ``timeBits(_:)`` stored.
-    static func time(fromBits bits: Int64) -> Date {
-        Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
     }
 }

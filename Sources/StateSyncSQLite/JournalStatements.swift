@@ -40,7 +40,7 @@ enum JournalStatements {
             """)
         for entry in batch.entries {
             try insertEntry.execute(arguments: [
-                Int64(entry.revision), timeBits(entry.meta.time), entry.meta.clientID, entry.actionID,
+                Int64(entry.revision), StoredTime.bits(entry.meta.time), entry.meta.clientID, entry.actionID,
                 Data(entry.action),
             ])
             if let key = entry.outcomeKey {
@@ -89,7 +89,7 @@ enum JournalStatements {
             let revision: Int64 = row[0]
             let bits: Int64 = row[1]
             let action: Data = row[4]
-            let meta = Meta(revision: UInt64(revision), clientID: row[2], time: time(fromBits: bits))
+            let meta = Meta(revision: UInt64(revision), clientID: row[2], time: StoredTime.date(fromBits: bits))
             entries.append(JournalEntry(meta: meta, actionID: row[3], action: [UInt8](action)))
         }
         return entries
@@ -114,17 +114,5 @@ enum JournalStatements {
         guard let row else { return nil }
         if let revision: Int64 = row[0] { return .accepted(revision: UInt64(revision)) }
         return .rejected(code: row[1] ?? "", message: row[2] ?? "")
-    }
-
-    // MARK: Time
-
-    /// `time` as the bit pattern of its `timeIntervalSinceReferenceDate`.
-    static func timeBits(_ time: Date) -> Int64 {
-        Int64(bitPattern: time.timeIntervalSinceReferenceDate.bitPattern)
-    }
-
-    /// The `Date` whose bit pattern ``timeBits(_:)`` stored.
-    static func time(fromBits bits: Int64) -> Date {
-        Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: bits)))
     }
 }

@@ -11,10 +11,8 @@ import StateSyncJournal
 struct SQLiteGroupStorage: GroupCommitStorage {
     let pool: DatabasePool
     let path: String
-    let epoch: String
     let retention: JournalRetention
-    let record: DurableRecord
-    let directory: DataDirectory
+    let marker: DurableMarker
     let logger: Logger
 
     func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome {
@@ -32,7 +30,7 @@ struct SQLiteGroupStorage: GroupCommitStorage {
         }
         if group.contains(where: { if case .batch = $0 { true } else { false } }) {
             let revision = group.batches.last { !$0.entries.isEmpty }?.entries.last?.revision ?? seen
-            if !record.write(DurableRecord.Mark(epoch: epoch, revision: revision)) {
+            if !marker.mark(revision) {
                 logger.warning("could not update the durable record", metadata: ["revision": "\(revision)"])
             }
         }
@@ -51,10 +49,7 @@ struct SQLiteGroupStorage: GroupCommitStorage {
     /// server leaves no log whose damage could roll history back), closes
     /// the file and releases the directory's lock.
     func release() async -> Result<Void, JournalError> {
-        defer {
-            record.flushAndClose()
-            directory.unlock()
-        }
+        defer { marker.release() }
         do {
             _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             try pool.close()

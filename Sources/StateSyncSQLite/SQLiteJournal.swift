@@ -136,8 +136,8 @@ public final class SQLiteJournal: Journal {
             self.epoch = epoch
             self.pool = pool
             let storage = SQLiteGroupStorage(
-                pool: pool, path: path, epoch: epoch, retention: configuration.retention, record: record!,
-                directory: directory, logger: logger)
+                pool: pool, path: path, retention: configuration.retention,
+                marker: DurableMarker(directory: directory, record: record!, epoch: epoch), logger: logger)
             let writer = GroupCommitWriter(
                 storage: storage, lastRevision: lastRevision,
                 backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),

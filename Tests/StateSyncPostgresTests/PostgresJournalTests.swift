@@ -83,7 +83,7 @@ struct PostgresJournalTests {
             try await journal.close()
             try await PostgresQueries.run("UPDATE statesync_schema SET version = 99", on: postgres)
             let error = await #expect(throws: JournalError.self) { try await JournalFixtures.open(postgres) }
-            #expect(error?.description.contains("has version 99") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("has journal schema version 99") == true, "\(String(describing: error))")
         }
     }
 }
