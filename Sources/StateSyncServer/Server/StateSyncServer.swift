@@ -143,27 +143,30 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             }
             started.finish(.success(address))
             logger.info("listening", metadata: ["address": "\(address)", "epoch": "\(engine.epoch)", "rev": "\(engine.revision)"])
-            // Cancelled and awaited below, before the engine's last batch.
-            let presenceTask = presence.map { presence in
-                Task {
-                    await presence.run(
-                        removingSessions: { await engine.removeSessions($0) },
-                        announcingSessions: { await engine.announceSessions(except: $0) },
-                        removedElsewhere: { engine.liveSessionsRemovedElsewhere })
+            await withDiscardingTaskGroup { lifetime in
+                // The node's presence ends (its sessions leave) before the engine's last batch.
+                if let presence {
+                    let services = ServiceGroup(configuration: ServiceGroupConfiguration(
+                        services: [.init(
+                            service: ClusterPresenceService(presence: presence, engine: engine),
+                            successTerminationBehavior: .gracefullyShutdownGroup)],
+                        logger: logger))
+                    let logger = logger
+                    lifetime.addTask {
+                        do {
+                            try await services.run()
+                        } catch {
+                            logger.error("the cluster presence service failed", metadata: ["error": "\(error)"])
+                        }
+                    }
                 }
-            }
-            // Returns on graceful shutdown; throws CancellationError when cancelled: shut down the same way.
-            do {
-                try await gracefulShutdown()
-            } catch {
-                logger.info("cancelled: shutting down")
-            }
-            stopping.store(true, ordering: .releasing)
-            if let presence, let presenceTask {
-                presenceTask.cancel()
-                await presenceTask.value
-                // A clean shutdown says its sessions left, as their closing would.
-                await engine.removeSessions(await presence.ownSessions())
+                // Returns on graceful shutdown; throws CancellationError when cancelled: shut down the same way.
+                do {
+                    try await gracefulShutdown()
+                } catch {
+                    logger.info("cancelled: shutting down")
+                }
+                stopping.store(true, ordering: .releasing)
             }
             logger.info("shutting down: flushing the engine")
             await engine.shutdown()
