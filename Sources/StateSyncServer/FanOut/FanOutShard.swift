@@ -35,16 +35,17 @@ import Synchronization
 /// after it merges into the one before it, which the work then follows.
 /// So a client sending `get`s cannot stop a shard that is behind from
 /// catching up.
-final class FanOutShard: @unchecked Sendable {
+///
+/// The publication is bound to ``eventLoop`` (`NIOLoopBoundBox`): only the
+/// shard's drains, which run there, touch it.
+final class FanOutShard: Sendable {
     /// Subscriptions a round visits before the loop reads its sockets again
     /// (a slice of a few milliseconds: one write each, at most).
     static let sliceLimit = 512
 
     /// Where this shard's work runs, and its sessions' writes.
     let eventLoop: any EventLoop
-    // Set once in `init`, then read and changed only on `eventLoop`
-    // (``drain()``): that loop is what makes this class safe to share.
-    private var publication: Publication?
+    private let publication: NIOLoopBoundBox<Publication>
     private let queue = Mutex(ShardQueue())
     private let merged: Counter
     private let sliceLimit: Int
@@ -59,11 +60,15 @@ final class FanOutShard: @unchecked Sendable {
         self.eventLoop = eventLoop
         self.sliceLimit = max(1, sliceLimit)
         merged = metrics.changesMerged
-        publication = nil
-        publication = Publication(
-            state: state, revision: revision, history: history, deferredLimits: deferredLimits,
-            metrics: metrics, logger: logger,
-            drained: { [weak self] sessionID in self?.runReadingLatest { $0.drained(sessionID) } })
+        // The publication reaches its shard through `reference`, set below: no cycle.
+        let reference = Mutex(WeakShard())
+        publication = NIOLoopBoundBox.makeBoxSendingValue(
+            Publication(
+                state: state, revision: revision, history: history, deferredLimits: deferredLimits,
+                metrics: metrics, logger: logger,
+                drained: { sessionID in reference.withLock(\.shard)?.runReadingLatest { $0.drained(sessionID) } }),
+            as: Publication.self, eventLoop: eventLoop)
+        reference.withLock { $0.shard = self }
     }
 
     /// Runs `body` on the shard's loop with its publication, after
@@ -125,21 +130,29 @@ final class FanOutShard: @unchecked Sendable {
     /// schedules.
     private func drain() {
         queue.withLock { $0.drainScheduled = false }
-        // `publication` is only `nil` during `init`, before any work can be queued.
-        guard publication!.continuePublishing(limit: sliceLimit) else { return scheduleDrain() }
-        var jobs = queue.withLock { $0.takeAll() }[...]
-        while let job = jobs.popFirst() {
-            switch job {
-            case .publish(let change):
-                guard publication!.publish(change, limit: sliceLimit) else {
-                    queue.withLock { $0.putBack(jobs) }
-                    return scheduleDrain()
+        let finished = publication.withValue { publication in
+            guard publication.continuePublishing(limit: sliceLimit) else { return false }
+            var jobs = queue.withLock { $0.takeAll() }[...]
+            while let job = jobs.popFirst() {
+                switch job {
+                case .publish(let change):
+                    guard publication.publish(change, limit: sliceLimit) else {
+                        queue.withLock { $0.putBack(jobs) }
+                        return false
+                    }
+                case .work(let body), .readingLatest(let body):
+                    body(&publication)
                 }
-            case .work(let body), .readingLatest(let body):
-                body(&publication!)
             }
+            return true
         }
+        if !finished { scheduleDrain() }
     }
+}
+
+/// A shard as its publication's drain callback reaches it, without keeping it alive.
+private struct WeakShard {
+    weak var shard: FanOutShard?
 }
 
 /// One piece of a shard's queued work.

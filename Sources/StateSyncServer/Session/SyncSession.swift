@@ -25,12 +25,11 @@ import WebSocket
 /// connection stops reading its socket (TCP then slows the client) until the
 /// backlog is down to `backlogResume` (``WebSocketChannelOptions/inboundLowWatermark``).
 ///
-/// `@unchecked Sendable`: its mutable state (the machine, backlog, timer,
-/// flags) is read and written only on the connection's event loop
-/// (``WebSocketEventLoopHandler`` callbacks, and the hops back to that loop
-/// from the engine's and the test hook's callbacks); the ``SessionSink``
-/// methods the fan-out calls touch only constants.
-final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandler, @unchecked Sendable {
+/// Its mutable state (``Local``) is bound to the connection's event loop
+/// (`NIOLoopBoundBox`): the ``WebSocketEventLoopHandler`` callbacks, and the
+/// hops back to that loop from the engine's and the test hook's callbacks;
+/// the ``SessionSink`` methods the fan-out calls touch only constants.
+final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandler, Sendable {
     /// What a session awaits before it handles a message: it is given the
     /// function that lets it go on (tests stall sessions with it).
     typealias MessageHold = @Sendable (_ proceed: @escaping @Sendable () -> Void) -> Void
@@ -47,16 +46,21 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private let backlogLimit: Int
     private let backlogResume: Int
 
-    private var machine: SessionStateMachine
-    private var helloTimer: Scheduled<Void>?
-    private var joined = false
-    /// A message or a request is in progress (waiting for the engine's room
-    /// or for ``holdBeforeEachMessage``): later messages go to ``backlog``.
-    private var waiting = false
-    private var backlog: [WebSocketReceivedMessage] = []
-    private var readingHeld = false
-    private var connectionClosed = false
-    private var finished = false
+    /// What the session changes as it goes, used only on the connection's event loop.
+    private struct Local {
+        var machine: SessionStateMachine
+        var helloTimer: Scheduled<Void>?
+        var joined = false
+        /// A message or a request is in progress (waiting for the engine's room
+        /// or for ``holdBeforeEachMessage``): later messages go to `backlog`.
+        var waiting = false
+        var backlog: [WebSocketReceivedMessage] = []
+        var readingHeld = false
+        var connectionClosed = false
+        var finished = false
+    }
+
+    private let local: NIOLoopBoundBox<Local>
 
     /// A session for the connection of `outbound`, waiting for `hello`.
     /// `clock` gives the time the session starts at (its full token
@@ -79,10 +83,12 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         self.holdBeforeEachMessage = holdBeforeEachMessage
         self.backlogLimit = max(1, backlog.limit)
         self.backlogResume = min(max(0, backlog.resume), self.backlogLimit - 1)
-        self.machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: clock())
-        if let timeout = configuration.helloTimeout {
-            helloTimer = closeWithoutHello(after: timeout)
+        let machine = SessionStateMachine(configuration: configuration, authentication: authentication, now: clock())
+        let helloTimer = configuration.helloTimeout.map { timeout in
+            Self.closeWithoutHello(outbound, after: timeout, logger: logger, id: id)
         }
+        local = NIOLoopBoundBox.makeBoxSendingValue(
+            Local(machine: machine, helloTimer: helloTimer), as: Local.self, eventLoop: outbound.eventLoop)
     }
 
     // MARK: Inbound (on the connection's event loop)
@@ -99,10 +105,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// when the session gets to it: after a stall, the backlog of a steady
     /// client is not a burst.
     func webSocket(_ outbound: WebSocketOutbound, received: WebSocketReceivedMessage) {
-        guard !waiting else {
-            backlog.append(received)
-            if backlog.count >= backlogLimit, !readingHeld {
-                readingHeld = true
+        guard !local.value.waiting else {
+            local.value.backlog.append(received)
+            if local.value.backlog.count >= backlogLimit, !local.value.readingHeld {
+                local.value.readingHeld = true
                 outbound.holdReading()
             }
             return
@@ -118,23 +124,23 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     /// Leaves the engine once the messages received before the close are handled.
     func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus) {
-        connectionClosed = true
-        if !waiting { finish() }
+        local.value.connectionClosed = true
+        if !local.value.waiting { finish() }
     }
 
     private func handle(_ received: WebSocketReceivedMessage) {
         // The first message decides: a hello joins, anything else closes.
-        helloTimer?.cancel()
-        helloTimer = nil
+        local.value.helloTimer?.cancel()
+        local.value.helloTimer = nil
         guard let holdBeforeEachMessage else {
             process(received)
             return
         }
-        waiting = true
+        local.value.waiting = true
         let eventLoop = outbound.eventLoop
         holdBeforeEachMessage { [self] in
             eventLoop.execute { [self] in
-                waiting = false
+                local.value.waiting = false
                 process(received)
                 handleBacklog()
             }
@@ -143,7 +149,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     private func process(_ received: WebSocketReceivedMessage) {
         let action = decide(received)
-        if case .join = action { joined = true }
+        if case .join = action { local.value.joined = true }
         if let request = perform(action) { submit(request) }
     }
 
@@ -151,11 +157,11 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// waits (and its backlog fills, then its socket) rather than the queue grow.
     private func submit(_ request: SessionRequest) {
         guard engine.submitIfRoom(request, from: id) == nil else { return }
-        waiting = true
+        local.value.waiting = true
         let eventLoop = outbound.eventLoop
         engine.whenRoomForRequests { [self] in
             eventLoop.execute { [self] in
-                waiting = false
+                local.value.waiting = false
                 submit(request)
                 handleBacklog()
             }
@@ -167,31 +173,31 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// closed meanwhile and nothing is left.
     private func handleBacklog() {
         var handled = 0
-        while !waiting, handled < backlog.count {
-            let next = backlog[handled]
+        while !local.value.waiting, handled < local.value.backlog.count {
+            let next = local.value.backlog[handled]
             handled += 1
             handle(next)
         }
-        backlog.removeFirst(handled)
-        if readingHeld, backlog.count <= backlogResume {
-            readingHeld = false
+        local.value.backlog.removeFirst(handled)
+        if local.value.readingHeld, local.value.backlog.count <= backlogResume {
+            local.value.readingHeld = false
             outbound.resumeReading()
         }
-        if connectionClosed, !waiting { finish() }
+        if local.value.connectionClosed, !local.value.waiting { finish() }
     }
 
     /// The connection closed and every message it received is handled.
     private func finish() {
-        guard !finished else { return }
-        finished = true
-        helloTimer?.cancel()
-        helloTimer = nil
+        guard !local.value.finished else { return }
+        local.value.finished = true
+        local.value.helloTimer?.cancel()
+        local.value.helloTimer = nil
         // Also when the machine closed the session itself (a persistent rate limit).
-        if joined {
+        if local.value.joined {
             engine.leave(session: id)
             metrics.connections.decrement()
         }
-        machine.closed()
+        local.value.machine.closed()
         logger.debug(
             "connection closed",
             metadata: ["session": "\(id)", "status": "\(outbound.closeStatus.map(String.init(describing:)) ?? "none")"])
@@ -203,18 +209,20 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         let message = received.message
         logger.trace("received", metadata: ["session": "\(id)", "bytes": "\(message.data.readableBytes)"])
         let action = switch message.kind {
-        case .text: machine.received(text: message.data.readableBytesView, now: received.receivedAt)
-        case .binary: machine.receivedBinary(byteCount: message.data.readableBytes, now: received.receivedAt)
+        case .text: local.value.machine.received(text: message.data.readableBytesView, now: received.receivedAt)
+        case .binary: local.value.machine.receivedBinary(byteCount: message.data.readableBytes, now: received.receivedAt)
         }
         if case .join = action, let refusal = joinRefusal(now: received.receivedAt) {
-            machine.closed()
+            local.value.machine.closed()
             return refusal
         }
         return action
     }
 
-    /// Closes the connection with 1008 after `timeout` unless cancelled (by the first message).
-    private func closeWithoutHello(after timeout: Duration) -> Scheduled<Void> {
+    /// Closes `outbound`'s connection with 1008 after `timeout` unless cancelled (by the first message).
+    private static func closeWithoutHello(
+        _ outbound: WebSocketOutbound, after timeout: Duration, logger: Logger, id: String
+    ) -> Scheduled<Void> {
         let seconds = timeout.components.seconds
         let reason = timeout == .seconds(seconds) ? "no hello within \(seconds) s" : "no hello within \(timeout)"
         return outbound.eventLoop.scheduleTask(in: timeout.timeAmount) { [outbound, logger, id] in
