@@ -106,7 +106,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## Protocol").
+        // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## JSON and the protocol").
         .executableTarget(
             name: "protocol-benchmarks",
             dependencies: ["StateSyncCore", "StateSyncProtocol", "StateSyncLoad"],
@@ -409,7 +409,7 @@ let package = Package(
             path: "Tests/JournalCrashWriter",
             swiftSettings: strictSettings
         ),
-        // `swift run -c release server-benchmarks` (see BENCHMARKS.md "## Server engine").
+        // `swift run -c release server-benchmarks` (see BENCHMARKS.md "## Server engine, fan-out and load").
         .executableTarget(
             name: "server-benchmarks",
             dependencies: [
@@ -420,14 +420,14 @@ let package = Package(
             path: "Benchmarks/ServerBenchmarks",
             swiftSettings: strictSettings
         ),
-        // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "Issue 12: cluster").
+        // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "## PostgreSQL and the cluster").
         .executableTarget(
             name: "cluster-failover-benchmarks",
             dependencies: ["StateSyncClient", "StateSyncCore", "ProcessSpawning"],
             path: "Benchmarks/ClusterFailoverBenchmarks",
             swiftSettings: strictSettings
         ),
-        // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal").
+        // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal and SQLite").
         .executableTarget(
             name: "journal-benchmarks",
             dependencies: ["StateSyncServer", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
