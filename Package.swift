@@ -109,7 +109,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## Protocol").
+        // `swift run -c release protocol-benchmarks` (see BENCHMARKS.md "## JSON and the protocol").
         .executableTarget(
             name: "protocol-benchmarks",
             dependencies: ["StateSyncCore", "StateSyncProtocol", "StateSyncLoad"],
@@ -466,7 +466,7 @@ let package = Package(
             path: "Tests/JournalCrashWriter",
             swiftSettings: strictSettings
         ),
-        // `swift run -c release server-benchmarks` (see BENCHMARKS.md "## Server engine").
+        // `swift run -c release server-benchmarks` (see BENCHMARKS.md "## Server engine, fan-out and load").
         .executableTarget(
             name: "server-benchmarks",
             dependencies: [
@@ -478,14 +478,14 @@ let package = Package(
             path: "Benchmarks/ServerBenchmarks",
             swiftSettings: strictSettings
         ),
-        // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "Issue 12: cluster").
+        // `swift run -c release cluster-failover-benchmarks POSTGRES_URL` (BENCHMARKS.md "## PostgreSQL and the cluster").
         .executableTarget(
             name: "cluster-failover-benchmarks",
             dependencies: ["StateSyncClient", "StateSyncCore", "ProcessSpawning"],
             path: "Benchmarks/ClusterFailoverBenchmarks",
             swiftSettings: strictSettings
         ),
-        // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal").
+        // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal and SQLite").
         .executableTarget(
             name: "journal-benchmarks",
             dependencies: ["StateSyncSQLite", "StateSyncJournal", "StateSyncCore", .product(name: "Logging", package: "swift-log")],

@@ -16,7 +16,7 @@ import StateSyncCore
 // Then it SIGKILLs node 1 and at once dispatches one action through node 2:
 // a client has converged when its mirror holds that action's revision. It
 // prints, for the killed node's clients and for the others, how long after
-// the SIGKILL they converged (p50, p99, max) (BENCHMARKS.md, "Issue 12: cluster").
+// the SIGKILL they converged (p50, p99, max) (BENCHMARKS.md, "## PostgreSQL and the cluster").
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

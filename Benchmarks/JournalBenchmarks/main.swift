@@ -9,7 +9,7 @@ import StateSyncSQLite
 // run. Run: swift run -c release journal-benchmarks [DIRECTORY]
 // (default: a fresh directory under the system temporary directory; use a
 // directory on the disk the server will use). Prints the table for
-// BENCHMARKS.md ("## Journal").
+// BENCHMARKS.md ("## Journal and SQLite").
 
 let root = CommandLine.arguments.count > 1
     ? CommandLine.arguments[1]

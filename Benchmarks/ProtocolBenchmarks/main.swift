@@ -3,7 +3,7 @@ import StateSyncLoad
 import StateSyncProtocol
 
 // Protocol coding benchmarks. Run: swift run -c release protocol-benchmarks
-// Prints a markdown table for BENCHMARKS.md ("## Protocol").
+// Prints a markdown table for BENCHMARKS.md ("## JSON and the protocol").
 //
 // 1. Fan-out of one change to 1,000 subscriptions of one path: a full
 //    `MessageEncoder` encode per subscription (baseline) against

@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The SQLite comparison of BENCHMARKS.md ("## SQLite: system library through
-// GRDB vs built from source (sqlite-nio)"): the journal's workload on GRDB
+// The SQLite comparison of BENCHMARKS.md ("## Journal and SQLite"): the
+// journal's workload on GRDB
 // (the system's libsqlite3, as the server uses it) and on sqlite-nio (SQLite
 // built from source) in one run. A package of its own, so that the main
 // package never compiles sqlite-nio.

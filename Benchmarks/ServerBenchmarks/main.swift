@@ -4,7 +4,7 @@ import StateSyncJournal
 import StateSyncSQLite
 import StateSyncServer
 
-// Server engine benchmarks (BENCHMARKS.md "## Server engine").
+// Server engine benchmarks (BENCHMARKS.md "## Server engine, fan-out and load").
 // Run: swift run -c release server-benchmarks [SECTION…]
 // SECTIONs: throughput, fanout, growth, presence, todos (default: all), and
 // presence-profile (2,000 joins once, for valgrind --tool=callgrind), todos-profile

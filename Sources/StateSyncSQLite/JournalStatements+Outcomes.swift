@@ -10,7 +10,8 @@ import StateSyncJournal
 /// once every that many of the clientId's outcomes). An index on
 /// `(client_id, seq)` was tried and left out: it costs every insert and
 /// delete, and the reopened-journal benchmark measured 0.77 of the
-/// throughput with it (BENCHMARKS.md).
+/// throughput with it (2026-11-25; the run is in the git history of
+/// BENCHMARKS.md).
 extension JournalStatements {
     /// Drops every outcome of `clients` (before the batch's own are recorded).
     static func forgetOutcomes(of clients: [String], in db: Database) throws {

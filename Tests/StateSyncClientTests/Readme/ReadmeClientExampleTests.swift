@@ -4,8 +4,9 @@ import StateSyncCore
 import StateSyncTestSupport
 import Testing
 
-/// The README's client example, run against a real server (its endless
-/// `for await` loops stop after the first value here).
+/// The client example of docs/client.md ("Connecting, mirroring,
+/// dispatching"), line for line, run against a real server (its endless
+/// `for await` loops stop after the first value here). Change both together.
 @Suite(.timeLimit(.minutes(1))) struct ReadmeClientExampleTests {
     @Test func theReadmeClientExampleRuns() async throws {
         try await TestServer.with { server in
@@ -46,7 +47,7 @@ import Testing
     }
 }
 
-/// The README's optimistic example ("Optimistic updates"), against a real server.
+/// The optimistic example of docs/client.md ("Optimistic updates"), against a real server.
 @Suite(.timeLimit(.minutes(1))) struct ReadmeOptimisticExampleTests {
     @Test func theReadmeOptimisticExampleRuns() async throws {
         try await TestServer.with { server in
@@ -57,6 +58,25 @@ import Testing
                 let rev = try await board.dispatch(.addTodo(title: "Milk"))
                 #expect(board.state.todos == [Todo(id: "t\(rev)", title: "Milk")])
                 #expect(board.view.pendingCount == 0)
+            }
+        }
+    }
+}
+
+/// The opening example of README.md (above "Two commands"), line for line,
+/// against a real server (its endless `for await` loop stops after the first
+/// value here). Change both together.
+@Suite(.timeLimit(.minutes(1))) struct ReadmeOpeningExampleTests {
+    @Test func theReadmeOpeningExampleRuns() async throws {
+        try await TestServer.with { server in
+            try await StateSyncClient.withConnection(StateSyncClientConfiguration(url: server.url)) { client in
+                let board = try await client.mirror(Board.self, optimistic: true)  // a live mirror of the server's state
+                let rev = try await board.dispatch(.addTodo(title: "Milk"))        // shown at once; returns on the server's ack
+                print("Milk is durable at revision", rev, board.state.todos)
+                for await todos in board.observe(\.todos) {
+                    #expect(todos == [Todo(id: "t\(rev)", title: "Milk")])
+                    break
+                }
             }
         }
     }

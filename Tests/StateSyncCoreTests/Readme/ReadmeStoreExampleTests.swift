@@ -1,8 +1,10 @@
 import Testing
 import StateSyncCore
 
-// The README's store example, kept here verbatim so that it compiles and does
-// what the README says. Change both together.
+// The store example of docs/store.md ("Reducers and the store"), kept here
+// verbatim so that it compiles and does what the page says; the tests below
+// also run the page's test-store, middleware, effects and recorder examples.
+// Change both together.
 
 enum ReadmeExample {
     struct Todo: Codable, Equatable, Identifiable, Sendable { var id: String; var title: String; var done = false }

@@ -4,7 +4,7 @@ import StateSyncTestSupport
 import TestProcessSupport
 import Testing
 
-/// The HTTP API of the real `statesync serve`, driven by curl as the README shows it.
+/// The HTTP API of the real `statesync serve`, driven by curl as docs/http-api.md shows it.
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPAPIProcessTests {
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The entries of a section of swift-argument-parser's help text
 /// (`SUBCOMMANDS:`, `ARGUMENTS:`, `OPTIONS:`), and the same entries as
-/// README.md's tables, so that the two can be compared.
+/// docs/cli.md's tables, so that the two can be compared.
 struct HelpEntry: Equatable, CustomStringConvertible {
     /// `serve`, `--host <host>`, `<path>`, `--memory`.
     var synopsis: String

@@ -7,7 +7,7 @@ import Foundation
 //   swift run -c release sqlite-engine-benchmarks [DIRECTORY]
 // (default: a fresh directory under the system temporary directory; use one
 // on the disk the server will use). Prints the tables for BENCHMARKS.md
-// ("## SQLite: system library through GRDB vs built from source (sqlite-nio)").
+// ("## Journal and SQLite").
 
 // `--commits A|B|B'|A-sync N DIRECTORY` only commits N single-entry batches
 // on one side (A-sync: GRDB's blocking write, no async hop) and exits: run it under `strace -f -c -e trace=fsync,fdatasync` to

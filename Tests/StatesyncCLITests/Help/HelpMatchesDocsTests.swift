@@ -3,23 +3,24 @@ import Foundation
 import StateSyncTestSupport
 import Testing
 
-/// `statesync --help` and every subcommand's `--help` against README.md's
+/// `statesync --help` and every subcommand's `--help` against docs/cli.md's
 /// "Every command and option" tables: the commands with their abstracts, and
 /// each command's arguments and options with their meaning and default. The
-/// README is parsed, the built binary run, so the two cannot drift apart.
+/// page is parsed, the built binary run, so the two cannot drift apart.
 @Suite(.timeLimit(.minutes(1)))
-struct HelpMatchesReadmeTests {
-    static let readme = URL(fileURLWithPath: #filePath)
+struct HelpMatchesDocsTests {
+    /// docs/cli.md, from this file's place in the repository.
+    static let page = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
+        .appendingPathComponent("docs").appendingPathComponent("cli.md")
 
-    /// Entries that every command has and the README leaves out.
+    /// Entries that every command has and the page leaves out.
     static let standard: Set<String> = ["--version", "-h, --help"]
 
     /// The rows of the first table after the line `heading`: cells without their backticks.
-    static func table(after heading: String, in readme: String) throws -> [[String]] {
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let start = try #require(lines.firstIndex(of: heading), "README.md has no line \(heading)")
+    static func table(after heading: String, in page: String) throws -> [[String]] {
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: heading), "docs/cli.md has no line \(heading)")
         var rows: [[String]] = []
         for line in lines[(start + 1)...] {
             if line.hasPrefix("|") {
@@ -43,40 +44,40 @@ struct HelpMatchesReadmeTests {
     }
 
     static func commands() throws -> [String] {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        return try table(after: "### Every command and option", in: readme).map { $0[0] }
+        let page = try String(contentsOf: Self.page, encoding: .utf8)
+        return try table(after: "### Every command and option", in: page).map { $0[0] }
     }
 
-    @Test func theCommandsAndTheirAbstractsAreTheReadmes() async throws {
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let documented = try Self.table(after: "### Every command and option", in: readme)
+    @Test func theCommandsAndTheirAbstractsAreTheDocs() async throws {
+        let page = try String(contentsOf: Self.page, encoding: .utf8)
+        let documented = try Self.table(after: "### Every command and option", in: page)
             .map { HelpEntry(synopsis: $0[0], meaning: $0[1], defaultValue: nil) }
         let actual = HelpText.entries("SUBCOMMANDS", in: try await Self.help([]))
         #expect(!actual.isEmpty, "statesync --help lists no subcommands")
-        #expect(documented == actual, "README.md's command table against statesync --help")
+        #expect(documented == actual, "docs/cli.md's command table against statesync --help")
     }
 
     @Test(arguments: ["serve", "get", "watch", "dispatch", "mirror", "bench", "verify"])
-    func eachCommandsArgumentsAndOptionsAreTheReadmes(_ command: String) async throws {
-        #expect(try Self.commands().contains(command), "README.md's command table lacks \(command)")
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
-        let documented = try Self.table(after: "#### `statesync \(command)`", in: readme).map { row in
+    func eachCommandsArgumentsAndOptionsAreTheDocs(_ command: String) async throws {
+        #expect(try Self.commands().contains(command), "docs/cli.md's command table lacks \(command)")
+        let page = try String(contentsOf: Self.page, encoding: .utf8)
+        let documented = try Self.table(after: "#### `statesync \(command)`", in: page).map { row in
             HelpEntry(synopsis: row[0], meaning: row[1], defaultValue: row[2] == "–" ? nil : row[2])
         }
         let help = try await Self.help([command])
         var actual = (HelpText.entries("ARGUMENTS", in: help) + HelpText.entries("OPTIONS", in: help))
             .filter { !Self.standard.contains($0.synopsis) }
         #expect(!actual.isEmpty, "statesync \(command) --help lists no options")
-        // The generator's thread count defaults to the machine's cores: the README says so in words.
+        // The generator's thread count defaults to the machine's cores: the page says so in words.
         for index in actual.indices where actual[index].synopsis == "--threads <threads>" {
             if documented.first(where: { $0.synopsis == "--threads <threads>" })?.defaultValue == "one per core",
                Int(actual[index].defaultValue ?? "") != nil {
                 actual[index].defaultValue = "one per core"
             }
         }
-        #expect(documented.map(\.synopsis) == actual.map(\.synopsis), "README.md's `statesync \(command)` options against its --help")
-        for (readmeEntry, helpEntry) in zip(documented, actual) where readmeEntry != helpEntry {
-            Issue.record("statesync \(command): README.md says \(readmeEntry), --help says \(helpEntry)")
+        #expect(documented.map(\.synopsis) == actual.map(\.synopsis), "docs/cli.md's `statesync \(command)` options against its --help")
+        for (documentedEntry, helpEntry) in zip(documented, actual) where documentedEntry != helpEntry {
+            Issue.record("statesync \(command): docs/cli.md says \(documentedEntry), --help says \(helpEntry)")
         }
     }
 
