@@ -65,7 +65,7 @@ struct FollowState {
 /// A pair is never applied twice across nodes: a node does not look each
 /// new pair up before applying it; the journal's commit refuses a batch
 /// holding a pair another node had already decided
-/// (``JournalError/isOutcomeConflict``, see `PostgresBatchWriter`), and
+/// (``JournalError/isOutcomeConflict``, see `PostgresGroupStorage`), and
 /// the round that sequences that batch again looks its pairs up first, so
 /// such a pair is answered from its stored outcome.
 extension Sequencer {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The journal's tables and write pattern, shared by both sides so that they
 /// run the same SQL. The statements are copied from
-/// `Sources/StateSyncServer/Persistence/SQLite/JournalSchema.swift` and
+/// `Sources/StateSyncSQLite/JournalSchema.swift` and
 /// `JournalStatements.swift` (internal there); keep them in step.
 enum JournalWorkload {
     /// `JournalSchema.create`, one statement per element (SQLiteNIO's `query`
