@@ -41,31 +41,35 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     /// `location` (a file, a database) holds a schema version this code
     /// does not know.
-    package static func unsupportedSchema(_ location: String, version: Int) -> JournalError {
+    public static func unsupportedSchema(_ location: String, version: Int) -> JournalError {
         JournalError(.unsupportedSchema(location: location, version: version))
     }
     /// The storage refused or failed a statement: `store` names it and where
     /// it is ("SQLite in PATH", "PostgreSQL at HOST:PORT/DB", never a
     /// password), `operation` what the journal was doing.
-    package static func storage(_ store: String, operation: String, message: String) -> JournalError {
+    public static func storage(_ store: String, operation: String, message: String) -> JournalError {
         JournalError(.storage(store: store, operation: operation, message: message))
     }
-    package static func revisionGap(expected: UInt64, got: UInt64) -> JournalError {
+    /// A batch did not continue the journal's revisions: `expected` was next, `got` came.
+    public static func revisionGap(expected: UInt64, got: UInt64) -> JournalError {
         JournalError(.revisionGap(expected: expected, got: got))
     }
     /// Another writer of a shared journal had already stored an outcome for
     /// `pairs` of the batch's `(clientId, actionId)` pairs: nothing of the
     /// batch was written.
-    package static func outcomeConflict(pairs: Int) -> JournalError {
+    public static func outcomeConflict(pairs: Int) -> JournalError {
         JournalError(.outcomeConflict(pairs: pairs))
     }
-    package static func revisionOverflow(_ revision: UInt64) -> JournalError {
+    /// A revision past what the journal can store.
+    public static func revisionOverflow(_ revision: UInt64) -> JournalError {
         JournalError(.revisionOverflow(revision))
     }
-    package static func snapshotAhead(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
+    /// A snapshot at a revision the journal has not reached.
+    public static func snapshotAhead(_ revision: UInt64, lastRevision: UInt64) -> JournalError {
         JournalError(.snapshotAhead(revision: revision, lastRevision: lastRevision))
     }
-    package static func entriesDiscarded(requested: UInt64, oldest: UInt64) -> JournalError {
+    /// Entries asked for are older than the journal keeps.
+    public static func entriesDiscarded(requested: UInt64, oldest: UInt64) -> JournalError {
         JournalError(.entriesDiscarded(requested: requested, oldest: oldest))
     }
     package static func corruptEntry(_ path: String, revision: UInt64, reason: String) -> JournalError {
@@ -81,15 +85,16 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     /// The connection to `store` was lost while `COMMIT` was on its way: the
     /// batch may or may not be durable, so nothing of it may be acknowledged.
-    package static func commitOutcomeUnknown(_ store: String, _ message: String) -> JournalError {
+    public static func commitOutcomeUnknown(_ store: String, _ message: String) -> JournalError {
         JournalError(.commitOutcomeUnknown(store: store, message: message))
     }
     /// The journal stopped after an earlier write failed; it carries that error.
-    package static func failed(after error: JournalError) -> JournalError {
+    public static func failed(after error: JournalError) -> JournalError {
         if case .failed = error.base { return error }
         return JournalError(.failed(underlying: error.description))
     }
-    package static let closed = JournalError(.closed)
+    /// The journal was closed.
+    public static let closed = JournalError(.closed)
 
     /// Whether another process (or another journal in this process) holds the
     /// data directory's lock.

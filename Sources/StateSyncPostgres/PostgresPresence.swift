@@ -40,7 +40,7 @@ import Synchronization
 ///   node holds any of them, it waits: that node's `sessionLeft` is not
 ///   committed yet, and would undo a `sessionJoined` ordered before it.
 ///   Once none is held, its engine journals `sessionJoined` for each live
-///   session without a row (``SyncEngine/announceSessions(except:)``), and
+///   session without a row (the engine's `announceSessions(except:)`), and
 ///   that commit writes the rows as a normal join does, owned by this node.
 ///   Ownership stays single: the rows of a registered node are never
 ///   adopted, and this node writes its rows back only after the claimer's
@@ -49,7 +49,7 @@ import Synchronization
 /// - A claimer's retried `sessionLeft` (its first commit was slower than a
 ///   heartbeat) can land after that: it removes a session this node has
 ///   announced again, at any later time. This node's engine sees it as it
-///   follows the journal (``SyncEngine/liveSessionsRemovedElsewhere``
+///   follows the journal (the engine's `liveSessionsRemovedElsewhere`
 ///   grows), and the next beat announces the session again as above.
 ///
 /// Bounds: `statesync_nodes` holds one row per live node (a dead node's row

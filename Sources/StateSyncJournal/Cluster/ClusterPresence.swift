@@ -34,7 +34,7 @@ public protocol ClusterPresence: Sendable {
     /// of its sessions whose presence is still recorded: the caller
     /// journals `sessionJoined` for each of its other live sessions and
     /// returns how many it announced. It does the same when
-    /// `removedElsewhere` (``SyncEngine/liveSessionsRemovedElsewhere``)
+    /// `removedElsewhere` (the engine counts them as it follows the journal)
     /// grows: another node's `sessionLeft` removed sessions still connected
     /// here. Returns when cancelled.
     func run(

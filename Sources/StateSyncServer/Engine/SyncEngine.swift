@@ -133,7 +133,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// it held dead, or one it retried after this node had announced its
     /// sessions again; ``ClusterPresence`` announces them again when the
     /// count grows. 0 on a journal nobody else writes.
-    public var liveSessionsRemovedElsewhere: Int { shared.liveSessionsRemovedElsewhere.load(ordering: .relaxed) }
+    var liveSessionsRemovedElsewhere: Int { shared.liveSessionsRemovedElsewhere.load(ordering: .relaxed) }
 
     /// Registers a session that completed `hello` and journals
     /// `sessionJoined` (presence) unless `announced` is `false`. Send
@@ -170,7 +170,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     ///
     /// Returns once they are reduced into the building batch (durable soon
     /// after, as any batch); at once when the engine has stopped.
-    public func removeSessions(_ sessions: [SessionInfo]) async {
+    func removeSessions(_ sessions: [SessionInfo]) async {
         for session in sessions {
             let journaled = SessionCommandCoding.encode(SessionCommand<App.Action>.sessionLeft(session))
             await withCheckedContinuation { reduced in
@@ -187,7 +187,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     ///
     /// - Returns: How many were announced, once they are reduced into the
     ///   building batch; 0 at once when the engine has stopped.
-    public func announceSessions(except present: Set<String>) async -> Int {
+    func announceSessions(except present: Set<String>) async -> Int {
         await withCheckedContinuation { announced in
             if !inbox.post(.announceSessions(except: present, announced: announced)) { announced.resume(returning: 0) }
         }
