@@ -42,7 +42,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var engine: EngineOptions
     @OptionGroup var board: BoardLimitOptions
 
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", default: ServeConfiguration().logLevel.rawValue))
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", default: ServeConfiguration.defaults.logLevel.rawValue))
     var logLevel: String?
 
     func run() async throws {
@@ -93,7 +93,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The options given on the command line, under their settings' keys.
-    private var flags: FlagValues {
+    var flags: FlagValues {
         var flags = FlagValues()
         let groups: [any SettingOptions] = [network, storage, cluster, auth, connections, session, engine, board]
         for group in groups { group.add(to: &flags) }

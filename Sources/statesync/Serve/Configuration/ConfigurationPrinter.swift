@@ -13,44 +13,63 @@ import StateSyncCore
 ///   port: 9000  # --port
 /// ```
 enum ConfigurationPrinter {
+    /// One printed setting: its key within its section, its value as both formats write it, and where it came from.
+    private struct Line {
+        let key: String
+        let value: String
+        let note: String?
+    }
+
+    /// The lines of one section, or of the top level (`name` `nil`).
+    private struct Section {
+        let name: String?
+        var lines: [Line]
+    }
+
     /// `configuration` as a document of `format`.
     static func text(of configuration: ServeConfiguration, as format: ConfigurationFormat) -> String {
-        var sections: [(name: String?, entries: [(key: String, value: String, note: String?)])] = []
-        for entry in configuration.entries {
-            guard let value = entry.printed.map(Self.scalar) else { continue }
-            let parts = entry.name.fileKey.split(separator: ".", maxSplits: 1).map(String.init)
-            let section = parts.count == 2 ? parts[0] : nil
-            let origin = configuration.origins[entry.name]
-            let line = (key: parts.last ?? entry.name.fileKey, value: value, note: origin.precedence > 0 ? origin.note : nil)
-            if let last = sections.last, last.name == section, section != nil {
-                sections[sections.count - 1].entries.append(line)
-            } else {
-                sections.append((section, [line]))
-            }
-        }
+        let sections = sections(of: configuration)
         switch format {
         case .yaml:
-            var lines = ["# statesync serve: the effective configuration (defaults < file < STATESYNC_* < flags); secrets masked."]
+            var text = "# statesync serve: the effective configuration (defaults < file < STATESYNC_* < flags); secrets masked.\n"
             for section in sections {
+                if let name = section.name { text += "\(name):\n" }
                 let indent = section.name == nil ? "" : "  "
-                if let name = section.name { lines.append("\(name):") }
-                for entry in section.entries {
-                    lines.append("\(indent)\(entry.key): \(entry.value)" + (entry.note.map { "  # \($0)" } ?? ""))
+                for line in section.lines {
+                    text += "\(indent)\(line.key): \(line.value)" + (line.note.map { "  # \($0)" } ?? "") + "\n"
                 }
             }
-            return lines.joined(separator: "\n") + "\n"
+            return text
         case .json:
             let members = sections.map { section in
-                let quoted = section.entries.map { (Self.quoted($0.key), $0.value) }
-                guard let name = section.name else { return quoted.map { "  \($0): \($1)" }.joined(separator: ",\n") }
-                return "  \(Self.quoted(name)): {\n" + quoted.map { "    \($0): \($1)" }.joined(separator: ",\n") + "\n  }"
+                let indent = section.name == nil ? "  " : "    "
+                let lines = section.lines.map { "\(indent)\(quoted($0.key)): \($0.value)" }.joined(separator: ",\n")
+                return section.name.map { "  \(quoted($0)): {\n\(lines)\n  }" } ?? lines
             }
             return "{\n" + members.joined(separator: ",\n") + "\n}\n"
         }
     }
 
+    /// The settings that are set, grouped by section in the file's order.
+    private static func sections(of configuration: ServeConfiguration) -> [Section] {
+        var sections: [Section] = []
+        for entry in configuration.entries {
+            guard let printed = entry.printed else { continue }
+            let parts = entry.name.fileKey.split(separator: ".", maxSplits: 1).map(String.init)
+            let origin = configuration.origins[entry.name]
+            let line = Line(key: parts[parts.count - 1], value: value(printed), note: origin.precedence > 0 ? origin.note : nil)
+            let name = parts.count == 2 ? parts[0] : nil
+            if name != nil, sections.last?.name == name {
+                sections[sections.count - 1].lines.append(line)
+            } else {
+                sections.append(Section(name: name, lines: [line]))
+            }
+        }
+        return sections
+    }
+
     /// A value as both formats write it: strings quoted and escaped as in JSON, lists in brackets.
-    private static func scalar(_ content: ConfigContent) -> String {
+    private static func value(_ content: ConfigContent) -> String {
         switch content {
         case .string(let string): quoted(string)
         case .int(let int): "\(int)"

@@ -19,7 +19,7 @@ extension ServeConfiguration {
         var restrictAction: [String] = []
         /// Whether `/metrics` answers admins only; needs a token. Default
         /// `false`: metrics hold counts, not state, and scrapers seldom have a token.
-        var metricsAdminOnly = StateSyncServerConfiguration().metricsAdminOnly
+        var metricsAdminOnly = ServeConfiguration.serverDefaults.metricsAdminOnly
 
         /// The settings of this section.
         enum Keys {

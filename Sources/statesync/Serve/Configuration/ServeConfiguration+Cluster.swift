@@ -8,10 +8,10 @@ extension ServeConfiguration {
         /// notification announced. Default ``PostgresJournal/Configuration/pollInterval``'s (1 s).
         var pollInterval = PostgresJournal.Configuration().pollInterval.inSeconds
         /// Seconds between this node's heartbeats. Default ``PostgresNode``'s (5 s).
-        var presenceHeartbeat = PostgresNode().heartbeatInterval.inSeconds
+        var presenceHeartbeat = PostgresNode(id: "").heartbeatInterval.inSeconds
         /// Seconds without a heartbeat after which a node is dead. Default
         /// ``PostgresNode``'s (15 s: three heartbeats).
-        var presenceExpiry = PostgresNode().expiry.inSeconds
+        var presenceExpiry = PostgresNode(id: "").expiry.inSeconds
 
         /// The settings of this section.
         enum Keys {

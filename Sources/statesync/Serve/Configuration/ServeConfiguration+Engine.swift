@@ -20,7 +20,7 @@ extension ServeConfiguration {
         /// Requests queued for the engine before connections stop being read. Default 16,384.
         var maxQueuedRequests = SyncEngineConfiguration().maxQueuedRequests
         /// Devtools API requests answered at once, server-wide. Default 4.
-        var maxDevtoolsRequests = StateSyncServerConfiguration().maxDevtoolsRequests
+        var maxDevtoolsRequests = ServeConfiguration.serverDefaults.maxDevtoolsRequests
 
         /// The settings of this section.
         enum Keys {

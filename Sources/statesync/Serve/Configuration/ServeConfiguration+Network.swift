@@ -7,16 +7,16 @@ extension ServeConfiguration {
     struct Network: Sendable, Equatable {
         /// The address to listen on. Default `127.0.0.1`: nothing is exposed
         /// to the network unless asked for (`0.0.0.0` for every interface).
-        var host = StateSyncServerConfiguration().host
+        var host = ServeConfiguration.serverDefaults.host
         /// The TCP port. Default 8080; 0 lets the OS choose (the URL printed says which).
-        var port = StateSyncServerConfiguration().port
+        var port = ServeConfiguration.serverDefaults.port
         /// A PEM certificate chain: serve `wss://`. Default none (`ws://`).
         var tlsCert: String?
         /// The PEM private key of ``tlsCert``: a path (the key itself is never
         /// part of the configuration). Default none.
         var tlsKey: String?
         /// Whether `/echo` (a WebSocket echo for conformance tests) is served. Default `false`.
-        var echo = StateSyncServerConfiguration().echo
+        var echo = ServeConfiguration.serverDefaults.echo
         /// Browser origins allowed besides the server's own; `*` allows every
         /// one. Default none: a page of another site cannot act for its visitors.
         var allowOrigins = RequestPolicy().allowedOrigins
@@ -24,7 +24,7 @@ extension ServeConfiguration {
         var allowHosts = RequestPolicy().allowedHosts
         /// Event-loop threads, each serving its share of the connections.
         /// Default one per core, so that every core sends.
-        var threads = System.coreCount
+        var threads = ServeConfiguration.serverDefaults.threads
         /// Development only: milliseconds by which everything sent on each
         /// `/sync` connection is delayed. Default 0 (off).
         var injectLatency = 0

@@ -6,7 +6,7 @@ extension ServeConfiguration {
     struct Storage: Sendable, Equatable {
         /// The data directory: the SQLite journal and snapshots, created when
         /// missing. Default `./statesync-data`. Unused in memory or with PostgreSQL.
-        var data = StateSyncServerConfiguration().storage.directoryPath ?? "./statesync-data"
+        var data = ServeConfiguration.serverDefaults.storage.directoryPath ?? "./statesync-data"
         /// Keep the state in memory only (nothing is stored). Default `false`.
         var memory = false
         /// The journal in PostgreSQL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`):

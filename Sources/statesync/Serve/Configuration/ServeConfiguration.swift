@@ -1,4 +1,5 @@
 import Logging
+import StateSyncServer
 
 /// The effective configuration of `statesync serve`: the defaults, then a
 /// configuration file (`--config FILE` or `STATESYNC_CONFIG`), then the
@@ -37,6 +38,12 @@ struct ServeConfiguration: Sendable {
     private(set) var origins = SettingOrigins()
     /// The format of the configuration file read; `nil` without one.
     private(set) var fileFormat: ConfigurationFormat?
+
+    /// Every default, built once: what `--help` shows and what names the settings.
+    static let defaults = ServeConfiguration()
+    /// The server's own defaults, which most settings' defaults are, read
+    /// once: its thread count reads the cgroup's CPU limit from files.
+    static let serverDefaults = StateSyncServerConfiguration()
 
     /// The one setting outside the sections: the file's top-level `logLevel`.
     static let logLevelKey = Setting<String>("logLevel", flag: "--log-level")
@@ -80,7 +87,5 @@ struct ServeConfiguration: Sendable {
     }
 
     /// The names of every setting, in the file's order.
-    static var names: [SettingName] {
-        ServeConfiguration().entries.map(\.name)
-    }
+    static let names = defaults.entries.map(\.name)
 }

@@ -6,17 +6,17 @@ struct ClusterOptions: SettingOptions {
 
     @Option(help: ArgumentHelp(
         "With --postgres: seconds between reads of the store's head, to follow other nodes' writes that no notification announced (0.05…60).",
-        default: ServeConfiguration.Cluster().pollInterval))
+        default: ServeConfiguration.defaults.cluster.pollInterval))
     var pollInterval: Double?
 
     @Option(help: ArgumentHelp(
         "With --postgres: seconds between this node's heartbeats in the cluster (it also looks for dead nodes then).",
-        default: ServeConfiguration.Cluster().presenceHeartbeat))
+        default: ServeConfiguration.defaults.cluster.presenceHeartbeat))
     var presenceHeartbeat: Double?
 
     @Option(help: ArgumentHelp(
         "With --postgres: seconds without a heartbeat after which a node is dead and its sessions leave presence.",
-        default: ServeConfiguration.Cluster().presenceExpiry))
+        default: ServeConfiguration.defaults.cluster.presenceExpiry))
     var presenceExpiry: Double?
 
     func add(to flags: inout FlagValues) {

@@ -4,10 +4,10 @@ import ArgumentParser
 struct NetworkOptions: SettingOptions {
     private typealias Keys = ServeConfiguration.Network.Keys
 
-    @Option(help: ArgumentHelp("The address to listen on (0.0.0.0 for every interface).", default: ServeConfiguration.Network().host))
+    @Option(help: ArgumentHelp("The address to listen on (0.0.0.0 for every interface).", default: ServeConfiguration.defaults.network.host))
     var host: String?
 
-    @Option(help: ArgumentHelp("The TCP port (0 lets the OS choose; the URL printed says which).", default: ServeConfiguration.Network().port))
+    @Option(help: ArgumentHelp("The TCP port (0 lets the OS choose; the URL printed says which).", default: ServeConfiguration.defaults.network.port))
     var port: Int?
 
     @Option(help: "A PEM certificate chain: serve wss:// (with --tls-key).")
@@ -30,7 +30,7 @@ struct NetworkOptions: SettingOptions {
 
     @Option(help: ArgumentHelp(
         "Development only: delay everything sent on each /sync connection by this many milliseconds, to see a far-away server (0: off).",
-        default: ServeConfiguration.Network().injectLatency))
+        default: ServeConfiguration.defaults.network.injectLatency))
     var injectLatency: Int?
 
     func add(to flags: inout FlagValues) {
