@@ -387,8 +387,13 @@ let package = Package(
                 "StateSyncTestSupport",
                 "TestProcessSupport",
                 "StateSyncClient",
+                "StateSyncServer",
+                "StateSyncProtocol",
                 "StateSyncCore",
                 "BoardApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
