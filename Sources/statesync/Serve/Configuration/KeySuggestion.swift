@@ -8,9 +8,10 @@ enum KeySuggestion {
 
     /// A suggestion for each of `unknown` that has one.
     static func suggestions(for unknown: [String], among known: Set<String>) -> [String: String] {
+        let known = known.sorted()   // the first of equally near keys, whatever the set's order
         var suggestions: [String: String] = [:]
         for key in unknown {
-            suggestions[key] = suggestion(for: key, among: known.sorted())
+            suggestions[key] = suggestion(for: key, among: known)
         }
         return suggestions
     }
