@@ -47,6 +47,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+        // `statesync serve --config`: files (JSON, and YAML through Yams) and environment variables.
+        .package(url: "https://github.com/apple/swift-configuration.git", exact: "1.4.0", traits: ["JSON", "YAML"]),
+        .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         // Transitive only.
         .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", exact: "1.1.4"),
@@ -427,6 +430,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),
@@ -439,8 +444,13 @@ let package = Package(
                 "StateSyncTestSupport",
                 "TestProcessSupport",
                 "StateSyncClient",
+                "StateSyncServer",
+                "StateSyncProtocol",
                 "StateSyncCore",
                 "BoardApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -7,7 +7,8 @@ import ArgumentParser
 /// Exit codes: 0 success (including a clean shutdown on SIGTERM/SIGINT),
 /// 1 a runtime failure (port in use, data directory locked, bad TLS files,
 /// no server to connect to, a rejected action), 2 a usage error (unknown
-/// flag, bad value, an action that is not JSON).
+/// flag, bad value, an action that is not JSON, a configuration file or
+/// `STATESYNC_*` variable that `serve` refuses).
 @main
 struct StateSync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,6 +39,9 @@ struct StateSync: AsyncParsableCommand {
         } catch let failure as CommandFailure {
             printError("statesync: \(failure.message)")
             terminate(1)
+        } catch let error as ConfigurationError {
+            printError("statesync: \(error)")
+            terminate(2)
         } catch {
             exit(withError: error)
         }

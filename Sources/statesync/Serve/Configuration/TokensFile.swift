@@ -2,11 +2,12 @@ import Foundation
 import StateSyncCore
 import StateSyncProtocol
 
-/// Reads the token → role table of `--token` and `--tokens-file`, the
-/// read restrictions of `--restrict-read` and the action restrictions of
-/// `--restrict-action`.
+/// Reads the token → role table of `auth.tokens` and `auth.tokensFile`, the
+/// read restrictions of `auth.restrictRead` and the action restrictions of
+/// `auth.restrictAction`. Each entry's errors start with `name`: the
+/// setting as the user gave it (`--restrict-read`, `STATESYNC_RESTRICT_READ`).
 ///
-/// `--token` takes `TOKEN` (a writer) or `TOKEN=ROLE`. A tokens file holds
+/// A token entry is `TOKEN` (a writer) or `TOKEN=ROLE`. A tokens file holds
 /// one `TOKEN ROLE` pair per line (separated by spaces or tabs; ROLE is
 /// `reader`, `writer` or `admin`); blank lines and lines starting with `#`
 /// are ignored:
@@ -18,36 +19,35 @@ import StateSyncProtocol
 /// dashboard      reader
 /// ```
 enum TokensFile {
-    /// The role of a `--token` argument.
-    static func parseArgument(_ argument: String) throws(CommandFailure) -> (String, Role) {
-        guard let separator = argument.lastIndex(of: "=") else { return (argument, .writer) }
-        let token = String(argument[..<separator])
-        let roleName = String(argument[argument.index(after: separator)...])
-        return (token, try role(roleName, context: "--token \(token)=…"))
+    /// The token and role of a `TOKEN` or `TOKEN=ROLE` entry. Errors do not quote the token.
+    static func parseToken(_ entry: String, name: String) throws(CommandFailure) -> (String, Role) {
+        guard let separator = entry.lastIndex(of: "=") else { return (entry, .writer) }
+        let token = String(entry[..<separator])
+        return (token, try role(String(entry[entry.index(after: separator)...]), context: "\(name) …"))
     }
 
-    /// The path and least role of a `--restrict-read PATH=ROLE` argument.
-    static func parseReadRestriction(_ argument: String) throws(CommandFailure) -> (JSONPointer, Role) {
-        guard let separator = argument.lastIndex(of: "=") else {
-            throw CommandFailure(message: "--restrict-read \(argument): expected PATH=ROLE, e.g. /presence=admin")
+    /// The path and least role of a `PATH=ROLE` read restriction.
+    static func parseReadRestriction(_ entry: String, name: String) throws(CommandFailure) -> (JSONPointer, Role) {
+        guard let separator = entry.lastIndex(of: "=") else {
+            throw CommandFailure(message: "\(name) \(entry): expected PATH=ROLE, e.g. /presence=admin")
         }
-        let pathText = String(argument[..<separator])
+        let pathText = String(entry[..<separator])
         let path: JSONPointer
         do {
             path = try JSONPointer(parsing: pathText)
         } catch {
-            throw CommandFailure(message: "--restrict-read \(argument): \(error)")
+            throw CommandFailure(message: "\(name) \(entry): \(error)")
         }
-        return (path, try role(String(argument[argument.index(after: separator)...]), context: "--restrict-read \(pathText)=…"))
+        return (path, try role(String(entry[entry.index(after: separator)...]), context: "\(name) \(pathText)=…"))
     }
 
-    /// The action type and least role of a `--restrict-action TYPE=ROLE` argument.
-    static func parseActionRestriction(_ argument: String) throws(CommandFailure) -> (String, Role) {
-        guard let separator = argument.lastIndex(of: "="), separator != argument.startIndex else {
-            throw CommandFailure(message: "--restrict-action \(argument): expected TYPE=ROLE, e.g. resetCounter=admin")
+    /// The action type and least role of a `TYPE=ROLE` action restriction.
+    static func parseActionRestriction(_ entry: String, name: String) throws(CommandFailure) -> (String, Role) {
+        guard let separator = entry.lastIndex(of: "="), separator != entry.startIndex else {
+            throw CommandFailure(message: "\(name) \(entry): expected TYPE=ROLE, e.g. resetCounter=admin")
         }
-        let type = String(argument[..<separator])
-        return (type, try role(String(argument[argument.index(after: separator)...]), context: "--restrict-action \(type)=…"))
+        let type = String(entry[..<separator])
+        return (type, try role(String(entry[entry.index(after: separator)...]), context: "\(name) \(type)=…"))
     }
 
     /// The pairs of a tokens file's text; `path` names it in errors.
@@ -63,14 +63,6 @@ enum TokensFile {
             tokens[String(fields[0])] = try role(String(fields[1]), context: "\(path):\(index + 1)")
         }
         return tokens
-    }
-
-    /// The `TOKEN` or `TOKEN=ROLE` arguments of `STATESYNC_TOKENS`
-    /// (separated by commas or white space): tokens given there stay out of
-    /// the process's argument list, which every user of the machine can read.
-    static func environmentTokens(_ environment: [String: String]) -> [String] {
-        (environment["STATESYNC_TOKENS"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\n" || $0 == "\t" })
-            .map(String.init)
     }
 
     /// A warning when the tokens file at `path` may be read by users other

@@ -1,0 +1,53 @@
+import StateSyncPostgres
+
+extension ServeConfiguration {
+    /// How a node with `storage.postgresURL` follows the others (the file's
+    /// `cluster:` section); unused otherwise, but checked all the same.
+    struct Cluster: Sendable, Equatable {
+        /// Seconds between reads of the store's head, to follow writes no
+        /// notification announced. Default ``PostgresJournal/Configuration/pollInterval``'s (1 s).
+        var pollInterval = PostgresJournal.Configuration().pollInterval.inSeconds
+        /// Seconds between this node's heartbeats. Default ``PostgresNode``'s (5 s).
+        var presenceHeartbeat = PostgresNode(id: "").heartbeatInterval.inSeconds
+        /// Seconds without a heartbeat after which a node is dead. Default
+        /// ``PostgresNode``'s (15 s: three heartbeats).
+        var presenceExpiry = PostgresNode(id: "").expiry.inSeconds
+
+        /// The settings of this section.
+        enum Keys {
+            static let pollInterval = Setting<Double>("cluster.pollInterval", flag: "--poll-interval")
+            static let presenceHeartbeat = Setting<Double>("cluster.presenceHeartbeat", flag: "--presence-heartbeat")
+            static let presenceExpiry = Setting<Double>("cluster.presenceExpiry", flag: "--presence-expiry")
+        }
+
+        /// The defaults.
+        init() {}
+
+        /// The section as `settings` give it, each value checked: the
+        /// heartbeat at least 0.1 s, the expiry longer than it and at most an hour.
+        init(reading settings: inout SettingsReader) throws(ConfigurationError) {
+            try settings.read(Keys.pollInterval, into: &pollInterval, .between(0.05...60, "seconds"))
+            try settings.read(Keys.presenceHeartbeat, into: &presenceHeartbeat)
+            try settings.read(Keys.presenceExpiry, into: &presenceExpiry)
+            guard presenceHeartbeat >= 0.1, presenceExpiry > presenceHeartbeat, presenceExpiry <= 3_600 else {
+                throw .presenceTimings(
+                    heartbeat: settings.given(Keys.presenceHeartbeat, value: presenceHeartbeat).origin,
+                    expiry: settings.given(Keys.presenceExpiry, value: presenceExpiry).origin,
+                    values: "not \(presenceHeartbeat) s and \(presenceExpiry) s")
+            }
+        }
+
+        /// Each setting and its value, in the file's order.
+        var entries: [ConfigurationEntry] {
+            [
+                ConfigurationEntry(Keys.pollInterval, pollInterval), ConfigurationEntry(Keys.presenceHeartbeat, presenceHeartbeat),
+                ConfigurationEntry(Keys.presenceExpiry, presenceExpiry),
+            ]
+        }
+
+        /// A new cluster node (random id) with these timings.
+        var node: PostgresNode {
+            PostgresNode(heartbeatInterval: .seconds(presenceHeartbeat), expiry: .seconds(presenceExpiry))
+        }
+    }
+}

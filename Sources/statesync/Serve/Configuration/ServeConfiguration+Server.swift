@@ -1,0 +1,19 @@
+import StateSyncServer
+
+extension ServeConfiguration {
+    /// The server's configuration these settings give. This is where the
+    /// files they name are read (the tokens file, the TLS certificate and
+    /// key) and their entries parsed (tokens, read and action restrictions,
+    /// the PostgreSQL URL); errors name the setting as the user gave it,
+    /// and `serve` exits 1 with them.
+    func serverConfiguration() throws(CommandFailure) -> StateSyncServerConfiguration {
+        var configuration = StateSyncServerConfiguration()
+        try network.apply(to: &configuration)
+        try storage.apply(to: &configuration, cluster: cluster, postgresOrigin: origins[Storage.Keys.postgresURL])
+        try auth.apply(to: &configuration, origins: origins)
+        configuration.connections = connections.limits
+        session.apply(to: &configuration.session)
+        engine.apply(to: &configuration)
+        return configuration
+    }
+}

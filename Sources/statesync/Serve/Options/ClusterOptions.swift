@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// `serve`'s options of the `cluster:` section: how a `--postgres` node follows the others.
+struct ClusterOptions: SettingOptions {
+    private typealias Keys = ServeConfiguration.Cluster.Keys
+
+    @Option(help: ArgumentHelp(
+        "With --postgres: seconds between reads of the store's head, to follow other nodes' writes that no notification announced (0.05…60).",
+        default: ServeConfiguration.defaults.cluster.pollInterval))
+    var pollInterval: Double?
+
+    @Option(help: ArgumentHelp(
+        "With --postgres: seconds between this node's heartbeats in the cluster (it also looks for dead nodes then).",
+        default: ServeConfiguration.defaults.cluster.presenceHeartbeat))
+    var presenceHeartbeat: Double?
+
+    @Option(help: ArgumentHelp(
+        "With --postgres: seconds without a heartbeat after which a node is dead and its sessions leave presence.",
+        default: ServeConfiguration.defaults.cluster.presenceExpiry))
+    var presenceExpiry: Double?
+
+    func add(to flags: inout FlagValues) {
+        flags.set(Keys.pollInterval, pollInterval)
+        flags.set(Keys.presenceHeartbeat, presenceHeartbeat)
+        flags.set(Keys.presenceExpiry, presenceExpiry)
+    }
+}
