@@ -29,9 +29,9 @@ enum EngineEvent: Sendable {
     case listSessions(@Sendable ([SessionSummary]) -> Void)
     /// The batch in flight was written, or the journal failed.
     case durable(Result<Void, JournalError>)
-    /// The shared journal's head may be at `head`, past this engine's
-    /// revision: another node wrote (``Journal/follow(hint:)``).
-    case headMoved(UInt64)
+    /// A ``SharedJournal``'s hint (``SharedJournal/follow(hint:)``): its
+    /// head may be at `head`, past this engine's revision.
+    case journalHint(UInt64)
     /// Finish what is queued, then stop.
     case shutdown
 

@@ -159,7 +159,7 @@ extension Sequencer {
         let (inbox, next) = (inbox, publication.revision + 1)
         Task {
             try? await Task.sleep(for: delay)
-            inbox.post(.headMoved(next))   // wakes the sequencer; `behind` or the hint is still set
+            inbox.post(.journalHint(next))   // wakes the sequencer; `behind` or the hint is still set
         }
     }
 

@@ -82,7 +82,7 @@ final class Sequencer<App: StateSyncApp> {
     /// journal's ``ClusterPresence`` removes the sessions of dead nodes instead.
     func run() async {
         let inbox = inbox
-        sharedJournal?.follow { head in inbox.post(.headMoved(head)) }
+        sharedJournal?.follow { head in inbox.post(.journalHint(head)) }
         if sharedJournal?.clusterPresence == nil {
             applyServerCommand(.serverStarted, clientID: nil)
             flush()
@@ -131,7 +131,7 @@ final class Sequencer<App: StateSyncApp> {
             publication.summaries(reply)
         case .durable(let result):
             durable(result)
-        case .headMoved(let head):
+        case .journalHint(let head):
             following.hintedHead = max(following.hintedHead, head)
         case .shutdown:
             stopping = true
