@@ -1,101 +1,76 @@
 import NIOCore
 
 /// Carries out the decisions of ``WebSocketConnectionStateMachine`` on a
-/// channel: decodes frames as bytes arrive, delivers messages (to a task
-/// through a backpressured sequence, or to an event-loop handler), answers
-/// pings, runs the close handshake, keepalive and idle timers, and writes
-/// outbound messages.
-final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// channel: decodes frames as bytes arrive, hands messages to its
+/// ``WebSocketDelivery`` (a task's sequence, or an event-loop handler),
+/// answers pings, runs the close handshake, keepalive and idle timers, and
+/// writes outbound messages. Its ``ReadFlowStateMachine`` decides when it
+/// reads the socket and when it flushes.
+///
+/// Each delivery mode installs it with an `install` of its own:
+/// ``TaskDelivery``'s returns a ``WebSocketConnection``, ``EventLoopDelivery``'s
+/// a ``WebSocketOutbound``.
+final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexHandler, RemovableChannelHandler,
+    WebSocketOutboundTarget
+{
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    typealias Source = NIOAsyncSequenceProducer<
-        WebSocketReceivedMessage, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, InboundDelegate
-    >.Source
-
     private var machine: WebSocketConnectionStateMachine
-    /// Released when the connection closes (it may hold the outbound writer).
-    private var eventLoopHandler: (any WebSocketEventLoopHandler)?
+    private var readFlow: ReadFlowStateMachine
     private let clock: ArrivalClock
     /// Queued outbound bytes above which the connection is closed with 1008.
     private let maxOutboundBytes: Int
-    /// Whether reading waits while the channel is not writable: on the
-    /// server only. Were both ends to do it, two peers sending much to each
-    /// other could each wait for the other to read, for good.
-    private let readsOnlyWhenWritable: Bool
     /// When the bytes of the current `channelRead` arrived: read from
     /// ``clock`` once, when the read delivers its first message.
     private var arrival: ContinuousClock.Instant?
     private var context: ChannelHandlerContext?
     private var outbound: WebSocketOutbound?
-    private var source: Source?
     private var cumulation: ByteBuffer?
-    /// Set once the machine said to close TCP: later bytes are ignored.
-    private var stoppedReading = false
-    /// The task consumer is behind: `read()` is held back until it catches up.
-    /// (`read()` is also held back while the channel is not writable, see
-    /// ``readsOnlyWhenWritable``.)
-    private var readingPaused = false
-    /// The event-loop handler asked to hold reading (``holdReading()``).
-    private var readingHeld = false
-    private var readPending = false
-    /// Writes made while a read burst is handled are flushed once at its end.
-    private var inReadBurst = false
-    private var flushPending = false
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
+    /// Where received messages go; the mode's `install` completes it once
+    /// the outbound writer exists.
+    var delivery: Delivery
 
     private init(
-        machine: WebSocketConnectionStateMachine, eventLoopHandler: (any WebSocketEventLoopHandler)?, clock: ArrivalClock,
-        maxOutboundBytes: Int, readsOnlyWhenWritable: Bool
+        machine: WebSocketConnectionStateMachine, readFlow: ReadFlowStateMachine, clock: ArrivalClock,
+        maxOutboundBytes: Int, delivery: Delivery
     ) {
         self.machine = machine
-        self.eventLoopHandler = eventLoopHandler
+        self.readFlow = readFlow
         self.clock = clock
         self.maxOutboundBytes = maxOutboundBytes
-        self.readsOnlyWhenWritable = readsOnlyWhenWritable
+        self.delivery = delivery
     }
 
-    /// Installs a connection's handler after `after` (the HTTP stage that is
-    /// about to leave) and returns its outbound writer, plus the inbound
-    /// sequence when messages go to a task (`eventLoopHandler == nil` and
-    /// no `makeEventLoopHandler`). `makeEventLoopHandler`, when given, makes
-    /// the connection's own event-loop handler from its outbound writer.
-    static func install(
-        on channel: any Channel, after: any ChannelHandler, role: WebSocketRole,
-        configuration: WebSocketConfiguration, options: WebSocketChannelOptions,
-        subprotocol: String?, compression: PerMessageDeflateParameters?,
-        eventLoopHandler: (any WebSocketEventLoopHandler)?,
-        makeEventLoopHandler: ((WebSocketOutbound) -> any WebSocketEventLoopHandler)? = nil
-    ) throws -> (outbound: WebSocketOutbound, inbound: WebSocketInboundMessages?) {
+    /// Makes a connection's handler, delivering to `delivery`, and its
+    /// outbound writer. The mode's `install` then completes the delivery
+    /// and calls ``add(to:after:options:)``.
+    static func make(
+        on channel: any Channel, role: WebSocketRole, configuration: WebSocketConfiguration,
+        options: WebSocketChannelOptions, subprotocol: String?, compression: PerMessageDeflateParameters?,
+        delivery: Delivery
+    ) -> (handler: WebSocketChannelHandler, outbound: WebSocketOutbound) {
         let machine = WebSocketConnectionStateMachine(
             role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
         let handler = WebSocketChannelHandler(
-            machine: machine, eventLoopHandler: eventLoopHandler, clock: options.arrivalClock,
-            maxOutboundBytes: options.maxOutboundBytes, readsOnlyWhenWritable: role == .server)
+            machine: machine, readFlow: ReadFlowStateMachine(readsOnlyWhenWritable: role == .server),
+            clock: options.arrivalClock, maxOutboundBytes: options.maxOutboundBytes, delivery: delivery)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
-        if let makeEventLoopHandler {
-            handler.eventLoopHandler = makeEventLoopHandler(outbound)
-        }
-        var inbound: WebSocketInboundMessages?
-        if handler.eventLoopHandler == nil {
-            let producer = NIOAsyncSequenceProducer.makeSequence(
-                elementType: WebSocketReceivedMessage.self,
-                backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(
-                    lowWatermark: options.inboundLowWatermark, highWatermark: options.inboundHighWatermark),
-                finishOnDeinit: false,
-                delegate: InboundDelegate(handler: NIOLoopBound(handler, eventLoop: channel.eventLoop)))
-            handler.source = producer.source
-            inbound = WebSocketInboundMessages(producer.sequence)
-        }
+        return (handler, outbound)
+    }
+
+    /// Sets the channel's outbound watermarks and adds the handler after
+    /// `after` (the HTTP stage that is about to leave).
+    func add(to channel: any Channel, after: any ChannelHandler, options: WebSocketChannelOptions) throws {
         try channel.syncOptions?.setOption(
             .writeBufferWaterMark,
             value: .init(low: options.outboundLowWatermark, high: options.outboundHighWatermark))
-        try channel.pipeline.syncOperations.addHandler(handler, position: .after(after))
-        return (outbound, inbound)
+        try channel.pipeline.syncOperations.addHandler(self, position: .after(after))
     }
 
     // MARK: Lifecycle
@@ -103,8 +78,8 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         rearmTimer()
-        if let outbound, let eventLoopHandler {
-            eventLoopHandler.webSocketOpened(outbound)
+        if let outbound {
+            delivery.connectionOpened(outbound)
         }
     }
 
@@ -122,21 +97,18 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         timer?.cancel()
         timer = nil
         timerDeadline = nil
-        stoppedReading = true
-        // The status is recorded before the sequence ends, so a consumer that
-        // sees the end can read it.
+        readFlow.stopReading()
+        // The status is recorded before the delivery ends, so a receiver
+        // that sees the end can read it.
         let outbound = self.outbound
         self.outbound = nil
         outbound?.recordClose(status)
-        source?.finish()
-        source = nil
         let waiters = writabilityWaiters
         writabilityWaiters = []
         waiters.forEach { $0.fail(WebSocketSendError.closing(.closed)) }
         if let outbound {
-            eventLoopHandler?.webSocketClosed(outbound, status: status)
+            delivery.connectionClosed(outbound, status: status)
         }
-        eventLoopHandler = nil
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -147,17 +119,16 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     // MARK: Inbound
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !stoppedReading else { return }
+        guard case .decode = readFlow.channelRead() else { return }
         var bytes = unwrapInboundIn(data)
         if cumulation == nil {
             cumulation = bytes
         } else {
             cumulation!.writeBuffer(&bytes)
         }
-        inReadBurst = true
         arrival = nil
         let now = context.eventLoop.now
-        while !stoppedReading, let action = machine.read(from: &cumulation!, now: now) {
+        while !readFlow.isStopped, let action = machine.read(from: &cumulation!, now: now) {
             perform(action, context: context)
         }
         arrival = nil
@@ -170,59 +141,46 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        inReadBurst = false
-        if flushPending {
-            flushPending = false
+        if case .flush = readFlow.channelReadComplete() {
             context.flush()
         }
         context.fireChannelReadComplete()
     }
 
-    /// Reads only while the task consumer keeps up and, on the server, while
-    /// the channel is writable: a client that sends without reading (pings,
+    /// Reads only while the receiver keeps up and, on the server, while the
+    /// channel is writable: a client that sends without reading (pings,
     /// requests) cannot make the server queue answers without bound.
     func read(context: ChannelHandlerContext) {
-        if readingPaused || readingHeld || !isWritableForReading(context) {
-            readPending = true
-        } else {
+        if case .read = readFlow.read(channelWritable: context.channel.isWritable) {
             context.read()
         }
     }
 
-    /// The task consumer drained below the low watermark.
-    func consumerWantsMore() {
-        readingPaused = false
-        resumeReadingIfHeldBack()
+    /// The receiver, behind before, takes messages again.
+    func receiverCaughtUp() {
+        perform(readFlow.receiverCaughtUp(channelWritable: isWritable))
     }
 
-    /// The event-loop handler cannot take more messages for now: no more
-    /// socket reads (the bytes of the current read are still delivered)
-    /// until ``resumeReading()``.
+    /// The receiver cannot take more messages for now: no more socket reads
+    /// (the bytes of the current read are still delivered) until ``resumeReading()``.
     func holdReading() {
-        readingHeld = true
+        readFlow.holdReading()
     }
 
-    /// The event-loop handler takes messages again.
+    /// The receiver takes messages again.
     func resumeReading() {
-        readingHeld = false
-        resumeReadingIfHeldBack()
+        perform(readFlow.resumeReading(channelWritable: isWritable))
     }
 
-    private func resumeReadingIfHeldBack() {
-        if readPending, !readingPaused, !readingHeld, let context, isWritableForReading(context) {
-            readPending = false
-            context.read()
+    /// Whether the channel is writable; `false` once the handler left the pipeline.
+    private var isWritable: Bool {
+        context?.channel.isWritable ?? false
+    }
+
+    private func perform(_ action: ReadFlowStateMachine.ReadAction) {
+        if case .read = action {
+            context?.read()
         }
-    }
-
-    private func isWritableForReading(_ context: ChannelHandlerContext) -> Bool {
-        !readsOnlyWhenWritable || context.channel.isWritable
-    }
-
-    /// The task stopped iterating: later messages are dropped, control frames still handled.
-    func consumerTerminated() {
-        source = nil
-        consumerWantsMore()
     }
 
     private func perform(_ action: WebSocketConnectionAction, context: ChannelHandlerContext) {
@@ -235,7 +193,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             write(bytes, context: context)
         case .close(let close):
             if close.closeConnection {
-                stoppedReading = true
+                readFlow.stopReading()
             }
             if let frame = close.frame {
                 let written = context.writeAndFlush(wrapOutboundOut(frame))
@@ -249,16 +207,13 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     private func deliver(_ message: WebSocketMessage) {
+        guard let outbound else { return }
         // Stamped here, as the bytes are read, not when a task or a handler's
         // backlog gets to the message: a consumer that stalled must not see
         // a steady peer as a burst.
-        if let eventLoopHandler, let outbound {
-            eventLoopHandler.webSocket(outbound, received: WebSocketReceivedMessage(message: message, receivedAt: arrivalOfThisRead()))
-        } else if let source {
-            switch source.yield(WebSocketReceivedMessage(message: message, receivedAt: arrivalOfThisRead())) {
-            case .stopProducing: readingPaused = true
-            case .produceMore, .dropped: break
-            }
+        let received = WebSocketReceivedMessage(message: message, receivedAt: arrivalOfThisRead())
+        if case .receiverBehind = delivery.deliver(received, outbound: outbound) {
+            readFlow.receiverFellBehind()
         }
     }
 
@@ -269,7 +224,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
         return receivedAt
     }
 
-    // MARK: Outbound
+    // MARK: Outbound (WebSocketOutboundTarget)
 
     func send(_ message: WebSocketMessage, promise: EventLoopPromise<Void>?) {
         encodeAndWrite(promise: promise) { (machine) throws(WebSocketSendError) in try machine.send(message) }
@@ -324,9 +279,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(bytes), promise: nil)
-        if inReadBurst {
-            flushPending = true
-        } else {
+        if case .flush = readFlow.write() {
             context.flush()
         }
         // Below the high-water mark the backlog is small: ask for its size only above it.
@@ -362,7 +315,7 @@ final class WebSocketChannelHandler: ChannelDuplexHandler, RemovableChannelHandl
             waiters.forEach { $0.succeed() }
         }
         context.fireChannelWritabilityChanged()
-        resumeReadingIfHeldBack()
+        perform(readFlow.channelWritabilityChanged(channelWritable: context.channel.isWritable))
     }
 
     // MARK: Timers

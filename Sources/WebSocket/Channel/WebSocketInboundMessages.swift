@@ -49,23 +49,3 @@ public struct WebSocketInboundMessages: AsyncSequence, Sendable {
 
 @available(*, unavailable)
 extension WebSocketInboundMessages.AsyncIterator: Sendable {}
-
-/// Tells the channel handler, on its event loop, when the consumer wants more
-/// messages or has gone away.
-final class InboundDelegate: NIOAsyncSequenceProducerDelegate {
-    private let handler: NIOLoopBound<WebSocketChannelHandler>
-
-    init(handler: NIOLoopBound<WebSocketChannelHandler>) {
-        self.handler = handler
-    }
-
-    func produceMore() {
-        let handler = self.handler
-        handler.eventLoop.execute { handler.value.consumerWantsMore() }
-    }
-
-    func didTerminate() {
-        let handler = self.handler
-        handler.eventLoop.execute { handler.value.consumerTerminated() }
-    }
-}

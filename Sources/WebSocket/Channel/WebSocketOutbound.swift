@@ -27,10 +27,10 @@ public final class WebSocketOutbound: Sendable {
     /// The subprotocol agreed in the handshake, if any.
     public let subprotocol: String?
 
-    private let handler: NIOLoopBound<WebSocketChannelHandler>
+    private let handler: NIOLoopBound<any WebSocketOutboundTarget>
     private let finalStatus = Mutex<WebSocketCloseStatus?>(nil)
 
-    init(channel: any Channel, subprotocol: String?, handler: WebSocketChannelHandler) {
+    init(channel: any Channel, subprotocol: String?, handler: any WebSocketOutboundTarget) {
         self.channel = channel
         self.subprotocol = subprotocol
         self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
@@ -154,7 +154,7 @@ public final class WebSocketOutbound: Sendable {
         }
     }
 
-    private func execute(_ body: @escaping @Sendable (WebSocketChannelHandler) -> Void) {
+    private func execute(_ body: @escaping @Sendable (any WebSocketOutboundTarget) -> Void) {
         if eventLoop.inEventLoop {
             body(handler.value)
         } else {
@@ -163,7 +163,7 @@ public final class WebSocketOutbound: Sendable {
         }
     }
 
-    private func onLoop(_ body: @escaping @Sendable (WebSocketChannelHandler, EventLoopPromise<Void>) -> Void) async throws {
+    private func onLoop(_ body: @escaping @Sendable (any WebSocketOutboundTarget, EventLoopPromise<Void>) -> Void) async throws {
         let promise = eventLoop.makePromise(of: Void.self)
         execute { body($0, promise) }
         try await promise.futureResult.get()

@@ -153,10 +153,16 @@ public enum WebSocketClient {
         let handler = ClientHandshakeHandler(
             handshake: handshake, encoder: encoder, decoder: decoder, result: promise
         ) { channel, accepted, after in
-            let (outbound, inbound) = try WebSocketChannelHandler.install(
+            if let eventLoopHandler {
+                let outbound = try WebSocketChannelHandler<EventLoopDelivery>.install(
+                    on: channel, after: after, role: .client, configuration: configuration, options: options,
+                    subprotocol: accepted.subprotocol, compression: accepted.compression) { _ in eventLoopHandler }
+                return result(outbound, nil)
+            }
+            let connection = try WebSocketChannelHandler<TaskDelivery>.install(
                 on: channel, after: after, role: .client, configuration: configuration, options: options,
-                subprotocol: accepted.subprotocol, compression: accepted.compression, eventLoopHandler: eventLoopHandler)
-            return result(outbound, inbound)
+                subprotocol: accepted.subprotocol, compression: accepted.compression)
+            return result(connection.outbound, connection.inbound)
         }
         try pipeline.addHandlers([encoder, decoder, handler])
     }

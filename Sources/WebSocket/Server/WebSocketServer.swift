@@ -232,21 +232,23 @@ public final class WebSocketServer: Sendable {
             router: router, limiter: limiter, connectionGuard: connectionGuard, decoder: decoder, encoder: encoder,
             maxBodySize: configuration.maxRequestBodySize, filter: filter
         ) { channel, route, acceptance, after in
-            var eventLoopHandler: (any WebSocketEventLoopHandler)?
-            var makeEventLoopHandler: (@Sendable (WebSocketOutbound) -> any WebSocketEventLoopHandler)?
-            switch route.handler {
-            case .eventLoop(let handler): eventLoopHandler = handler
-            case .eventLoopPerConnection(let make): makeEventLoopHandler = make
-            case .task: break
+            func installEventLoop(_ makeHandler: (WebSocketOutbound) -> any WebSocketEventLoopHandler) throws {
+                let outbound = try WebSocketChannelHandler<EventLoopDelivery>.install(
+                    on: channel, after: after, role: .server, configuration: route.configuration, options: route.options,
+                    subprotocol: acceptance.subprotocol, compression: acceptance.compression, handler: makeHandler)
+                connections.add(outbound)
             }
-            let (outbound, inbound) = try WebSocketChannelHandler.install(
-                on: channel, after: after, role: .server, configuration: route.configuration, options: route.options,
-                subprotocol: acceptance.subprotocol, compression: acceptance.compression,
-                eventLoopHandler: eventLoopHandler, makeEventLoopHandler: makeEventLoopHandler)
-            connections.add(outbound)
-            if case .task(let handler) = route.handler, let inbound {
-                let connection = WebSocketConnection(inbound: inbound, outbound: outbound)
+            switch route.handler {
+            case .task(let handler):
+                let connection = try WebSocketChannelHandler<TaskDelivery>.install(
+                    on: channel, after: after, role: .server, configuration: route.configuration, options: route.options,
+                    subprotocol: acceptance.subprotocol, compression: acceptance.compression)
+                connections.add(connection.outbound)
                 sink.yield(AcceptedConnection(connection: connection, handler: handler))
+            case .eventLoop(let handler):
+                try installEventLoop { _ in handler }
+            case .eventLoopPerConnection(let makeHandler):
+                try installEventLoop(makeHandler)
             }
         }
         try pipeline.addHandlers([connectionGuard, limiter, decoder, encoder, http])

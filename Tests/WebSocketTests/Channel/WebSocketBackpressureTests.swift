@@ -25,10 +25,10 @@ final class ReadCounter: ChannelOutboundHandler, Sendable {
         try await channel.pipeline.addHandlers([reads, anchor])
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1))
         let (outbound, inbound) = try await channel.testingEventLoop.executeInContext {
-            let installed = try WebSocketChannelHandler.install(
+            let connection = try WebSocketChannelHandler<TaskDelivery>.install(
                 on: channel, after: anchor, role: .server, configuration: .init(compression: nil), options: options,
-                subprotocol: nil, compression: nil, eventLoopHandler: nil)
-            return (installed.outbound, installed.inbound!)
+                subprotocol: nil, compression: nil)
+            return (connection.outbound, connection.inbound)
         }
         return (channel, reads, outbound, inbound)
     }
@@ -50,6 +50,25 @@ final class ReadCounter: ChannelOutboundHandler, Sendable {
         }
         await channel.testingEventLoop.run()
         #expect(reads.count == before + 1, "the held-back read() was not released")
+    }
+
+    @Test func aConsumerThatStopsIteratingReleasesHeldReads() async throws {
+        let (channel, reads, _, inbound) = try await Self.makeChannel(
+            options: .init(inboundHighWatermark: 4, inboundLowWatermark: 1))
+        for index in 0..<6 {
+            try await channel.writeInbound(ByteBuffer(bytes: clientFrame(opcode: 0x2, payload: [UInt8(index)])))
+        }
+        let before = reads.count
+        channel.read()
+        await channel.testingEventLoop.run()
+        #expect(reads.count == before)
+
+        do {
+            var iterator = inbound.makeAsyncIterator()
+            #expect(await iterator.next() == .binary(ByteBuffer(bytes: [0])))
+        }  // the iterator goes away five messages behind
+        await channel.testingEventLoop.run()
+        #expect(reads.count == before + 1, "the held-back read was not released when the consumer left")
     }
 
     @Test func fastConsumerDoesNotHoldReads() async throws {

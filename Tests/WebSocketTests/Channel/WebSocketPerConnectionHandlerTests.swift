@@ -61,18 +61,16 @@ final class SetClock: Sendable {
             return options
         }()
         let made = Mutex<KeepingHandler?>(nil)
-        let (outbound, inbound) = try await channel.testingEventLoop.executeInContext {
-            let installed = try WebSocketChannelHandler.install(
+        let outbound = try await channel.testingEventLoop.executeInContext {
+            try WebSocketChannelHandler<EventLoopDelivery>.install(
                 on: channel, after: anchor, role: .server, configuration: .init(compression: nil), options: options,
-                subprotocol: nil, compression: nil, eventLoopHandler: nil
+                subprotocol: nil, compression: nil
             ) { outbound in
                 let handler = KeepingHandler(outbound: outbound, holdsAfterFirst: holdsAfterFirst)
                 made.withLock { $0 = handler }
                 return handler
             }
-            return (installed.outbound, installed.inbound)
         }
-        #expect(inbound == nil, "messages went to a task sequence, not to the connection's handler")
         let handler = try #require(made.withLock { $0 })
         #expect(handler.outbound === outbound, "the handler was not made with the connection's outbound writer")
         return (channel, reads, outbound, handler)

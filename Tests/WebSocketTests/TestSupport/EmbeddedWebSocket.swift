@@ -40,9 +40,9 @@ func makeEmbeddedServer(
     let anchor = UpgradeAnchor()
     try channel.pipeline.syncOperations.addHandler(anchor)
     try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-    let (outbound, _) = try WebSocketChannelHandler.install(
+    let outbound = try WebSocketChannelHandler<EventLoopDelivery>.install(
         on: channel, after: anchor, role: .server, configuration: configuration, options: options,
-        subprotocol: nil, compression: nil, eventLoopHandler: handler)
+        subprotocol: nil, compression: nil) { _ in handler }
     return (channel, outbound)
 }
 
