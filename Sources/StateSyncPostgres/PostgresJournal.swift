@@ -210,6 +210,12 @@ public final class PostgresJournal: SharedJournal {
         writerTask = Task { await writer.run() }
     }
 
+    /// A journal dropped without ``close()`` ends its writer's task, which
+    /// would otherwise wait for work forever.
+    deinit {
+        writerTask.cancel()
+    }
+
     /// The store's head revision as this node last committed or read it (see
     /// ``Journal/lastRevision``): after a refused append, the head another
     /// node left.

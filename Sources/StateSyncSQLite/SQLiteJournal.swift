@@ -156,6 +156,12 @@ public final class SQLiteJournal: Journal {
         self.path = path
     }
 
+    /// A journal dropped without ``close()`` ends its writer's task, which
+    /// would otherwise wait for work forever.
+    deinit {
+        writerTask.cancel()
+    }
+
     /// The highest durable revision (see ``Journal/lastRevision``).
     public var lastRevision: UInt64 { writer.durableRevision }
 
