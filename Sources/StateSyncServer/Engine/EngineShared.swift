@@ -14,6 +14,17 @@ final class EngineShared: Sendable {
     /// Live sessions of this engine that another node's `sessionLeft`
     /// removed, counted as the sequencer follows them.
     let liveSessionsRemovedElsewhere = Atomic(0)
+    /// Why the engine accepts no more actions (its journal failed for good,
+    /// or it cannot follow a shared store), or `nil` while it does.
+    private let failure = Mutex<String?>(nil)
+
+    /// The reason the engine stopped accepting actions, if it did.
+    var stopReason: String? { failure.withLock { $0 } }
+
+    /// Records that the engine accepts no more actions; the first reason stays.
+    func stoppedAccepting(because reason: String) {
+        failure.withLock { $0 = $0 ?? reason }
+    }
 
     init(epoch: String, revision: UInt64, rejectionLogCapacity: Int) {
         self.epoch = epoch

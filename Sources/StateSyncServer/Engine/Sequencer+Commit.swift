@@ -49,6 +49,7 @@ extension Sequencer {
             // clients get a reason without server paths.
             let reason = "the server could not store the action and accepts no more actions"
             let unknown = error.isCommitOutcomeUnknown ? commits.inFlight.map(Self.acceptedDispatches) ?? [] : []
+            shared.stoppedAccepting(because: reason)   // before any answer says so: /health agrees with them
             guard var failed = commits.journalFailed(reason: reason) else { return }
             // Forget the outcomes decided in memory: a retry must not get an
             // ack for an action that is not durable (the journal answers for the rest).

@@ -88,6 +88,7 @@ extension Sequencer {
             // would break every mirror, so the engine stops accepting.
             logger.critical("the state no longer encodes to JSON; the engine accepts no more actions", metadata: ["error": "\(reason)"])
             commits.stop(reason: reason)
+            shared.stoppedAccepting(because: reason)
         }
         commits.append(accepted.entry, change: accepted.change, startingEffect: accepted.effect.isNone ? nil : startEffect(accepted.effect))
     }

@@ -168,7 +168,9 @@ extension Sequencer {
     /// held are answered `internal_error`.
     private func stopFollowing(_ reason: String, inputs: [BatchInput]) {
         logger.critical("cannot follow the shared journal; the engine accepts no more actions", metadata: ["reason": "\(reason)"])
-        commits.stop(reason: "the server cannot follow the shared store and accepts no more actions")
+        let reason = "the server cannot follow the shared store and accepts no more actions"
+        commits.stop(reason: reason)
+        shared.stoppedAccepting(because: reason)
         following.behind = false
         following.hintedHead = 0
         for case let .dispatch(sessionID, id, _, received) in inputs {

@@ -127,6 +127,11 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// The latest durable revision whose patches have been handed to the fan-out.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
 
+    /// Why the engine accepts no more actions (its journal failed for good,
+    /// or it cannot follow a shared store), or `nil` while it does: every
+    /// dispatch is then rejected `internal_error`, and `/health` says `failed`.
+    public var stopReason: String? { shared.stopReason }
+
     /// How many times, since this engine started, another node's
     /// `sessionLeft` removed a session that is live here (announced and
     /// still connected). In a cluster that is a claimer's leave of a node

@@ -1,15 +1,18 @@
 import StateSyncCore
+import StateSyncJournal
 
 /// What `GET /health` reports, as JSON (keys sorted):
 /// `{"connections":3,"epoch":"e-3b9c…","rev":1042,"status":"ok"}`.
 ///
 /// `status` is `ok` while serving, `storage_failing` while the journal's
 /// writes fail and are retried (the disk is full or failing: new actions
-/// are refused with `unavailable`; `reason` says what fails), and `stopping`
-/// once shutdown began. Anything but `ok` is answered with 503, so that load
-/// balancers stop sending new clients.
+/// are refused with `unavailable`; `reason` says what fails), `failed` once
+/// the engine accepts no more actions (the journal failed for good: every
+/// dispatch is refused `internal_error` until a restart; `reason` says why),
+/// and `stopping` once shutdown began. Anything but `ok` is answered with
+/// 503, so that load balancers stop sending new clients.
 public struct HealthStatus: Sendable, Hashable {
-    /// `ok`, `storage_failing` or `stopping`.
+    /// `ok`, `storage_failing`, `failed` or `stopping`.
     public var status: String
     /// The history's epoch.
     public var epoch: String
@@ -28,6 +31,22 @@ public struct HealthStatus: Sendable, Hashable {
         self.rev = rev
         self.connections = connections
         self.reason = reason
+    }
+
+    /// The status of a server that is `stopping` or not, whose engine
+    /// stopped for `stopReason` or not, and whose journal reports `fault`
+    /// or not; the first of these that holds decides.
+    init(stopping: Bool, stopReason: String?, fault: JournalWriteFault?, epoch: String, rev: UInt64, connections: Int) {
+        if stopping {
+            self.init(status: "stopping", epoch: epoch, rev: rev, connections: connections)
+        } else if let stopReason {
+            self.init(status: "failed", epoch: epoch, rev: rev, connections: connections, reason: stopReason)
+        } else if let fault {
+            self.init(status: "storage_failing", epoch: epoch, rev: rev, connections: connections,
+                      reason: "journal writes are failing (\(fault.reason)), \(fault.failures) attempts so far; retrying")
+        } else {
+            self.init(status: "ok", epoch: epoch, rev: rev, connections: connections)
+        }
     }
 
     /// The JSON body.

@@ -242,12 +242,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             routes.append(WebSocketRoute(path: "/echo", configuration: webSocket, handler: .eventLoop(WebSocketEchoHandler())))
         }
         let health = ServerHTTPRoutes.health { [self] in
-            let fault = journal.writeFault
-            let status = stopping.load(ordering: .acquiring) ? "stopping" : fault == nil ? "ok" : "storage_failing"
-            return HealthStatus(
-                status: status, epoch: engine.epoch, rev: engine.revision,
-                connections: webSocketServer.withLock { $0?.connectionCount ?? 0 },
-                reason: fault.map { "journal writes are failing (\($0.reason)), \($0.failures) attempts so far; retrying" })
+            HealthStatus(
+                stopping: stopping.load(ordering: .acquiring), stopReason: engine.stopReason, fault: journal.writeFault,
+                epoch: engine.epoch, rev: engine.revision, connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
         }
         var serverConfiguration = WebSocketServerConfiguration(
             host: configuration.host, port: configuration.port, tls: configuration.tls,
