@@ -146,15 +146,20 @@ final class PostgresGroupStorage: GroupCommitStorage {
         }
         do {
             if turn == nil { try await connection.run("BEGIN", logger: logger) }
-            if !entries.isEmpty {
-                if let actual = try await compareAndSetHead(from: seen, to: head, on: connection) {
-                    guard actual > seen else {
-                        try await connection.run("ROLLBACK", logger: logger)
-                        throw JournalError.postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
-                            + "revision \(seen) this node saw committed: the database lost committed transactions")
-                    }
-                    return .refused(head: actual, holdUntil: try await hold(connection, at: actual))
+            // Every group checks the head, one that only rejects too: its
+            // outcomes were decided on the state at `seen`.
+            let actual = entries.isEmpty
+                ? try await lockedHead(unlessAt: seen, on: connection)
+                : try await compareAndSetHead(from: seen, to: head, on: connection)
+            if let actual {
+                guard actual > seen else {
+                    try await connection.run("ROLLBACK", logger: logger)
+                    throw JournalError.postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
+                        + "revision \(seen) this node saw committed: the database lost committed transactions")
                 }
+                return .refused(head: actual, holdUntil: try await hold(connection, at: actual))
+            }
+            if !entries.isEmpty {
                 try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
                 if let nodeID {
                     try await PresenceRows.record(entries, store: storeID, node: nodeID, on: connection, logger: logger)
@@ -204,6 +209,14 @@ final class PostgresGroupStorage: GroupCommitStorage {
             """, logger: logger)
         guard updated.isEmpty else { return nil }
         return try await storedHead(on: connection, waitingForWriters: true)
+    }
+
+    /// For a group with no entries: locks the store's row (until the
+    /// transaction ends, so no other writer moves the head before this
+    /// group commits) and returns its head when it is not `seen`, else `nil`.
+    private func lockedHead(unlessAt seen: UInt64, on connection: TimedConnection) async throws -> UInt64? {
+        let actual = try await storedHead(on: connection, waitingForWriters: true)
+        return actual == seen ? nil : actual
     }
 
     /// The store's head after a `COMMIT` with an unknown outcome, on a new

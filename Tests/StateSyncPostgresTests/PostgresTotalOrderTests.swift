@@ -133,7 +133,9 @@ struct PostgresTotalOrderTests {
             // The retry reaches `second`, which answers from the store instead of applying it again.
             #expect(try await second.outcome(clientID: "c-9", actionID: "a-17") == .accepted(revision: 1))
             #expect(try await second.outcome(clientID: "c-9", actionID: "a-18") == .rejected(code: "not_found", message: "no todo nope"))
-            // A second record of the pair (a writer that missed the first) is refused whole; the first outcome stays.
+            // A second record of the pair (a writer that missed the first, though at the current head) is
+            // refused whole; the first outcome stays. (A writer behind the head is refused before that, with a gap.)
+            second.caughtUp(through: 1)
             let error = await #expect(throws: JournalError.self) {
                 try await second.append(JournalBatch(
                     rejections: [JournalRejection(clientID: "c-9", actionID: "a-17", code: "internal_error", message: "late")]))
