@@ -28,8 +28,8 @@ struct SQLiteGroupStorage: GroupCommitStorage {
             guard let reason = Self.retryableReason(error) else { throw journalError }
             throw GroupCommitFailure.retryable(journalError, reason: reason)
         }
-        if group.contains(where: { if case .batch = $0 { true } else { false } }) {
-            let revision = group.batches.last { !$0.entries.isEmpty }?.entries.last?.revision ?? seen
+        if group.hasBatch {
+            let revision = group.lastEntryRevision ?? seen
             if !marker.mark(revision) {
                 logger.warning("could not update the durable record", metadata: ["revision": "\(revision)"])
             }

@@ -101,9 +101,7 @@ package struct GroupCommitQueue: Sendable {
     /// Records that `group` was committed (which ends any write fault).
     package mutating func committed(_ group: [Work]) {
         fault = nil
-        for case .batch(let batch, _) in group {
-            if let last = batch.entries.last { durableRevision = last.revision }
-        }
+        if let last = group.lastEntryRevision { durableRevision = last }
     }
 
     /// Another writer moved the shared store's head to `head` (see
@@ -170,6 +168,19 @@ extension [GroupCommitQueue.Work] {
             if case .batch(let batch, _) = work { return batch }
             return nil
         }
+    }
+
+    /// Whether the group holds a batch (not only snapshots).
+    package var hasBatch: Bool {
+        contains { if case .batch = $0 { true } else { false } }
+    }
+
+    /// The revision of the group's last entry, or `nil` when it has none.
+    package var lastEntryRevision: UInt64? {
+        for case .batch(let batch, _) in reversed() {
+            if let last = batch.entries.last { return last.revision }
+        }
+        return nil
     }
 
     /// The revision of the group's first entry, or `nil` when it has none.

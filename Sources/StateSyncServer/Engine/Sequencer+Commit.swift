@@ -23,6 +23,14 @@ extension Sequencer {
         }
     }
 
+    /// The engine accepts no more actions, for `reason`: the commit
+    /// pipeline fails every later batch, and ``SyncEngine/stopReason``
+    /// (what `/health` reports) says so before any answer does.
+    func stopAccepting(reason: String) {
+        shared.stoppedAccepting(because: reason)
+        commits.stop(reason: reason)
+    }
+
     /// The batch in flight was written (publish it, start its effects, take
     /// a snapshot when due), or another node moved the shared head or
     /// decided one of its pairs (catch up, then sequence it again), or its commit's outcome is unknown
@@ -49,7 +57,7 @@ extension Sequencer {
             // clients get a reason without server paths.
             let reason = "the server could not store the action and accepts no more actions"
             let unknown = error.isCommitOutcomeUnknown ? commits.inFlight.map(Self.acceptedDispatches) ?? [] : []
-            shared.stoppedAccepting(because: reason)   // before any answer says so: /health agrees with them
+            stopAccepting(reason: reason)
             guard var failed = commits.journalFailed(reason: reason) else { return }
             // Forget the outcomes decided in memory: a retry must not get an
             // ack for an action that is not durable (the journal answers for the rest).

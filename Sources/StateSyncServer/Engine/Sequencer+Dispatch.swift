@@ -87,8 +87,7 @@ extension Sequencer {
             // The reducer produced a state JSON cannot express: serving it
             // would break every mirror, so the engine stops accepting.
             logger.critical("the state no longer encodes to JSON; the engine accepts no more actions", metadata: ["error": "\(reason)"])
-            commits.stop(reason: reason)
-            shared.stoppedAccepting(because: reason)
+            stopAccepting(reason: reason)
         }
         commits.append(accepted.entry, change: accepted.change, startingEffect: accepted.effect.isNone ? nil : startEffect(accepted.effect))
     }

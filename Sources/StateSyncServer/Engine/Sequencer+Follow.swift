@@ -168,9 +168,7 @@ extension Sequencer {
     /// held are answered `internal_error`.
     private func stopFollowing(_ reason: String, inputs: [BatchInput]) {
         logger.critical("cannot follow the shared journal; the engine accepts no more actions", metadata: ["reason": "\(reason)"])
-        let reason = "the server cannot follow the shared store and accepts no more actions"
-        commits.stop(reason: reason)
-        shared.stoppedAccepting(because: reason)
+        stopAccepting(reason: "the server cannot follow the shared store and accepts no more actions")
         following.behind = false
         following.hintedHead = 0
         for case let .dispatch(sessionID, id, _, received) in inputs {
