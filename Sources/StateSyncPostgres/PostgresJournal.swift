@@ -54,6 +54,12 @@ public final class PostgresJournal: SharedJournal {
         /// 10 s: healthy statements take milliseconds, and a lost connection
         /// must not hold a node's answers forever (see ``TimedConnection``).
         public var statementTimeout: Duration
+        /// How long each statement that opens the journal may take: creating
+        /// or migrating the schema (DDL that may wait for another node's
+        /// migration or rewrite a large table), creating the store,
+        /// registering the node. Default 60 s; later statements are bounded
+        /// by ``statementTimeout``.
+        public var openTimeout: Duration = .seconds(60)
         /// How long the writer waits before connecting again after it lost
         /// its connection; each further failed attempt waits twice as long,
         /// up to ``maximumRetryDelay``. Default 50 ms.
@@ -120,9 +126,9 @@ public final class PostgresJournal: SharedJournal {
         writeFailed: @escaping @Sendable () -> Void = {}
     ) async throws -> PostgresJournal {
         let server = location.description
-        let timeout = TimeAmount.nanoseconds(Int64(configuration.statementTimeout.components.seconds) * 1_000_000_000
-            + configuration.statementTimeout.components.attoseconds / 1_000_000_000)
-        let writer = TimedConnection(connection: try await connect(location, id: 1, logger: logger), timeout: timeout)
+        let timeout = TimeAmount(configuration.statementTimeout)
+        let openTimeout = TimeAmount(configuration.openTimeout)
+        let writer = TimedConnection(connection: try await connect(location, id: 1, logger: logger), timeout: openTimeout)
         let reader: TimedConnection
         do {
             reader = TimedConnection(connection: try await connect(location, id: 2, logger: logger), timeout: timeout)
@@ -148,11 +154,14 @@ public final class PostgresJournal: SharedJournal {
                 "server": "\(server)", "store": "\(store)", "epoch": "\(epoch)", "revision": "\(head)"])
             var presence: PostgresPresence?
             if let node = configuration.node {
-                presence = try await registerNode(node, store: store, location: location, timeout: timeout, logger: logger)
+                presence = try await registerNode(
+                    node, store: store, location: location, timeouts: (open: openTimeout, statement: timeout), logger: logger)
             }
             return PostgresJournal(
                 location: location, configuration: configuration, epoch: epoch, head: UInt64(head),
-                writer: ReconnectingConnection(writer, role: "writer", location: location, logger: logger),
+                writer: ReconnectingConnection(
+                    TimedConnection(connection: writer.connection, timeout: timeout), role: "writer", location: location,
+                    logger: logger),
                 reader: ReconnectingConnection(reader, role: "reader", location: location, logger: logger),
                 presence: presence, logger: logger, writeFailed: writeFailed)
         } catch {
@@ -164,14 +173,18 @@ public final class PostgresJournal: SharedJournal {
 
     /// Opens the presence connection and registers `node` in the cluster.
     private static func registerNode(
-        _ node: PostgresNode, store: String, location: PostgresLocation, timeout: TimeAmount, logger: Logger
+        _ node: PostgresNode, store: String, location: PostgresLocation, timeouts: (open: TimeAmount, statement: TimeAmount),
+        logger: Logger
     ) async throws -> PostgresPresence {
-        let opened = TimedConnection(connection: try await connect(location, id: 4, logger: logger), timeout: timeout)
+        let opened = TimedConnection(connection: try await connect(location, id: 4, logger: logger), timeout: timeouts.open)
         let presence = PostgresPresence(
-            node: node, store: store, connection: ReconnectingConnection(opened, role: "presence", location: location, logger: logger),
+            node: node, store: store,
+            connection: ReconnectingConnection(
+                TimedConnection(connection: opened.connection, timeout: timeouts.statement), role: "presence",
+                location: location, logger: logger),
             logger: logger)
         do {
-            try await presence.register()
+            try await presence.register(on: opened)
         } catch {
             try? await opened.close()   // the registration's error is the one to report
             throw error

@@ -76,12 +76,13 @@ final class PostgresPresence: ClusterPresence {
         self.logger = logger
     }
 
-    /// Inserts this node's row; called before the server serves, so that no
+    /// Inserts this node's row on `opening` (the presence connection, bounded
+    /// by the journal's open timeout); called before the server serves, so that no
     /// session row of this node ever exists without its node row.
     ///
     /// - Throws: what PostgreSQL answered (a node with this id is alive).
-    func register() async throws {
-        try await connection.run(
+    func register(on opening: TimedConnection) async throws {
+        try await opening.run(
             "INSERT INTO statesync_nodes (store_id, node_id) VALUES (\(store), \(nodeID))", logger: logger)
         logger.info("cluster node registered", metadata: [
             "heartbeat": "\(node.heartbeatInterval)", "expiry": "\(node.expiry)"])
