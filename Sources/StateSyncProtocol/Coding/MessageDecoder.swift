@@ -41,7 +41,25 @@ public struct MessageDecoder: Sendable {
 
     /// Decodes a message sent by a client (what the server reads).
     public func decodeClientMessage(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ClientMessage {
+        try clientMessage(try parseObject(bytes))
+    }
+
+    /// Decodes a message sent by a client with the store it is for: its
+    /// `store` field, or ``StoreName/main`` without one (`hello` has none).
+    ///
+    /// - Throws: ``ProtocolError`` as ``decodeClientMessage(_:)`` does, and
+    ///   `invalid_store` (with the message's id) for a name against ``StoreName/rule``.
+    public func decodeStoreScopedMessage(
+        _ bytes: some Collection<UInt8>
+    ) throws(ProtocolError) -> (message: ClientMessage, store: StoreName) {
         let fields = try parseObject(bytes)
+        let message = try clientMessage(fields)
+        guard let name = try fields.optionalString("store") else { return (message, .main) }
+        guard StoreName.isValid(name) else { throw .invalidStore(name, id: message.id) }
+        return (message, try StoreName(name))
+    }
+
+    private func clientMessage(_ fields: MessageFields) throws(ProtocolError) -> ClientMessage {
         switch try fields.type() {
         case "hello":
             return .hello(

@@ -17,8 +17,26 @@ import StateSyncCore
 /// encoder.encode(ClientMessage.unsubscribe(id: "s1"))          // {"type":"unsubscribe","id":"s1"}
 /// ```
 public struct MessageEncoder: Sendable {
-    /// An encoder (it has no settings: the wire form is fixed).
-    public init() {}
+    /// The store whose messages this encoder writes: a store other than
+    /// ``StoreName/main`` is named in each store-scoped message
+    /// (`"store":…` after `type`), and its `snapshot` and `value` carry its
+    /// epoch too; messages of `main` look as they did before stores existed.
+    public let store: StoreName
+    private let scope: [UInt8]
+    private let epochField: [UInt8]
+
+    /// An encoder for the messages of `store`, whose epoch is `epoch`.
+    public init(store: StoreName = .main, epoch: String = "") {
+        self.store = store
+        var scope: [UInt8] = []
+        var epochField: [UInt8] = []
+        if !store.isMain {
+            scope.appendField(#","store":"#, store.rawValue)
+            epochField.appendField(#","epoch":"#, epoch)
+        }
+        self.scope = scope
+        self.epochField = epochField
+    }
 
     /// Appends the frame of a server message to `bytes`.
     public func encode(_ message: ServerMessage, into bytes: inout [UInt8]) {
@@ -30,33 +48,46 @@ public struct MessageEncoder: Sendable {
             bytes.appendField(#","role":"#, role.rawValue)
             bytes.appendField(#","server":"#, server)
         case let .snapshot(id, rev, value):
-            bytes.appendField(#"{"type":"snapshot","id":"#, id)
+            head(#"{"type":"snapshot""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
+            bytes.append(contentsOf: epochField)
             bytes.appendField(#","rev":"#, rev)
             bytes.appendField(#","value":"#, value)
         case let .patch(id, base, rev, ops):
-            PatchFrames.writeHead(id: id, base: base, into: &bytes)
+            PatchFrames.writeHead(scope: scope, id: id, base: base, into: &bytes)
             PatchFrames.writeTail(rev: rev, ops: ops, into: &bytes)
             return
         case .unsubscribed(let id):
-            bytes.appendField(#"{"type":"unsubscribed","id":"#, id)
+            head(#"{"type":"unsubscribed""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
         case let .value(id, rev, value):
-            bytes.appendField(#"{"type":"value","id":"#, id)
+            head(#"{"type":"value""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
+            bytes.append(contentsOf: epochField)
             bytes.appendField(#","rev":"#, rev)
             bytes.appendField(#","value":"#, value)
         case let .ack(id, rev):
-            bytes.appendField(#"{"type":"ack","id":"#, id)
+            head(#"{"type":"ack""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
             bytes.appendField(#","rev":"#, rev)
         case let .reject(id, code, message):
-            bytes.appendField(#"{"type":"reject","id":"#, id)
+            head(#"{"type":"reject""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
             bytes.appendField(#","code":"#, code.rawValue)
             bytes.appendField(#","message":"#, message)
         case let .error(id, code, message):
-            bytes.appendLiteral(#"{"type":"error""#)
+            head(#"{"type":"error""#, into: &bytes)
             if let id { bytes.appendField(#","id":"#, id) }
             bytes.appendField(#","code":"#, code.rawValue)
             bytes.appendField(#","message":"#, message)
         }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `type`, then the store for a store other than `main`.
+    private func head(_ literal: StaticString, into bytes: inout [UInt8]) {
+        bytes.appendLiteral(literal)
+        bytes.append(contentsOf: scope)
     }
 
     /// The frame of a server message.
@@ -66,7 +97,8 @@ public struct MessageEncoder: Sendable {
         return bytes
     }
 
-    /// Appends the frame of a client message to `bytes` (for clients and tests).
+    /// Appends the frame of a client message to `bytes` (for clients and
+    /// tests), naming this encoder's ``store`` unless it is `main`.
     public func encode(_ message: ClientMessage, into bytes: inout [UInt8]) {
         switch message {
         case let .hello(clientID, token, name):
@@ -75,16 +107,20 @@ public struct MessageEncoder: Sendable {
             if let token { bytes.appendField(#","token":"#, token) }
             if let name { bytes.appendField(#","name":"#, name) }
         case let .subscribe(id, path, since):
-            bytes.appendField(#"{"type":"subscribe","id":"#, id)
+            head(#"{"type":"subscribe""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
             bytes.appendField(#","path":"#, path.description)
             if let since { bytes.appendField(#","since":"#, since) }
         case .unsubscribe(let id):
-            bytes.appendField(#"{"type":"unsubscribe","id":"#, id)
+            head(#"{"type":"unsubscribe""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
         case let .get(id, path):
-            bytes.appendField(#"{"type":"get","id":"#, id)
+            head(#"{"type":"get""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
             bytes.appendField(#","path":"#, path.description)
         case let .dispatch(id, action):
-            bytes.appendField(#"{"type":"dispatch","id":"#, id)
+            head(#"{"type":"dispatch""#, into: &bytes)
+            bytes.appendField(#","id":"#, id)
             bytes.appendField(#","action":"#, JSONValue.object(action))
         }
         bytes.append(UInt8(ascii: "}"))

@@ -32,10 +32,16 @@ public struct PatchFrames: Sendable {
     public let rev: UInt64
     /// `,"rev":<rev>,"ops":<ops>}`: everything after `base`.
     private let tail: [UInt8]
+    /// `,"store":<store>` for a store other than `main`, else empty.
+    private let scope: [UInt8]
 
-    /// Serializes `ops` once for the frames of revision `rev`.
-    public init(rev: UInt64, ops: JSONPatch) {
+    /// Serializes `ops` once for the frames of revision `rev` of `store`
+    /// (named in each frame unless it is ``StoreName/main``).
+    public init(rev: UInt64, ops: JSONPatch, store: StoreName = .main) {
         self.rev = rev
+        var scope: [UInt8] = []
+        if !store.isMain { scope.appendField(#","store":"#, store.rawValue) }
+        self.scope = scope
         var tail: [UInt8] = []
         Self.writeTail(rev: rev, ops: ops, into: &tail)
         self.tail = tail
@@ -47,8 +53,8 @@ public struct PatchFrames: Sendable {
     /// Appends the `patch` frame for subscription `id`, whose previous
     /// revision is `base`, to `bytes`.
     public func write(id: String, base: UInt64, into bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + tail.count + id.utf8.count + 48)
-        Self.writeHead(id: id, base: base, into: &bytes)
+        bytes.reserveCapacity(bytes.count + tail.count + scope.count + id.utf8.count + 48)
+        Self.writeHead(scope: scope, id: id, base: base, into: &bytes)
         bytes.append(contentsOf: tail)
     }
 
@@ -59,9 +65,11 @@ public struct PatchFrames: Sendable {
         return bytes
     }
 
-    /// `{"type":"patch","id":<id>,"base":<base>`: the per-subscription head.
-    static func writeHead(id: String, base: UInt64, into bytes: inout [UInt8]) {
-        bytes.appendField(#"{"type":"patch","id":"#, id)
+    /// `{"type":"patch"<scope>,"id":<id>,"base":<base>`: the per-subscription head.
+    static func writeHead(scope: [UInt8], id: String, base: UInt64, into bytes: inout [UInt8]) {
+        bytes.appendLiteral(#"{"type":"patch""#)
+        bytes.append(contentsOf: scope)
+        bytes.appendField(#","id":"#, id)
         bytes.appendField(#","base":"#, base)
     }
 

@@ -42,6 +42,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let rateLimited = ErrorCode(rawValue: "rate_limited")
     /// `forbidden`: the session's role may not read that path.
     public static let forbidden = ErrorCode(rawValue: "forbidden")
+    /// `invalid_store`: a `store` field that is not a valid store name.
+    public static let invalidStore = ErrorCode(rawValue: "invalid_store")
+    /// `limit_reached`: a server bound on stores refused to open another.
+    public static let limitReached = ErrorCode(rawValue: "limit_reached")
+    /// `unavailable`: the store could not be opened now (its storage failed).
+    public static let unavailable = ErrorCode(rawValue: "unavailable")
 
     /// What this error does to the connection; codes missing from
     /// ``policies`` (ones this version does not know) leave it open.
@@ -59,6 +65,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         .tooManySubscriptions: .staysOpen,
         .unsupportedBinary: .staysOpen,
         .forbidden: .staysOpen,
+        .invalidStore: .staysOpen,
+        .limitReached: .staysOpen,
+        .unavailable: .staysOpen,
         .helloRequired: .closes(code: CloseCode.policyViolation),
         .unauthorized: .closes(code: CloseCode.policyViolation),
         .rateLimited: .closesWhenPersisting(code: CloseCode.policyViolation),

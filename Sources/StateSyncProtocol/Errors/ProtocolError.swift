@@ -37,6 +37,10 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case rateLimited(messagesPerSecond: Int)
         case byteRateLimited(bytesPerSecond: Int)
         case forbidden(path: String, role: Role)
+        case invalidStore(String)
+        case storeNotCreatable(store: String, role: Role)
+        case storeLimit(String)
+        case storeUnavailable(store: String, reason: String)
     }
 
     private let base: Base
@@ -123,6 +127,34 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.forbidden(path: path.description, role: role), id: id)
     }
 
+    /// `invalid_store`: a `store` field that does not follow ``StoreName/rule``.
+    public static func invalidStore(_ name: String, id: String?) -> ProtocolError {
+        ProtocolError(.invalidStore(name), id: id)
+    }
+
+    /// `forbidden`: a session with `role` may not create the store `store`,
+    /// which does not exist yet.
+    public static func storeNotCreatable(_ store: StoreName, role: Role, id: String?) -> ProtocolError {
+        ProtocolError(.storeNotCreatable(store: store.rawValue, role: role), id: id)
+    }
+
+    /// `limit_reached`: a bound on stores (`description` says which) refused
+    /// opening another one.
+    public static func storeLimit(_ description: String, id: String?) -> ProtocolError {
+        ProtocolError(.storeLimit(description), id: id)
+    }
+
+    /// `unavailable`: the store `store` could not be opened (`reason`: its
+    /// storage failed); the session and its other stores are unaffected.
+    public static func storeUnavailable(_ store: StoreName, reason: String, id: String?) -> ProtocolError {
+        ProtocolError(.storeUnavailable(store: store.rawValue, reason: reason), id: id)
+    }
+
+    /// The same error about the message `id` (when this one names none).
+    public func relating(to id: String?) -> ProtocolError {
+        ProtocolError(base, id: self.id ?? id)
+    }
+
     /// The error code sent on the wire.
     public var code: ErrorCode {
         switch base {
@@ -135,7 +167,10 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case .helloRequired: .helloRequired
         case .unauthorized: .unauthorized
         case .rateLimited, .byteRateLimited: .rateLimited
-        case .forbidden: .forbidden
+        case .forbidden, .storeNotCreatable: .forbidden
+        case .invalidStore: .invalidStore
+        case .storeLimit: .limitReached
+        case .storeUnavailable: .unavailable
         }
     }
 
@@ -181,6 +216,14 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
             "too many bytes: at most \(rate) per second on one connection"
         case let .forbidden(path, role):
             "role \(role.rawValue) may not read \"\(path)\""
+        case .invalidStore(let name):
+            "invalid store \"\(Self.clip(name))\": \(StoreName.rule)"
+        case let .storeNotCreatable(store, role):
+            "store \"\(store)\" does not exist and role \(role.rawValue) may not create it"
+        case .storeLimit(let description):
+            description
+        case let .storeUnavailable(store, reason):
+            "store \"\(store)\" is unavailable: \(Self.clip(reason))"
         }
     }
 

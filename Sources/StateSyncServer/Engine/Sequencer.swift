@@ -70,7 +70,8 @@ final class Sequencer<App: StateSyncApp> {
             eventLoops: eventLoops, state: recovered.mirror.json, revision: recovered.revision,
             history: (configuration.historyWindow, configuration.historyBudget),
             deferredLimits: (configuration.maxDeferredAnswers, configuration.maxDeferredBytes),
-            metrics: metrics, logger: logger, shared: shared)
+            metrics: metrics, logger: logger, shared: shared,
+            encoder: MessageEncoder(store: configuration.store, epoch: recovered.epoch))
         snapshotPolicy = SnapshotPolicy(every: configuration.snapshotEvery, lastRevision: recovered.snapshotRevision)
     }
 

@@ -20,4 +20,11 @@ public enum SessionRequest: Sendable, Equatable {
     case get(id: String, path: JSONPointer)
     /// Applies the client action `action`; answers `ack` once durable, or `reject`.
     case dispatch(id: String, action: JSONObject)
+
+    /// The request's `id`, which its answer carries.
+    public var id: String {
+        switch self {
+        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _): id
+        }
+    }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import StateSyncJournal
+public import StateSyncProtocol
 
 /// How a ``SyncEngine`` batches, remembers and keeps history. Every field
 /// has a default; `SyncEngineConfiguration()` suits a single-node server.
@@ -8,6 +9,9 @@ public import StateSyncJournal
 /// let configuration = SyncEngineConfiguration(snapshotEvery: 1_000, historyWindow: 1_024)
 /// ```
 public struct SyncEngineConfiguration: Sendable {
+    /// The store this engine serves, named in its messages unless it is
+    /// ``StoreName/main`` (a server of many stores runs one engine per store).
+    public var store: StoreName = .main
     /// Take a full snapshot after this many revisions (and at shutdown).
     /// Default 1,000: recovery replays at most ~1,000 actions (milliseconds)
     /// while a snapshot of a 1 MB state costs ~1 ms per 1,000 actions.

@@ -1,3 +1,4 @@
+import StateSyncProtocol
 import CoreMetrics
 import Logging
 import NIOCore
@@ -55,7 +56,8 @@ final class FanOutShard: Sendable {
     /// sending rounds in slices of `sliceLimit` subscriptions.
     init(
         eventLoop: any EventLoop, state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
-        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger, sliceLimit: Int = FanOutShard.sliceLimit
+        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger, sliceLimit: Int = FanOutShard.sliceLimit,
+        encoder: MessageEncoder = MessageEncoder()
     ) {
         self.eventLoop = eventLoop
         self.sliceLimit = max(1, sliceLimit)
@@ -65,7 +67,7 @@ final class FanOutShard: Sendable {
         publication = NIOLoopBoundBox.makeBoxSendingValue(
             Publication(
                 state: state, revision: revision, history: history, deferredLimits: deferredLimits,
-                metrics: metrics, logger: logger,
+                metrics: metrics, logger: logger, encoder: encoder,
                 drained: { sessionID in reference.withLock(\.shard)?.runReadingLatest { $0.drained(sessionID) } }),
             as: Publication.self, eventLoop: eventLoop)
         reference.withLock { $0.shard = self }

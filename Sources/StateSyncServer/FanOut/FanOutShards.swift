@@ -1,3 +1,4 @@
+import StateSyncProtocol
 import Logging
 import NIOCore
 import StateSyncCore
@@ -31,7 +32,8 @@ struct FanOutShards {
     /// `shared`'s ``EngineShared/publishedRevision`` first.
     init(
         eventLoops: any EventLoopGroup, state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
-        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger, shared: EngineShared
+        deferredLimits: (count: Int, bytes: Int), metrics: ServerMetrics, logger: Logger, shared: EngineShared,
+        encoder: MessageEncoder = MessageEncoder()
     ) {
         self.state = state
         self.revision = revision
@@ -45,7 +47,7 @@ struct FanOutShards {
         shards = loops.map {
             FanOutShard(
                 eventLoop: $0, state: state, revision: revision, history: history,
-                deferredLimits: deferredLimits, metrics: metrics, logger: logger)
+                deferredLimits: deferredLimits, metrics: metrics, logger: logger, encoder: encoder)
         }
         shardOfLoop = Dictionary(uniqueKeysWithValues: loops.enumerated().map { (ObjectIdentifier($1), $0) })
     }

@@ -25,12 +25,14 @@ import StateSyncProtocol
 /// value per session exists beyond what its sink holds.
 final class AnswerEncoder: Sendable {
     private let queue = DispatchQueue(label: "statesync.answers")
-    private let encoder = MessageEncoder()
+    private let encoder: MessageEncoder
     private let metrics: ServerMetrics
 
-    /// An encoder counting the bytes it sends in `metrics`.
-    init(metrics: ServerMetrics) {
+    /// An encoder writing with `encoder` (its store's messages), counting
+    /// the bytes it sends in `metrics`.
+    init(metrics: ServerMetrics, encoder: MessageEncoder = MessageEncoder()) {
         self.metrics = metrics
+        self.encoder = encoder
     }
 
     /// Encodes `message` and writes it to `sink` soon, then calls `drained`

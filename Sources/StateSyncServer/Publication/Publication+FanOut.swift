@@ -49,7 +49,7 @@ extension Publication {
                     round.nodeIndex += 1
                     continue
                 }
-                let frames = PatchFrames(rev: round.revision, ops: ops)
+                let frames = PatchFrames(rev: round.revision, ops: ops, store: encoder.store)
                 round.bytesBuilt += frames.sharedByteCount
                 round.inNode = NodeProgress(frames: frames, position: node.subscribers.startIndex)
             }

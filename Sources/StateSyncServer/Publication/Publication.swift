@@ -25,7 +25,8 @@ struct Publication {
     /// The joined sessions by id.
     var sessions: [String: SessionRecord] = [:]
     var trie = SubscriptionTrie()
-    let encoder = MessageEncoder()
+    /// Writes this store's messages (named in them unless it is `main`).
+    let encoder: MessageEncoder
     let metrics: ServerMetrics
     /// Marks sessions slow and asks their sinks to report the drain.
     let slowConsumers: SlowConsumerWatch
@@ -42,14 +43,16 @@ struct Publication {
     init(
         state: JSONValue, revision: UInt64, history: (capacity: Int, budget: Int),
         deferredLimits: (count: Int, bytes: Int) = (1_024, 1 << 20),
-        metrics: ServerMetrics, logger: Logger, drained: @escaping @Sendable (String) -> Void
+        metrics: ServerMetrics, logger: Logger, encoder: MessageEncoder = MessageEncoder(),
+        drained: @escaping @Sendable (String) -> Void
     ) {
+        self.encoder = encoder
         self.state = state
         self.revision = revision
         self.history = HistoryWindow(capacity: history.capacity, costBudget: history.budget, revision: revision, state: state)
         self.metrics = metrics
         self.slowConsumers = SlowConsumerWatch(metrics: metrics, logger: logger, drained: drained)
-        self.answerEncoder = AnswerEncoder(metrics: metrics)
+        self.answerEncoder = AnswerEncoder(metrics: metrics, encoder: encoder)
         self.deferredLimits = deferredLimits
     }
 

@@ -115,16 +115,16 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let engine: SyncEngine<App>
         let server: WebSocketServer
         let presence: (any ClusterPresence)?
+        let stores = makeStoreDirectory(group: group)
         do {
-            let journal = try await openJournal()
+            // `main` is opened here, the others on demand.
+            let journal: any Journal
+            (engine, journal) = try await stores.openMain()
             presence = (journal as? any SharedJournal)?.clusterPresence
-            engine = try await SyncEngine<App>(
-                journal: journal, configuration: configuration.engine, middleware: middleware, metrics: metrics, logger: logger,
-                eventLoops: group)
             do {
-                server = try makeWebSocketServer(engine: engine, journal: journal, group: group)
+                server = try makeWebSocketServer(engine: engine, stores: stores, journal: journal, group: group)
             } catch {
-                await engine.shutdown()
+                await stores.shutdown()
                 throw error
             }
         } catch {
@@ -132,13 +132,14 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             throw error
         }
         try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await stores.run() }
             group.addTask { try await server.run() }
             let address: SocketAddress
             do {
                 address = try await server.waitUntilStarted()
             } catch {
                 started.finish(.failure(error))
-                await engine.shutdown()
+                await stores.shutdown()
                 throw error
             }
             started.finish(.success(address))
@@ -168,25 +169,28 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 }
                 stopping.store(true, ordering: .releasing)
             }
-            logger.info("shutting down: flushing the engine")
-            await engine.shutdown()
+            logger.info("shutting down: flushing the stores")
+            await stores.shutdown()
             eventStreams.finishAll()
             server.shutdown()
         }
         logger.info("stopped")
     }
 
-    private func openJournal() async throws -> any Journal {
-        if let open = configuration.storage.journalOpener {
-            let writeFailures = metrics.journalWriteFailures
-            return try await open(logger) { writeFailures.increment() }
+    /// The server's stores: journals from its storage, an engine each.
+    private func makeStoreDirectory(group: any EventLoopGroup) -> StoreDirectory<App> {
+        StoreDirectory<App>(
+            configuration: configuration.stores,
+            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures), logger: logger
+        ) { [configuration, middleware, metrics, logger] store, journal in
+            var engineConfiguration = configuration.engine
+            engineConfiguration.store = store
+            var logger = logger
+            if !store.isMain { logger[metadataKey: "store"] = "\(store)" }
+            return try await SyncEngine<App>(
+                journal: journal, configuration: engineConfiguration, middleware: middleware, metrics: metrics, logger: logger,
+                eventLoops: group)
         }
-        guard let directory = configuration.storage.directoryPath else {
-            return MemoryJournal(configuration: .init(retention: configuration.retention))
-        }
-        return try await SQLiteJournal.open(
-            configuration: .init(directory: directory, retention: configuration.retention, damagedJournal: configuration.damagedJournal),
-            logger: logger, writeFailures: metrics.journalWriteFailures)
     }
 
     /// Delays everything sent on `channel` by `latency` (``StateSyncServerConfiguration/injectedLatency``);
@@ -196,7 +200,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         try? channel.pipeline.syncOperations.addHandler(InjectedLatencyHandler(latency: latency.timeAmount), position: .first)
     }
 
-    private func makeWebSocketServer(engine: SyncEngine<App>, journal: any Journal, group: any EventLoopGroup) throws -> WebSocketServer {
+    private func makeWebSocketServer(
+        engine: SyncEngine<App>, stores: StoreDirectory<App>, journal: any Journal, group: any EventLoopGroup
+    ) throws -> WebSocketServer {
         let session = configuration.session
         // In a cluster, session ids name their node: unique across nodes, and
         // a presence entry says whose it is (`n-3fa2c19b0a1d-s-12`).
@@ -230,7 +236,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 }
                 let number = sessionCounter.add(1, ordering: .relaxed).newValue
                 return SyncSession(
-                    id: "\(sessionPrefix)s-\(number)", outbound: outbound, engine: engine, metrics: metrics,
+                    id: "\(sessionPrefix)s-\(number)", outbound: outbound, engine: engine, stores: stores, metrics: metrics,
                     frames: frames.frames(for: outbound.eventLoop), joins: joins, logger: logger,
                     configuration: session, authentication: configuration.authentication,
                     clock: configuration.sessionClock,

@@ -48,6 +48,9 @@ public struct StateSyncServerConfiguration: Sendable {
     public var connections = ConnectionLimits()
     /// Batching, snapshots, history window and slow-consumer mark of the engine.
     public var engine: SyncEngineConfiguration
+    /// How stores other than `main` are opened, bounded and closed (see
+    /// ``StoreDirectoryConfiguration``).
+    public var stores = StoreDirectoryConfiguration()
     /// Event-loop threads: each reads and writes its share of the
     /// connections and runs their fan-out (choosing, encoding and writing
     /// their frames), while the engine's sequencer reduces, journals and

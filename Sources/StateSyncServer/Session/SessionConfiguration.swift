@@ -24,6 +24,11 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// UI focuses on tens of paths; each subscription costs the server a
     /// diff per change of its path. Above it: `too_many_subscriptions`.
     public var maxSubscriptions: Int
+    /// Stores one connection may use, `main` included (a session is in a
+    /// store from its first message to it until it closes). Default 16: a
+    /// screen shows a few documents at once; each store a session is in
+    /// costs the server its session record there. Above it: `limit_reached`.
+    public var maxStoresPerSession: Int = 16
     /// Sustained messages per second one connection may send (a token
     /// bucket refilled at this rate). Default 200: well above a person
     /// typing or dragging, below what a runaway loop sends.

@@ -23,10 +23,10 @@ public struct SessionStateMachine: Sendable {
     public enum Action: Sendable, Equatable {
         /// A valid `hello`: join the engine with this role and send `welcome`.
         case join(clientID: String?, name: String?, role: Role)
-        /// A valid request within the limits, for the engine.
-        case request(SessionRequest)
-        /// Send this reply; the connection stays open.
-        case reply(ServerMessage)
+        /// A valid request within the limits, for the engine of `store`.
+        case request(SessionRequest, store: StoreName = .main)
+        /// Send this reply (about a message for `store`); the connection stays open.
+        case reply(ServerMessage, store: StoreName = .main)
         /// Send this reply, then close with this WebSocket close code.
         case replyAndClose(ServerMessage, closeCode: UInt16)
         /// Nothing: the session is closed; the message is dropped.
@@ -43,7 +43,10 @@ public struct SessionStateMachine: Sendable {
     private let authentication: SessionAuthentication
     private let decoder: MessageDecoder
     private var state = State.awaitingHello
-    private var subscriptions: Set<String> = []
+    private var subscriptions: Set<ScopedID> = []
+    /// The stores this session used (`main` from `hello` on): bounded by
+    /// ``SessionConfiguration/maxStoresPerSession``.
+    private var stores: Set<StoreName> = [.main]
     private var bucket: TokenBucket
     private var byteBucket: TokenBucket
     private var refusedInARow = 0
@@ -66,8 +69,13 @@ public struct SessionStateMachine: Sendable {
         return nil
     }
 
-    /// The ids of the subscriptions open on this connection.
-    public var openSubscriptions: Set<String> { subscriptions }
+    /// The ids of the subscriptions open on this connection, in `store`.
+    public func openSubscriptions(in store: StoreName = .main) -> Set<String> {
+        Set(subscriptions.filter { $0.store == store }.map(\.id))
+    }
+
+    /// The stores this session used, `main` included.
+    public var storesUsed: Set<StoreName> { stores }
 
     /// Handles one text message (its UTF-8 bytes).
     public mutating func received(text bytes: some Collection<UInt8>, now: ContinuousClock.Instant) -> Action {
@@ -79,12 +87,20 @@ public struct SessionStateMachine: Sendable {
         case .joined(let role):
             if let refusal = rateLimit(bytes, byteCount: bytes.count, now: now) { return refusal }
             let message: ClientMessage
+            let store: StoreName
             do {
-                message = try decoder.decodeClientMessage(bytes)
+                (message, store) = try decoder.decodeStoreScopedMessage(bytes)
             } catch {
                 return fail(error)
             }
-            return joined(message, role: role)
+            if !stores.contains(store) {
+                guard stores.count < configuration.maxStoresPerSession else {
+                    return fail(.storeLimit(
+                        "too many stores on one connection: at most \(configuration.maxStoresPerSession)", id: message.id))
+                }
+                stores.insert(store)
+            }
+            return joined(message, store: store, role: role)
         }
     }
 
@@ -128,7 +144,7 @@ public struct SessionStateMachine: Sendable {
         }
     }
 
-    private mutating func joined(_ message: ClientMessage, role: Role) -> Action {
+    private mutating func joined(_ message: ClientMessage, store: StoreName, role: Role) -> Action {
         if let error = configuration.identifierLimits.check(message) { return fail(error) }
         switch message {
         case .hello:
@@ -137,27 +153,29 @@ public struct SessionStateMachine: Sendable {
             guard configuration.readPermissions.allows(role, toRead: path) else {
                 return fail(.forbidden(path: path, role: role, id: id))
             }
-            if !subscriptions.contains(id), subscriptions.count >= configuration.maxSubscriptions {
+            let key = ScopedID(store: store, id: id)
+            if !subscriptions.contains(key), subscriptions.count >= configuration.maxSubscriptions {
                 return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id))
             }
-            subscriptions.insert(id)
-            return .request(.subscribe(id: id, path: path, since: since))
+            subscriptions.insert(key)
+            return .request(.subscribe(id: id, path: path, since: since), store: store)
         case .unsubscribe(let id):
-            subscriptions.remove(id)
-            return .request(.unsubscribe(id: id))
+            subscriptions.remove(ScopedID(store: store, id: id))
+            return .request(.unsubscribe(id: id), store: store)
         case let .get(id, path):
             guard configuration.readPermissions.allows(role, toRead: path) else {
                 return fail(.forbidden(path: path, role: role, id: id))
             }
-            return .request(.get(id: id, path: path))
+            return .request(.get(id: id, path: path), store: store)
         case let .dispatch(id, action):
             guard role.mayDispatch else {
-                return .reply(.reject(id: id, code: .forbidden, message: "role \(role.rawValue) may not dispatch actions"))
+                return .reply(
+                    .reject(id: id, code: .forbidden, message: "role \(role.rawValue) may not dispatch actions"), store: store)
             }
             if let refusal = configuration.actionPermissions.refusal(of: action, by: role) {
-                return .reply(.reject(id: id, code: .forbidden, message: refusal))
+                return .reply(.reject(id: id, code: .forbidden, message: refusal), store: store)
             }
-            return .request(.dispatch(id: id, action: action))
+            return .request(.dispatch(id: id, action: action), store: store)
         }
     }
 
@@ -214,4 +232,10 @@ public struct SessionStateMachine: Sendable {
         }
         return .reply(.error(error))
     }
+}
+
+/// A subscription id within its store: ids are the client's per store.
+private struct ScopedID: Hashable, Sendable {
+    let store: StoreName
+    let id: String
 }

@@ -38,6 +38,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     let id: String
     private let outbound: WebSocketOutbound
     private let engine: SyncEngine<App>
+    private let stores: StoreDirectory<App>?
     private let metrics: ServerMetrics
     private let logger: Logger
     private let frames: SharedFrames
@@ -51,6 +52,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         var machine: SessionStateMachine
         var helloTimer: Scheduled<Void>?
         var joined = false
+        /// Who the session is, from `hello`: what it joins each store with.
+        var identity: (info: SessionInfo, clientID: String?, role: Role)?
+        /// The stores other than `main` the session is in.
+        var engines: [StoreName: SyncEngine<App>] = [:]
         /// A message or a request is in progress (waiting for the engine's room
         /// or for ``holdBeforeEachMessage``): later messages go to `backlog`.
         var waiting = false
@@ -67,7 +72,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// buckets); it must be the clock that stamps the connection's messages
     /// (``WebSocketChannelOptions/arrivalClock``).
     init(
-        id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, metrics: ServerMetrics,
+        id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, stores: StoreDirectory<App>? = nil, metrics: ServerMetrics,
         frames: SharedFrames, joins: JoinLimiter, logger: Logger,
         configuration: SessionConfiguration, authentication: SessionAuthentication,
         clock: @Sendable () -> ContinuousClock.Instant, backlog: (limit: Int, resume: Int),
@@ -78,6 +83,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         self.frames = frames
         self.outbound = outbound
         self.engine = engine
+        self.stores = stores
         self.metrics = metrics
         self.logger = logger
         self.holdBeforeEachMessage = holdBeforeEachMessage
@@ -150,19 +156,58 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private func process(_ received: WebSocketReceivedMessage) {
         let action = decide(received)
         if case .join = action { local.value.joined = true }
-        if let request = perform(action) { submit(request) }
+        guard let (request, store) = perform(action) else { return }
+        if store.isMain {
+            submit(request, to: engine)
+        } else if let engine = local.value.engines[store] {
+            submit(request, to: engine)
+        } else {
+            enter(store, thenSubmit: request)
+        }
     }
 
-    /// Queues `request` for the engine; while its queue is full the session
+    /// Queues `request` for `engine`; while its queue is full the session
     /// waits (and its backlog fills, then its socket) rather than the queue grow.
-    private func submit(_ request: SessionRequest) {
+    private func submit(_ request: SessionRequest, to engine: SyncEngine<App>) {
         guard engine.submitIfRoom(request, from: id) == nil else { return }
         local.value.waiting = true
         let eventLoop = outbound.eventLoop
         engine.whenRoomForRequests { [self] in
             eventLoop.execute { [self] in
                 local.value.waiting = false
-                submit(request)
+                submit(request, to: engine)
+                handleBacklog()
+            }
+        }
+    }
+
+    /// Joins `store` (opened by the directory when it is not open), then
+    /// submits `request` there; the session waits meanwhile, so its messages
+    /// keep their order. A store that cannot be entered answers the request
+    /// with the error, and the session goes on.
+    private func enter(_ store: StoreName, thenSubmit request: SessionRequest) {
+        guard let stores, let identity = local.value.identity else {
+            reply(.error(.storeUnavailable(store, reason: "this server has one store", id: request.id)))
+            return
+        }
+        local.value.waiting = true
+        let eventLoop = outbound.eventLoop
+        stores.acquire(store, role: identity.role, id: request.id) { [self] result in
+            eventLoop.execute { [self] in
+                local.value.waiting = false
+                switch result {
+                case .success(let engine):
+                    if local.value.finished {
+                        stores.release(store)
+                        return
+                    }
+                    local.value.engines[store] = engine
+                    _ = engine.join(session: identity.info, clientID: identity.clientID, role: identity.role, sink: self)
+                    logger.debug("entered a store", metadata: ["session": "\(id)", "store": "\(store)"])
+                    submit(request, to: engine)
+                case .failure(let error):
+                    reply(.error(error.relating(to: request.id)), store: store)
+                }
                 handleBacklog()
             }
         }
@@ -197,6 +242,11 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
             engine.leave(session: id)
             metrics.connections.decrement()
         }
+        for (store, engine) in local.value.engines {
+            engine.leave(session: id)
+            stores?.release(store)
+        }
+        local.value.engines = [:]
         local.value.machine.closed()
         logger.debug(
             "connection closed",
@@ -240,20 +290,21 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         return .replyAndClose(.error(id: nil, code: .rateLimited, message: message), closeCode: 1008)
     }
 
-    /// Carries out `action`, but for a request, which it returns for the
-    /// caller to submit to the engine.
-    private func perform(_ action: SessionStateMachine.Action) -> SessionRequest? {
+    /// Carries out `action`, but for a request, which it returns with its
+    /// store for the caller to submit to that store's engine.
+    private func perform(_ action: SessionStateMachine.Action) -> (SessionRequest, StoreName)? {
         switch action {
         case let .join(clientID, name, role):
             let info = SessionInfo(id: id, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? id)
+            local.value.identity = (info, clientID, role)
             let welcome = engine.join(session: info, clientID: clientID, role: role, sink: self)
             reply(.welcome(session: id, epoch: welcome.epoch, rev: welcome.rev, role: role, server: StateSyncServerInfo.name))
             metrics.connections.increment()
             logger.debug("joined", metadata: ["session": "\(id)", "role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
-        case .request(let request):
-            return request
-        case .reply(let message):
-            reply(message)
+        case let .request(request, store):
+            return (request, store)
+        case let .reply(message, store):
+            reply(message, store: store)
         case let .replyAndClose(message, closeCode):
             reply(message)
             logger.debug("closing", metadata: ["session": "\(id)", "code": "\(closeCode)", "reason": "\(message.type)"])
@@ -264,9 +315,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         return nil
     }
 
-    /// Writes a message of the session layer itself (welcome, errors, its own rejects).
-    private func reply(_ message: ServerMessage) {
-        let bytes = MessageEncoder().encode(message)
+    /// Writes a message of the session layer itself (welcome, errors, its
+    /// own rejects), naming `store` in a store-scoped one unless it is `main`.
+    private func reply(_ message: ServerMessage, store: StoreName = .main) {
+        let bytes = MessageEncoder(store: store).encode(message)
         metrics.bytesSent.increment(by: Int64(bytes.count))
         outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
     }

@@ -40,6 +40,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var connections: ConnectionLimitOptions
     @OptionGroup var session: SessionOptions
     @OptionGroup var engine: EngineOptions
+    @OptionGroup var stores: StoreOptions
     @OptionGroup var board: BoardLimitOptions
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", default: ServeConfiguration.defaults.logLevel.rawValue))
@@ -95,7 +96,7 @@ struct Serve: AsyncParsableCommand {
     /// The options given on the command line, under their settings' keys.
     var flags: FlagValues {
         var flags = FlagValues()
-        let groups: [any SettingOptions] = [network, storage, cluster, auth, connections, session, engine, board]
+        let groups: [any SettingOptions] = [network, storage, cluster, auth, connections, session, engine, stores, board]
         for group in groups { group.add(to: &flags) }
         flags.set(ServeConfiguration.logLevelKey, logLevel)
         return flags

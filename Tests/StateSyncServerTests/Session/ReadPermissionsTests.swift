@@ -29,7 +29,7 @@ import Testing
         var machine = SessionStateMachine(configuration: configuration, authentication: .open, now: .now)
         _ = machine.received(text: Array(#"{"type":"hello"}"#.utf8), now: .now)
         for (request, id) in [(#"{"type":"subscribe","id":"s1","path":""}"#, "s1"), (#"{"type":"get","id":"g1","path":"/presence"}"#, "g1")] {
-            guard case .reply(.error(let errorID, let code, let message)) = machine.received(text: Array(request.utf8), now: .now) else {
+            guard case .reply(.error(let errorID, let code, let message), _) = machine.received(text: Array(request.utf8), now: .now) else {
                 Issue.record("expected an error reply to \(request)")
                 continue
             }

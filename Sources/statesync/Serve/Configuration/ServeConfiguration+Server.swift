@@ -14,6 +14,7 @@ extension ServeConfiguration {
         configuration.connections = connections.limits
         session.apply(to: &configuration.session)
         engine.apply(to: &configuration)
+        stores.apply(to: &configuration)
         return configuration
     }
 }

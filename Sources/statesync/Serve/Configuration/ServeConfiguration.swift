@@ -29,6 +29,8 @@ struct ServeConfiguration: Sendable {
     var session = Session()
     /// The engine's bounds.
     var engine = Engine()
+    /// How stores are opened, bounded and closed.
+    var stores = Stores()
     /// The built-in board's limits.
     var board = Board()
     /// The least severe log messages written (to stderr). Default `info`:
@@ -72,6 +74,7 @@ struct ServeConfiguration: Sendable {
         connections = try Connections(reading: &settings)
         session = try Session(reading: &settings)
         engine = try Engine(reading: &settings)
+        stores = try Stores(reading: &settings)
         board = try Board(reading: &settings)
         var level = logLevel.rawValue
         try settings.read(Self.logLevelKey, into: &level, .oneOf(Logger.Level.allCases.map(\.rawValue)))
@@ -83,7 +86,7 @@ struct ServeConfiguration: Sendable {
     /// Every setting and its value, section by section, in the file's order.
     var entries: [ConfigurationEntry] {
         network.entries + storage.entries + cluster.entries + auth.entries + connections.entries + session.entries
-            + engine.entries + board.entries + [ConfigurationEntry(Self.logLevelKey, logLevel.rawValue)]
+            + engine.entries + stores.entries + board.entries + [ConfigurationEntry(Self.logLevelKey, logLevel.rawValue)]
     }
 
     /// The names of every setting, in the file's order.

@@ -1,0 +1,252 @@
+import Logging
+import NIOCore
+import StateSyncCore
+import StateSyncJournal
+import StateSyncProtocol
+import Synchronization
+
+/// The stores of one server by name, each a ``SyncEngine`` of its own on a
+/// journal of its own: opened on first use, shared by every session in it,
+/// closed once idle (``StoreDirectoryConfiguration/idleTimeout``) or to make
+/// room for another (``StoreDirectoryConfiguration/maxResidentStores``).
+///
+/// `main` is opened by ``openMain()`` before the server listens and stays
+/// open until ``shutdown()``. Opening and closing run in ``run()``'s task
+/// group, never on a caller's event loop; a caller learns the outcome from
+/// the completion it passed to ``acquire(_:role:id:completion:)``.
+final class StoreDirectory<App: StateSyncApp>: Sendable {
+    /// What an acquisition yields: the store's engine, or why not.
+    typealias Completion = @Sendable (Result<SyncEngine<App>, ProtocolError>) -> Void
+
+    private enum Phase {
+        case opening([Completion])
+        case open(SyncEngine<App>)
+        case closing(SyncEngine<App>, reopenFor: [Completion])
+    }
+
+    private struct Entry {
+        var phase: Phase
+        /// Sessions in the store, and those waiting to be.
+        var users: Int
+        /// When the last user left (`nil` while it has users).
+        var idleSince: ContinuousClock.Instant?
+    }
+
+    private enum Job {
+        case open(StoreName)
+        case close(StoreName, SyncEngine<App>)
+    }
+
+    /// What an acquisition decided under the lock.
+    private enum Decision {
+        case ready(SyncEngine<App>)
+        case waiting
+        case open
+        case refused(ProtocolError)
+    }
+
+    private struct State {
+        var entries: [StoreName: Entry] = [:]
+        var stopped = false
+    }
+
+    let configuration: StoreDirectoryConfiguration
+    private let storage: StoreStorage
+    private let makeEngine: @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let jobs: AsyncStream<Job>
+    private let jobQueue: AsyncStream<Job>.Continuation
+
+    /// A directory opening journals from `storage` and engines with `makeEngine`.
+    init(
+        configuration: StoreDirectoryConfiguration, storage: StoreStorage, logger: Logger,
+        makeEngine: @escaping @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
+    ) {
+        self.configuration = configuration
+        self.storage = storage
+        self.logger = logger
+        self.makeEngine = makeEngine
+        (jobs, jobQueue) = AsyncStream.makeStream(of: Job.self)
+    }
+
+    /// Opens `main` (recovering it from its journal) and keeps it open
+    /// until ``shutdown()``.
+    ///
+    /// - Throws: what opening its journal or recovering its state threw.
+    func openMain() async throws -> (engine: SyncEngine<App>, journal: any Journal) {
+        let journal = try await storage.open(.main, logger: logger)
+        let engine = try await makeEngine(.main, journal)
+        state.withLock { $0.entries[.main] = Entry(phase: .open(engine), users: 1) }
+        return (engine, journal)
+    }
+
+    /// Takes a place in `store` for a session of `role`, opening the store
+    /// when it is not open; `completion` gets its engine (at once when it is
+    /// open, else from the task that opened it), or the error for the
+    /// request `id`. Each success must be matched by one ``release(_:)``.
+    func acquire(_ store: StoreName, role: Role, id: String?, completion: @escaping Completion) {
+        let mayCreate = role >= configuration.createRole
+        let decision: Decision = state.withLock { state in
+            guard !state.stopped else { return .refused(.storeUnavailable(store, reason: "the server is shutting down", id: id)) }
+            if var entry = state.entries[store] {
+                entry.users += 1
+                entry.idleSince = nil
+                let decision: Decision
+                switch entry.phase {
+                case .open(let engine):
+                    decision = .ready(engine)
+                case .opening(let waiting):
+                    entry.phase = .opening(waiting + [completion])
+                    decision = .waiting
+                case let .closing(engine, waiting):
+                    entry.phase = .closing(engine, reopenFor: waiting + [completion])
+                    decision = .waiting
+                }
+                state.entries[store] = entry
+                return decision
+            }
+            guard mayCreate || storage.exists(store) else { return .refused(.storeNotCreatable(store, role: role, id: id)) }
+            if state.entries.count >= configuration.maxResidentStores, !closeLeastRecentlyUsed(in: &state) {
+                return .refused(.storeLimit(
+                    "too many open stores: at most \(configuration.maxResidentStores), and every one has sessions", id: id))
+            }
+            state.entries[store] = Entry(phase: .opening([completion]), users: 1)
+            return .open
+        }
+        switch decision {
+        case .ready(let engine): completion(.success(engine))
+        case .waiting: break
+        case .open: jobQueue.yield(.open(store))
+        case .refused(let error): completion(.failure(error))
+        }
+    }
+
+    /// Gives back a place taken with ``acquire(_:role:id:completion:)``;
+    /// the store closes after ``StoreDirectoryConfiguration/idleTimeout``
+    /// once none is left.
+    func release(_ store: StoreName) {
+        state.withLock { state in
+            guard var entry = state.entries[store] else { return }
+            entry.users -= 1
+            if entry.users == 0 { entry.idleSince = .now }
+            state.entries[store] = entry
+        }
+    }
+
+    /// Opens and closes stores as asked, and closes idle ones, until
+    /// ``shutdown()``.
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            if storage.closesIdleStores {
+                group.addTask { [self] in
+                    let interval = max(.milliseconds(10), configuration.idleTimeout / 4)
+                    // Ends when shutdown cancels the group.
+                    while (try? await Task.sleep(for: interval)) != nil {
+                        closeIdleStores()
+                    }
+                }
+            }
+            for await job in jobs {
+                group.addTask { [self] in await perform(job) }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Refuses new acquisitions, lets opening and closing finish, and shuts
+    /// every open store down (each saves a final snapshot and closes its
+    /// journal). Call once; ``run()`` returns after it.
+    func shutdown() async {
+        let engines: [SyncEngine<App>] = state.withLock { state in
+            state.stopped = true
+            return state.entries.values.compactMap { entry in
+                if case .open(let engine) = entry.phase { return engine }
+                return nil
+            }
+        }
+        jobQueue.finish()
+        for engine in engines { await engine.shutdown() }
+    }
+
+    // MARK: Opening and closing (in run()'s task group)
+
+    private func perform(_ job: Job) async {
+        switch job {
+        case .open(let store): await open(store)
+        case let .close(store, engine): await close(store, engine)
+        }
+    }
+
+    private func open(_ store: StoreName) async {
+        let result: Result<SyncEngine<App>, ProtocolError>
+        do {
+            let engine = try await makeEngine(store, try await storage.open(store, logger: logger))
+            result = .success(engine)
+            logger.info("store opened", metadata: ["store": "\(store)", "rev": "\(engine.revision)"])
+        } catch {
+            logger.warning("a store could not be opened", metadata: ["store": "\(store)", "error": "\(error)"])
+            result = .failure(.storeUnavailable(store, reason: "\(error)", id: nil))
+        }
+        let (waiting, closeAtOnce): ([Completion], Bool) = state.withLock { state in
+            guard case .opening(let waiting) = state.entries[store]?.phase else { return ([], true) }
+            switch result {
+            case .success(let engine):
+                state.entries[store]?.phase = .open(engine)
+                return (waiting, state.stopped)
+            case .failure:
+                state.entries[store] = nil
+                return (waiting, false)
+            }
+        }
+        if closeAtOnce, case .success(let engine) = result { await engine.shutdown() }
+        for completion in waiting { completion(result) }
+    }
+
+    private func close(_ store: StoreName, _ engine: SyncEngine<App>) async {
+        await engine.shutdown()
+        logger.info("store closed", metadata: ["store": "\(store)", "rev": "\(engine.revision)"])
+        let reopen: Bool = state.withLock { state in
+            guard case .closing(_, let waiting) = state.entries[store]?.phase else { return false }
+            if waiting.isEmpty || state.stopped {
+                state.entries[store] = nil
+                return false
+            }
+            state.entries[store]?.phase = .opening(waiting)
+            return true
+        }
+        if reopen { await open(store) }
+    }
+
+    /// Starts closing the idle open stores whose idle time is up.
+    private func closeIdleStores() {
+        let now = ContinuousClock.now
+        let closing: [(StoreName, SyncEngine<App>)] = state.withLock { state in
+            var closing: [(StoreName, SyncEngine<App>)] = []
+            for (store, entry) in state.entries where entry.users == 0 {
+                guard case .open(let engine) = entry.phase, let idleSince = entry.idleSince,
+                      now - idleSince >= configuration.idleTimeout
+                else { continue }
+                state.entries[store]?.phase = .closing(engine, reopenFor: [])
+                closing.append((store, engine))
+            }
+            return closing
+        }
+        for (store, engine) in closing { jobQueue.yield(.close(store, engine)) }
+    }
+
+    /// Starts closing the open store idle the longest; `false` when every
+    /// open store has sessions. Its entry stays until it is closed, so the
+    /// new store is admitted one over the bound for that time.
+    private func closeLeastRecentlyUsed(in state: inout State) -> Bool {
+        guard storage.closesIdleStores else { return false }
+        let idle = state.entries.compactMap { store, entry -> (StoreName, SyncEngine<App>, ContinuousClock.Instant)? in
+            guard entry.users == 0, case .open(let engine) = entry.phase, let since = entry.idleSince else { return nil }
+            return (store, engine, since)
+        }
+        guard let (store, engine, _) = idle.min(by: { $0.2 < $1.2 }) else { return false }
+        state.entries[store]?.phase = .closing(engine, reopenFor: [])
+        jobQueue.yield(.close(store, engine))
+        return true
+    }
+}

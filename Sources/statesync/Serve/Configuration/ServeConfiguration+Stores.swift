@@ -1,0 +1,52 @@
+import StateSyncProtocol
+import StateSyncServer
+
+extension ServeConfiguration {
+    /// How stores other than `main` are opened, bounded and closed (the
+    /// file's `stores:` section; defaults and why: ``StoreDirectoryConfiguration``).
+    struct Stores: Sendable, Equatable {
+        /// Seconds a store stays open with no session in it. Default 30.
+        var idleSeconds = Int(StoreDirectoryConfiguration().idleTimeout.components.seconds)
+        /// Stores open at once, main included. Default 1,000.
+        var maxResident = StoreDirectoryConfiguration().maxResidentStores
+        /// Stores one connection may use, main included. Default 16.
+        var maxPerConnection = SessionConfiguration().maxStoresPerSession
+        /// The least role that may create a store. Default writer.
+        var createRole = StoreDirectoryConfiguration().createRole.rawValue
+
+        /// The settings of this section.
+        enum Keys {
+            static let idleSeconds = Setting<Int>("stores.idleSeconds", flag: "--store-idle-seconds")
+            static let maxResident = Setting<Int>("stores.maxResident", flag: "--max-resident-stores")
+            static let maxPerConnection = Setting<Int>("stores.maxPerConnection", flag: "--max-stores-per-connection")
+            static let createRole = Setting<String>("stores.createRole", flag: "--restrict-create")
+        }
+
+        /// The defaults.
+        init() {}
+
+        /// The section as `settings` give it, each value checked.
+        init(reading settings: inout SettingsReader) throws(ConfigurationError) {
+            try settings.read(Keys.idleSeconds, into: &idleSeconds, .atLeast(1))
+            try settings.read(Keys.maxResident, into: &maxResident, .atLeast(1))
+            try settings.read(Keys.maxPerConnection, into: &maxPerConnection, .atLeast(1))
+            try settings.read(Keys.createRole, into: &createRole, .oneOf(Role.allCases.map(\.rawValue)))
+        }
+
+        /// Each setting and its value, in the file's order.
+        var entries: [ConfigurationEntry] {
+            [
+                ConfigurationEntry(Keys.idleSeconds, idleSeconds), ConfigurationEntry(Keys.maxResident, maxResident),
+                ConfigurationEntry(Keys.maxPerConnection, maxPerConnection), ConfigurationEntry(Keys.createRole, createRole),
+            ]
+        }
+
+        /// Sets these bounds on the server's configuration.
+        func apply(to configuration: inout StateSyncServerConfiguration) {
+            configuration.stores.idleTimeout = .seconds(idleSeconds)
+            configuration.stores.maxResidentStores = maxResident
+            configuration.stores.createRole = Role(rawValue: createRole) ?? .writer
+            configuration.session.maxStoresPerSession = maxPerConnection
+        }
+    }
+}
