@@ -90,6 +90,10 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         let decision: Decision = state.withLock { state in
             guard !state.stopped else { return .refused(.storeUnavailable(store, reason: "the server is shutting down", id: id)) }
             if var entry = state.entries[store] {
+                // A closing store comes back only within the bound, as a new one would.
+                if case .closing = entry.phase, !hasRoom(for: store, in: &state) {
+                    return .refused(tooManyOpen(id: id))
+                }
                 entry.users += 1
                 entry.idleSince = nil
                 let decision: Decision
@@ -107,10 +111,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
                 return decision
             }
             guard mayCreate || storage.exists(store) else { return .refused(.storeNotCreatable(store, role: role, id: id)) }
-            if state.entries.count >= configuration.maxResidentStores, !closeLeastRecentlyUsed(in: &state) {
-                return .refused(.storeLimit(
-                    "too many open stores: at most \(configuration.maxResidentStores), and every one has sessions", id: id))
-            }
+            guard hasRoom(for: store, in: &state) else { return .refused(tooManyOpen(id: id)) }
             state.entries[store] = Entry(phase: .opening([completion]), users: 1)
             return .open
         }
@@ -233,6 +234,17 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
             return closing
         }
         for (store, engine) in closing { jobQueue.yield(.close(store, engine)) }
+    }
+
+    /// Whether `store` may be open beside the others, after closing the
+    /// store idle the longest when the bound is reached.
+    private func hasRoom(for store: StoreName, in state: inout State) -> Bool {
+        let others = state.entries.count - (state.entries[store] == nil ? 0 : 1)
+        return others < configuration.maxResidentStores || closeLeastRecentlyUsed(in: &state)
+    }
+
+    private func tooManyOpen(id: String?) -> ProtocolError {
+        .storeLimit("too many open stores: at most \(configuration.maxResidentStores), and every one has sessions", id: id)
     }
 
     /// Starts closing the open store idle the longest; `false` when every

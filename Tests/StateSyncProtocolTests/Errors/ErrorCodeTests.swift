@@ -11,6 +11,9 @@ struct ErrorCodeTests {
         (.tooManySubscriptions, "too_many_subscriptions", .staysOpen),
         (.unsupportedBinary, "unsupported_binary", .staysOpen),
         (.forbidden, "forbidden", .staysOpen),
+        (.invalidStore, "invalid_store", .staysOpen),
+        (.limitReached, "limit_reached", .staysOpen),
+        (.unavailable, "unavailable", .staysOpen),
         (.helloRequired, "hello_required", .closes(code: 1008)),
         (.unauthorized, "unauthorized", .closes(code: 1008)),
         (.rateLimited, "rate_limited", .closesWhenPersisting(code: 1008)),
@@ -21,9 +24,9 @@ struct ErrorCodeTests {
         #expect(ErrorCode.policies[code] == policy)
     }
 
-    @Test("the policy table lists exactly the protocol's ten codes")
+    @Test("the policy table lists exactly the protocol's thirteen codes")
     func tableSize() {
-        #expect(ErrorCode.policies.count == 10)
+        #expect(ErrorCode.policies.count == 13)
     }
 
     @Test("policies expose their close codes as data")

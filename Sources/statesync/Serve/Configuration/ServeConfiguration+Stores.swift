@@ -16,10 +16,10 @@ extension ServeConfiguration {
 
         /// The settings of this section.
         enum Keys {
-            static let idleSeconds = Setting<Int>("stores.idleSeconds", flag: "--store-idle-seconds")
-            static let maxResident = Setting<Int>("stores.maxResident", flag: "--max-resident-stores")
-            static let maxPerConnection = Setting<Int>("stores.maxPerConnection", flag: "--max-stores-per-connection")
-            static let createRole = Setting<String>("stores.createRole", flag: "--restrict-create")
+            static let idleSeconds = Setting<Int>("stores.storeIdleSeconds", flag: "--store-idle-seconds")
+            static let maxResident = Setting<Int>("stores.maxResidentStores", flag: "--max-resident-stores")
+            static let maxPerConnection = Setting<Int>("stores.maxStoresPerConnection", flag: "--max-stores-per-connection")
+            static let createRole = Setting<String>("stores.restrictCreate", flag: "--restrict-create")
         }
 
         /// The defaults.
