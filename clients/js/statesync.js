@@ -300,7 +300,7 @@ export class StateSyncClient {
   #socket = null;
   #attempt = 0;
   #timer = null;
-  #stopped = false;
+  #stoppedBy = null;          // the StateSyncError that stopped the client for good (close, a refused hello)
   #counter = 0;
   #subscriptions = new Map(); // id → { id, path, value, rev, callbacks, observers, onError, handle }
   #pending = new Map();       // request id → { message, resolve, reject }
@@ -352,6 +352,7 @@ export class StateSyncClient {
     this.clientId = options.clientId ?? `c-${randomId()}`;
     /** @type {{initialMs: number, maxMs: number}} */
     this.backoff = backoffOption(options.backoff);
+    optionalFunction(options.WebSocket, "options.WebSocket (a WebSocket constructor)");
     this.#WebSocket = options.WebSocket ?? globalThis.WebSocket;
     if (typeof this.#WebSocket !== "function") {
       throw new TypeError("StateSyncClient: no WebSocket here: pass options.WebSocket (a constructor), " +
@@ -363,7 +364,9 @@ export class StateSyncClient {
     // own action would never be applied). 12 random hex digits per instance.
     /** @type {string} */
     this.actionIdPrefix = randomId().slice(0, 12);
-    if (options.autoConnect !== false) this.connect();
+    // Nobody holds this promise: a close or a refused hello must not become an
+    // unhandled rejection (fatal in Node); ready(), onConnection and lastError tell.
+    if (options.autoConnect !== false) this.connect().catch(() => {});
   }
 
   /** @returns {string} the URL of the node in use, or being tried */
@@ -396,7 +399,7 @@ export class StateSyncClient {
    * @returns {Promise<object>} the welcome message
    */
   connect() {
-    this.#stopped = false;
+    this.#stoppedBy = null;
     if (!this.#socket) this.#open();
     return this.ready();
   }
@@ -408,6 +411,7 @@ export class StateSyncClient {
    */
   ready() {
     if (this.#connection === "open") return Promise.resolve(this.#welcome);
+    if (this.#stoppedBy) return Promise.reject(this.#stoppedBy);
     if (!this.#opened) {
       let resolve, reject;
       const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
@@ -418,11 +422,11 @@ export class StateSyncClient {
 
   /** Closes for good: no reconnect; pending requests fail with code "closed". */
   close() {
-    this.#stopped = true;
+    this.#stoppedBy = new StateSyncError("closed", "the client was closed");
     clearTimeout(this.#timer);
     if (this.#socket) this.#socket.close(1000);
     this.#socket = null;
-    this.#fail(new StateSyncError("closed", "the client was closed"));
+    this.#fail(this.#stoppedBy);
     this.#setConnection("closed");
   }
 
@@ -607,14 +611,14 @@ export class StateSyncClient {
     socket.onclose = () => {
       if (socket !== this.#socket) return;
       this.#socket = null;
-      if (this.#stopped) return;
+      if (this.#stoppedBy) return;
       this.#scheduleReconnect();
     };
     socket.onerror = () => {};
   }
 
   #scheduleReconnect() {
-    if (this.#stopped) return;
+    if (this.#stoppedBy) return;
     this.#setConnection("reconnecting");
     this.#urlIndex = (this.#urlIndex + 1) % this.urls.length;
     const round = Math.floor(this.#attempt / this.urls.length);
@@ -622,7 +626,7 @@ export class StateSyncClient {
     const delay = ceiling * (0.5 + Math.random() * 0.5);
     this.#attempt += 1;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => { if (!this.#stopped && !this.#socket) this.#open(); }, delay);
+    this.#timer = setTimeout(() => { if (!this.#stoppedBy && !this.#socket) this.#open(); }, delay);
   }
 
   #send(message) {
@@ -771,7 +775,7 @@ export class StateSyncClient {
     }
     this.#lastError = error;
     if (fatalCodes.has(message.code)) {
-      this.#stopped = true;
+      this.#stoppedBy = error;
       this.#fail(error);
       this.#setConnection("closed");
     }
