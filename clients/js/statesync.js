@@ -234,6 +234,7 @@ function randomId() {
 function describe(value) {
   if (value === null || value === undefined) return String(value);
   if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number") return String(value);
   if (Array.isArray(value)) return "an array";
   return `${typeof value === "object" ? "an" : "a"} ${typeof value}`;
 }
@@ -266,9 +267,12 @@ function webSocketURL(text) {
 }
 
 function backoffOption(backoff) {
+  if (backoff !== undefined && backoff !== null && typeof backoff !== "object") {
+    throw new TypeError(`options.backoff must be an object { initialMs, maxMs }, not ${describe(backoff)}`);
+  }
   const result = { initialMs: 250, maxMs: 10_000, ...(backoff ?? {}) };
   for (const key of ["initialMs", "maxMs"]) {
-    if (typeof result[key] !== "number" || !(result[key] >= 0) || !Number.isFinite(result[key])) {
+    if (!Number.isFinite(result[key]) || result[key] < 0) {
       throw new TypeError(`options.backoff.${key} must be a number of milliseconds (0 or more), not ${describe(result[key])}`);
     }
   }

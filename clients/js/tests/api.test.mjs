@@ -86,10 +86,11 @@ test("wrong constructor arguments fail at once, naming what is wrong", () => {
   assert.throws(() => new StateSyncClient("127.0.0.1:8080", options), /is not a ws:\/\/ or wss:\/\/ URL|is not a URL/);
   assert.throws(() => new StateSyncClient("sync", options), /"sync" is not a URL \(expected ws:\/\/HOST:PORT\/sync\)/);
   assert.throws(() => new StateSyncClient("ws://x/sync", null), /options must be an object, not null/);
-  assert.throws(() => new StateSyncClient("ws://x/sync", { ...options, token: 42 }), /options.token must be a string, not a number/);
+  assert.throws(() => new StateSyncClient("ws://x/sync", { ...options, token: 42 }), /options.token must be a string, not 42/);
   assert.throws(() => new StateSyncClient("ws://x/sync", { ...options, backoff: { initialMs: "fast" } }),
     /options.backoff.initialMs must be a number of milliseconds \(0 or more\), not "fast"/);
-  assert.throws(() => new StateSyncClient("ws://x/sync", { ...options, backoff: { maxMs: -1 } }), /options.backoff.maxMs/);
+  assert.throws(() => new StateSyncClient("ws://x/sync", { ...options, backoff: { maxMs: -1 } }), /options.backoff.maxMs .*, not -1/);
+  assert.throws(() => new StateSyncClient("ws://x/sync", { ...options, backoff: 100 }), /options.backoff must be an object \{ initialMs, maxMs \}, not 100/);
   assert.throws(() => new StateSyncClient("ws://x/sync", { WebSocket: "ws" }), /options.WebSocket \(a WebSocket constructor\) must be a function/);
   const global = Object.getOwnPropertyDescriptor(globalThis, "WebSocket");
   Object.defineProperty(globalThis, "WebSocket", { value: undefined, configurable: true, writable: true });
