@@ -1,9 +1,11 @@
-// statesync.js: the StateSync browser client (docs/PROTOCOL.md, statesync.v1).
-// One ES module, no build step, no dependencies. It mirrors subscribed slices
-// of the server's state, lets components observe focused paths inside them,
-// and dispatches actions. All logic stays on the server.
+// statesync.js: the StateSync client for browsers and Node (docs/PROTOCOL.md,
+// statesync.v1). One ES module, no build step, no dependencies. It mirrors
+// subscribed slices of the server's state, lets components observe focused
+// paths inside them, and dispatches actions. All logic stays on the server.
+// Its types are in statesync.d.ts (the wire messages in protocol.d.ts); the
+// server serves this file at /statesync.js, the package is clients/js.
 //
-//   import { StateSyncClient } from "/statesync.js";
+//   import { StateSyncClient } from "/statesync.js";   // or "statesync-client"
 //   const client = new StateSyncClient("ws://127.0.0.1:8080/sync", { name: "alice" });
 //   client.observe("/todos", (todos) => render(todos));
 //   client.observe("/todos/0/title", (title) => console.log(title)); // a slice below /todos
@@ -11,7 +13,12 @@
 
 // MARK: JSON Pointer (RFC 6901)
 
-/** The reference tokens of a JSON Pointer; throws on a malformed one. */
+/**
+ * The reference tokens of a JSON Pointer (`""` is the whole document).
+ * @param {string} pointer e.g. "/todos/0/title"
+ * @returns {string[]} e.g. ["todos", "0", "title"], with ~1 and ~0 unescaped
+ * @throws {StateSyncError} code `invalid_path` for a malformed pointer
+ */
 export function parsePointer(pointer) {
   if (pointer === "") return [];
   if (typeof pointer !== "string" || pointer[0] !== "/") {
@@ -23,12 +30,22 @@ export function parsePointer(pointer) {
   });
 }
 
-/** A JSON Pointer from reference tokens. */
+/**
+ * A JSON Pointer from reference tokens (the inverse of parsePointer).
+ * @param {Array<string|number>} tokens e.g. ["a/b", 0]
+ * @returns {string} e.g. "/a~1b/0"
+ */
 export function formatPointer(tokens) {
   return tokens.map((t) => "/" + String(t).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
 
-/** The tokens of `pointer` below `prefix`, or null when `prefix` does not contain it. */
+/**
+ * The tokens of `pointer` below `prefix`, or null when `prefix` does not contain it.
+ * @param {string} prefix e.g. "/todos"
+ * @param {string} pointer e.g. "/todos/0/title"
+ * @returns {string[]|null} e.g. ["0", "title"]
+ * @throws {StateSyncError} `invalid_path` when either pointer is malformed
+ */
 export function relativeTokens(prefix, pointer) {
   const outer = parsePointer(prefix);
   const inner = parsePointer(pointer);
@@ -45,7 +62,12 @@ function arrayIndex(token, length, allowEnd) {
   return index;
 }
 
-/** The value at `tokens` in `doc`, or undefined when nothing is there. */
+/**
+ * The value at `tokens` in `doc`, or undefined when nothing is there.
+ * @param {unknown} doc a JSON value
+ * @param {string[]} tokens reference tokens (see parsePointer)
+ * @returns {unknown}
+ */
 export function valueAt(doc, tokens) {
   let node = doc;
   for (const token of tokens) {
@@ -68,7 +90,12 @@ function patchError(message) {
   return new StateSyncError("bad_patch", message);
 }
 
-/** Deep equality of JSON values (object key order does not matter). */
+/**
+ * Deep equality of JSON values (object key order does not matter).
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
 export function jsonEqual(a, b) {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
@@ -136,8 +163,13 @@ function existing(doc, tokens, path) {
  * Applies RFC 6902 operations (all six: add, remove, replace, move, copy,
  * test) to `doc` and returns the new document; `doc` itself is never changed,
  * so a failing patch leaves the mirror as it was (all or nothing).
+ * @param {unknown} doc a JSON value
+ * @param {Array<object>} ops e.g. [{ op: "replace", path: "/0/done", value: true }]
+ * @returns {unknown} the patched document; untouched slices are shared with `doc`
+ * @throws {StateSyncError} code `bad_patch`, naming the failing operation
  */
 export function applyPatch(doc, ops) {
+  if (!Array.isArray(ops)) throw patchError(`ops must be an array of operations, not ${describe(ops)}`);
   let result = doc;
   ops.forEach((op, index) => {
     try {
@@ -172,10 +204,17 @@ export function applyPatch(doc, ops) {
 
 /** An error from the server (`reject`, `error`) or the client, with its protocol `code`. */
 export class StateSyncError extends Error {
+  /**
+   * @param {string} code the protocol's code (`not_found`, `unauthorized`, …)
+   *   or the client's own (`closed`, `bad_patch`, `invalid_path`, `invalid_action`)
+   * @param {string} message what went wrong, kept as `detail`; `message` is "code: detail"
+   */
   constructor(code, message) {
     super(`${code}: ${message}`);
     this.name = "StateSyncError";
+    /** @type {string} */
     this.code = code;
+    /** @type {string} */
     this.detail = message;
   }
 }
@@ -188,6 +227,60 @@ function randomId() {
   globalThis.crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+// Argument checks: a wrong argument fails at the call, with a TypeError
+// naming it, rather than later inside a message handler.
+
+function describe(value) {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number") return String(value);
+  if (Array.isArray(value)) return "an array";
+  return `${typeof value === "object" ? "an" : "a"} ${typeof value}`;
+}
+
+function requireFunction(value, what) {
+  if (typeof value !== "function") throw new TypeError(`${what} must be a function, not ${describe(value)}`);
+}
+
+function optionalFunction(value, what) {
+  if (value !== undefined && value !== null) requireFunction(value, what);
+}
+
+function optionalString(value, what) {
+  if (value !== undefined && value !== null && typeof value !== "string") {
+    throw new TypeError(`${what} must be a string, not ${describe(value)}`);
+  }
+}
+
+function webSocketURL(text) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(`StateSyncClient: ${JSON.stringify(text)} is not a URL (expected ws://HOST:PORT/sync)`);
+  }
+  if (url.protocol !== "ws:" && url.protocol !== "wss:") {
+    throw new TypeError(`StateSyncClient: ${JSON.stringify(text)} is not a ws:// or wss:// URL`);
+  }
+  return text;
+}
+
+function backoffOption(backoff) {
+  if (backoff !== undefined && backoff !== null && typeof backoff !== "object") {
+    throw new TypeError(`options.backoff must be an object { initialMs, maxMs }, not ${describe(backoff)}`);
+  }
+  const result = { initialMs: 250, maxMs: 10_000, ...(backoff ?? {}) };
+  for (const key of ["initialMs", "maxMs"]) {
+    if (!Number.isFinite(result[key]) || result[key] < 0) {
+      throw new TypeError(`options.backoff.${key} must be a number of milliseconds (0 or more), not ${describe(result[key])}`);
+    }
+  }
+  return result;
+}
+
+/** Set by StateSyncClient's static block: how an OptimisticMirror hooks into a client without a public member. */
+let attachMirror;
 
 /**
  * A connection to a StateSync server with mirrors of its subscriptions.
@@ -202,143 +295,251 @@ function randomId() {
  * round of failures, so a dead node costs one short wait.
  */
 export class StateSyncClient {
+  #WebSocket;
+  #urlIndex = 0;
+  #connection = "closed";
+  #welcome = null;
+  #rev = null;
+  #lastError = null;
+  #socket = null;
+  #attempt = 0;
+  #timer = null;
+  #stoppedBy = null;          // the StateSyncError that stopped the client for good (close, a refused hello)
+  #counter = 0;
+  #subscriptions = new Map(); // id → { id, path, value, rev, callbacks, observers, onError, handle }
+  #pending = new Map();       // request id → { message, resolve, reject }
+  #listeners = new Set();
+  #mirrors = new Set();       // hooks of the attached OptimisticMirrors, told of dispatches, patches and answers
+  #everSent = new Set();      // ids of unanswered dispatches sent on some connection (maybe applied)
+  #opened = null;
+
+  static {
+    attachMirror = (client, hooks) => {
+      client.#mirrors.add(hooks);
+      return () => client.#mirrors.delete(hooks);
+    };
+  }
+
   /**
-   * @param {string|string[]} url ws://HOST:PORT/sync, or several (an array,
-   *   or one string separated by commas): tried in turn; `client.url` is the
-   *   one in use.
-   * @param {object} [options] token, name, clientId (default: random, kept
-   *   across reconnects), backoff { initialMs: 250, maxMs: 10000 } (double
-   *   per attempt, then a random 50–100% of it), WebSocket (a constructor,
-   *   default the global one), autoConnect (default true).
+   * @param {string|string[]} url ws://HOST:PORT/sync (wss:// with TLS), or
+   *   several (an array, or one string separated by commas): tried in turn;
+   *   `client.url` is the one in use.
+   * @param {object} [options]
+   * @param {string} [options.token] sent in `hello` when the server requires one
+   * @param {string} [options.name] the session's name in `hello` (presence, chat)
+   * @param {string} [options.clientId] scopes action ids for exactly-once;
+   *   default a random one, kept across reconnects (save it to keep it across reloads)
+   * @param {{initialMs?: number, maxMs?: number}} [options.backoff] reconnect
+   *   delays, default { initialMs: 250, maxMs: 10000 }: doubled per round of
+   *   failures up to maxMs, then a random 50–100% of it
+   * @param {Function} [options.WebSocket] a WebSocket constructor, default the global one
+   * @param {boolean} [options.autoConnect] connect at once (default true); else call connect()
+   * @throws {TypeError} for no URL, a URL that is not ws:// or wss://, no
+   *   WebSocket constructor, or a mistyped option
    */
   constructor(url, options = {}) {
+    if (options === null || typeof options !== "object") {
+      throw new TypeError(`StateSyncClient's options must be an object, not ${describe(options)}`);
+    }
+    /** @type {string[]} every URL given, in the order they are tried */
     this.urls = (Array.isArray(url) ? url : String(url).split(","))
-      .map((each) => String(each).trim()).filter((each) => each !== "");
+      .map((each) => String(each).trim()).filter((each) => each !== "").map(webSocketURL);
     if (this.urls.length === 0) throw new TypeError("StateSyncClient needs at least one URL");
-    this._urlIndex = 0;
-    this.token = options.token;
-    this.name = options.name;
+    optionalString(options.token, "options.token");
+    optionalString(options.name, "options.name");
+    optionalString(options.clientId, "options.clientId");
+    /** @type {string|undefined} */
+    this.token = options.token ?? undefined;
+    /** @type {string|undefined} */
+    this.name = options.name ?? undefined;
+    /** @type {string} */
     this.clientId = options.clientId ?? `c-${randomId()}`;
-    this.backoff = { initialMs: 250, maxMs: 10_000, ...(options.backoff ?? {}) };
-    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
-    this.connection = "closed";
-    this.welcome = null;       // the last welcome: { session, epoch, rev, role, server }
-    this.rev = null;           // the newest revision seen
-    this.lastError = null;     // the last StateSyncError the server sent without an id
-    this._socket = null;
-    this._attempt = 0;
-    this._timer = null;
-    this._stopped = false;
-    this._counter = 0;
+    /** @type {{initialMs: number, maxMs: number}} */
+    this.backoff = backoffOption(options.backoff);
+    optionalFunction(options.WebSocket, "options.WebSocket (a WebSocket constructor)");
+    this.#WebSocket = options.WebSocket ?? globalThis.WebSocket;
+    if (typeof this.#WebSocket !== "function") {
+      throw new TypeError("StateSyncClient: no WebSocket here: pass options.WebSocket (a constructor), " +
+        "or run Node 22 or later (Node 20 and 21: node --experimental-websocket)");
+    }
     // Action ids are "<prefix>-a<n>": the server de-duplicates on (clientId, id),
     // so a new instance given a saved clientId must not reuse an earlier
     // instance's ids (it would get that action's remembered outcome, and its
     // own action would never be applied). 12 random hex digits per instance.
+    /** @type {string} */
     this.actionIdPrefix = randomId().slice(0, 12);
-    this._subscriptions = new Map(); // id → subscription
-    this._pending = new Map();       // request id → { message, resolve, reject }
-    this._listeners = new Set();
-    this._optimistic = new Set();    // OptimisticMirror instances told of dispatches, patches and answers
-    this._everSent = new Set();      // ids of unanswered dispatches sent on some connection (maybe applied)
-    this._opened = null;
-    if (options.autoConnect !== false) this.connect();
+    // Nobody holds this promise: a close or a refused hello must not become an
+    // unhandled rejection (fatal in Node); ready(), onConnection and lastError tell.
+    if (options.autoConnect !== false) this.connect().catch(() => {});
   }
 
-  /** Connects (again) and resolves with the `welcome` of the next session. */
+  /** @returns {string} the URL of the node in use, or being tried */
+  get url() {
+    return this.urls[this.#urlIndex];
+  }
+
+  /** @returns {"connecting"|"open"|"reconnecting"|"closed"} the connection's state */
+  get connection() {
+    return this.#connection;
+  }
+
+  /** @returns {object|null} the last `welcome`: { session, epoch, rev, role, server } */
+  get welcome() {
+    return this.#welcome;
+  }
+
+  /** @returns {number|null} the newest revision seen (of the current epoch) */
+  get rev() {
+    return this.#rev;
+  }
+
+  /** @returns {StateSyncError|null} the last error the server sent without an id (e.g. unauthorized) */
+  get lastError() {
+    return this.#lastError;
+  }
+
+  /**
+   * Connects (again, after close()) and resolves with the `welcome` of the next session.
+   * @returns {Promise<object>} the welcome message
+   */
   connect() {
-    this._stopped = false;
-    if (!this._socket) this._open();
+    this.#stoppedBy = null;
+    if (!this.#socket) this.#open();
     return this.ready();
   }
 
-  /** Resolves with the current or next `welcome`. */
+  /**
+   * Resolves with the current or next `welcome`; rejects when the client is
+   * closed or the server refuses the session (`unauthorized`).
+   * @returns {Promise<object>} the welcome message
+   */
   ready() {
-    if (this.connection === "open") return Promise.resolve(this.welcome);
-    if (!this._opened) {
+    if (this.#connection === "open") return Promise.resolve(this.#welcome);
+    if (this.#stoppedBy) return Promise.reject(this.#stoppedBy);
+    if (!this.#opened) {
       let resolve, reject;
       const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
-      this._opened = { promise, resolve, reject };
+      this.#opened = { promise, resolve, reject };
     }
-    return this._opened.promise;
+    return this.#opened.promise;
   }
 
-  /** Closes for good: no reconnect; pending requests fail with "closed". */
+  /** Closes for good: no reconnect; pending requests fail with code "closed". */
   close() {
-    this._stopped = true;
-    clearTimeout(this._timer);
-    if (this._socket) this._socket.close(1000);
-    this._socket = null;
-    this._fail(new StateSyncError("closed", "the client was closed"));
-    this._setConnection("closed");
+    this.#stoppedBy = new StateSyncError("closed", "the client was closed");
+    clearTimeout(this.#timer);
+    if (this.#socket) this.#socket.close(1000);
+    this.#socket = null;
+    this.#fail(this.#stoppedBy);
+    this.#setConnection("closed");
   }
 
-  /** Calls `callback(state)` on every connection-state change; returns an unsubscribe function. */
+  /**
+   * Calls `callback(state)` now and on every connection-state change.
+   * @param {(state: string) => void} callback
+   * @returns {() => void} stops the calls
+   */
   onConnection(callback) {
-    this._listeners.add(callback);
-    callback(this.connection);
-    return () => this._listeners.delete(callback);
+    requireFunction(callback, "onConnection's callback");
+    this.#listeners.add(callback);
+    callback(this.#connection);
+    return () => this.#listeners.delete(callback);
   }
 
   /**
    * Opens a subscription at `path` (JSON Pointer, "" = whole state) and calls
-   * `callback(value, rev)` with its snapshot and after each patch. Returns
-   * { path, value, rev, close() }; `onError(error)` gets invalid_path/forbidden.
+   * `callback(value, rev)` with its snapshot and after each patch that
+   * changes it (`value` is null while nothing is at `path`).
+   * @param {string} path
+   * @param {(value: unknown, rev: number) => void} [callback]
+   * @param {(error: StateSyncError) => void} [onError] the server's refusal
+   *   (`forbidden`, `invalid_path`, `too_many_subscriptions`); the subscription is then gone
+   * @returns {{id: string, path: string, value: unknown, rev: number|null, close: () => void}}
+   *   the live subscription: `value` and `rev` are its mirror (undefined and
+   *   null until the snapshot); close() unsubscribes
+   * @throws {StateSyncError} `invalid_path` for a malformed pointer
    */
   subscribe(path, callback, onError) {
     parsePointer(path);
-    const id = `s${++this._counter}`;
-    const subscription = {
+    optionalFunction(callback, "subscribe's callback");
+    optionalFunction(onError, "subscribe's onError");
+    const id = `s${++this.#counter}`;
+    const record = {
       id, path, value: undefined, rev: null, callbacks: new Set(callback ? [callback] : []), onError,
       observers: new Set(),
-      close: () => this._unsubscribe(subscription),
     };
-    this._subscriptions.set(id, subscription);
-    this._sendSubscribe(subscription, false);
-    return subscription;
+    record.handle = {
+      id,
+      path,
+      get value() { return record.value; },
+      get rev() { return record.rev; },
+      close: () => this.#unsubscribe(record),
+    };
+    this.#subscriptions.set(id, record);
+    this.#sendSubscribe(record, false);
+    return record.handle;
   }
 
   /**
    * Observes the value at `path`, calling `callback(value, rev)` with the
-   * current value and then only when it changes. The value is read from the
-   * mirror of an open subscription containing `path` (so `/todos/0/title`
-   * rides on a subscription to `/todos`); without one, a subscription at
-   * `path` is opened and closed with its last observer. Returns a function
-   * that stops observing. `onError(error)` gets the server's refusal of a
-   * subscription it opened (forbidden, invalid_path).
+   * current value and then only when it changes (null while nothing is
+   * there). The value is read from the mirror of an open subscription
+   * containing `path` (so `/todos/0/title` rides on a subscription to
+   * `/todos`); without one, a subscription at `path` is opened and closed
+   * with its last observer.
+   * @param {string} path
+   * @param {(value: unknown, rev: number) => void} callback
+   * @param {(error: StateSyncError) => void} [onError] the server's refusal
+   *   of a subscription this opened (`forbidden`, `invalid_path`)
+   * @returns {() => void} stops observing
+   * @throws {StateSyncError} `invalid_path` for a malformed pointer
    */
   observe(path, callback, onError) {
     const tokens = parsePointer(path);
+    requireFunction(callback, "observe's callback");
+    optionalFunction(onError, "observe's onError");
     let owner = null;
-    for (const subscription of this._subscriptions.values()) {
-      const relative = relativeTokens(subscription.path, path);
-      if (relative && (!owner || parsePointer(owner.path).length < parsePointer(subscription.path).length)) {
-        owner = subscription;
+    for (const record of this.#subscriptions.values()) {
+      const relative = relativeTokens(record.path, path);
+      if (relative && (!owner || parsePointer(owner.path).length < parsePointer(record.path).length)) {
+        owner = record;
       }
     }
     const ownsSubscription = !owner;
-    if (!owner) owner = this.subscribe(path, undefined, onError);
+    if (!owner) owner = this.#subscriptions.get(this.subscribe(path, undefined, onError).id);
     const observer = { relative: tokens.slice(parsePointer(owner.path).length), callback, last: undefined, seen: false };
     owner.observers.add(observer);
-    if (owner.rev !== null) this._notifyObserver(owner, observer);
+    if (owner.rev !== null) this.#notifyObserver(owner, observer);
     return () => {
       owner.observers.delete(observer);
-      if (ownsSubscription && owner.observers.size === 0 && owner.callbacks.size === 0) owner.close();
+      if (ownsSubscription && owner.observers.size === 0 && owner.callbacks.size === 0) this.#unsubscribe(owner);
     };
   }
 
-  /** The value at `path` now, from the mirror of a subscription containing it (undefined when none). */
+  /**
+   * The value at `path` now, from the mirror of a subscription containing it.
+   * @param {string} path
+   * @returns {unknown} the value (null when nothing is there), or undefined
+   *   when no subscription with a snapshot contains `path`
+   */
   peek(path) {
-    for (const subscription of this._subscriptions.values()) {
-      const relative = relativeTokens(subscription.path, path);
-      if (relative && subscription.rev !== null) return valueAt(subscription.value, relative) ?? null;
+    for (const record of this.#subscriptions.values()) {
+      const relative = relativeTokens(record.path, path);
+      if (relative && record.rev !== null) return valueAt(record.value, relative) ?? null;
     }
     return undefined;
   }
 
-  /** One-shot read: resolves with { rev, value }. */
+  /**
+   * One-shot read (`get`); made while disconnected, it is sent on reconnect.
+   * @param {string} path
+   * @returns {Promise<{rev: number, value: unknown}>} rejects with a
+   *   StateSyncError (`forbidden`, `closed`, …)
+   * @throws {StateSyncError} `invalid_path` for a malformed pointer
+   */
   get(path) {
     parsePointer(path);
-    return this._request({ type: "get", id: `g${++this._counter}`, path });
+    return this.#request({ type: "get", id: `g${++this.#counter}`, path });
   }
 
   /**
@@ -347,52 +548,54 @@ export class StateSyncClient {
    * the server's `code` and message (`not_found`, `invalid_action`, …).
    * Made while disconnected, it is sent on reconnect. Its id is
    * "<actionIdPrefix>-a<n>", unique across instances that share a clientId.
+   * @param {{type: string}} action
+   * @returns {Promise<{rev: number}>} the revision it was applied at
    */
   dispatch(action) {
     if (action === null || typeof action !== "object" || typeof action.type !== "string") {
       return Promise.reject(new StateSyncError("invalid_action", "an action is an object with a string \"type\""));
     }
-    const message = { type: "dispatch", id: `${this.actionIdPrefix}-a${++this._counter}`, action };
-    for (const mirror of this._optimistic) mirror._enqueue(message.id, action);
-    return this._request(message);
+    try {
+      JSON.stringify(action);
+    } catch (error) {
+      return Promise.reject(new StateSyncError("invalid_action", `the action does not encode as JSON: ${error.message}`));
+    }
+    const message = { type: "dispatch", id: `${this.actionIdPrefix}-a${++this.#counter}`, action };
+    for (const mirror of this.#mirrors) mirror.enqueue(message.id, action);
+    return this.#request(message);
   }
 
   /**
-   * An optimistic mirror of the whole state (see OptimisticMirror): this
-   * client's dispatches show at once, predicted with `reducer(state, action,
-   * meta)` (the app's own reducer, ported to JS: returns the new state,
-   * throws to reject), and are rebased on the server's patches until answered.
-   * `onChange(state, view)` gets each new predicted state.
+   * An optimistic mirror of the whole state: this client's dispatches show
+   * at once. Same as `new OptimisticMirror(client, reducer, onChange)`.
+   * @param {(state: unknown, action: object, meta: object) => unknown} reducer
+   *   the app's reducer ported to JS: returns the new state, throws to reject
+   * @param {(state: unknown, view: {confirmed: unknown, pending: number}) => void} [onChange]
+   *   gets each new predicted state
+   * @returns {OptimisticMirror}
    */
   optimistic(reducer, onChange) {
-    const mirror = new OptimisticMirror(this, reducer, onChange);
-    this._optimistic.add(mirror);
-    return mirror;
+    return new OptimisticMirror(this, reducer, onChange);
   }
 
   // MARK: Internals
 
-  /** The URL of the node in use, or being tried. */
-  get url() {
-    return this.urls[this._urlIndex];
+  #setConnection(state) {
+    if (this.#connection === state) return;
+    this.#connection = state;
+    for (const listener of this.#listeners) listener(state);
   }
 
-  _setConnection(state) {
-    if (this.connection === state) return;
-    this.connection = state;
-    for (const listener of this._listeners) listener(state);
-  }
-
-  _open() {
-    this._setConnection(this._attempt === 0 && !this.welcome ? "connecting" : "reconnecting");
+  #open() {
+    this.#setConnection(this.#attempt === 0 && !this.#welcome ? "connecting" : "reconnecting");
     let socket;
     try {
-      socket = new this.WebSocket(this.url, ["statesync.v1"]);
+      socket = new this.#WebSocket(this.url, ["statesync.v1"]);
     } catch (error) {
-      this._scheduleReconnect();
+      this.#scheduleReconnect();
       return;
     }
-    this._socket = socket;
+    this.#socket = socket;
     socket.onopen = () => {
       const hello = { type: "hello", clientId: this.clientId };
       if (this.token) hello.token = this.token;
@@ -400,200 +603,200 @@ export class StateSyncClient {
       socket.send(JSON.stringify(hello));
     };
     socket.onmessage = (event) => {
-      if (socket !== this._socket) return;
+      if (socket !== this.#socket) return;
       let message;
       try {
         message = JSON.parse(event.data);
       } catch (error) {
         return;
       }
-      this._receive(message);
+      this.#receive(message);
     };
     socket.onclose = () => {
-      if (socket !== this._socket) return;
-      this._socket = null;
-      if (this._stopped) return;
-      this._scheduleReconnect();
+      if (socket !== this.#socket) return;
+      this.#socket = null;
+      if (this.#stoppedBy) return;
+      this.#scheduleReconnect();
     };
     socket.onerror = () => {};
   }
 
-  _scheduleReconnect() {
-    if (this._stopped) return;
-    this._setConnection("reconnecting");
-    this._urlIndex = (this._urlIndex + 1) % this.urls.length;
-    const round = Math.floor(this._attempt / this.urls.length);
+  #scheduleReconnect() {
+    if (this.#stoppedBy) return;
+    this.#setConnection("reconnecting");
+    this.#urlIndex = (this.#urlIndex + 1) % this.urls.length;
+    const round = Math.floor(this.#attempt / this.urls.length);
     const ceiling = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** round);
     const delay = ceiling * (0.5 + Math.random() * 0.5);
-    this._attempt += 1;
-    clearTimeout(this._timer);
-    this._timer = setTimeout(() => { if (!this._stopped && !this._socket) this._open(); }, delay);
+    this.#attempt += 1;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => { if (!this.#stoppedBy && !this.#socket) this.#open(); }, delay);
   }
 
-  _send(message) {
-    if (!this._socket || this.connection !== "open") return false;
-    this._socket.send(JSON.stringify(message));
+  #send(message) {
+    if (!this.#socket || this.#connection !== "open") return false;
+    this.#socket.send(JSON.stringify(message));
     return true;
   }
 
-  _request(message) {
+  #request(message) {
     return new Promise((resolve, reject) => {
-      this._pending.set(message.id, { message, resolve, reject });
-      if (this._send(message) && message.type === "dispatch") this._everSent.add(message.id);
+      this.#pending.set(message.id, { message, resolve, reject });
+      if (this.#send(message) && message.type === "dispatch") this.#everSent.add(message.id);
     });
   }
 
-  _answered(id) {
-    this._everSent.delete(id);
-    for (const mirror of this._optimistic) mirror._settle(id);
+  #answered(id) {
+    this.#everSent.delete(id);
+    for (const mirror of this.#mirrors) mirror.settle(id);
   }
 
-  _fail(error) {
-    for (const pending of this._pending.values()) pending.reject(error);
-    this._pending.clear();
-    if (this._opened) {
-      this._opened.reject(error);
-      this._opened = null;
+  #fail(error) {
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+    if (this.#opened) {
+      this.#opened.reject(error);
+      this.#opened = null;
     }
   }
 
-  _sendSubscribe(subscription, resume) {
-    const message = { type: "subscribe", id: subscription.id, path: subscription.path };
-    if (resume && subscription.rev !== null) message.since = subscription.rev;
-    this._send(message);
+  #sendSubscribe(record, resume) {
+    const message = { type: "subscribe", id: record.id, path: record.path };
+    if (resume && record.rev !== null) message.since = record.rev;
+    this.#send(message);
   }
 
-  _unsubscribe(subscription) {
-    if (!this._subscriptions.delete(subscription.id)) return;
-    this._send({ type: "unsubscribe", id: subscription.id });
+  #unsubscribe(record) {
+    if (!this.#subscriptions.delete(record.id)) return;
+    this.#send({ type: "unsubscribe", id: record.id });
   }
 
-  _seen(rev) {
-    if (typeof rev === "number" && (this.rev === null || rev > this.rev)) this.rev = rev;
+  #seen(rev) {
+    if (typeof rev === "number" && (this.#rev === null || rev > this.#rev)) this.#rev = rev;
   }
 
-  _receive(message) {
-    this._handle(message);
-    for (const mirror of this._optimistic) mirror._after(message, this._pending);
+  #receive(message) {
+    this.#handle(message);
+    for (const mirror of this.#mirrors) mirror.after(message, this.#pending);
   }
 
-  _handle(message) {
+  #handle(message) {
     switch (message.type) {
-      case "welcome": return this._welcomed(message);
-      case "snapshot": return this._snapshot(message);
-      case "patch": return this._patch(message);
+      case "welcome": return this.#welcomed(message);
+      case "snapshot": return this.#snapshot(message);
+      case "patch": return this.#patch(message);
       case "value":
       case "ack": {
-        this._seen(message.rev);
-        const pending = this._pending.get(message.id);
+        this.#seen(message.rev);
+        const pending = this.#pending.get(message.id);
         if (!pending) return;
-        this._pending.delete(message.id);
-        this._answered(message.id);
+        this.#pending.delete(message.id);
+        this.#answered(message.id);
         pending.resolve(message.type === "ack" ? { rev: message.rev } : { rev: message.rev, value: message.value });
         return;
       }
       case "reject": {
-        const pending = this._pending.get(message.id);
+        const pending = this.#pending.get(message.id);
         if (!pending) return;
-        this._pending.delete(message.id);
-        this._answered(message.id);
+        this.#pending.delete(message.id);
+        this.#answered(message.id);
         pending.reject(new StateSyncError(message.code, message.message));
         return;
       }
-      case "error": return this._error(message);
+      case "error": return this.#error(message);
       default: return; // unsubscribed, and types added later
     }
   }
 
-  _welcomed(message) {
-    const previous = this.welcome;
-    this.welcome = message;
-    this._attempt = 0;
-    this._seen(message.rev);
+  #welcomed(message) {
+    const previous = this.#welcome;
+    this.#welcome = message;
+    this.#attempt = 0;
+    this.#seen(message.rev);
     // Revisions compare only within one epoch: a new one means a new history.
     const sameHistory = previous !== null && previous.epoch === message.epoch;
-    if (!sameHistory && previous !== null) this.rev = message.rev;
-    this._setConnection("open");
-    for (const subscription of this._subscriptions.values()) {
-      if (!sameHistory) subscription.rev = null;
-      this._sendSubscribe(subscription, sameHistory);
+    if (!sameHistory && previous !== null) this.#rev = message.rev;
+    this.#setConnection("open");
+    for (const record of this.#subscriptions.values()) {
+      if (!sameHistory) record.rev = null;
+      this.#sendSubscribe(record, sameHistory);
     }
     // Dispatches sent before the drop may have been applied: not predicted until answered.
-    if (this._everSent.size > 0) for (const mirror of this._optimistic) mirror._doubt(this._everSent);
-    for (const pending of this._pending.values()) {
-      if (this._send(pending.message) && pending.message.type === "dispatch") this._everSent.add(pending.message.id);
+    if (this.#everSent.size > 0) for (const mirror of this.#mirrors) mirror.doubt(this.#everSent);
+    for (const pending of this.#pending.values()) {
+      if (this.#send(pending.message) && pending.message.type === "dispatch") this.#everSent.add(pending.message.id);
     }
-    if (this._opened) {
-      this._opened.resolve(message);
-      this._opened = null;
+    if (this.#opened) {
+      this.#opened.resolve(message);
+      this.#opened = null;
     }
   }
 
-  _snapshot(message) {
-    const subscription = this._subscriptions.get(message.id);
-    this._seen(message.rev);
-    if (!subscription) return;
-    subscription.value = message.value;
-    subscription.rev = message.rev;
-    this._changed(subscription);
+  #snapshot(message) {
+    const record = this.#subscriptions.get(message.id);
+    this.#seen(message.rev);
+    if (!record) return;
+    record.value = message.value;
+    record.rev = message.rev;
+    this.#changed(record);
   }
 
-  _patch(message) {
-    const subscription = this._subscriptions.get(message.id);
-    this._seen(message.rev);
-    if (!subscription) return;
-    if (subscription.rev !== message.base) {
+  #patch(message) {
+    const record = this.#subscriptions.get(message.id);
+    this.#seen(message.rev);
+    if (!record) return;
+    if (record.rev !== message.base) {
       // A gap: something was missed. Start this subscription over.
-      subscription.rev = null;
-      this._sendSubscribe(subscription, false);
+      record.rev = null;
+      this.#sendSubscribe(record, false);
       return;
     }
     try {
-      subscription.value = applyPatch(subscription.value, message.ops);
+      record.value = applyPatch(record.value, message.ops);
     } catch (error) {
-      subscription.rev = null;
-      this._sendSubscribe(subscription, false);
+      record.rev = null;
+      this.#sendSubscribe(record, false);
       return;
     }
-    subscription.rev = message.rev;
-    if (message.ops.length > 0) this._changed(subscription);
+    record.rev = message.rev;
+    if (message.ops.length > 0) this.#changed(record);
   }
 
-  _error(message) {
+  #error(message) {
     const error = new StateSyncError(message.code, message.message);
-    const subscription = message.id !== undefined ? this._subscriptions.get(message.id) : undefined;
-    if (subscription) {
-      this._subscriptions.delete(message.id);
-      if (subscription.onError) subscription.onError(error);
+    const record = message.id !== undefined ? this.#subscriptions.get(message.id) : undefined;
+    if (record) {
+      this.#subscriptions.delete(message.id);
+      if (record.onError) record.onError(error);
       return;
     }
-    const pending = message.id !== undefined ? this._pending.get(message.id) : undefined;
+    const pending = message.id !== undefined ? this.#pending.get(message.id) : undefined;
     if (pending) {
-      this._pending.delete(message.id);
-      this._answered(message.id);
+      this.#pending.delete(message.id);
+      this.#answered(message.id);
       pending.reject(error);
       return;
     }
-    this.lastError = error;
+    this.#lastError = error;
     if (fatalCodes.has(message.code)) {
-      this._stopped = true;
-      this._fail(error);
-      this._setConnection("closed");
+      this.#stoppedBy = error;
+      this.#fail(error);
+      this.#setConnection("closed");
     }
   }
 
-  _changed(subscription) {
-    for (const callback of subscription.callbacks) callback(subscription.value, subscription.rev);
-    for (const observer of subscription.observers) this._notifyObserver(subscription, observer);
+  #changed(record) {
+    for (const callback of record.callbacks) callback(record.value, record.rev);
+    for (const observer of record.observers) this.#notifyObserver(record, observer);
   }
 
-  _notifyObserver(subscription, observer) {
-    const found = valueAt(subscription.value, observer.relative);
+  #notifyObserver(record, observer) {
+    const found = valueAt(record.value, observer.relative);
     const value = found === undefined ? null : found;
     if (observer.seen && (observer.last === value || jsonEqual(observer.last, value))) return;
     observer.seen = true;
     observer.last = value;
-    observer.callback(value, subscription.rev);
+    observer.callback(value, record.rev);
   }
 }
 
@@ -613,89 +816,145 @@ export class StateSyncClient {
  * the server's patches correct what differs (ids made from the revision, times).
  */
 export class OptimisticMirror {
+  #reducer;
+  #onChange;
+  #confirmed = undefined;  // the server's state (undefined until the snapshot)
+  #rev = null;             // its revision
+  #pending = [];           // [{ id, action, time, inDoubt }] in the order dispatched
+  #state = undefined;      // the prediction
+  #grace = null;
+  #shown = undefined;
+  #subscription;
+  #detach;
+
+  /**
+   * Subscribes to the whole state ("") and hooks into the client's dispatches.
+   * @param {StateSyncClient} client
+   * @param {(state: unknown, action: object, meta: object) => unknown} reducer
+   *   the app's reducer ported to JS: gets a copy of the state, returns the
+   *   new state, throws to predict a reject
+   * @param {(state: unknown, view: {confirmed: unknown, pending: number}) => void} [onChange]
+   *   gets each new predicted state, with the confirmed one and how many
+   *   actions are pending
+   * @throws {TypeError} when client is not a StateSyncClient or reducer not a function
+   */
   constructor(client, reducer, onChange) {
+    if (!(client instanceof StateSyncClient)) {
+      throw new TypeError(`OptimisticMirror needs a StateSyncClient, not ${describe(client)}`);
+    }
+    requireFunction(reducer, "the optimistic mirror's reducer");
+    optionalFunction(onChange, "the optimistic mirror's onChange");
+    /** @type {StateSyncClient} the client it mirrors and dispatches through */
     this.client = client;
-    this.reducer = reducer;
-    this.onChange = onChange;
-    this.confirmed = undefined;  // the server's state (undefined until the snapshot)
-    this.rev = null;             // its revision
-    this.pending = [];           // [{ id, action, time }] in the order dispatched
-    this.state = undefined;      // the prediction
-    this._grace = null;
-    this._shown = undefined;
-    this._subscription = client.subscribe("", (value, rev) => {
-      this.confirmed = value;
-      this.rev = rev;
-      this._rebase();
+    this.#reducer = reducer;
+    this.#onChange = onChange;
+    this.#subscription = client.subscribe("", (value, rev) => {
+      this.#confirmed = value;
+      this.#rev = rev;
+      this.#rebase();
+    });
+    this.#detach = attachMirror(client, {
+      enqueue: (id, action) => this.#enqueue(id, action),
+      doubt: (ids) => this.#doubt(ids),
+      settle: (id) => this.#settle(id),
+      after: (message, unanswered) => this.#after(message, unanswered),
     });
   }
 
-  /** Dispatches `action` through the client: shown at once; resolves { rev } on the ack. */
+  /** @returns {unknown} the predicted state: confirmed plus pending actions (undefined until the snapshot) */
+  get state() {
+    return this.#state;
+  }
+
+  /** @returns {unknown} the server's state as last confirmed (undefined until the snapshot) */
+  get confirmed() {
+    return this.#confirmed;
+  }
+
+  /** @returns {number|null} the revision of `confirmed` */
+  get rev() {
+    return this.#rev;
+  }
+
+  /**
+   * @returns {Array<{id: string, action: object, time: string, inDoubt: boolean}>}
+   *   the actions not answered yet, in the order dispatched (a copy);
+   *   `inDoubt` ones (re-sent after a drop) are left out of the prediction
+   */
+  get pending() {
+    return this.#pending.map(({ id, action, time, inDoubt }) => ({ id, action, time, inDoubt }));
+  }
+
+  /**
+   * Dispatches `action` through the client: shown at once.
+   * @param {{type: string}} action
+   * @returns {Promise<{rev: number}>} as client.dispatch
+   */
   dispatch(action) {
     return this.client.dispatch(action);
   }
 
   /** Stops mirroring (the subscription is closed). */
   close() {
-    clearTimeout(this._grace);
-    this.client._optimistic.delete(this);
-    this._subscription.close();
+    clearTimeout(this.#grace);
+    this.#detach();
+    this.#subscription.close();
   }
 
-  _enqueue(id, action) {
-    this.pending.push({ id, action, time: new Date().toISOString(), inDoubt: false });
-    this._rebase();
-    this._publish();
+  #enqueue(id, action) {
+    this.#pending.push({ id, action, time: new Date().toISOString(), inDoubt: false });
+    this.#rebase();
+    this.#publish();
   }
 
-  _doubt(ids) {
-    for (const entry of this.pending) if (ids.has(entry.id)) entry.inDoubt = true;
-    this._rebase();
+  #doubt(ids) {
+    for (const entry of this.#pending) if (ids.has(entry.id)) entry.inDoubt = true;
+    this.#rebase();
   }
 
-  _settle(id) {
-    const index = this.pending.findIndex((entry) => entry.id === id);
+  #settle(id) {
+    const index = this.#pending.findIndex((entry) => entry.id === id);
     if (index < 0) return;
-    this.pending.splice(index, 1);
-    this._rebase();
+    this.#pending.splice(index, 1);
+    this.#rebase();
   }
 
-  _rebase() {
-    if (this.confirmed === undefined) return;
-    let state = this.confirmed;
+  #rebase() {
+    if (this.#confirmed === undefined) return;
+    let state = this.#confirmed;
     let accepted = 0;
     const welcome = this.client.welcome;
     const session = { id: welcome?.session ?? "", name: this.client.name || (welcome?.session ?? "") };
-    for (const entry of this.pending) {
+    for (const entry of this.#pending) {
       if (entry.inDoubt) continue;
-      const meta = { revision: this.rev + accepted + 1, clientId: this.client.clientId, time: entry.time, session };
+      const meta = { revision: this.#rev + accepted + 1, clientId: this.client.clientId, time: entry.time, session };
       try {
-        state = this.reducer(structuredClone(state), entry.action, meta);
+        state = this.#reducer(structuredClone(state), entry.action, meta);
         accepted += 1;
       } catch (error) {
         // Predicted to be rejected: left out; the server answers for sure.
       }
     }
-    this.state = state;
+    this.#state = state;
   }
 
-  /** Called after each message the client handled, with its unanswered requests. */
-  _after(message, unanswered) {
+  // Called after each message the client handled, with its unanswered requests.
+  #after(message, unanswered) {
     if (message.type === "snapshot" || message.type === "patch") {
       const inFlight = [...unanswered.values()].some((request) => request.message.type === "dispatch");
       if (inFlight) {
-        if (this._grace === null) this._grace = setTimeout(() => this._publish(), 50);
+        if (this.#grace === null) this.#grace = setTimeout(() => this.#publish(), 50);
         return;
       }
     }
-    this._publish();
+    this.#publish();
   }
 
-  _publish() {
-    clearTimeout(this._grace);
-    this._grace = null;
-    if (this.state === undefined || jsonEqual(this._shown, this.state)) return;
-    this._shown = this.state;
-    if (this.onChange) this.onChange(this.state, { confirmed: this.confirmed, pending: this.pending.length });
+  #publish() {
+    clearTimeout(this.#grace);
+    this.#grace = null;
+    if (this.#state === undefined || jsonEqual(this.#shown, this.#state)) return;
+    this.#shown = this.#state;
+    if (this.#onChange) this.#onChange(this.#state, { confirmed: this.#confirmed, pending: this.#pending.length });
   }
 }
