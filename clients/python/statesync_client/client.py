@@ -1,11 +1,12 @@
 """An asyncio StateSync client (docs/PROTOCOL.md, statesync.v1) on ``websockets``.
 
 It keeps a mirror of each subscription (snapshot, then RFC 6902 patches with
-``base`` checks), lets callers observe focused paths inside those mirrors,
-dispatches actions with their ack or reject, and reconnects by itself with
-exponential backoff and jitter, resuming subscriptions with ``since`` in the
-same epoch and starting them over in a new one. Given several URLs (the nodes
-of a cluster), it fails over to the next one whenever a connection ends.
+``base`` checks), lets callers observe focused paths inside those mirrors (by
+callback, or ``async for`` over ``watch``), dispatches actions with their ack
+or reject, and reconnects by itself with exponential backoff and jitter,
+resuming subscriptions with ``since`` in the same epoch and starting them over
+in a new one. Given several URLs (the nodes of a cluster), it fails over to
+the next one whenever a connection ends.
 """
 
 from __future__ import annotations
