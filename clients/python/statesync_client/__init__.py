@@ -1,10 +1,23 @@
-"""StateSync thin client for Python: mirror, observe, dispatch, reconnect and resume.
+"""StateSync thin client for Python: mirror, observe, watch, dispatch, reconnect and resume.
 
-See clients/python/README.md and docs/PROTOCOL.md.
+See clients/python/README.md and docs/PROTOCOL.md. The package is typed (PEP 561).
 """
 
-from .client import StateSyncClient, Subscription
+from .client import ConnectionState, StateSyncClient
 from .errors import StateSyncError
+from .messages import (
+    JSON, AckMessage, ClientMessage, DispatchMessage, ErrorMessage, GetMessage, HelloMessage,
+    PatchMessage, PatchOperation, Reading, RejectMessage, Role, ServerMessage, SnapshotMessage,
+    SubscribeMessage, UnsubscribedMessage, UnsubscribeMessage, ValueMessage, WelcomeMessage,
+)
 from .patch import apply_patch, format_pointer, parse_pointer, value_at
+from .subscription import Callback, Subscription
 
-__all__ = ["StateSyncClient", "Subscription", "StateSyncError", "apply_patch", "parse_pointer", "format_pointer", "value_at"]
+__all__ = [
+    "StateSyncClient", "Subscription", "StateSyncError", "ConnectionState", "Callback",
+    "apply_patch", "parse_pointer", "format_pointer", "value_at",
+    "JSON", "Role", "Reading", "ClientMessage", "ServerMessage",
+    "HelloMessage", "SubscribeMessage", "UnsubscribeMessage", "GetMessage", "DispatchMessage",
+    "WelcomeMessage", "SnapshotMessage", "PatchMessage", "PatchOperation", "UnsubscribedMessage",
+    "ValueMessage", "AckMessage", "RejectMessage", "ErrorMessage",
+]

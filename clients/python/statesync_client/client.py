@@ -1,11 +1,12 @@
 """An asyncio StateSync client (docs/PROTOCOL.md, statesync.v1) on ``websockets``.
 
 It keeps a mirror of each subscription (snapshot, then RFC 6902 patches with
-``base`` checks), lets callers observe focused paths inside those mirrors,
-dispatches actions with their ack or reject, and reconnects by itself with
-exponential backoff and jitter, resuming subscriptions with ``since`` in the
-same epoch and starting them over in a new one. Given several URLs (the nodes
-of a cluster), it fails over to the next one whenever a connection ends.
+``base`` checks), lets callers observe focused paths inside those mirrors (by
+callback, or ``async for`` over ``watch``), dispatches actions with their ack
+or reject, and reconnects by itself with exponential backoff and jitter,
+resuming subscriptions with ``since`` in the same epoch and starting them over
+in a new one. Given several URLs (the nodes of a cluster), it fails over to
+the next one whenever a connection ends.
 """
 
 from __future__ import annotations
@@ -14,20 +15,27 @@ import asyncio
 import json
 import os
 import random
-from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from typing import Literal
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.typing import Subprotocol
 
 from .errors import StateSyncError
-from .patch import apply_patch, json_equal, parse_pointer, relative_tokens, value_at
+from .messages import (
+    JSON, ClientMessage, ErrorMessage, HelloMessage, PatchMessage, Reading, RequestMessage,
+    ServerMessage, SnapshotMessage, SubscribeMessage, WelcomeMessage, decode_server_message,
+)
+from .patch import apply_patch, parse_pointer, relative_tokens, value_at
+from .subscription import Callback, EndCallback, Observer, Subscription
+from .watch import LatestValue
 
-Callback = Callable[[Any, int], None]
+#: The state of the client's connection; ``on_connection`` reports its changes.
+ConnectionState = Literal["connecting", "open", "reconnecting", "closed"]
 
 #: Server errors after which retrying cannot help (bad token, no hello).
 _FATAL = {"unauthorized", "hello_required"}
-_MISSING = object()
 
 
 def _split_urls(url: str | Sequence[str]) -> list[str]:
@@ -37,31 +45,6 @@ def _split_urls(url: str | Sequence[str]) -> list[str]:
     if not urls:
         raise ValueError("StateSyncClient needs at least one URL")
     return urls
-
-
-class Subscription:
-    """The mirror of one subscribed path: ``value`` at ``rev`` (None before the first snapshot)."""
-
-    def __init__(self, client: StateSyncClient, sub_id: str, path: str) -> None:
-        self._client = client
-        self.id = sub_id
-        self.path = path
-        self.value: Any = None
-        self.rev: int | None = None
-        self.callbacks: list[Callback] = []
-        self.observers: list[_Observer] = []
-        self.first: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    async def close(self) -> None:
-        """Unsubscribes."""
-        await self._client._unsubscribe(self)
-
-
-class _Observer:
-    def __init__(self, relative: list[str], callback: Callback) -> None:
-        self.relative = relative
-        self.callback = callback
-        self.last: Any = _MISSING
 
 
 class StateSyncClient:
@@ -101,13 +84,15 @@ class StateSyncClient:
         self.client_id = client_id or f"c-{os.urandom(8).hex()}"
         self.initial_backoff = initial_backoff
         self.max_backoff = max_backoff
-        self.connection = "closed"
-        self.welcome: dict[str, Any] | None = None
+        self.connection: ConnectionState = "closed"
+        self.welcome: WelcomeMessage | None = None
         self.rev: int | None = None
         self.last_error: StateSyncError | None = None
         self._socket: ClientConnection | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
+        # Why the client stopped (closed, or a fatal error): what later requests raise.
+        self._ended: StateSyncError | None = None
         self._counter = 0
         # Action ids are "<prefix>-a<n>": the server de-duplicates on (clientId, id),
         # so a new instance given a saved client_id must not reuse an earlier
@@ -115,8 +100,8 @@ class StateSyncClient:
         # own action would never be applied). 12 random hex digits per instance.
         self.action_id_prefix = os.urandom(6).hex()
         self._subscriptions: dict[str, Subscription] = {}
-        self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[Any]]] = {}
-        self._listeners: list[Callable[[str], None]] = []
+        self._pending: dict[str, tuple[RequestMessage, asyncio.Future[Reading]]] = {}
+        self._listeners: list[Callable[[ConnectionState], None]] = []
         self._welcomed: asyncio.Event = asyncio.Event()
 
     @property
@@ -133,13 +118,14 @@ class StateSyncClient:
 
     # MARK: Connection
 
-    async def connect(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def connect(self, timeout: float = 10.0) -> WelcomeMessage:
         """Starts the connection (and its reconnects) and returns the first ``welcome``.
 
         Raises ``StateSyncError`` when the server refuses the session (``unauthorized``)
         or no session opens within ``timeout`` seconds (``timeout``).
         """
         self._stopped = False
+        self._ended = None
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"statesync {self.url}")
         try:
@@ -151,7 +137,7 @@ class StateSyncClient:
         return self.welcome
 
     async def close(self) -> None:
-        """Closes for good: no reconnect; pending requests fail with ``closed``."""
+        """Closes for good: no reconnect; pending requests fail with ``closed``, watches end."""
         self._stopped = True
         if self._socket is not None:
             await self._socket.close()
@@ -165,7 +151,7 @@ class StateSyncClient:
         self._fail(StateSyncError("closed", "the client was closed"))
         self._set_connection("closed")
 
-    def on_connection(self, callback: Callable[[str], None]) -> Callable[[], None]:
+    def on_connection(self, callback: Callable[[ConnectionState], None]) -> Callable[[], None]:
         """Calls ``callback(state)`` now and on every change; returns a function that stops it."""
         self._listeners.append(callback)
         callback(self.connection)
@@ -177,58 +163,56 @@ class StateSyncClient:
         """Subscribes to ``path`` and returns its mirror once the first snapshot is in.
 
         ``callback(value, rev)`` runs with the snapshot and after each patch.
-        Raises ``StateSyncError`` (``invalid_path``, ``forbidden``).
+        Raises ``StateSyncError`` (``invalid_path``, ``forbidden``, ``closed``).
         """
-        subscription = self._open_subscription(path)
+        subscription = self._open_subscription(path, implicit=False)
         if callback:
             subscription.callbacks.append(callback)
         await self._send_subscribe(subscription, resume=False)
-        await subscription.first
+        await subscription.first_snapshot()
         return subscription
 
-    async def observe(self, path: str, callback: Callback) -> Callable[[], Any]:
+    async def observe(self, path: str, callback: Callback) -> Callable[[], Awaitable[None]]:
         """Calls ``callback(value, rev)`` with the value at ``path`` now and whenever it changes.
 
         The value comes from the mirror of an open subscription containing ``path``
         (``/todos/0/title`` rides on a subscription to ``/todos``); without one, a
         subscription at ``path`` is opened, and closed with its last observer.
-        Returns an async function that stops observing.
+        Returns once the first value is in, with an async function that stops
+        observing. Raises ``StateSyncError`` (``invalid_path``, ``forbidden``, ``closed``).
         """
-        tokens = parse_pointer(path)
-        owner: Subscription | None = None
-        for subscription in self._subscriptions.values():
-            if relative_tokens(subscription.path, path) is not None:
-                if owner is None or len(parse_pointer(owner.path)) < len(parse_pointer(subscription.path)):
-                    owner = subscription
-        owns = owner is None
-        if owner is None:
-            owner = self._open_subscription(path)
-            await self._send_subscribe(owner, resume=False)
-        observer = _Observer(tokens[len(parse_pointer(owner.path)):], callback)
-        owner.observers.append(observer)
-        if owner.rev is not None:
-            self._notify(owner, observer)
-        subscription = owner
-
-        async def stop() -> None:
-            if observer in subscription.observers:
-                subscription.observers.remove(observer)
-            if owns and not subscription.observers and not subscription.callbacks:
-                await subscription.close()
-
-        return stop
-
-    async def watch(self, path: str) -> AsyncIterator[Any]:
-        """The value at ``path`` now and after each change, as an async iterator."""
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-        stop = await self.observe(path, lambda value, rev: queue.put_nowait(value))
+        subscription, observer = await self._attach(path, callback)
         try:
-            while True:
-                yield await queue.get()
-        finally:
-            await stop()
+            await subscription.first_snapshot()
+        except BaseException:
+            await self._detach(subscription, observer)
+            raise
+        return lambda: self._detach(subscription, observer)
 
-    def peek(self, path: str) -> Any:
+    async def watch(self, path: str) -> AsyncGenerator[JSON, None]:
+        """The value at ``path`` now and after each change, as an async iterator.
+
+        A consumer slower than the changes gets the newest value, skipping
+        the ones in between (memory stays constant). The iteration ends when
+        the client closes (or the subscription it rides on is closed); breaking
+        out of it stops observing (``contextlib.aclosing`` makes that
+        immediate). Raises ``StateSyncError`` when the server refuses the path
+        (``forbidden``, ``invalid_path``) or the session (``unauthorized``).
+        """
+        latest = LatestValue()
+        try:
+            subscription, observer = await self._attach(path, lambda value, _rev: latest.put(value), latest.end)
+        except StateSyncError as error:
+            if error.code == "closed":
+                return  # a closed client has nothing more to show
+            raise
+        try:
+            async for value in latest:
+                yield value
+        finally:
+            await self._detach(subscription, observer)
+
+    def peek(self, path: str) -> JSON:
         """The value at ``path`` in a mirror containing it, or None."""
         for subscription in self._subscriptions.values():
             relative = relative_tokens(subscription.path, path)
@@ -236,53 +220,58 @@ class StateSyncClient:
                 return value_at(subscription.value, relative)
         return None
 
-    async def get(self, path: str) -> dict[str, Any]:
+    async def get(self, path: str) -> Reading:
         """One-shot read: ``{"rev": ..., "value": ...}``."""
         parse_pointer(path)
         self._counter += 1
         return await self._request({"type": "get", "id": f"g{self._counter}", "path": path})
 
-    async def dispatch(self, action: dict[str, Any]) -> int:
+    async def dispatch(self, action: Mapping[str, JSON]) -> int:
         """Sends an action and returns the revision of its ``ack`` (durable).
 
         Raises ``StateSyncError`` with the ``reject``'s code and message
-        (``not_found``, ``invalid_action``, ``forbidden``, ...). Made while
-        disconnected, it is sent on reconnect with the same id (exactly-once).
-        The id is ``"<action_id_prefix>-a<n>"``, unique across instances that
-        share a ``client_id``.
+        (``not_found``, ``invalid_action``, ``forbidden``, ...; its ``reply`` is
+        the ``reject``). Made while disconnected, it is sent on reconnect with
+        the same id (exactly-once). The id is ``"<action_id_prefix>-a<n>"``,
+        unique across instances that share a ``client_id``.
         """
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise StateSyncError("invalid_action", 'an action is an object with a string "type"')
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise StateSyncError("invalid_action", f'an action is an object with a string "type", not {action!r}')
         self._counter += 1
         action_id = f"{self.action_id_prefix}-a{self._counter}"
-        reply = await self._request({"type": "dispatch", "id": action_id, "action": action})
-        return int(reply["rev"])
+        reply = await self._request({"type": "dispatch", "id": action_id, "action": dict(action)})
+        return reply["rev"]
 
     # MARK: Internals
 
-    def _set_connection(self, state: str) -> None:
+    def _set_connection(self, state: ConnectionState) -> None:
         if self.connection == state:
             return
         self.connection = state
         for listener in list(self._listeners):
             listener(state)
 
+    def _hello(self) -> HelloMessage:
+        hello: HelloMessage = {"type": "hello", "clientId": self.client_id}
+        if self.token:
+            hello["token"] = self.token
+        if self.name:
+            hello["name"] = self.name
+        return hello
+
     async def _run(self) -> None:
         attempt = 0
         while not self._stopped:
             self._set_connection("connecting" if self.welcome is None and attempt == 0 else "reconnecting")
             try:
-                async with connect(self.url, subprotocols=["statesync.v1"], open_timeout=10) as socket:
+                async with connect(self.url, subprotocols=[Subprotocol("statesync.v1")], open_timeout=10) as socket:
                     self._socket = socket
-                    hello: dict[str, Any] = {"type": "hello", "clientId": self.client_id}
-                    if self.token:
-                        hello["token"] = self.token
-                    if self.name:
-                        hello["name"] = self.name
-                    await socket.send(json.dumps(hello))
+                    await socket.send(json.dumps(self._hello()))
                     async for text in socket:
-                        message = json.loads(text)
-                        if message.get("type") == "welcome":
+                        message = decode_server_message(text)
+                        if message is None:
+                            continue  # a message type of a later protocol version
+                        if message["type"] == "welcome":
                             attempt = 0
                         await self._receive(message)
             except (OSError, ConnectionClosed, InvalidHandshake, InvalidURI, asyncio.TimeoutError, json.JSONDecodeError):
@@ -299,7 +288,7 @@ class StateSyncClient:
         self._set_connection("closed")
         self._welcomed.set()
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    async def _send(self, message: ClientMessage) -> None:
         socket = self._socket
         if socket is None or self.connection != "open":
             return
@@ -308,30 +297,59 @@ class StateSyncClient:
         except ConnectionClosed:
             pass  # re-sent after the reconnect
 
-    async def _request(self, message: dict[str, Any]) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    async def _request(self, message: RequestMessage) -> Reading:
+        if self._ended is not None:
+            raise self._ended
+        future: asyncio.Future[Reading] = asyncio.get_running_loop().create_future()
         self._pending[message["id"]] = (message, future)
         await self._send(message)
         return await future
 
     def _fail(self, error: StateSyncError) -> None:
+        """The client stopped: pending requests raise ``error``, subscriptions end with it."""
+        self._ended = error
         for _, future in self._pending.values():
             if not future.done():
                 future.set_exception(error)
         self._pending.clear()
-        for subscription in self._subscriptions.values():
-            if not subscription.first.done():
-                subscription.first.set_exception(error)
+        for subscription in list(self._subscriptions.values()):
+            subscription.end(error)
 
-    def _open_subscription(self, path: str) -> Subscription:
+    def _open_subscription(self, path: str, *, implicit: bool) -> Subscription:
         parse_pointer(path)
+        if self._ended is not None:
+            raise self._ended
         self._counter += 1
-        subscription = Subscription(self, f"s{self._counter}", path)
+        subscription = Subscription(self, f"s{self._counter}", path, implicit=implicit)
         self._subscriptions[subscription.id] = subscription
         return subscription
 
+    async def _attach(self, path: str, callback: Callback, on_end: EndCallback | None = None) -> tuple[Subscription, Observer]:
+        """An observer of ``path`` on the innermost open subscription containing it, or on a new one."""
+        tokens = parse_pointer(path)
+        owner: Subscription | None = None
+        for subscription in self._subscriptions.values():
+            if subscription.ended is None and relative_tokens(subscription.path, path) is not None:
+                if owner is None or len(parse_pointer(owner.path)) < len(parse_pointer(subscription.path)):
+                    owner = subscription
+        if owner is None:
+            owner = self._open_subscription(path, implicit=True)
+            await self._send_subscribe(owner, resume=False)
+        observer = Observer(tokens[len(parse_pointer(owner.path)):], callback, on_end)
+        owner.observers.append(observer)
+        if owner.rev is not None:
+            observer.notify(owner.value, owner.rev)
+        return owner, observer
+
+    async def _detach(self, subscription: Subscription, observer: Observer) -> None:
+        """Stops ``observer``; an implicit subscription closes with its last observer."""
+        if observer in subscription.observers:
+            subscription.observers.remove(observer)
+        if subscription.implicit and not subscription.observers:
+            await subscription.close()
+
     async def _send_subscribe(self, subscription: Subscription, resume: bool) -> None:
-        message: dict[str, Any] = {"type": "subscribe", "id": subscription.id, "path": subscription.path}
+        message: SubscribeMessage = {"type": "subscribe", "id": subscription.id, "path": subscription.path}
         if resume and subscription.rev is not None:
             message["since"] = subscription.rev
         await self._send(message)
@@ -339,32 +357,32 @@ class StateSyncClient:
     async def _unsubscribe(self, subscription: Subscription) -> None:
         if self._subscriptions.pop(subscription.id, None) is not None:
             await self._send({"type": "unsubscribe", "id": subscription.id})
+        subscription.end(StateSyncError("closed", f"the subscription to {subscription.path!r} was closed"))
 
-    def _seen(self, rev: Any) -> None:
-        if isinstance(rev, int) and (self.rev is None or rev > self.rev):
+    def _seen(self, rev: int) -> None:
+        if self.rev is None or rev > self.rev:
             self.rev = rev
 
-    async def _receive(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        if kind == "welcome":
+    async def _receive(self, message: ServerMessage) -> None:
+        if message["type"] == "welcome":
             await self._on_welcome(message)
-        elif kind == "snapshot":
+        elif message["type"] == "snapshot":
             self._on_snapshot(message)
-        elif kind == "patch":
+        elif message["type"] == "patch":
             await self._on_patch(message)
-        elif kind in ("ack", "value"):
-            self._seen(message.get("rev"))
-            pending = self._pending.pop(message.get("id"), None)
+        elif message["type"] == "ack" or message["type"] == "value":
+            self._seen(message["rev"])
+            pending = self._pending.pop(message["id"], None)
             if pending and not pending[1].done():
                 pending[1].set_result({"rev": message["rev"], "value": message.get("value")})
-        elif kind == "reject":
-            pending = self._pending.pop(message.get("id"), None)
+        elif message["type"] == "reject":
+            pending = self._pending.pop(message["id"], None)
             if pending and not pending[1].done():
-                pending[1].set_exception(StateSyncError(message["code"], message["message"]))
-        elif kind == "error":
+                pending[1].set_exception(StateSyncError(message["code"], message["message"], message))
+        elif message["type"] == "error":
             self._on_error(message)
 
-    async def _on_welcome(self, message: dict[str, Any]) -> None:
+    async def _on_welcome(self, message: WelcomeMessage) -> None:
         previous = self.welcome
         self.welcome = message
         same_history = previous is not None and previous["epoch"] == message["epoch"]
@@ -380,16 +398,13 @@ class StateSyncClient:
             await self._send(request)
         self._welcomed.set()
 
-    def _on_snapshot(self, message: dict[str, Any]) -> None:
+    def _on_snapshot(self, message: SnapshotMessage) -> None:
         self._seen(message["rev"])
         subscription = self._subscriptions.get(message["id"])
-        if subscription is None:
-            return
-        subscription.value = message["value"]
-        subscription.rev = message["rev"]
-        self._changed(subscription)
+        if subscription is not None:
+            subscription.apply(message["value"], message["rev"])
 
-    async def _on_patch(self, message: dict[str, Any]) -> None:
+    async def _on_patch(self, message: PatchMessage) -> None:
         self._seen(message["rev"])
         subscription = self._subscriptions.get(message["id"])
         if subscription is None:
@@ -400,24 +415,24 @@ class StateSyncClient:
             await self._send_subscribe(subscription, resume=False)
             return
         try:
-            subscription.value = apply_patch(subscription.value, message["ops"])
+            value = apply_patch(subscription.value, message["ops"])
         except StateSyncError:
             subscription.rev = None
             await self._send_subscribe(subscription, resume=False)
             return
-        subscription.rev = message["rev"]
         if message["ops"]:
-            self._changed(subscription)
+            subscription.apply(value, message["rev"])
+        else:
+            subscription.rev = message["rev"]
 
-    def _on_error(self, message: dict[str, Any]) -> None:
-        error = StateSyncError(message.get("code", "unknown"), message.get("message", ""))
-        sub_id = message.get("id")
-        subscription = self._subscriptions.pop(sub_id, None) if sub_id is not None else None
+    def _on_error(self, message: ErrorMessage) -> None:
+        error = StateSyncError(message["code"], message["message"], message)
+        related = message.get("id")
+        subscription = self._subscriptions.pop(related, None) if related is not None else None
         if subscription is not None:
-            if not subscription.first.done():
-                subscription.first.set_exception(error)
+            subscription.end(error)
             return
-        pending = self._pending.pop(sub_id, None) if sub_id is not None else None
+        pending = self._pending.pop(related, None) if related is not None else None
         if pending is not None:
             if not pending[1].done():
                 pending[1].set_exception(error)
@@ -428,18 +443,3 @@ class StateSyncClient:
             self._fail(error)
             self._set_connection("closed")
             self._welcomed.set()
-
-    def _changed(self, subscription: Subscription) -> None:
-        if not subscription.first.done():
-            subscription.first.set_result(None)
-        for callback in list(subscription.callbacks):
-            callback(subscription.value, subscription.rev or 0)
-        for observer in list(subscription.observers):
-            self._notify(subscription, observer)
-
-    def _notify(self, subscription: Subscription, observer: _Observer) -> None:
-        value = value_at(subscription.value, observer.relative)
-        if observer.last is not _MISSING and (observer.last is value or json_equal(observer.last, value)):
-            return
-        observer.last = value
-        observer.callback(value, subscription.rev or 0)

@@ -8,9 +8,11 @@ as it was and observers of untouched slices see the same objects.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import StateSyncError
+from .messages import JSON, PatchOperation
 
 _INDEX = re.compile(r"^(0|[1-9][0-9]*)$")
 _MISSING = object()
@@ -43,7 +45,7 @@ def relative_tokens(prefix: str, pointer: str) -> list[str] | None:
     return inner[len(outer):]
 
 
-def value_at(doc: Any, tokens: list[str], default: Any = None) -> Any:
+def value_at(doc: JSON, tokens: list[str], default: Any = None) -> JSON:
     """The value at ``tokens`` in ``doc``, or ``default`` when nothing is there."""
     node = doc
     for token in tokens:
@@ -146,7 +148,7 @@ def _existing(doc: Any, tokens: list[str], path: str) -> Any:
     return value
 
 
-def json_equal(a: Any, b: Any) -> bool:
+def json_equal(a: JSON, b: JSON) -> bool:
     """JSON equality: unlike ``==``, ``True`` is not ``1`` and ``1`` equals ``1.0``."""
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
@@ -158,16 +160,16 @@ def json_equal(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return a == b
+    return bool(a == b)
 
 
-def apply_patch(doc: Any, ops: list[dict[str, Any]]) -> Any:
+def apply_patch(doc: JSON, ops: list[PatchOperation]) -> JSON:
     """Applies RFC 6902 operations (all six) and returns the new document; all or nothing."""
     result = doc
     for index, op in enumerate(ops):
         kind, path = op.get("op"), op.get("path")
         try:
-            tokens = parse_pointer(path)
+            tokens = parse_pointer(op["path"])
             if kind == "add":
                 result = _add(result, tokens, op["value"])
             elif kind == "remove":

@@ -9,20 +9,7 @@ import pytest
 
 from statesync_client import StateSyncClient, StateSyncError
 
-TIMEOUT = 15
-
-
-async def until(predicate, what: str, timeout: float = TIMEOUT) -> None:
-    """Waits for a condition the client's callbacks make true (checked on each change)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, 60))
+from support import TIMEOUT, run, until
 
 
 def free_port() -> int:
@@ -76,6 +63,8 @@ def test_a_rejection_carries_the_code_and_message_and_changes_nothing(server):
                 await client.dispatch({"type": "toggleTodo", "id": "nope"})
             assert error.value.code == "not_found"
             assert "nope" in error.value.detail
+            assert error.value.reply is not None and error.value.reply["type"] == "reject"
+            assert error.value.reply["message"] == error.value.detail
             with pytest.raises(StateSyncError) as invalid:
                 await client.dispatch({"type": "addTodo", "title": ""})
             assert invalid.value.code == "invalid_action"
@@ -183,6 +172,19 @@ def test_a_dead_first_url_is_skipped(server):
             assert client.urls == [dead, server.url]
             assert client.url == server.url
             assert await client.dispatch({"type": "increment", "counter": "hits"}) >= 1
+
+    run(scenario())
+
+
+def test_requests_after_close_fail_with_closed(server):
+    async def scenario():
+        client = StateSyncClient(server.url)
+        await client.connect()
+        await client.close()
+        for request in (client.dispatch({"type": "increment", "counter": "hits"}), client.get("/todos"), client.subscribe("/todos")):
+            with pytest.raises(StateSyncError) as error:
+                await asyncio.wait_for(request, TIMEOUT)
+            assert error.value.code == "closed"
 
     run(scenario())
 

@@ -1,0 +1,189 @@
+"""The messages of the StateSync protocol (docs/PROTOCOL.md, statesync.v1) as TypedDicts.
+
+They describe the JSON objects on the wire, so code that reads them (the
+client, and users given a ``welcome``, a ``reject`` or an ``error``) is checked
+by mypy. Optional fields live in a ``total=False`` base (Python 3.10 has no
+``NotRequired``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal, TypedDict, cast
+
+#: A decoded JSON value (object, array, string, number, boolean or None). It is
+#: ``Any`` so that callers can index and compare state without casts.
+JSON = Any
+
+#: A role of a session, weakest first.
+Role = Literal["reader", "writer", "admin"]
+
+# MARK: Client to server
+
+
+class _HelloFields(TypedDict, total=False):
+    clientId: str
+    token: str
+    name: str
+
+
+class HelloMessage(_HelloFields):
+    """The first message of a session: who the client is and its token."""
+
+    type: Literal["hello"]
+
+
+class _SubscribeFields(TypedDict, total=False):
+    since: int
+
+
+class SubscribeMessage(_SubscribeFields):
+    """Starts (or, with ``since``, resumes) a subscription to ``path``."""
+
+    type: Literal["subscribe"]
+    id: str
+    path: str
+
+
+class UnsubscribeMessage(TypedDict):
+    """Ends the subscription ``id``."""
+
+    type: Literal["unsubscribe"]
+    id: str
+
+
+class GetMessage(TypedDict):
+    """A one-shot read of ``path``, answered by a ``value``."""
+
+    type: Literal["get"]
+    id: str
+    path: str
+
+
+class DispatchMessage(TypedDict):
+    """An action (an object with a string ``type``), answered by an ``ack`` or a ``reject``."""
+
+    type: Literal["dispatch"]
+    id: str
+    action: dict[str, JSON]
+
+
+#: A request the client keeps until it is answered, and re-sends after a reconnect.
+RequestMessage = GetMessage | DispatchMessage
+ClientMessage = HelloMessage | SubscribeMessage | UnsubscribeMessage | GetMessage | DispatchMessage
+
+# MARK: Server to client
+
+
+class WelcomeMessage(TypedDict):
+    """The server's answer to ``hello``: the session, the history (``epoch``) and its latest ``rev``."""
+
+    type: Literal["welcome"]
+    session: str
+    epoch: str
+    rev: int
+    role: Role
+    server: str
+
+
+class SnapshotMessage(TypedDict):
+    """The whole value at a subscription's path (None when nothing is there) at ``rev``."""
+
+    type: Literal["snapshot"]
+    id: str
+    rev: int
+    value: JSON
+
+
+_PatchOperationFields = TypedDict("_PatchOperationFields", {"value": JSON, "from": str}, total=False)
+
+
+class PatchOperation(_PatchOperationFields):
+    """One RFC 6902 operation; ``path`` (and ``from``) relative to the subscription's path."""
+
+    op: Literal["add", "remove", "replace", "move", "copy", "test"]
+    path: str
+
+
+class PatchMessage(TypedDict):
+    """The changes of a subscription's value from revision ``base`` to ``rev``."""
+
+    type: Literal["patch"]
+    id: str
+    base: int
+    rev: int
+    ops: list[PatchOperation]
+
+
+class UnsubscribedMessage(TypedDict):
+    """The server's confirmation of ``unsubscribe``."""
+
+    type: Literal["unsubscribed"]
+    id: str
+
+
+class ValueMessage(TypedDict):
+    """The answer to ``get``: the value at its path at ``rev``."""
+
+    type: Literal["value"]
+    id: str
+    rev: int
+    value: JSON
+
+
+class AckMessage(TypedDict):
+    """A dispatch applied at ``rev`` and durably stored."""
+
+    type: Literal["ack"]
+    id: str
+    rev: int
+
+
+class RejectMessage(TypedDict):
+    """A dispatch refused (the state did not change), with its ``code`` and ``message``."""
+
+    type: Literal["reject"]
+    id: str
+    code: str
+    message: str
+
+
+class _ErrorFields(TypedDict, total=False):
+    id: str
+
+
+class ErrorMessage(_ErrorFields):
+    """A protocol error, about the message with ``id`` when it had one."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+ServerMessage = (
+    WelcomeMessage | SnapshotMessage | PatchMessage | UnsubscribedMessage
+    | ValueMessage | AckMessage | RejectMessage | ErrorMessage
+)
+
+_SERVER_TYPES = frozenset({"welcome", "snapshot", "patch", "unsubscribed", "value", "ack", "reject", "error"})
+
+
+def decode_server_message(text: str | bytes) -> ServerMessage | None:
+    """The server message in ``text``, or None for one of a type this client does not know.
+
+    Raises ``json.JSONDecodeError`` when ``text`` is not JSON.
+    """
+    message = json.loads(text)
+    if not isinstance(message, dict) or message.get("type") not in _SERVER_TYPES:
+        return None
+    return cast(ServerMessage, message)
+
+
+# MARK: Client API
+
+
+class Reading(TypedDict):
+    """What ``get`` returns: the value at a path and the revision it was read at."""
+
+    rev: int
+    value: JSON
