@@ -181,7 +181,7 @@ let package = Package(
         .target(
             name: "StateSyncWebClients",
             path: "clients/js",
-            exclude: ["tests"],
+            exclude: ["tests", "types-test", "examples", "package.json", "statesync.d.ts", "protocol.d.ts", "README.md"],
             sources: ["WebClientFiles.swift"],
             resources: [.copy("statesync.js"), .copy("board.html"), .copy("devtools.html"), .copy("devtools.js")],
             swiftSettings: strictSettings
