@@ -32,10 +32,12 @@ final class EventStreamSession<App: StateSyncApp>: SessionSink {
         self.stream = stream
     }
 
-    /// Starts the event stream on `stream` and keeps it until the client goes away.
+    /// Starts the event stream on `stream` and keeps it until the client
+    /// goes away, then calls `ended`.
     static func start(
         _ stream: HTTPResponseStream, paths: [(text: String, pointer: JSONPointer)], since: UInt64?, role: Role,
-        sessionID: String, engine: SyncEngine<App>, heartbeat: Duration, streams: EventStreams
+        sessionID: String, engine: SyncEngine<App>, heartbeat: Duration, streams: EventStreams,
+        ended: @escaping @Sendable () -> Void
     ) {
         stream.start(status: .ok, headers: [
             "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
@@ -55,6 +57,7 @@ final class EventStreamSession<App: StateSyncApp>: SessionSink {
             beat.cancel()
             engine.leave(session: sessionID)
             streams.remove(stream)
+            ended()
         }
     }
 

@@ -25,6 +25,9 @@ struct HTTPAPIError: Error {
         case .rateLimited:
             status = .tooManyRequests
             headers = ["Retry-After": "1"]
+        case .limitReached, .unavailable:
+            status = .serviceUnavailable
+            headers = ["Retry-After": "1"]
         default: status = .badRequest
         }
     }
@@ -54,6 +57,17 @@ struct HTTPAPIError: Error {
         self.status = status
         self.code = code
         self.message = message
+    }
+
+    /// `name` as a store name.
+    ///
+    /// - Throws: `400 invalid_store`, naming the rule.
+    static func storeName(_ name: String) throws(HTTPAPIError) -> StoreName {
+        do {
+            return try StoreName(name)
+        } catch {
+            throw HTTPAPIError(error)
+        }
     }
 
     /// The server is shutting down and takes no more requests.

@@ -7,23 +7,51 @@ import WebSocket
 
 /// The HTTP API beside `/sync`, for backends, scripts and curl
 /// (docs/PROTOCOL.md, "HTTP API"): `POST /api/dispatch`, `GET /api/state`
-/// and `GET /api/watch` (Server-Sent Events). Each request is an
-/// unannounced engine session with the caller's role, under the WebSocket's
-/// limits.
+/// and `GET /api/watch` (Server-Sent Events) for `main`, and the same under
+/// `/api/stores/NAME/` for any store. Each request is an unannounced engine
+/// session with the caller's role, under the WebSocket's limits.
 struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
+    /// `main`'s engine, which the routes without a store use.
     let engine: SyncEngine<App>
+    let stores: StoreDirectory<App>
     let access: HTTPAPIAccess
     let streams: EventStreams
     /// Makes the next session id (`h-1`, `h-2`, …).
     let nextSessionID: @Sendable () -> String
 
-    /// The three routes.
+    /// The three routes for `main`, and the same for any store.
     var routes: [HTTPRoute] {
-        [
-            HTTPRoute(path: "/api/dispatch", methods: [.POST], requestHandler: { request in await dispatch(request) }),
-            HTTPRoute(path: "/api/state", methods: [.GET, .HEAD], requestHandler: { request in await state(request) }),
-            HTTPRoute(path: "/api/watch", methods: [.GET], streamHandler: { request, stream in watch(request, stream) }),
-        ]
+        ["/api", "/api/stores/{store}"].flatMap { prefix in
+            [
+                HTTPRoute(path: "\(prefix)/dispatch", methods: [.POST], requestHandler: { request in await dispatch(request) }),
+                HTTPRoute(path: "\(prefix)/state", methods: [.GET, .HEAD], requestHandler: { request in await state(request) }),
+                HTTPRoute(path: "\(prefix)/watch", methods: [.GET], streamHandler: { request, stream in watch(request, stream) }),
+            ]
+        }
+    }
+
+    /// The store a request names in its path (`main` for the routes without
+    /// one), validated.
+    private func storeName(of request: HTTPRouteRequest) throws(HTTPAPIError) -> StoreName {
+        guard let name = request.pathParameters["store"] else { return .main }
+        return try HTTPAPIError.storeName(name)
+    }
+
+    /// Runs `body` with the engine of the store `request` names, holding a
+    /// place in it (opened when it is not open) until `body` returns.
+    private func withStore<T>(
+        of request: HTTPRouteRequest, role: Role, _ body: (SyncEngine<App>) async throws(HTTPAPIError) -> T
+    ) async throws(HTTPAPIError) -> T {
+        let store = try storeName(of: request)
+        if store.isMain { return try await body(engine) }
+        let engine: SyncEngine<App>
+        do {
+            engine = try await stores.acquire(store, role: role)
+        } catch {
+            throw HTTPAPIError(error)
+        }
+        defer { stores.release(store) }
+        return try await body(engine)
     }
 
     /// `POST /api/dispatch`: `200 {"rev":N}` once durable, or the rejection.
@@ -43,9 +71,11 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             if let refusal = access.session.actionPermissions.refusal(of: dispatch.action, by: role) {
                 throw HTTPAPIError(rejection: "forbidden", message: refusal)
             }
-            let answer = await OneShotSession<App>.ask(
-                .dispatch(id: dispatch.id, action: dispatch.action), answerID: dispatch.id,
-                as: SessionInfo(id: sessionID, name: dispatch.name), clientID: dispatch.clientID, role: role, engine: engine)
+            let answer = try await withStore(of: request, role: role) { engine in
+                await OneShotSession<App>.ask(
+                    .dispatch(id: dispatch.id, action: dispatch.action), answerID: dispatch.id,
+                    as: SessionInfo(id: sessionID, name: dispatch.name), clientID: dispatch.clientID, role: role, engine: engine)
+            }
             switch answer {
             case .ack(_, let rev)?:
                 return Self.json(.ok, ["rev": .integer(Int64(rev))])
@@ -65,18 +95,19 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
         do throws(HTTPAPIError) {
             let role = try access.role(of: request)
             let path = try access.readablePath(request.queryValues("path").first ?? "", for: role)
-            let current = "\"\(engine.revision)\""
-            if request.head.headers["If-None-Match"].contains(where: { $0 == current || $0 == "*" }) {
-                return HTTPRouteResponse(status: .notModified, headers: ["ETag": current])
+            return try await withStore(of: request, role: role) { engine throws(HTTPAPIError) in
+                let current = "\"\(engine.revision)\""
+                if request.head.headers["If-None-Match"].contains(where: { $0 == current || $0 == "*" }) {
+                    return HTTPRouteResponse(status: .notModified, headers: ["ETag": current])
+                }
+                let answer = await OneShotSession<App>.ask(
+                    .get(id: "get", path: path), answerID: "get", as: SessionInfo(id: nextSessionID(), name: "http"),
+                    clientID: nil, role: role, engine: engine)
+                guard case let .value(_, rev, value)? = answer else { throw HTTPAPIError.stopping }
+                var response = Self.json(.ok, ["rev": .integer(Int64(rev)), "value": value])
+                response.headers.add(name: "ETag", value: "\"\(rev)\"")
+                return response
             }
-            let sessionID = nextSessionID()
-            let answer = await OneShotSession<App>.ask(
-                .get(id: "get", path: path), answerID: "get", as: SessionInfo(id: sessionID, name: "http"), clientID: nil,
-                role: role, engine: engine)
-            guard case let .value(_, rev, value)? = answer else { throw HTTPAPIError.stopping }
-            var response = Self.json(.ok, ["rev": .integer(Int64(rev)), "value": value])
-            response.headers.add(name: "ETag", value: "\"\(rev)\"")
-            return response
         } catch {
             return error.response
         }
@@ -96,15 +127,35 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             for text in texts { paths.append((text, try access.readablePath(text, for: role))) }
             let since = (request.head.headers.first(name: "Last-Event-ID") ?? request.queryValues("lastEventId").first)
                 .flatMap { UInt64($0) }
-            EventStreamSession<App>.start(
-                stream, paths: paths, since: since, role: role, sessionID: nextSessionID(), engine: engine,
-                heartbeat: access.session.eventStreamHeartbeat, streams: streams)
+            let store = try storeName(of: request)
+            let start: @Sendable (SyncEngine<App>, @escaping @Sendable () -> Void) -> Void = { [access, streams, nextSessionID, paths] engine, ended in
+                EventStreamSession<App>.start(
+                    stream, paths: paths, since: since, role: role, sessionID: nextSessionID(), engine: engine,
+                    heartbeat: access.session.eventStreamHeartbeat, streams: streams, ended: ended)
+            }
+            guard !store.isMain else {
+                start(engine) {}
+                return
+            }
+            stores.acquire(store, role: role, id: nil) { [stores] result in
+                stream.eventLoop.execute {
+                    switch result {
+                    case .success(let engine): start(engine) { stores.release(store) }
+                    case .failure(let error): Self.refuse(stream, HTTPAPIError(error))
+                    }
+                }
+            }
         } catch {
-            let response = error.response
-            stream.start(status: response.status, headers: response.headers)
-            stream.write(response.body)
-            stream.finish()
+            Self.refuse(stream, error)
         }
+    }
+
+    /// Answers a watch with `error` instead of events.
+    private static func refuse(_ stream: HTTPResponseStream, _ error: HTTPAPIError) {
+        let response = error.response
+        stream.start(status: response.status, headers: response.headers)
+        stream.write(response.body)
+        stream.finish()
     }
 
     private static func json(_ status: HTTPResponseStatus, _ object: JSONObject) -> HTTPRouteResponse {

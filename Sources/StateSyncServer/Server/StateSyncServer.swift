@@ -263,10 +263,13 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             [ServerHTTPRoutes.metrics($0, adminOnly: configuration.metricsAdminOnly, authentication: configuration.authentication)]
         } ?? []
         let api = HTTPAPIRoutes(
-            engine: engine,
+            engine: engine, stores: stores,
             access: HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock),
             streams: eventStreams,
             nextSessionID: { [self] in "h-\(sessionCounter.add(1, ordering: .relaxed).newValue)" })
+        let storeAdmin = StoreAdminRoutes(
+            stores: stores,
+            access: HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock))
         let devtools = DevtoolsRoutes(
             engine: engine, travel: TimeTravel<App>(journal: journal), authentication: configuration.authentication,
             readPermissions: configuration.session.readPermissions,
@@ -279,7 +282,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let server = try WebSocketServer(
             configuration: serverConfiguration,
             routes: routes,
-            httpRoutes: [health] + metricsRoutes + api.routes + devtools.routes + pages.map(ServerHTTPRoutes.page),
+            httpRoutes: [health] + metricsRoutes + api.routes + storeAdmin.routes + devtools.routes + pages.map(ServerHTTPRoutes.page),
             group: group)
         webSocketServer.withLock { $0 = server }
         return server

@@ -22,6 +22,8 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         case opening([Completion])
         case open(SyncEngine<App>)
         case closing(SyncEngine<App>, reopenFor: [Completion])
+        /// Being deleted: refused until its storage is removed.
+        case deleting
     }
 
     private struct Entry {
@@ -90,6 +92,9 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         let decision: Decision = state.withLock { state in
             guard !state.stopped else { return .refused(.storeUnavailable(store, reason: "the server is shutting down", id: id)) }
             if var entry = state.entries[store] {
+                if case .deleting = entry.phase {
+                    return .refused(.storeUnavailable(store, reason: "it is being deleted", id: id))
+                }
                 // A closing store comes back only within the bound, as a new one would.
                 if case .closing = entry.phase, !hasRoom(for: store, in: &state) {
                     return .refused(tooManyOpen(id: id))
@@ -106,6 +111,8 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
                 case let .closing(engine, waiting):
                     entry.phase = .closing(engine, reopenFor: waiting + [completion])
                     decision = .waiting
+                case .deleting:
+                    decision = .waiting   // refused above
                 }
                 state.entries[store] = entry
                 return decision
@@ -123,6 +130,18 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         }
     }
 
+    /// Takes a place in `store` as ``acquire(_:role:id:completion:)`` does,
+    /// awaiting the store's engine.
+    ///
+    /// - Throws: the ``ProtocolError`` that refused it (`forbidden`,
+    ///   `limit_reached`, `unavailable`).
+    func acquire(_ store: StoreName, role: Role) async throws(ProtocolError) -> SyncEngine<App> {
+        let result = await withCheckedContinuation { continuation in
+            acquire(store, role: role, id: nil) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
     /// Gives back a place taken with ``acquire(_:role:id:completion:)``;
     /// the store closes after ``StoreDirectoryConfiguration/idleTimeout``
     /// once none is left.
@@ -133,6 +152,48 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
             if entry.users == 0 { entry.idleSince = .now }
             state.entries[store] = entry
         }
+    }
+
+    /// The stores held, open or not, in name order after `after`, at most
+    /// `limit` of them.
+    func summaries(after: StoreName?, limit: Int) -> [StoreSummary] {
+        let stored = storage.storedNames()
+        return state.withLock { state in
+            let names = Set(stored).union(state.entries.keys).sorted().filter { after == nil || $0 > after! }.prefix(limit)
+            return names.map { name in
+                let entry = state.entries[name]
+                var revision: UInt64?
+                if case .open(let engine) = entry?.phase { revision = engine.revision }
+                // main's place is the directory's own: its sessions are not counted here.
+                let users = (entry?.users ?? 0) - (name.isMain ? 1 : 0)
+                return StoreSummary(name: name, open: revision != nil, revision: revision, sessions: max(0, users))
+            }
+        }
+    }
+
+    /// Deletes `store`: closes it when it is open and idle, then removes
+    /// what it stored. Refused for `main`, for a store with sessions, and
+    /// while it opens or closes.
+    func delete(_ store: StoreName) async throws(StoreDeletionError) {
+        let engine: SyncEngine<App>? = try state.withLock { state throws(StoreDeletionError) in
+            guard !store.isMain else { throw .mainStays }
+            guard let entry = state.entries[store] else {
+                guard storage.exists(store) else { throw .notFound(store) }
+                state.entries[store] = Entry(phase: .deleting, users: 0)
+                return nil
+            }
+            guard entry.users == 0, case .open(let engine) = entry.phase else { throw .inUse(store, sessions: entry.users) }
+            state.entries[store]?.phase = .deleting
+            return engine
+        }
+        await engine?.shutdown()
+        defer { state.withLock { _ = $0.entries.removeValue(forKey: store) } }
+        do {
+            try storage.remove(store)
+        } catch {
+            throw .storage(store, "\(error)")
+        }
+        logger.notice("store deleted", metadata: ["store": "\(store)"])
     }
 
     /// Opens and closes stores as asked, and closes idle ones, until

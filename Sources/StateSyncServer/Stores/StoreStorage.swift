@@ -84,6 +84,38 @@ struct StoreStorage: Sendable {
         }
     }
 
+    /// The names of the stores this storage holds, `main` included, in order.
+    func storedNames() -> [StoreName] {
+        var names: Set<StoreName> = [.main]
+        switch base {
+        case .memory(let journals):
+            names.formUnion(journals.byStore.withLock { Array($0.keys) })
+        case .directory(let directory):
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/stores")) ?? []
+            names.formUnion(entries.compactMap { try? StoreName($0) })
+        case .journal:
+            break
+        }
+        return names.sorted()
+    }
+
+    /// Removes what `store` stored; it must be closed.
+    ///
+    /// - Throws: ``StoreStorageError`` for `main` or a storage that cannot,
+    ///   or the file system's error.
+    func remove(_ store: StoreName) throws {
+        guard !store.isMain else { throw StoreStorageError.mainStays }
+        switch base {
+        case .memory(let journals):
+            _ = journals.byStore.withLock { $0.removeValue(forKey: store) }
+        case .directory(let directory):
+            let path = Self.path(of: store, in: directory)
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        case .journal:
+            throw StoreStorageError.oneStoreOnly
+        }
+    }
+
     /// The data directory of `store` under the server's `directory`.
     static func path(of store: StoreName, in directory: String) -> String {
         store.isMain ? directory : "\(directory)/stores/\(store.rawValue)"
@@ -96,6 +128,8 @@ struct StoreStorageError: Error, CustomStringConvertible {
 
     /// The journal given to the server serves `main` only (`serve --postgres` today).
     static let oneStoreOnly = StoreStorageError(description: "this server's journal holds the store main only")
+    /// `main` is never deleted.
+    static let mainStays = StoreStorageError(description: "the store main cannot be deleted")
 }
 
 /// The memory journals of a server's stores, kept while it runs.

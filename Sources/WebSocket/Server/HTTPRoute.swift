@@ -37,7 +37,10 @@ public struct HTTPRoute: Sendable {
         case streaming(StreamHandler)
     }
 
-    /// The exact path served (the query string is ignored when matching).
+    /// The path served (the query string is ignored when matching). A
+    /// segment written `{name}` matches any one non-empty segment, whose
+    /// value the handler finds in ``HTTPRouteRequest/pathParameters``;
+    /// routes without one are matched first.
     public var path: String
     /// The methods served; others get 405. Default `[.GET, .HEAD]`.
     public var methods: [HTTPMethod]

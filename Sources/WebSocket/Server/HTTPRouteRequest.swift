@@ -11,6 +11,8 @@ public struct HTTPRouteRequest: Sendable {
     public var body: ByteBuffer
     /// The peer's address, when the socket knows it.
     public var remoteAddress: SocketAddress?
+    /// The values of the route's `{name}` path segments, as sent (see ``HTTPRoute/path``).
+    public var pathParameters: [String: String] = [:]
 
     /// A request.
     public init(head: HTTPRequestHead, body: ByteBuffer, remoteAddress: SocketAddress?) {

@@ -20,7 +20,7 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private enum State {
         case idle
-        case http(HTTPRequestHead, route: HTTPRoute?, body: ByteBuffer)
+        case http(HTTPRequestHead, route: RouteMatch?, body: ByteBuffer)
         case bodyTooLarge(HTTPRequestHead)
         /// The request filter refused it: answered with this at its end, then closed.
         case refused(HTTPRequestHead, HTTPRouteResponse)
@@ -108,11 +108,11 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let path = ServerRouter.path(of: head.uri)
-        if let route = router.webSocketRoutes[path],
-           head.headers.contains(name: "Upgrade") || router.httpRoutes[path] == nil {
+        let httpRoute = router.httpRoute(for: path)
+        if let route = router.webSocketRoutes[path], head.headers.contains(name: "Upgrade") || httpRoute == nil {
             state = .webSocket(head, route)
         } else {
-            state = .http(head, route: router.httpRoutes[path], body: ByteBuffer())
+            state = .http(head, route: httpRoute, body: ByteBuffer())
         }
     }
 
@@ -120,15 +120,18 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch state {
         case .http(let head, let route, let body):
             state = .idle
-            switch responder(for: head, route: route) {
+            let parameters = route?.parameters ?? [:]
+            switch responder(for: head, route: route?.route) {
             case .immediate(let handler):
                 respond(context: context, head: head, response: handler(head, body))
             case .deferred(let handler):
-                respondLater(context: context, head: head, handler: handler, body: body)
+                respondLater(context: context, head: head, handler: handler, body: body, parameters: parameters)
             case .streaming(let handler):
                 let stream = HTTPResponseStream(context: context, request: head)
                 state = .streaming(stream)
-                handler(HTTPRouteRequest(head: head, body: body, remoteAddress: context.remoteAddress), stream)
+                var request = HTTPRouteRequest(head: head, body: body, remoteAddress: context.remoteAddress)
+                request.pathParameters = parameters
+                handler(request, stream)
             }
         case let .refused(head, response):
             state = .closing
@@ -161,10 +164,12 @@ final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// its future), writes its response on the event loop, then handles the
     /// requests that were pipelined meanwhile.
     private func respondLater(
-        context: ChannelHandlerContext, head: HTTPRequestHead, handler: @escaping HTTPRoute.RequestHandler, body: ByteBuffer
+        context: ChannelHandlerContext, head: HTTPRequestHead, handler: @escaping HTTPRoute.RequestHandler, body: ByteBuffer,
+        parameters: [String: String]
     ) {
         state = .responding(pending: [])
-        let request = HTTPRouteRequest(head: head, body: body, remoteAddress: context.remoteAddress)
+        var request = HTTPRouteRequest(head: head, body: body, remoteAddress: context.remoteAddress)
+        request.pathParameters = parameters
         let response = context.eventLoop.makeFutureWithTask { await handler(request) }
         response.assumeIsolated().whenSuccess { response in
             guard case .responding(let pending) = self.state, context.channel.isActive else { return }

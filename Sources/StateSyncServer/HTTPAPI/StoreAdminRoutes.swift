@@ -1,0 +1,83 @@
+import NIOHTTP1
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+/// The stores of a server for its operators (docs/http-api.md):
+/// `GET /api/stores` lists them, `DELETE /api/stores/NAME` deletes one.
+/// Admin only when authentication is on, as the devtools are.
+struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
+    /// The most stores one listing returns, and its default.
+    static var maxListed: Int { 1_000 }
+
+    let stores: StoreDirectory<App>
+    let access: HTTPAPIAccess
+
+    /// The two routes.
+    var routes: [HTTPRoute] {
+        [
+            HTTPRoute(path: "/api/stores", methods: [.GET], requestHandler: { request in await list(request) }),
+            HTTPRoute(path: "/api/stores/{store}", methods: [.DELETE], requestHandler: { request in await delete(request) }),
+        ]
+    }
+
+    /// `GET /api/stores?after=NAME&limit=N`: `{"stores":[{"name","open","rev","sessions"}…],"next":NAME}`
+    /// in name order; `next` (present when more follow) is the `after` of the next page.
+    func list(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
+        do throws(HTTPAPIError) {
+            try requireAdmin(request)
+            var after: StoreName?
+            if let text = request.queryValues("after").first { after = try HTTPAPIError.storeName(text) }
+            let limitText = request.queryValues("limit").first
+            let limit = limitText.flatMap(Int.init) ?? Self.maxListed
+            guard (1...Self.maxListed).contains(limit) else {
+                throw HTTPAPIError(status: .badRequest, code: "bad_request", message: "limit must be 1 to \(Self.maxListed)")
+            }
+            let page = stores.summaries(after: after, limit: limit + 1)
+            var body: JSONObject = ["stores": .array(page.prefix(limit).map(Self.json))]
+            if page.count > limit, let last = page.prefix(limit).last { body["next"] = .string(last.name.rawValue) }
+            return HTTPRouteResponse(
+                status: .ok, headers: ["Content-Type": "application/json"], body: JSONSerializer().string(for: .object(body)) + "\n")
+        } catch {
+            return error.response
+        }
+    }
+
+    /// `DELETE /api/stores/NAME`: `200 {"deleted":NAME}`; `404` when there
+    /// is none, `409` while sessions are in it or for `main`.
+    func delete(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
+        do throws(HTTPAPIError) {
+            try requireAdmin(request)
+            let store = try HTTPAPIError.storeName(request.pathParameters["store"] ?? "")
+            do {
+                try await stores.delete(store)
+            } catch {
+                let status: HTTPResponseStatus = switch error {
+                case .notFound: .notFound
+                case .mainStays, .inUse: .conflict
+                case .storage: .internalServerError
+                }
+                throw HTTPAPIError(status: status, code: status == .notFound ? "not_found" : "conflict", message: error.description)
+            }
+            return HTTPRouteResponse(
+                status: .ok, headers: ["Content-Type": "application/json"],
+                body: JSONSerializer().string(for: ["deleted": .string(store.rawValue)]) + "\n")
+        } catch {
+            return error.response
+        }
+    }
+
+    private func requireAdmin(_ request: HTTPRouteRequest) throws(HTTPAPIError) {
+        let role = try access.role(of: request)
+        guard access.authentication.isRequired, !role.mayAdminister else { return }
+        throw HTTPAPIError(status: .forbidden, code: "forbidden", message: "stores are listed and deleted by the admin role; this token's role is \(role.rawValue)")
+    }
+
+    private static func json(_ summary: StoreSummary) -> JSONValue {
+        var object: JSONObject = [
+            "name": .string(summary.name.rawValue), "open": .bool(summary.open), "sessions": .integer(Int64(summary.sessions)),
+        ]
+        if let revision = summary.revision { object["rev"] = .integer(Int64(revision)) }
+        return .object(object)
+    }
+}
