@@ -96,6 +96,12 @@ def token_server():
 
 
 @pytest.fixture(scope="session")
+def clients_server():
+    """Outcomes remembered for one clientId only."""
+    yield from _server("--max-client-ids", "1")
+
+
+@pytest.fixture(scope="session")
 def limits_server():
     """Small limits, to reach them: 2 requests a second per address, 2 KiB
     bodies, 2 s to send a request, 3 connections per address."""
