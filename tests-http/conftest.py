@@ -103,7 +103,7 @@ def clients_server():
 
 @pytest.fixture(scope="session")
 def limits_server():
-    """Small limits, to reach them: 2 requests a second per address, 2 KiB
-    bodies, 2 s to send a request, 3 connections per address."""
+    """Small limits, to reach them: 1 request a second per address (bursts
+    of 2), 2 KiB bodies, 3 s to send a request, 3 connections per address."""
     yield from _server("--messages-per-second", "1", "--burst", "2", "--max-message-bytes", "2048",
-                       "--request-timeout", "2", "--max-connections-per-ip", "3")
+                       "--request-timeout", "3", "--max-connections-per-ip", "3")

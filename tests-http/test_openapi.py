@@ -40,16 +40,18 @@ SPEC = REPO / "docs" / "openapi.yaml"
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance]
 
-# No cache of failing cases in the repository (.schemathesis/): each run starts afresh.
-schema = schemathesis.openapi.from_path(SPEC, config=schemathesis.Config.from_dict({"cache": {"enabled": False}}))
+# No cache of failing cases in the repository (.schemathesis/): each run
+# starts afresh. A watch never ends by itself: its answer is read until 2
+# events came, or WATCH_READ seconds passed without one.
+schema = schemathesis.openapi.from_path(
+    SPEC, config=schemathesis.Config.from_dict({"cache": {"enabled": False}, "max-stream-events": 2}))
 
 # Generated requests per operation and phase: enough to reach the error
 # paths, few enough that the whole file runs in well under a minute.
 GENERATED = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                      suppress_health_check=list(HealthCheck))
 
-# A watch never ends by itself: its events are read for this long (seconds).
-WATCH_READ = 0.3
+WATCH_READ = 1.0
 
 # Every operation as (method, path).
 OPERATIONS = [(method.upper(), path) for path, item in schema.raw_schema["paths"].items() for method in item]
@@ -249,7 +251,7 @@ def test_tokens(token_server):
     request(token_server, "GET", "/health", 200)
 
 
-# Limits (the limits server: 2 requests a second, 2 KiB bodies, 2 s per request, 3 connections).
+# Limits (the limits server: 1 request a second, bursts of 2, 2 KiB bodies, 3 s per request, 3 connections).
 
 def test_body_too_large(limits_server):
     response = dispatch(limits_server, {"type": "say", "text": "x" * 4096}, 413)
@@ -275,7 +277,18 @@ def test_rate_limited(limits_server):
     # The rate is per address, over every /api/… route.
     for method, path in OPERATIONS:
         if path.startswith("/api/"):
-            request(limits_server, method, path, 429)
+            refused(limits_server, method, path)
+
+
+def refused(server, method: str, path: str):
+    """A 429 for `method path`, in at most 3 requests: a token comes back
+    every second, and a slow machine may let one in."""
+    for _ in range(2):
+        try:
+            return request(server, method, path, 429)
+        except AssertionError:
+            continue
+    return request(server, method, path, 429)
 
 
 def test_request_timeout(limits_server):
