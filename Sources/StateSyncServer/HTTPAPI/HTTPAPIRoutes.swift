@@ -94,7 +94,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
     func state(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
             let role = try access.role(of: request)
-            let path = try access.readablePath(request.queryValues("path").first ?? "", for: role)
+            let path = try access.readablePath(try Self.pathTexts(of: request).first ?? "", for: role)
             return try await withStore(of: request, role: role) { engine throws(HTTPAPIError) in
                 let current = "\"\(engine.revision)\""
                 if request.head.headers["If-None-Match"].contains(where: { $0 == current || $0 == "*" }) {
@@ -118,7 +118,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
     func watch(_ request: HTTPRouteRequest, _ stream: HTTPResponseStream) {
         do throws(HTTPAPIError) {
             let role = try access.role(of: request)
-            var texts = request.queryValues("path")
+            var texts = try Self.pathTexts(of: request)
             if texts.isEmpty { texts = [""] }
             guard texts.count <= access.session.maxSubscriptions else {
                 throw HTTPAPIError(.tooManySubscriptions(limit: access.session.maxSubscriptions, id: nil))
@@ -148,6 +148,17 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
         } catch {
             Self.refuse(stream, error)
         }
+    }
+
+    /// The request's `path` parameters, decoded.
+    ///
+    /// - Throws: `400 invalid_path` for one that is not percent-encoded UTF-8
+    ///   (left out, it would read the whole state).
+    private static func pathTexts(of request: HTTPRouteRequest) throws(HTTPAPIError) -> [String] {
+        guard !request.hasUndecodableQueryValue("path") else {
+            throw HTTPAPIError(status: .badRequest, code: "invalid_path", message: "a path must be percent-encoded UTF-8")
+        }
+        return request.queryValues("path")
     }
 
     /// Answers a watch with `error` instead of events.

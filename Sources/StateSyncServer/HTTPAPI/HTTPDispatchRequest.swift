@@ -47,7 +47,13 @@ struct HTTPDispatchRequest {
         } else {
             self.action = object
         }
-        if let key = headers.first(name: "Idempotency-Key") { id = key }
+        if let key = headers.first(name: "Idempotency-Key") {
+            // An empty key would make every such request one pair: all but the first silently not applied.
+            guard !key.isEmpty else {
+                throw HTTPAPIError(status: .badRequest, code: "bad_request", message: "header Idempotency-Key must not be empty")
+            }
+            id = key
+        }
         for error in [
             identifierLimits.check(identifier: clientID, field: "clientId", id: nil),
             identifierLimits.check(identifier: id, field: "id", id: nil), identifierLimits.check(name: name),

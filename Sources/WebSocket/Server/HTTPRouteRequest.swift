@@ -22,13 +22,29 @@ public struct HTTPRouteRequest: Sendable {
     }
 
     /// The values of query parameter `name`, percent-decoded (`+` is a
-    /// space), in order; a value that does not decode to UTF-8 is left out.
+    /// space), in order; a value that does not decode to UTF-8 is left out
+    /// (``hasUndecodableQueryValue(_:)`` tells).
     public func queryValues(_ name: String) -> [String] {
+        rawQueryValues(name).compactMap { raw in
+            guard let raw else { return "" }
+            return Self.decode(raw)
+        }
+    }
+
+    /// Whether a value of query parameter `name` is not percent-encoded
+    /// UTF-8 (a malformed escape, or bytes that are not UTF-8): a handler
+    /// refuses the request rather than act as if the parameter were absent.
+    public func hasUndecodableQueryValue(_ name: String) -> Bool {
+        rawQueryValues(name).contains { raw in raw.map { Self.decode($0) == nil } ?? false }
+    }
+
+    /// The undecoded values of query parameter `name` (`nil` for a bare `name`).
+    private func rawQueryValues(_ name: String) -> [Substring?] {
         guard let start = head.uri.firstIndex(of: "?") else { return [] }
         return head.uri[head.uri.index(after: start)...].split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard Self.decode(parts[0]) == name else { return nil }
-            return parts.count > 1 ? Self.decode(parts[1]) : ""
+            return .some(parts.count > 1 ? parts[1] : nil)
         }
     }
 
