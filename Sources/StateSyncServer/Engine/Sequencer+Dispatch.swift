@@ -53,6 +53,7 @@ extension Sequencer {
         case .accepted(let accepted):
             logger.trace("accepted", metadata: ["rev": "\(accepted.entry.revision)", "session": "\(sessionID)", "id": "\(id)"])
             record(accepted)
+            ownWrites.caused(accepted.entry.revision, by: sessionID)
             decide(.accepted(revision: accepted.entry.revision), for: dispatch)
         }
     }

@@ -42,6 +42,8 @@ final class Sequencer<App: StateSyncApp> {
     var publication: FanOutShards
     var snapshotPolicy: SnapshotPolicy
     var stopping = false
+    /// Reads held until what their session caused is published.
+    var ownWrites = OwnWrites()
     /// Following a shared journal (``Sequencer+Follow``).
     var following = FollowState()
 
@@ -96,6 +98,7 @@ final class Sequencer<App: StateSyncApp> {
             }
             exactlyOnce.endRound()
             await catchUpIfBehind()
+            await releaseHeldRequests()
             flush()
             if stopping, commits.isIdle, following.isIdle { break }
         }
@@ -107,22 +110,18 @@ final class Sequencer<App: StateSyncApp> {
         case let .join(info, clientID, role, sink, announced):
             publication.join(SessionRecord(info: info, clientID: clientID, role: role, sink: sink, announced: announced))
             logger.debug("session joined", metadata: ["session": "\(info.id)", "role": "\(role.rawValue)"])
-            if announced { applyServerCommand(.sessionJoined(info), clientID: clientID) }
+            if announced {
+                applyServerCommand(.sessionJoined(info), clientID: clientID)
+                if authority.revision > publication.revision { ownWrites.caused(authority.revision, by: info.id) }
+            }
         case .leave(let sessionID):
+            ownWrites.left(sessionID)
             guard let session = publication.leave(sessionID) else { return }
             logger.debug("session left", metadata: ["session": "\(sessionID)"])
             if session.announced { applyServerCommand(.sessionLeft(session.info), clientID: session.clientID) }
         case let .request(sessionID, request, received):
-            switch request {
-            case let .subscribe(id, path, since):
-                publication.withShard(of: sessionID) { $0.subscribe(sessionID: sessionID, id: id, path: path, since: since) }
-            case .unsubscribe(let id):
-                publication.withShard(of: sessionID) { $0.unsubscribe(sessionID: sessionID, id: id) }
-            case let .get(id, path):
-                publication.get(sessionID: sessionID, id: id, path: path)
-            case let .dispatch(id, action):
-                await dispatch(action, id: id, from: sessionID, received: received)
-            }
+            guard !ownWrites.hold(request, from: sessionID, received: received, published: publication.revision) else { return }
+            await perform(request, from: sessionID, received: received)
         case let .system(journaled, reduced):
             applySystemCommand(journaled)
             reduced.resume()
@@ -136,6 +135,30 @@ final class Sequencer<App: StateSyncApp> {
             following.hintedHead = max(following.hintedHead, head)
         case .shutdown:
             stopping = true
+        }
+    }
+
+    /// Carries out a session's request (see ``SessionRequest``).
+    private func perform(_ request: SessionRequest, from sessionID: String, received: ContinuousClock.Instant) async {
+        switch request {
+        case let .subscribe(id, path, since):
+            publication.withShard(of: sessionID) { $0.subscribe(sessionID: sessionID, id: id, path: path, since: since) }
+        case .unsubscribe(let id):
+            publication.withShard(of: sessionID) { $0.unsubscribe(sessionID: sessionID, id: id) }
+        case let .get(id, path):
+            publication.get(sessionID: sessionID, id: id, path: path)
+        case let .dispatch(id, action):
+            await dispatch(action, id: id, from: sessionID, received: received)
+        }
+    }
+
+    /// Carries out the held requests whose session's writes are published;
+    /// all of them once nothing is left to publish (a write refused or
+    /// failed publishes no revision of its own).
+    private func releaseHeldRequests() async {
+        let everything = commits.isIdle || commits.failure != nil
+        for held in ownWrites.release(published: publication.revision, everything: everything) {
+            await perform(held.request, from: held.sessionID, received: held.received)
         }
     }
 }
