@@ -495,6 +495,13 @@ let package = Package(
             path: "Benchmarks/ClusterFailoverBenchmarks",
             swiftSettings: strictSettings
         ),
+        // `swift run -c release stores-benchmarks` (BENCHMARKS.md "## Many stores").
+        .executableTarget(
+            name: "stores-benchmarks",
+            dependencies: ["ProcessSpawning", "StateSyncLoad"],
+            path: "Benchmarks/StoresBenchmarks",
+            swiftSettings: strictSettings
+        ),
         // `swift run -c release journal-benchmarks` (see BENCHMARKS.md "## Journal and SQLite").
         .executableTarget(
             name: "journal-benchmarks",

@@ -59,6 +59,14 @@ public struct MessageDecoder: Sendable {
         return (message, try StoreName(name))
     }
 
+    /// The valid store a client message names, read from a message that
+    /// did not decode, so that the error about it names its store too;
+    /// `nil` when it names none or no valid one.
+    public func namedStore(_ bytes: some Collection<UInt8>) -> StoreName? {
+        guard let fields = try? parseObject(bytes), let name = try? fields.optionalString("store") else { return nil }
+        return try? StoreName(name)
+    }
+
     private func clientMessage(_ fields: MessageFields) throws(ProtocolError) -> ClientMessage {
         switch try fields.type() {
         case "hello":

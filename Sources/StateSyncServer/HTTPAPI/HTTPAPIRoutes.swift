@@ -46,7 +46,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
         if store.isMain { return try await body(engine) }
         let engine: SyncEngine<App>
         do {
-            engine = try await stores.acquire(store, role: role)
+            engine = try await stores.acquire(store, role: role, from: request.remoteAddress.map(ClientAddressKey.init))
         } catch {
             throw HTTPAPIError(error)
         }
@@ -137,7 +137,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
                 start(engine) {}
                 return
             }
-            stores.acquire(store, role: role, id: nil) { [stores] result in
+            stores.acquire(store, role: role, id: nil, from: request.remoteAddress.map(ClientAddressKey.init)) { [stores] result in
                 stream.eventLoop.execute {
                     switch result {
                     case .success(let engine): start(engine) { stores.release(store) }

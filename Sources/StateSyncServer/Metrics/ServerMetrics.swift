@@ -24,6 +24,9 @@ import StateSyncJournal
 /// | `statesync_dispatch_ack_seconds` | histogram | `dispatch` reaching the engine → its `ack`/`reject` sent |
 /// | `statesync_slow_consumers_total` | counter | times a session stopped being writable |
 /// | `statesync_engine_inbox_full_total` | counter | times a session's request waited for room in the engine's queue (`--max-queued-requests`) |
+/// | `statesync_stores_open` | gauge | stores open now, `main` included |
+/// | `statesync_stores_opened_total` | counter | stores opened (`main` at start, the others on demand) |
+/// | `statesync_stores_closed_total` | counter | stores closed when idle, to make room, or deleted |
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))   // the executable, once
@@ -62,6 +65,12 @@ public struct ServerMetrics: Sendable {
     /// Requests that waited for room in the engine's full queue: their
     /// sessions stopped reading until the engine caught up.
     public let engineInboxFull: Counter
+    /// Stores open now.
+    public let storesOpen: Meter
+    /// Stores opened.
+    public let storesOpened: Counter
+    /// Stores closed.
+    public let storesClosed: Counter
 
     /// Creates the handles with `factory` (default: the process-wide
     /// `MetricsSystem.factory`, which only the executable bootstraps; tests
@@ -81,6 +90,9 @@ public struct ServerMetrics: Sendable {
         slowConsumers = Counter(label: "statesync_slow_consumers_total", factory: factory)
         changesMerged = Counter(label: "statesync_fanout_changes_merged_total", factory: factory)
         engineInboxFull = Counter(label: "statesync_engine_inbox_full_total", factory: factory)
+        storesOpen = Meter(label: "statesync_stores_open", factory: factory)
+        storesOpened = Counter(label: "statesync_stores_opened_total", factory: factory)
+        storesClosed = Counter(label: "statesync_stores_closed_total", factory: factory)
     }
 }
 

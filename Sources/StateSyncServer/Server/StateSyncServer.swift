@@ -181,7 +181,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     private func makeStoreDirectory(group: any EventLoopGroup) -> StoreDirectory<App> {
         StoreDirectory<App>(
             configuration: configuration.stores,
-            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures), logger: logger
+            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures), metrics: metrics,
+            logger: logger
         ) { [configuration, middleware, metrics, logger] store, journal in
             var engineConfiguration = configuration.engine
             engineConfiguration.store = store
@@ -215,7 +216,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         webSocket.idleTimeout = session.idleTimeout.map(\.timeAmount)
         let frames = SharedFramesPerLoop(group: group, compress: webSocket.compression != nil, logger: logger)
         let limits = configuration.connections
-        let joins = JoinLimiter(
+        let joins = AddressRateLimiter(
             ratePerSecond: limits.joinsPerSecondPerAddress, burst: limits.joinBurstPerAddress,
             capacity: limits.maxTrackedAddresses)
         var options = WebSocketChannelOptions()

@@ -91,12 +91,13 @@ public struct SessionStateMachine: Sendable {
             do {
                 (message, store) = try decoder.decodeStoreScopedMessage(bytes)
             } catch {
-                return fail(error)
+                return fail(error, store: decoder.namedStore(bytes) ?? .main)
             }
             if !stores.contains(store) {
                 guard stores.count < configuration.maxStoresPerSession else {
                     return fail(.storeLimit(
-                        "too many stores on one connection: at most \(configuration.maxStoresPerSession)", id: message.id))
+                        "too many stores on one connection: at most \(configuration.maxStoresPerSession)", id: message.id),
+                        store: store)
                 }
                 stores.insert(store)
             }
@@ -145,17 +146,17 @@ public struct SessionStateMachine: Sendable {
     }
 
     private mutating func joined(_ message: ClientMessage, store: StoreName, role: Role) -> Action {
-        if let error = configuration.identifierLimits.check(message) { return fail(error) }
+        if let error = configuration.identifierLimits.check(message) { return fail(error, store: store) }
         switch message {
         case .hello:
             return .reply(.error(id: nil, code: .badRequest, message: "this session already said hello"))
         case let .subscribe(id, path, since):
             guard configuration.readPermissions.allows(role, toRead: path) else {
-                return fail(.forbidden(path: path, role: role, id: id))
+                return fail(.forbidden(path: path, role: role, id: id), store: store)
             }
             let key = ScopedID(store: store, id: id)
             if !subscriptions.contains(key), subscriptions.count >= configuration.maxSubscriptions {
-                return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id))
+                return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id), store: store)
             }
             subscriptions.insert(key)
             return .request(.subscribe(id: id, path: path, since: since), store: store)
@@ -164,7 +165,7 @@ public struct SessionStateMachine: Sendable {
             return .request(.unsubscribe(id: id), store: store)
         case let .get(id, path):
             guard configuration.readPermissions.allows(role, toRead: path) else {
-                return fail(.forbidden(path: path, role: role, id: id))
+                return fail(.forbidden(path: path, role: role, id: id), store: store)
             }
             return .request(.get(id: id, path: path), store: store)
         case let .dispatch(id, action):
@@ -220,7 +221,7 @@ public struct SessionStateMachine: Sendable {
 
     /// The reply for `error`, closing when its policy says so now, or, for
     /// rate limiting, once it has persisted.
-    private mutating func fail(_ error: ProtocolError) -> Action {
+    private mutating func fail(_ error: ProtocolError, store: StoreName = .main) -> Action {
         let policy = error.code.connectionPolicy
         if let code = policy.closeCode {
             state = .closed
@@ -230,7 +231,7 @@ public struct SessionStateMachine: Sendable {
             state = .closed
             return .replyAndClose(.error(error), closeCode: code)
         }
-        return .reply(.error(error))
+        return .reply(.error(error), store: store)
     }
 }
 

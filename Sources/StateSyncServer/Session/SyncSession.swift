@@ -42,7 +42,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private let metrics: ServerMetrics
     private let logger: Logger
     private let frames: SharedFrames
-    private let joins: JoinLimiter
+    private let joins: AddressRateLimiter
     private let holdBeforeEachMessage: MessageHold?
     private let backlogLimit: Int
     private let backlogResume: Int
@@ -73,7 +73,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// (``WebSocketChannelOptions/arrivalClock``).
     init(
         id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, stores: StoreDirectory<App>? = nil, metrics: ServerMetrics,
-        frames: SharedFrames, joins: JoinLimiter, logger: Logger,
+        frames: SharedFrames, joins: AddressRateLimiter, logger: Logger,
         configuration: SessionConfiguration, authentication: SessionAuthentication,
         clock: @Sendable () -> ContinuousClock.Instant, backlog: (limit: Int, resume: Int),
         holdBeforeEachMessage: MessageHold? = nil
@@ -187,12 +187,13 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// with the error, and the session goes on.
     private func enter(_ store: StoreName, thenSubmit request: SessionRequest) {
         guard let stores, let identity = local.value.identity else {
-            reply(.error(.storeUnavailable(store, reason: "this server has one store", id: request.id)))
+            reply(.error(.storeUnavailable(store, reason: "this server has one store", id: request.id)), store: store)
             return
         }
         local.value.waiting = true
         let eventLoop = outbound.eventLoop
-        stores.acquire(store, role: identity.role, id: request.id) { [self] result in
+        let address = outbound.channel.remoteAddress.map(ClientAddressKey.init)
+        stores.acquire(store, role: identity.role, id: request.id, from: address) { [self] result in
             eventLoop.execute { [self] in
                 local.value.waiting = false
                 switch result {

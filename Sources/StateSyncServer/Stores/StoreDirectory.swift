@@ -1,9 +1,11 @@
+import CoreMetrics
 import Logging
 import NIOCore
 import StateSyncCore
 import StateSyncJournal
 import StateSyncProtocol
 import Synchronization
+import WebSocket
 
 /// The stores of one server by name, each a ``SyncEngine`` of its own on a
 /// journal of its own: opened on first use, shared by every session in it,
@@ -49,6 +51,8 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
 
     private struct State {
         var entries: [StoreName: Entry] = [:]
+        /// Stores held in all, open or not (``StoreDirectoryConfiguration/maxStores``).
+        var stored: Int
         var stopped = false
     }
 
@@ -56,19 +60,27 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     private let storage: StoreStorage
     private let makeEngine: @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
     private let logger: Logger
-    private let state = Mutex(State())
+    private let metrics: ServerMetrics
+    private let state: Mutex<State>
+    /// Stores created per client address.
+    private let creations: AddressRateLimiter
     private let jobs: AsyncStream<Job>
     private let jobQueue: AsyncStream<Job>.Continuation
 
     /// A directory opening journals from `storage` and engines with `makeEngine`.
     init(
-        configuration: StoreDirectoryConfiguration, storage: StoreStorage, logger: Logger,
+        configuration: StoreDirectoryConfiguration, storage: StoreStorage, metrics: ServerMetrics, logger: Logger,
         makeEngine: @escaping @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
     ) {
         self.configuration = configuration
+        self.metrics = metrics
         self.storage = storage
         self.logger = logger
         self.makeEngine = makeEngine
+        state = Mutex(State(stored: storage.storedNames().count))
+        creations = AddressRateLimiter(
+            ratePerSecond: configuration.creationsPerSecondPerAddress, burst: configuration.creationBurstPerAddress,
+            capacity: 10_000)
         (jobs, jobQueue) = AsyncStream.makeStream(of: Job.self)
     }
 
@@ -80,6 +92,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         let journal = try await storage.open(.main, logger: logger)
         let engine = try await makeEngine(.main, journal)
         state.withLock { $0.entries[.main] = Entry(phase: .open(engine), users: 1) }
+        opened()
         return (engine, journal)
     }
 
@@ -87,8 +100,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     /// when it is not open; `completion` gets its engine (at once when it is
     /// open, else from the task that opened it), or the error for the
     /// request `id`. Each success must be matched by one ``release(_:)``.
-    func acquire(_ store: StoreName, role: Role, id: String?, completion: @escaping Completion) {
-        let mayCreate = role >= configuration.createRole
+    func acquire(_ store: StoreName, role: Role, id: String?, from address: ClientAddressKey?, completion: @escaping Completion) {
         let decision: Decision = state.withLock { state in
             guard !state.stopped else { return .refused(.storeUnavailable(store, reason: "the server is shutting down", id: id)) }
             if var entry = state.entries[store] {
@@ -117,8 +129,12 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
                 state.entries[store] = entry
                 return decision
             }
-            guard mayCreate || storage.exists(store) else { return .refused(.storeNotCreatable(store, role: role, id: id)) }
+            let creating = !storage.exists(store)
+            if creating, let refusal = creationRefusal(of: store, role: role, id: id, from: address, stored: state.stored) {
+                return .refused(refusal)
+            }
             guard hasRoom(for: store, in: &state) else { return .refused(tooManyOpen(id: id)) }
+            if creating { state.stored += 1 }
             state.entries[store] = Entry(phase: .opening([completion]), users: 1)
             return .open
         }
@@ -135,9 +151,9 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     ///
     /// - Throws: the ``ProtocolError`` that refused it (`forbidden`,
     ///   `limit_reached`, `unavailable`).
-    func acquire(_ store: StoreName, role: Role) async throws(ProtocolError) -> SyncEngine<App> {
+    func acquire(_ store: StoreName, role: Role, from address: ClientAddressKey?) async throws(ProtocolError) -> SyncEngine<App> {
         let result = await withCheckedContinuation { continuation in
-            acquire(store, role: role, id: nil) { continuation.resume(returning: $0) }
+            acquire(store, role: role, id: nil, from: address) { continuation.resume(returning: $0) }
         }
         return try result.get()
     }
@@ -186,13 +202,14 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
             state.entries[store]?.phase = .deleting
             return engine
         }
-        await engine?.shutdown()
+        if let engine { await shutDown(engine) }
         defer { state.withLock { _ = $0.entries.removeValue(forKey: store) } }
         do {
             try storage.remove(store)
         } catch {
             throw .storage(store, "\(error)")
         }
+        state.withLock { $0.stored -= 1 }
         logger.notice("store deleted", metadata: ["store": "\(store)"])
     }
 
@@ -228,7 +245,19 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
             }
         }
         jobQueue.finish()
-        for engine in engines { await engine.shutdown() }
+        for engine in engines { await shutDown(engine) }
+    }
+
+    private func opened() {
+        metrics.storesOpen.increment()
+        metrics.storesOpened.increment()
+    }
+
+    /// Shuts `engine` down: its final snapshot, its journal closed.
+    private func shutDown(_ engine: SyncEngine<App>) async {
+        await engine.shutdown()
+        metrics.storesOpen.decrement()
+        metrics.storesClosed.increment()
     }
 
     // MARK: Opening and closing (in run()'s task group)
@@ -245,6 +274,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         do {
             let engine = try await makeEngine(store, try await storage.open(store, logger: logger))
             result = .success(engine)
+            opened()
             logger.info("store opened", metadata: ["store": "\(store)", "rev": "\(engine.revision)"])
         } catch {
             logger.warning("a store could not be opened", metadata: ["store": "\(store)", "error": "\(error)"])
@@ -261,12 +291,12 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
                 return (waiting, false)
             }
         }
-        if closeAtOnce, case .success(let engine) = result { await engine.shutdown() }
+        if closeAtOnce, case .success(let engine) = result { await shutDown(engine) }
         for completion in waiting { completion(result) }
     }
 
     private func close(_ store: StoreName, _ engine: SyncEngine<App>) async {
-        await engine.shutdown()
+        await shutDown(engine)
         logger.info("store closed", metadata: ["store": "\(store)", "rev": "\(engine.revision)"])
         let reopen: Bool = state.withLock { state in
             guard case .closing(_, let waiting) = state.entries[store]?.phase else { return false }
@@ -302,6 +332,21 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     private func hasRoom(for store: StoreName, in state: inout State) -> Bool {
         let others = state.entries.count - (state.entries[store] == nil ? 0 : 1)
         return others < configuration.maxResidentStores || closeLeastRecentlyUsed(in: &state)
+    }
+
+    /// Why `role` at `address` may not create `store` now, or `nil`.
+    private func creationRefusal(
+        of store: StoreName, role: Role, id: String?, from address: ClientAddressKey?, stored: Int
+    ) -> ProtocolError? {
+        guard role >= configuration.createRole else { return .storeNotCreatable(store, role: role, id: id) }
+        guard stored < configuration.maxStores else {
+            return .storeLimit("too many stores: at most \(configuration.maxStores); delete some first", id: id)
+        }
+        if let address, !creations.admit(address, now: .now) {
+            return .storeLimit(
+                "too many stores created from \(address): at most \(configuration.creationsPerSecondPerAddress) per second", id: id)
+        }
+        return nil
     }
 
     private func tooManyOpen(id: String?) -> ProtocolError {

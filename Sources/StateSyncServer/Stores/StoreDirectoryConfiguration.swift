@@ -18,6 +18,17 @@ public struct StoreDirectoryConfiguration: Sendable, Hashable {
     /// role may open one that does). Default `writer`: readers only read
     /// what writers made.
     public var createRole: Role = .writer
+    /// Stores the server holds in all, open or not, `main` included.
+    /// Default 100,000: a file system directory each with a data directory.
+    /// Creating one more is refused `limit_reached`; delete some first.
+    public var maxStores: Int = 100_000
+    /// Stores one client address may create per second, sustained (a token
+    /// bucket per address; IPv6 per /64). Default 10: an app creates a
+    /// store per document or match, not per message; a loop creating them
+    /// is refused `limit_reached` before it fills the disk.
+    public var creationsPerSecondPerAddress: Int = 10
+    /// Stores one address may create at once above that rate. Default 100.
+    public var creationBurstPerAddress: Int = 100
 
     /// The defaults.
     public init() {}

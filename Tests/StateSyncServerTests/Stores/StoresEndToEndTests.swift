@@ -65,6 +65,29 @@ struct StoresEndToEndTests {
         }
     }
 
+    @Test func anErrorAboutAMessageForAnotherStoreNamesThatStore() async throws {
+        var configuration = TestServer.configuration
+        configuration.session.maxSubscriptions = 1
+        try await TestServer.with(configuration) { server in
+            let client = try await ProtocolClient.joined(server.url)
+            for (message, code) in [
+                (#"{"type":"subscribe","store":"team-a","id":"s1","path":"bad"}"#, "invalid_path"),
+                (#"{"type":"get","store":"team-a","id":"g1"}"#, "bad_request"),
+                (#"{"type":"subscribe","store":"team-a","id":"s2","path":""}"#, ""),
+                (#"{"type":"subscribe","store":"team-a","id":"s3","path":""}"#, "too_many_subscriptions"),
+            ] {
+                try await client.send(message)
+                let answer = try await client.receive()
+                #expect(answer["store"] == "team-a", "\(answer)")
+                if !code.isEmpty { #expect(answer["code"] == .string(code)) }
+            }
+            // main's errors still name no store.
+            try await client.send(#"{"type":"get","id":"g2","path":"bad"}"#)
+            let mainError = try await client.receive("error")
+            #expect(mainError["store"] == nil)
+        }
+    }
+
     @Test func aReaderOpensAStoreThatExistsButCannotCreateOne() async throws {
         var configuration = TestServer.configuration
         configuration.authentication = .tokens(["w": .writer, "r": .reader])

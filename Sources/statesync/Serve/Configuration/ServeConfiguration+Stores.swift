@@ -13,6 +13,10 @@ extension ServeConfiguration {
         var maxPerConnection = SessionConfiguration().maxStoresPerSession
         /// The least role that may create a store. Default writer.
         var createRole = StoreDirectoryConfiguration().createRole.rawValue
+        /// Stores held in all, main included. Default 100,000.
+        var maxStores = StoreDirectoryConfiguration().maxStores
+        /// Stores one client address may create per second. Default 10.
+        var creationsPerSecond = StoreDirectoryConfiguration().creationsPerSecondPerAddress
 
         /// The settings of this section.
         enum Keys {
@@ -20,6 +24,8 @@ extension ServeConfiguration {
             static let maxResident = Setting<Int>("stores.maxResidentStores", flag: "--max-resident-stores")
             static let maxPerConnection = Setting<Int>("stores.maxStoresPerConnection", flag: "--max-stores-per-connection")
             static let createRole = Setting<String>("stores.restrictCreate", flag: "--restrict-create")
+            static let maxStores = Setting<Int>("stores.maxStores", flag: "--max-stores")
+            static let creationsPerSecond = Setting<Int>("stores.storeCreationsPerSecond", flag: "--store-creations-per-second")
         }
 
         /// The defaults.
@@ -31,6 +37,8 @@ extension ServeConfiguration {
             try settings.read(Keys.maxResident, into: &maxResident, .atLeast(1))
             try settings.read(Keys.maxPerConnection, into: &maxPerConnection, .atLeast(1))
             try settings.read(Keys.createRole, into: &createRole, .oneOf(Role.allCases.map(\.rawValue)))
+            try settings.read(Keys.maxStores, into: &maxStores, .atLeast(1))
+            try settings.read(Keys.creationsPerSecond, into: &creationsPerSecond, .atLeast(1))
         }
 
         /// Each setting and its value, in the file's order.
@@ -38,6 +46,7 @@ extension ServeConfiguration {
             [
                 ConfigurationEntry(Keys.idleSeconds, idleSeconds), ConfigurationEntry(Keys.maxResident, maxResident),
                 ConfigurationEntry(Keys.maxPerConnection, maxPerConnection), ConfigurationEntry(Keys.createRole, createRole),
+                ConfigurationEntry(Keys.maxStores, maxStores), ConfigurationEntry(Keys.creationsPerSecond, creationsPerSecond),
             ]
         }
 
@@ -46,6 +55,10 @@ extension ServeConfiguration {
             configuration.stores.idleTimeout = .seconds(idleSeconds)
             configuration.stores.maxResidentStores = maxResident
             configuration.stores.createRole = Role(rawValue: createRole) ?? .writer
+            configuration.stores.maxStores = maxStores
+            configuration.stores.creationsPerSecondPerAddress = creationsPerSecond
+            // Bursts of ten seconds of the rate, as StoreDirectoryConfiguration's defaults.
+            configuration.stores.creationBurstPerAddress = creationsPerSecond * 10
             configuration.session.maxStoresPerSession = maxPerConnection
         }
     }

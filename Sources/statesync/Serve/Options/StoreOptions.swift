@@ -23,10 +23,22 @@ struct StoreOptions: SettingOptions {
         default: ServeConfiguration.defaults.stores.createRole))
     var restrictCreate: String?
 
+    @Option(help: ArgumentHelp(
+        "Stores held in all, open or not, main included; creating one more is refused limit_reached.",
+        default: ServeConfiguration.defaults.stores.maxStores))
+    var maxStores: Int?
+
+    @Option(help: ArgumentHelp(
+        "Stores one client address may create per second (bursts of ten times as many); beyond it limit_reached.",
+        default: ServeConfiguration.defaults.stores.creationsPerSecond))
+    var storeCreationsPerSecond: Int?
+
     func add(to flags: inout FlagValues) {
         flags.set(Keys.idleSeconds, storeIdleSeconds)
         flags.set(Keys.maxResident, maxResidentStores)
         flags.set(Keys.maxPerConnection, maxStoresPerConnection)
         flags.set(Keys.createRole, restrictCreate)
+        flags.set(Keys.maxStores, maxStores)
+        flags.set(Keys.creationsPerSecond, storeCreationsPerSecond)
     }
 }

@@ -5,13 +5,13 @@ import WebSocket
 
 /// Joins per client address: a token bucket each, in a bounded table.
 @Suite(.timeLimit(.minutes(1)))
-struct JoinLimiterTests {
+struct AddressRateLimiterTests {
     static func address(_ ip: String) throws -> ClientAddressKey {
         ClientAddressKey(try SocketAddress(ipAddress: ip, port: 1))
     }
 
     @Test func eachAddressHasItsOwnBurstAndRate() throws {
-        let limiter = JoinLimiter(ratePerSecond: 2, burst: 3, capacity: 10)
+        let limiter = AddressRateLimiter(ratePerSecond: 2, burst: 3, capacity: 10)
         let start = ContinuousClock.now
         let first = try Self.address("192.0.2.1")
         #expect((0..<4).map { _ in limiter.admit(first, now: start) } == [true, true, true, false])
@@ -21,7 +21,7 @@ struct JoinLimiterTests {
     }
 
     @Test func theTableForgetsRefilledAddressesFirst() throws {
-        let limiter = JoinLimiter(ratePerSecond: 1, burst: 2, capacity: 3)
+        let limiter = AddressRateLimiter(ratePerSecond: 1, burst: 2, capacity: 3)
         let start = ContinuousClock.now
         for (index, ip) in ["192.0.2.1", "192.0.2.2", "192.0.2.3"].enumerated() {
             _ = limiter.admit(try Self.address(ip), now: start + .seconds(index))
@@ -32,7 +32,7 @@ struct JoinLimiterTests {
     }
 
     @Test func withEveryBucketBusyTheIdlestAddressIsForgotten() throws {
-        let limiter = JoinLimiter(ratePerSecond: 1, burst: 2, capacity: 3)
+        let limiter = AddressRateLimiter(ratePerSecond: 1, burst: 2, capacity: 3)
         let start = ContinuousClock.now
         for (ip, at) in [("192.0.2.1", 0), ("192.0.2.2", 100), ("192.0.2.3", 150)] {
             for _ in 0..<2 { _ = limiter.admit(try Self.address(ip), now: start + .milliseconds(at)) }

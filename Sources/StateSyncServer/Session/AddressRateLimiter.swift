@@ -1,15 +1,15 @@
 import Synchronization
 import WebSocket
 
-/// A token bucket per client address for `hello`s (joins), shared by every
-/// WebSocket session of a server. The table of addresses is bounded: an
+/// A token bucket per client address, shared by every session of a server:
+/// for `hello`s (joins) and for stores created. The table of addresses is bounded: an
 /// address whose bucket has refilled is forgotten (a full bucket is the
 /// same as none), and when the table is still full, the address idle the
 /// longest is forgotten first.
-final class JoinLimiter: Sendable {
+final class AddressRateLimiter: Sendable {
     private struct Entry {
         var bucket: TokenBucket
-        var lastJoin: ContinuousClock.Instant
+        var lastUse: ContinuousClock.Instant
     }
 
     private let ratePerSecond: Int
@@ -17,7 +17,7 @@ final class JoinLimiter: Sendable {
     private let capacity: Int
     private let table = Mutex<[ClientAddressKey: Entry]>([:])
 
-    /// A limiter admitting `ratePerSecond` joins per address, bursts of `burst`,
+    /// A limiter admitting `ratePerSecond` uses per address, bursts of `burst`,
     /// remembering at most `capacity` addresses.
     init(ratePerSecond: Int, burst: Int, capacity: Int) {
         self.ratePerSecond = ratePerSecond
@@ -28,13 +28,13 @@ final class JoinLimiter: Sendable {
     /// The sustained rate, for the refusal's message.
     var rate: Int { ratePerSecond }
 
-    /// Takes a join from `address`'s bucket; returns whether there was one.
+    /// Takes a token from `address`'s bucket; returns whether there was one.
     func admit(_ address: ClientAddressKey, now: ContinuousClock.Instant) -> Bool {
         table.withLock { table in
             var entry = table[address] ?? Entry(
-                bucket: TokenBucket(ratePerSecond: ratePerSecond, capacity: burst, now: now), lastJoin: now)
+                bucket: TokenBucket(ratePerSecond: ratePerSecond, capacity: burst, now: now), lastUse: now)
             let admitted = entry.bucket.take(now: now)
-            entry.lastJoin = now
+            entry.lastUse = now
             if table[address] == nil, table.count >= capacity {
                 makeRoom(in: &table, now: now)
             }
@@ -48,7 +48,7 @@ final class JoinLimiter: Sendable {
 
     private func makeRoom(in table: inout [ClientAddressKey: Entry], now: ContinuousClock.Instant) {
         table = table.filter { !$0.value.bucket.isFull(now: now) }
-        if table.count >= capacity, let idlest = table.min(by: { $0.value.lastJoin < $1.value.lastJoin }) {
+        if table.count >= capacity, let idlest = table.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             table[idlest.key] = nil
         }
     }

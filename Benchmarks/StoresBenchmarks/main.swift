@@ -1,0 +1,116 @@
+import Foundation
+import ProcessSpawning
+import StateSyncLoad
+
+// The cost of stores in a real `statesync serve` (release build), over its HTTP API:
+//   swift build -c release && swift run -c release stores-benchmarks [.build/release/statesync]
+// 1. memory per open idle store (RSS after opening N stores, minus before, over N);
+// 2. creating a store: latency of the first request to a new name;
+// 3. opening a stored store (1 MB state: a snapshot, then 1,000 journal entries): latency
+//    of the first request after it closed.
+// Each request is one HTTP/1.1 request on a fresh loopback connection, so each figure
+// includes a TCP connect (~0.1 ms here).
+
+let executable = CommandLine.arguments.dropFirst().first ?? ".build/release/statesync"
+
+/// A `statesync serve` with `arguments`, stopped by `body`'s end.
+func withServer<T>(_ arguments: [String], _ body: (LoopbackHTTP, Int32) throws -> T) throws -> T {
+    let port = UInt16.random(in: 20_000...60_000)
+    let child = try SpawnedChild(
+        [executable, "serve", "--port", "\(port)", "--log-level", "error", "--messages-per-second", "1000000", "--burst", "1000000"]
+            + arguments,
+        standardError: .descriptor(FileHandle.standardError.fileDescriptor))
+    defer {
+        child.send(SIGTERM)
+        _ = child.waitUntilExit()
+    }
+    let http = LoopbackHTTP(port: port)
+    let start = Date()
+    while (try? http.request("GET", "/health").status) != 200 {
+        guard Date().timeIntervalSince(start) < 30, child.isRunning else { throw BenchmarkFailure("serve did not start") }
+        usleep(10_000)
+    }
+    return try body(http, child.processIdentifier)
+}
+
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = (ContinuousClock.now - start).components
+    return Double(elapsed.seconds) * 1_000 + Double(elapsed.attoseconds) / 1e15
+}
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+func report(_ name: String, _ values: [Double]) {
+    print(String(format: "%@: n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms", name, values.count,
+                 percentile(values, 0.5), percentile(values, 0.99), values.max() ?? 0))
+}
+
+let limits = ["--max-resident-stores", "20000", "--max-stores", "1000000", "--store-creations-per-second", "1000000",
+              "--store-idle-seconds", "3600"]
+
+/// 1. Memory per open idle store.
+func residentMemory(stores: Int, storage: [String]) throws {
+    try withServer(limits + storage) { http, pid in
+        try http.ok("GET", "/api/state?path=/nothing")
+        let before = ProcessResources.rssBytes(pid: pid) ?? 0
+        for index in 0..<stores { try http.ok("GET", "/api/stores/idle-\(index)/state?path=/nothing") }
+        let after = ProcessResources.rssBytes(pid: pid) ?? 0
+        print(String(format: "open idle stores (%@): %d stores, RSS %.1f → %.1f MiB, %.1f KiB per store",
+                     storage.joined(separator: " "), stores, Double(before) / 1_048_576, Double(after) / 1_048_576,
+                     Double(after - before) / Double(stores) / 1_024))
+    }
+}
+
+/// 2. Creating stores.
+func creation(stores: Int, directory: String) throws {
+    try withServer(limits + ["--data", directory]) { http, _ in
+        try http.ok("GET", "/api/state?path=/nothing")
+        var times: [Double] = []
+        for index in 0..<stores {
+            times.append(try milliseconds { try http.ok("POST", "/api/stores/new-\(index)/dispatch", body: #"{"type":"increment","counter":"n"}"#) })
+        }
+        report("create a store and store its first action (SQLite)", times)
+        var reads: [Double] = []
+        for index in 0..<stores { reads.append(try milliseconds { try http.ok("GET", "/api/stores/new-\(index)/state?path=/counters") }) }
+        report("read an open store (the same request, for comparison)", reads)
+    }
+}
+
+/// 3. Opening a stored store of 1 MB with 1,000 entries after its snapshot.
+func reopening(times count: Int, directory: String) throws {
+    let title = String(repeating: "x", count: 200)
+    // main + one store open at once: opening "other" closes "big" (idle), and the other way round.
+    try withServer(["--data", directory, "--max-resident-stores", "2", "--snapshot-every", "5000", "--max-todos", "100000"]) { http, _ in
+        for _ in 0..<6_000 {
+            try http.ok("POST", "/api/stores/big/dispatch", body: #"{"type":"addTodo","title":"\#(title)"}"#)
+        }
+        let size = try http.ok("GET", "/api/stores/big/state?path=/todos").utf8.count
+        print("stored store: \(size / 1_024) KiB of todos, 6,000 revisions, a snapshot every 5,000")
+        var times: [Double] = []
+        for _ in 0..<count {
+            try http.ok("GET", "/api/stores/other/state?path=/nothing")
+            // Wait until "big" is closed (its final snapshot written), then time its reopening.
+            while try http.ok("GET", "/api/stores?limit=1").contains(#""name":"big","open":true"#) { usleep(5_000) }
+            times.append(try milliseconds { try http.ok("GET", "/api/stores/big/state?path=/nothing") })
+        }
+        report("open a stored store (1 MB, 1,000 entries to replay)", times)
+    }
+}
+
+do {
+    let base = NSTemporaryDirectory() + "stores-bench-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    try residentMemory(stores: 10_000, storage: ["--memory"])
+    // 2,000: each open SQLite store holds 4 descriptors, and this machine allows 20,000.
+    try residentMemory(stores: 2_000, storage: ["--data", base + "/resident"])
+    try creation(stores: 1_000, directory: base + "/created")
+    try reopening(times: 100, directory: base + "/reopened")
+} catch {
+    FileHandle.standardError.write(Data("stores-benchmarks: \(error)\n".utf8))
+    exit(1)
+}
