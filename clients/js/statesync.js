@@ -329,7 +329,6 @@ export class StateSyncClient {
   #attempt = 0;
   #timer = null;
   #stoppedBy = null;          // the StateSyncError that stopped the client for good (close, a refused hello)
-  #counter = 0;
   #stores = new Map();        // store name → { name, subscriptions, epoch, rev, probe, resuming, handle }
   #main;                      // the state of the store main (the client's own methods)
   #pending = new Map();       // keyOf(store, id) → { store, message, resolve, reject }
@@ -584,7 +583,8 @@ export class StateSyncClient {
     let state = this.#stores.get(name);
     if (!state) {
       // subscriptions: id → { id, path, value, rev, callbacks, observers, onError, handle }
-      state = { name, subscriptions: new Map(), epoch: null, rev: null, probe: null, resuming: null, handle: null };
+      // counter: the store's own ids (s1, g2, <prefix>-a3, …); ids are per store
+      state = { name, subscriptions: new Map(), counter: 0, epoch: null, rev: null, probe: null, resuming: null, handle: null };
       state.handle = new StateSyncStore(storeKey, this, state);
       this.#stores.set(name, state);
     }
@@ -602,7 +602,7 @@ export class StateSyncClient {
     parsePointer(path);
     optionalFunction(callback, "subscribe's callback");
     optionalFunction(onError, "subscribe's onError");
-    const id = `s${++this.#counter}`;
+    const id = `s${++state.counter}`;
     const record = {
       id, path, value: undefined, rev: null, callbacks: new Set(callback ? [callback] : []), onError,
       observers: new Set(),
@@ -652,7 +652,7 @@ export class StateSyncClient {
 
   #getIn(state, path) {
     parsePointer(path);
-    return this.#request(state, this.#addressed(state, { type: "get", id: `g${++this.#counter}`, path }));
+    return this.#request(state, this.#addressed(state, { type: "get", id: `g${++state.counter}`, path }));
   }
 
   #dispatchIn(state, action) {
@@ -664,7 +664,7 @@ export class StateSyncClient {
     } catch (error) {
       return Promise.reject(new StateSyncError("invalid_action", `the action does not encode as JSON: ${error.message}`));
     }
-    const message = this.#addressed(state, { type: "dispatch", id: `${this.actionIdPrefix}-a${++this.#counter}`, action });
+    const message = this.#addressed(state, { type: "dispatch", id: `${this.actionIdPrefix}-a${++state.counter}`, action });
     for (const mirror of this.#mirrors) if (mirror.store === state.name) mirror.hooks.enqueue(message.id, action);
     return this.#request(state, message);
   }
@@ -702,13 +702,24 @@ export class StateSyncClient {
       if (message === null || typeof message !== "object") return;
       this.#receive(message);
     };
-    socket.onclose = () => {
+    const ended = () => {
       if (socket !== this.#socket) return;
       this.#socket = null;
       if (this.#stoppedBy) return;
       this.#scheduleReconnect();
     };
-    socket.onerror = () => {};
+    socket.onclose = ended;
+    // An error ends the socket too: some WebSockets (Node 20's) fire no
+    // `close` after a connection that failed to open.
+    socket.onerror = () => {
+      if (socket !== this.#socket) return;
+      ended();
+      try {
+        socket.close(); // may fire `error` again: this socket is not current any more
+      } catch {
+        // already closing
+      }
+    };
   }
 
   #scheduleReconnect() {
@@ -885,7 +896,7 @@ export class StateSyncClient {
       for (const record of records) this.#sendSubscribe(state, record, false);
       return;
     }
-    state.probe = `e${++this.#counter}`;
+    state.probe = `e${++state.counter}`;
     state.resuming = new Set(records);
     this.#send(this.#addressed(state, { type: "get", id: state.probe, path: resumable.path }));
   }
@@ -944,11 +955,8 @@ export class StateSyncClient {
   #error(state, message) {
     const error = new StateSyncError(message.code, message.message);
     if (message.id !== undefined && message.id !== null) {
-      // An error without `store` is about main, or (some servers leave
-      // `store` out of errors about other stores) about the one store that
-      // has a request or subscription with this id: the client's ids are unique.
-      const candidates = typeof message.store === "string" ? [state] : [state, ...this.#stores.values()];
-      for (const candidate of candidates) if (this.#errorFor(candidate, message.id, error)) return;
+      const target = typeof message.store === "string" ? state : this.#storeOfError(message.id);
+      if (target && this.#errorFor(target, message.id, error)) return;
     }
     this.#lastError = error;
     if (fatalCodes.has(message.code)) {
@@ -956,6 +964,30 @@ export class StateSyncClient {
       this.#fail(error);
       this.#setConnection("closed");
     }
+  }
+
+  /**
+   * The store an error without `store` is about. The protocol says main;
+   * but a server may leave `store` out of its errors about other stores
+   * (this one's `forbidden`, `too_many_subscriptions`, `invalid_path`,
+   * `bad_request` do), so it goes to the store awaiting an answer with this
+   * id (a request, a subscription before its snapshot, a resume probe): main
+   * first, else the only other one, else main when it has a subscription
+   * with this id (refused when re-subscribed).
+   */
+  #storeOfError(id) {
+    const main = this.#main;
+    if (this.#awaits(main, id)) return main;
+    const waiting = [...this.#stores.values()].filter((state) => state !== main && this.#awaits(state, id));
+    if (waiting.length === 1) return waiting[0];
+    return main;
+  }
+
+  /** Whether `state` awaits an answer with the id `id`: a request, a subscription's snapshot, a resume probe. */
+  #awaits(state, id) {
+    if (state.probe === id || this.#pending.has(keyOf(state.name, id))) return true;
+    const record = state.subscriptions.get(id);
+    return record !== undefined && record.rev === null;
   }
 
   /** Hands `error` to what of `state` has the id `id`; false when nothing has it. */
