@@ -106,6 +106,36 @@ test("two stores on one connection each see only their own changes; the same ids
   });
 });
 
+test("an optimistic mirror of a store shows that store's own dispatches at once, and only them", { timeout: 2 * TIMEOUT_MS }, async () => {
+  await withServer(async (server) => {
+    const client = new StateSyncClient(server.url, { backoff });
+    try {
+      await within(client.ready(), "the welcome");
+      const team = client.store("team-42");
+      const counting = (state, action) => {
+        if (action.type === "increment") state.counters[action.counter] = (state.counters[action.counter] ?? 0) + (action.by ?? 1);
+        return state;
+      };
+      const teamMirror = team.optimistic(counting);
+      const mainMirror = client.optimistic(counting);
+      assert.deepEqual([teamMirror.store, mainMirror.store, teamMirror.client], ["team-42", "main", client]);
+      await until(() => teamMirror.confirmed !== undefined && mainMirror.confirmed !== undefined, "both snapshots");
+      const acked = teamMirror.dispatch({ type: "increment", counter: "hits", by: 3 });
+      assert.equal(teamMirror.state.counters.hits, 3, "shown at once in team-42's mirror");
+      assert.equal(teamMirror.pending.length, 1);
+      assert.equal(mainMirror.pending.length, 0, "not pending in main's");
+      assert.equal(mainMirror.state.counters.hits, undefined, "not predicted in main's");
+      const { rev } = await within(acked, "team-42's ack");
+      assert.deepEqual([teamMirror.pending.length, teamMirror.rev, teamMirror.confirmed.counters.hits], [0, rev, 3]);
+      assert.equal(mainMirror.confirmed.counters.hits, undefined, "main did not change");
+      teamMirror.close();
+      mainMirror.close();
+    } finally {
+      client.close();
+    }
+  });
+});
+
 test("a store name against the rule is refused at the call, naming the rule; nothing is sent", { timeout: 2 * TIMEOUT_MS }, async () => {
   await withServer(async (server) => {
     const sent = [];
