@@ -10,6 +10,8 @@
 //   client.observe("/todos", (todos) => render(todos));
 //   client.observe("/todos/0/title", (title) => console.log(title)); // a slice below /todos
 //   await client.dispatch({ type: "addTodo", title: "Milk" });       // { rev } or throws StateSyncError
+//   const team = client.store("team-42");                            // another store, same connection
+//   team.observe("/todos", (todos) => renderTeam(todos));
 
 // MARK: JSON Pointer (RFC 6901)
 
