@@ -7,6 +7,13 @@
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 
 /**
+ * A store's name (docs/PROTOCOL.md, "Stores"): 1 to 64 characters of a–z,
+ * 0–9, ".", "_", "-", starting with a letter or a digit. A message without
+ * `store` is about the store "main".
+ */
+export type StoreName = string;
+
+/**
  * A revision: 0 for the initial state, +1 per accepted action. The protocol
  * allows up to 2^63−1; JSON.parse reads it exactly up to 2^53−1.
  */
@@ -59,6 +66,8 @@ export interface HelloMessage {
 /** Opens a subscription at a JSON Pointer ("" is the whole state). */
 export interface SubscribeMessage {
   type: "subscribe";
+  /** The store (default "main"). */
+  store?: StoreName;
   /** Chosen by the client, unique among its open subscriptions. */
   id: string;
   path: string;
@@ -67,14 +76,16 @@ export interface SubscribeMessage {
 }
 
 /** Closes a subscription; answered with `unsubscribed`. */
-export interface UnsubscribeMessage { type: "unsubscribe"; id: string }
+export interface UnsubscribeMessage { type: "unsubscribe"; store?: StoreName; id: string }
 
 /** One-shot read; answered with `value`. */
-export interface GetMessage { type: "get"; id: string; path: string }
+export interface GetMessage { type: "get"; store?: StoreName; id: string; path: string }
 
 /** Sends an action; answered with `ack` or `reject`. `(clientId, id)` is applied at most once. */
 export interface DispatchMessage<A extends { type: string } = Action> {
   type: "dispatch";
+  /** The store (default "main"); action ids are per store. */
+  store?: StoreName;
   id: string;
   action: A;
 }
@@ -89,9 +100,9 @@ export type ClientMessage<A extends { type: string } = Action> =
 export interface WelcomeMessage {
   type: "welcome";
   session: string;
-  /** Names this state's history: revisions compare only within one epoch. */
+  /** Names the history of the store "main": revisions compare only within one epoch. */
   epoch: string;
-  /** The latest durable revision. */
+  /** The latest durable revision of "main". */
   rev: Revision;
   role: Role;
   /** The server's name and version, e.g. "statesync/0.1.0". */
@@ -101,7 +112,11 @@ export interface WelcomeMessage {
 /** A subscription's value at `rev` (null when nothing is at its path). */
 export interface SnapshotMessage<T = JSONValue> {
   type: "snapshot";
+  /** The store, when it is not "main". */
+  store?: StoreName;
   id: string;
+  /** The store's epoch (for a store other than "main"; main's is in `welcome`). */
+  epoch?: string;
   rev: Revision;
   value: T | null;
 }
@@ -109,6 +124,7 @@ export interface SnapshotMessage<T = JSONValue> {
 /** A change of a subscription's value from `base` (its last rev) to `rev`; a gap must re-subscribe. */
 export interface PatchMessage {
   type: "patch";
+  store?: StoreName;
   id: string;
   base: Revision;
   rev: Revision;
@@ -116,18 +132,22 @@ export interface PatchMessage {
 }
 
 /** The answer to `unsubscribe`. */
-export interface UnsubscribedMessage { type: "unsubscribed"; id: string }
+export interface UnsubscribedMessage { type: "unsubscribed"; store?: StoreName; id: string }
 
 /** The answer to `get` (null when nothing is at its path). */
 export interface ValueMessage<T = JSONValue> {
   type: "value";
+  /** The store, when it is not "main". */
+  store?: StoreName;
   id: string;
+  /** The store's epoch (for a store other than "main"). */
+  epoch?: string;
   rev: Revision;
   value: T | null;
 }
 
 /** A dispatch applied at `rev` and durably stored (its patches came first). */
-export interface AckMessage { type: "ack"; id: string; rev: Revision }
+export interface AckMessage { type: "ack"; store?: StoreName; id: string; rev: Revision }
 
 /** The codes of `reject` the server itself sends. */
 export type ServerRejectCode =
@@ -140,15 +160,16 @@ export type ServerRejectCode =
 export type RejectCode = ServerRejectCode | "not_found" | "limit_reached" | (string & {});
 
 /** A dispatch that did not change the state. */
-export interface RejectMessage { type: "reject"; id: string; code: RejectCode; message: string }
+export interface RejectMessage { type: "reject"; store?: StoreName; id: string; code: RejectCode; message: string }
 
 /** The codes of `error` (docs/PROTOCOL.md, "Errors"). */
 export type ErrorCode =
   | "bad_json" | "unknown_type" | "bad_request" | "invalid_path" | "too_many_subscriptions"
-  | "unsupported_binary" | "hello_required" | "unauthorized" | "rate_limited" | "forbidden";
+  | "unsupported_binary" | "hello_required" | "unauthorized" | "rate_limited" | "forbidden"
+  | "invalid_store" | "limit_reached" | "unavailable";
 
-/** A refused message; `id` is the related message's id, when it had one. */
-export interface ErrorMessage { type: "error"; id?: string; code: ErrorCode; message: string }
+/** A refused message; `id` is the related message's id, when it had one; `store` its store, when not "main". */
+export interface ErrorMessage { type: "error"; store?: StoreName; id?: string; code: ErrorCode; message: string }
 
 /** Every message the server sends. */
 export type ServerMessage =

@@ -1,7 +1,7 @@
 // statesync.d.ts: the types of statesync.js, the StateSync client's public API.
 // The wire protocol's messages are in protocol.d.ts, re-exported here.
 
-import type { Action, JSONValue, PatchOperation, Revision, WelcomeMessage } from "./protocol.js";
+import type { Action, JSONValue, PatchOperation, Revision, StoreName, WelcomeMessage } from "./protocol.js";
 
 export * from "./protocol.js";
 
@@ -31,7 +31,7 @@ export function applyPatch(doc: unknown, ops: readonly PatchOperation[]): JSONVa
 // MARK: Errors
 
 /** Codes the client itself gives a StateSyncError. */
-export type ClientErrorCode = "closed" | "bad_patch" | "invalid_path" | "invalid_action";
+export type ClientErrorCode = "closed" | "bad_patch" | "invalid_path" | "invalid_action" | "invalid_store";
 
 /** An error from the server (`reject`, `error`) or the client, with its protocol `code`. */
 export class StateSyncError extends Error {
@@ -99,6 +99,8 @@ export interface Subscription<T = JSONValue> {
   /** Its protocol id. */
   readonly id: string;
   readonly path: string;
+  /** The store it is in ("main" for the client's own). */
+  readonly store: StoreName;
   /** The mirror of the value at `path`: undefined until the snapshot, null while nothing is there. */
   readonly value: T | null | undefined;
   /** The revision of `value`, null until the snapshot. */
@@ -146,7 +148,7 @@ export class StateSyncClient<A extends { type: string } = Action> {
   readonly connection: ConnectionState;
   /** The last `welcome`, null before the first. */
   readonly welcome: WelcomeMessage | null;
-  /** The newest revision seen (of the current epoch). */
+  /** The newest revision of "main" seen (of its current epoch). */
   readonly rev: Revision | null;
   /** The last error the server sent without an id (e.g. `unauthorized`). */
   readonly lastError: StateSyncError | null;
@@ -175,6 +177,43 @@ export class StateSyncClient<A extends { type: string } = Action> {
   /** Sends an action; resolves once durable, rejects with a StateSyncError (the server's `code`). */
   dispatch(action: A): Promise<DispatchResult>;
   /** An optimistic mirror of the whole state (see OptimisticMirror). */
+  optimistic<S = JSONValue>(reducer: Reducer<S, A>, onChange?: OptimisticChange<S>): OptimisticMirror<S, A>;
+  /**
+   * The store `name` over this connection, with the same API as the client's
+   * own methods (which are the store "main"'s); the same name gives the same
+   * object. Throws StateSyncError `invalid_store` for a name that is not 1
+   * to 64 of a–z 0–9 . _ -, starting with a letter or a digit.
+   */
+  store(name: StoreName): StateSyncStore<A>;
+}
+
+/**
+ * One store of the server over its client's connection (`client.store(name)`):
+ * subscriptions, requests and ids of its own; it resumes on its own after a
+ * reconnect (`since` within its epoch; a new epoch starts only its mirrors over).
+ */
+export class StateSyncStore<A extends { type: string } = Action> {
+  /** Made by client.store(name). */
+  private constructor();
+  readonly name: StoreName;
+  /** The client whose connection it works over. */
+  readonly client: StateSyncClient<A>;
+  /** The store's epoch once a snapshot or value of it told it ("main": the welcome's), else null. */
+  readonly epoch: string | null;
+  /** The newest revision of this store seen (of its current epoch). */
+  readonly rev: Revision | null;
+
+  /** As client.subscribe, in this store. */
+  subscribe<T = JSONValue>(path: string, callback?: ValueCallback<T>, onError?: ErrorCallback): Subscription<T>;
+  /** As client.observe, in this store. */
+  observe<T = JSONValue>(path: string, callback: ValueCallback<T>, onError?: ErrorCallback): () => void;
+  /** As client.peek, in this store's mirrors. */
+  peek<T = JSONValue>(path: string): T | null | undefined;
+  /** As client.get, in this store. */
+  get<T = JSONValue>(path: string): Promise<GetResult<T>>;
+  /** As client.dispatch, to this store. */
+  dispatch(action: A): Promise<DispatchResult>;
+  /** An optimistic mirror of this store's whole state. */
   optimistic<S = JSONValue>(reducer: Reducer<S, A>, onChange?: OptimisticChange<S>): OptimisticMirror<S, A>;
 }
 
@@ -212,8 +251,11 @@ export interface PendingAction<A> {
  * ack and rolled back on a reject.
  */
 export class OptimisticMirror<S = JSONValue, A extends { type: string } = Action> {
-  constructor(client: StateSyncClient<A>, reducer: Reducer<S, A>, onChange?: OptimisticChange<S>);
+  /** Mirrors the client's store "main", or the store given. */
+  constructor(client: StateSyncClient<A> | StateSyncStore<A>, reducer: Reducer<S, A>, onChange?: OptimisticChange<S>);
   readonly client: StateSyncClient<A>;
+  /** The store it mirrors. */
+  readonly store: StoreName;
   /** The prediction: confirmed plus pending actions (undefined until the snapshot). */
   readonly state: S | undefined;
   /** The server's state as last confirmed (undefined until the snapshot). */

@@ -10,6 +10,8 @@
 //   client.observe("/todos", (todos) => render(todos));
 //   client.observe("/todos/0/title", (title) => console.log(title)); // a slice below /todos
 //   await client.dispatch({ type: "addTodo", title: "Milk" });       // { rev } or throws StateSyncError
+//   const team = client.store("team-42");                            // another store, same connection
+//   team.observe("/todos", (todos) => renderTeam(todos));
 
 // MARK: JSON Pointer (RFC 6901)
 
@@ -281,6 +283,31 @@ function backoffOption(backoff) {
 
 /** Set by StateSyncClient's static block: how an OptimisticMirror hooks into a client without a public member. */
 let attachMirror;
+/** Set by StateSyncClient's static block: how a StateSyncStore reaches its client's internals. */
+let storeAccess;
+/** Only client.store(name) makes a StateSyncStore. */
+const storeKey = Symbol("StateSyncStore");
+
+/** The store a message without `store` is about. */
+const MAIN = "main";
+const STORE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const STORE_RULE = "a store name is 1 to 64 characters of a-z, 0-9, \".\", \"_\" and \"-\", starting with a letter or a digit";
+
+/**
+ * `name` when it is a valid store name (docs/PROTOCOL.md, "Stores").
+ * @throws {TypeError} when it is not a string
+ * @throws {StateSyncError} code `invalid_store`, naming the rule
+ */
+function storeName(name) {
+  if (typeof name !== "string") throw new TypeError(`a store name must be a string, not ${describe(name)}`);
+  if (!STORE_NAME.test(name)) throw new StateSyncError("invalid_store", `invalid store ${JSON.stringify(name)}: ${STORE_RULE}`);
+  return name;
+}
+
+/** The key of a request or subscription: ids are per store. */
+function keyOf(store, id) {
+  return `${store} ${id}`; // a store name has no space
+}
 
 /**
  * A connection to a StateSync server with mirrors of its subscriptions.
@@ -299,24 +326,31 @@ export class StateSyncClient {
   #urlIndex = 0;
   #connection = "closed";
   #welcome = null;
-  #rev = null;
   #lastError = null;
   #socket = null;
   #attempt = 0;
   #timer = null;
   #stoppedBy = null;          // the StateSyncError that stopped the client for good (close, a refused hello)
-  #counter = 0;
-  #subscriptions = new Map(); // id → { id, path, value, rev, callbacks, observers, onError, handle }
-  #pending = new Map();       // request id → { message, resolve, reject }
+  #stores = new Map();        // store name → { name, subscriptions, epoch, rev, probe, resuming, handle }
+  #main;                      // the state of the store main (the client's own methods)
+  #pending = new Map();       // keyOf(store, id) → { store, message, resolve, reject }
   #listeners = new Set();
-  #mirrors = new Set();       // hooks of the attached OptimisticMirrors, told of dispatches, patches and answers
-  #everSent = new Set();      // ids of unanswered dispatches sent on some connection (maybe applied)
+  #mirrors = new Set();       // { store, hooks } of the attached OptimisticMirrors, told of dispatches, patches and answers
+  #everSent = new Set();      // keys of unanswered dispatches sent on some connection (maybe applied)
   #opened = null;
 
   static {
-    attachMirror = (client, hooks) => {
-      client.#mirrors.add(hooks);
-      return () => client.#mirrors.delete(hooks);
+    attachMirror = (client, store, hooks) => {
+      const entry = { store, hooks };
+      client.#mirrors.add(entry);
+      return () => client.#mirrors.delete(entry);
+    };
+    storeAccess = {
+      subscribe: (client, state, ...rest) => client.#subscribeIn(state, ...rest),
+      observe: (client, state, ...rest) => client.#observeIn(state, ...rest),
+      peek: (client, state, path) => client.#peekIn(state, path),
+      get: (client, state, path) => client.#getIn(state, path),
+      dispatch: (client, state, action) => client.#dispatchIn(state, action),
     };
   }
 
@@ -368,6 +402,7 @@ export class StateSyncClient {
     // own action would never be applied). 12 random hex digits per instance.
     /** @type {string} */
     this.actionIdPrefix = randomId().slice(0, 12);
+    this.#main = this.#storeState(MAIN);
     // Nobody holds this promise: a close or a refused hello must not become an
     // unhandled rejection (fatal in Node); ready(), onConnection and lastError tell.
     if (options.autoConnect !== false) this.connect().catch(() => {});
@@ -388,9 +423,9 @@ export class StateSyncClient {
     return this.#welcome;
   }
 
-  /** @returns {number|null} the newest revision seen (of the current epoch) */
+  /** @returns {number|null} the newest revision seen of `main` (of the current epoch) */
   get rev() {
-    return this.#rev;
+    return this.#main.rev;
   }
 
   /** @returns {StateSyncError|null} the last error the server sent without an id (e.g. unauthorized) */
@@ -447,41 +482,25 @@ export class StateSyncClient {
   }
 
   /**
-   * Opens a subscription at `path` (JSON Pointer, "" = whole state) and calls
-   * `callback(value, rev)` with its snapshot and after each patch that
-   * changes it (`value` is null while nothing is at `path`).
+   * Opens a subscription at `path` (JSON Pointer, "" = whole state) of the
+   * store `main` and calls `callback(value, rev)` with its snapshot and
+   * after each patch that changes it (`value` is null while nothing is at
+   * `path`). `client.store(name).subscribe(…)` does the same in another store.
    * @param {string} path
    * @param {(value: unknown, rev: number) => void} [callback]
    * @param {(error: StateSyncError) => void} [onError] the server's refusal
    *   (`forbidden`, `invalid_path`, `too_many_subscriptions`); the subscription is then gone
-   * @returns {{id: string, path: string, value: unknown, rev: number|null, close: () => void}}
+   * @returns {{id: string, path: string, store: string, value: unknown, rev: number|null, close: () => void}}
    *   the live subscription: `value` and `rev` are its mirror (undefined and
    *   null until the snapshot); close() unsubscribes
    * @throws {StateSyncError} `invalid_path` for a malformed pointer
    */
   subscribe(path, callback, onError) {
-    parsePointer(path);
-    optionalFunction(callback, "subscribe's callback");
-    optionalFunction(onError, "subscribe's onError");
-    const id = `s${++this.#counter}`;
-    const record = {
-      id, path, value: undefined, rev: null, callbacks: new Set(callback ? [callback] : []), onError,
-      observers: new Set(),
-    };
-    record.handle = {
-      id,
-      path,
-      get value() { return record.value; },
-      get rev() { return record.rev; },
-      close: () => this.#unsubscribe(record),
-    };
-    this.#subscriptions.set(id, record);
-    this.#sendSubscribe(record, false);
-    return record.handle;
+    return this.#subscribeIn(this.#main, path, callback, onError);
   }
 
   /**
-   * Observes the value at `path`, calling `callback(value, rev)` with the
+   * Observes the value at `path` (of `main`), calling `callback(value, rev)` with the
    * current value and then only when it changes (null while nothing is
    * there). The value is read from the mirror of an open subscription
    * containing `path` (so `/todos/0/title` rides on a subscription to
@@ -495,55 +514,32 @@ export class StateSyncClient {
    * @throws {StateSyncError} `invalid_path` for a malformed pointer
    */
   observe(path, callback, onError) {
-    const tokens = parsePointer(path);
-    requireFunction(callback, "observe's callback");
-    optionalFunction(onError, "observe's onError");
-    let owner = null;
-    for (const record of this.#subscriptions.values()) {
-      const relative = relativeTokens(record.path, path);
-      if (relative && (!owner || parsePointer(owner.path).length < parsePointer(record.path).length)) {
-        owner = record;
-      }
-    }
-    const ownsSubscription = !owner;
-    if (!owner) owner = this.#subscriptions.get(this.subscribe(path, undefined, onError).id);
-    const observer = { relative: tokens.slice(parsePointer(owner.path).length), callback, last: undefined, seen: false };
-    owner.observers.add(observer);
-    if (owner.rev !== null) this.#notifyObserver(owner, observer);
-    return () => {
-      owner.observers.delete(observer);
-      if (ownsSubscription && owner.observers.size === 0 && owner.callbacks.size === 0) this.#unsubscribe(owner);
-    };
+    return this.#observeIn(this.#main, path, callback, onError);
   }
 
   /**
-   * The value at `path` now, from the mirror of a subscription containing it.
+   * The value at `path` (of `main`) now, from the mirror of a subscription containing it.
    * @param {string} path
    * @returns {unknown} the value (null when nothing is there), or undefined
    *   when no subscription with a snapshot contains `path`
    */
   peek(path) {
-    for (const record of this.#subscriptions.values()) {
-      const relative = relativeTokens(record.path, path);
-      if (relative && record.rev !== null) return valueAt(record.value, relative) ?? null;
-    }
-    return undefined;
+    return this.#peekIn(this.#main, path);
   }
 
   /**
-   * One-shot read (`get`); made while disconnected, it is sent on reconnect.
+   * One-shot read (`get`) of `main`; made while disconnected, it is sent on reconnect.
    * @param {string} path
    * @returns {Promise<{rev: number, value: unknown}>} rejects with a
    *   StateSyncError (`forbidden`, `closed`, …)
    * @throws {StateSyncError} `invalid_path` for a malformed pointer
    */
   get(path) {
-    parsePointer(path);
-    return this.#request({ type: "get", id: `g${++this.#counter}`, path });
+    return this.#getIn(this.#main, path);
   }
 
   /**
-   * Sends an action ({ type, ...fields }); resolves with { rev } once the
+   * Sends an action ({ type, ...fields }) to `main`; resolves with { rev } once the
    * server acknowledged it (durable), rejects with a StateSyncError carrying
    * the server's `code` and message (`not_found`, `invalid_action`, …).
    * Made while disconnected, it is sent on reconnect. Its id is
@@ -552,21 +548,11 @@ export class StateSyncClient {
    * @returns {Promise<{rev: number}>} the revision it was applied at
    */
   dispatch(action) {
-    if (action === null || typeof action !== "object" || typeof action.type !== "string") {
-      return Promise.reject(new StateSyncError("invalid_action", "an action is an object with a string \"type\""));
-    }
-    try {
-      JSON.stringify(action);
-    } catch (error) {
-      return Promise.reject(new StateSyncError("invalid_action", `the action does not encode as JSON: ${error.message}`));
-    }
-    const message = { type: "dispatch", id: `${this.actionIdPrefix}-a${++this.#counter}`, action };
-    for (const mirror of this.#mirrors) mirror.enqueue(message.id, action);
-    return this.#request(message);
+    return this.#dispatchIn(this.#main, action);
   }
 
   /**
-   * An optimistic mirror of the whole state: this client's dispatches show
+   * An optimistic mirror of the whole state of `main`: this client's dispatches show
    * at once. Same as `new OptimisticMirror(client, reducer, onChange)`.
    * @param {(state: unknown, action: object, meta: object) => unknown} reducer
    *   the app's reducer ported to JS: returns the new state, throws to reject
@@ -578,7 +564,112 @@ export class StateSyncClient {
     return new OptimisticMirror(this, reducer, onChange);
   }
 
+  /**
+   * The store `name` of the server over this connection: the same
+   * subscribe, observe, peek, get, dispatch and optimistic as the client's
+   * own (which are the store `main`'s). Ids are per store; each store
+   * resumes on its own after a reconnect (`since` within its epoch). The
+   * same name gives the same object; `store("main")` is the client's own store.
+   * @param {string} name 1 to 64 of a-z 0-9 . _ -, starting with a letter or a digit
+   * @returns {StateSyncStore}
+   * @throws {StateSyncError} `invalid_store` for a name outside that rule
+   * @throws {TypeError} for a name that is not a string
+   */
+  store(name) {
+    return this.#storeState(storeName(name)).handle;
+  }
+
   // MARK: Internals
+
+  #storeState(name) {
+    let state = this.#stores.get(name);
+    if (!state) {
+      // subscriptions: id → { id, path, value, rev, callbacks, observers, onError, handle }
+      // counter: the store's own ids (s1, g2, <prefix>-a3, …); ids are per store
+      state = { name, subscriptions: new Map(), counter: 0, epoch: null, rev: null, probe: null, resuming: null, handle: null };
+      state.handle = new StateSyncStore(storeKey, this, state);
+      this.#stores.set(name, state);
+    }
+    return state;
+  }
+
+  /** `message` for `state`'s store: `store` is named unless it is main. */
+  #addressed(state, message) {
+    if (state.name === MAIN) return message;
+    const { type, ...rest } = message;
+    return { type, store: state.name, ...rest };
+  }
+
+  #subscribeIn(state, path, callback, onError) {
+    parsePointer(path);
+    optionalFunction(callback, "subscribe's callback");
+    optionalFunction(onError, "subscribe's onError");
+    const id = `s${++state.counter}`;
+    const record = {
+      id, path, value: undefined, rev: null, callbacks: new Set(callback ? [callback] : []), onError,
+      observers: new Set(),
+    };
+    record.handle = {
+      id,
+      path,
+      store: state.name,
+      get value() { return record.value; },
+      get rev() { return record.rev; },
+      close: () => this.#unsubscribe(state, record),
+    };
+    state.subscriptions.set(id, record);
+    this.#sendSubscribe(state, record, false);
+    return record.handle;
+  }
+
+  #observeIn(state, path, callback, onError) {
+    const tokens = parsePointer(path);
+    requireFunction(callback, "observe's callback");
+    optionalFunction(onError, "observe's onError");
+    let owner = null;
+    for (const record of state.subscriptions.values()) {
+      const relative = relativeTokens(record.path, path);
+      if (relative && (!owner || parsePointer(owner.path).length < parsePointer(record.path).length)) {
+        owner = record;
+      }
+    }
+    const ownsSubscription = !owner;
+    if (!owner) owner = state.subscriptions.get(this.#subscribeIn(state, path, undefined, onError).id);
+    const observer = { relative: tokens.slice(parsePointer(owner.path).length), callback, last: undefined, seen: false };
+    owner.observers.add(observer);
+    if (owner.rev !== null) this.#notifyObserver(owner, observer);
+    return () => {
+      owner.observers.delete(observer);
+      if (ownsSubscription && owner.observers.size === 0 && owner.callbacks.size === 0) this.#unsubscribe(state, owner);
+    };
+  }
+
+  #peekIn(state, path) {
+    for (const record of state.subscriptions.values()) {
+      const relative = relativeTokens(record.path, path);
+      if (relative && record.rev !== null) return valueAt(record.value, relative) ?? null;
+    }
+    return undefined;
+  }
+
+  #getIn(state, path) {
+    parsePointer(path);
+    return this.#request(state, this.#addressed(state, { type: "get", id: `g${++state.counter}`, path }));
+  }
+
+  #dispatchIn(state, action) {
+    if (action === null || typeof action !== "object" || typeof action.type !== "string") {
+      return Promise.reject(new StateSyncError("invalid_action", "an action is an object with a string \"type\""));
+    }
+    try {
+      JSON.stringify(action);
+    } catch (error) {
+      return Promise.reject(new StateSyncError("invalid_action", `the action does not encode as JSON: ${error.message}`));
+    }
+    const message = this.#addressed(state, { type: "dispatch", id: `${this.actionIdPrefix}-a${++state.counter}`, action });
+    for (const mirror of this.#mirrors) if (mirror.store === state.name) mirror.hooks.enqueue(message.id, action);
+    return this.#request(state, message);
+  }
 
   #setConnection(state) {
     if (this.#connection === state) return;
@@ -610,15 +701,27 @@ export class StateSyncClient {
       } catch (error) {
         return;
       }
+      if (message === null || typeof message !== "object") return;
       this.#receive(message);
     };
-    socket.onclose = () => {
+    const ended = () => {
       if (socket !== this.#socket) return;
       this.#socket = null;
       if (this.#stoppedBy) return;
       this.#scheduleReconnect();
     };
-    socket.onerror = () => {};
+    socket.onclose = ended;
+    // An error ends the socket too: some WebSockets (Node 20's) fire no
+    // `close` after a connection that failed to open.
+    socket.onerror = () => {
+      if (socket !== this.#socket) return;
+      ended();
+      try {
+        socket.close(); // may fire `error` again: this socket is not current any more
+      } catch {
+        // already closing
+      }
+    };
   }
 
   #scheduleReconnect() {
@@ -639,16 +742,17 @@ export class StateSyncClient {
     return true;
   }
 
-  #request(message) {
+  #request(state, message) {
     return new Promise((resolve, reject) => {
-      this.#pending.set(message.id, { message, resolve, reject });
-      if (this.#send(message) && message.type === "dispatch") this.#everSent.add(message.id);
+      const key = keyOf(state.name, message.id);
+      this.#pending.set(key, { store: state.name, message, resolve, reject });
+      if (this.#send(message) && message.type === "dispatch") this.#everSent.add(key);
     });
   }
 
-  #answered(id) {
-    this.#everSent.delete(id);
-    for (const mirror of this.#mirrors) mirror.settle(id);
+  #answered(state, id) {
+    this.#everSent.delete(keyOf(state.name, id));
+    for (const mirror of this.#mirrors) if (mirror.store === state.name) mirror.hooks.settle(id);
   }
 
   #fail(error) {
@@ -660,71 +764,117 @@ export class StateSyncClient {
     }
   }
 
-  #sendSubscribe(record, resume) {
-    const message = { type: "subscribe", id: record.id, path: record.path };
+  #sendSubscribe(state, record, resume) {
+    const message = this.#addressed(state, { type: "subscribe", id: record.id, path: record.path });
     if (resume && record.rev !== null) message.since = record.rev;
     this.#send(message);
   }
 
-  #unsubscribe(record) {
-    if (!this.#subscriptions.delete(record.id)) return;
-    this.#send({ type: "unsubscribe", id: record.id });
+  #unsubscribe(state, record) {
+    if (state.subscriptions.get(record.id) !== record) return;
+    state.subscriptions.delete(record.id);
+    this.#send(this.#addressed(state, { type: "unsubscribe", id: record.id }));
   }
 
-  #seen(rev) {
-    if (typeof rev === "number" && (this.#rev === null || rev > this.#rev)) this.#rev = rev;
+  #seen(state, rev) {
+    if (typeof rev === "number" && (state.rev === null || rev > state.rev)) state.rev = rev;
+  }
+
+  /**
+   * A store's epoch, as a snapshot or value of it tells (main's comes in
+   * `welcome`). A different one than before means a new history of that
+   * store: its revisions so far mean nothing, so its other subscriptions
+   * start over (the one `except` the message is about has its fresh value).
+   */
+  #learnEpoch(state, epoch, except) {
+    if (state.name === MAIN || typeof epoch !== "string" || state.epoch === epoch) return;
+    const changed = state.epoch !== null;
+    state.epoch = epoch;
+    if (!changed) return;
+    state.rev = null;
+    for (const record of state.subscriptions.values()) {
+      if (record === except || record.rev === null) continue;
+      record.rev = null;
+      this.#sendSubscribe(state, record, false);
+    }
   }
 
   #receive(message) {
     this.#handle(message);
-    for (const mirror of this.#mirrors) mirror.after(message, this.#pending);
+    const store = typeof message.store === "string" ? message.store : MAIN;
+    for (const mirror of this.#mirrors) {
+      if (message.type !== "welcome" && mirror.store !== store) continue;
+      let inFlight = false;
+      for (const request of this.#pending.values()) {
+        if (request.store === mirror.store && request.message.type === "dispatch") inFlight = true;
+      }
+      mirror.hooks.after(message, inFlight);
+    }
   }
 
   #handle(message) {
+    if (message.type === "welcome") return this.#welcomed(message);
+    // Messages about a store other than main name it; ids are per store.
+    const state = this.#stores.get(typeof message.store === "string" ? message.store : MAIN);
+    if (!state) return; // a store this client never used
     switch (message.type) {
-      case "welcome": return this.#welcomed(message);
-      case "snapshot": return this.#snapshot(message);
-      case "patch": return this.#patch(message);
+      case "snapshot": return this.#snapshot(state, message);
+      case "patch": return this.#patch(state, message);
       case "value":
+        if (state.probe !== null && state.probe === message.id) return this.#probed(state, message);
+        this.#learnEpoch(state, message.epoch, null);
+        // falls through
       case "ack": {
-        this.#seen(message.rev);
-        const pending = this.#pending.get(message.id);
+        this.#seen(state, message.rev);
+        const key = keyOf(state.name, message.id);
+        const pending = this.#pending.get(key);
         if (!pending) return;
-        this.#pending.delete(message.id);
-        this.#answered(message.id);
+        this.#pending.delete(key);
+        this.#answered(state, message.id);
         pending.resolve(message.type === "ack" ? { rev: message.rev } : { rev: message.rev, value: message.value });
         return;
       }
       case "reject": {
-        const pending = this.#pending.get(message.id);
+        const key = keyOf(state.name, message.id);
+        const pending = this.#pending.get(key);
         if (!pending) return;
-        this.#pending.delete(message.id);
-        this.#answered(message.id);
+        this.#pending.delete(key);
+        this.#answered(state, message.id);
         pending.reject(new StateSyncError(message.code, message.message));
         return;
       }
-      case "error": return this.#error(message);
+      case "error": return this.#error(state, message);
       default: return; // unsubscribed, and types added later
     }
   }
 
   #welcomed(message) {
     const previous = this.#welcome;
+    const main = this.#main;
     this.#welcome = message;
     this.#attempt = 0;
-    this.#seen(message.rev);
     // Revisions compare only within one epoch: a new one means a new history.
     const sameHistory = previous !== null && previous.epoch === message.epoch;
-    if (!sameHistory && previous !== null) this.#rev = message.rev;
+    if (!sameHistory && previous !== null) main.rev = message.rev;
+    main.epoch = message.epoch;
+    this.#seen(main, message.rev);
     this.#setConnection("open");
-    for (const record of this.#subscriptions.values()) {
+    for (const record of main.subscriptions.values()) {
       if (!sameHistory) record.rev = null;
-      this.#sendSubscribe(record, sameHistory);
+      this.#sendSubscribe(main, record, sameHistory);
     }
+    for (const state of this.#stores.values()) if (state !== main) this.#resume(state);
     // Dispatches sent before the drop may have been applied: not predicted until answered.
-    if (this.#everSent.size > 0) for (const mirror of this.#mirrors) mirror.doubt(this.#everSent);
-    for (const pending of this.#pending.values()) {
-      if (this.#send(pending.message) && pending.message.type === "dispatch") this.#everSent.add(pending.message.id);
+    for (const mirror of this.#mirrors) {
+      const ids = new Set();
+      for (const key of this.#everSent) {
+        const pending = this.#pending.get(key);
+        if (pending && pending.store === mirror.store) ids.add(pending.message.id);
+      }
+      if (ids.size > 0) mirror.hooks.doubt(ids);
+    }
+    for (const [key, pending] of this.#pending) {
+      if (this.#send(pending.message) && pending.message.type === "dispatch") this.#everSent.add(key);
     }
     if (this.#opened) {
       this.#opened.resolve(message);
@@ -732,50 +882,83 @@ export class StateSyncClient {
     }
   }
 
-  #snapshot(message) {
-    const record = this.#subscriptions.get(message.id);
-    this.#seen(message.rev);
+  /**
+   * Resumes a store other than main on a new connection. `welcome` tells
+   * main's epoch only, and a `since` compares only within the store's
+   * epoch, so when there is a revision to resume from, a `get` of one of
+   * its paths asks the epoch first (#probed); otherwise its subscriptions
+   * start over at once.
+   */
+  #resume(state) {
+    state.probe = null;
+    state.resuming = null;
+    const records = [...state.subscriptions.values()];
+    const resumable = records.find((record) => record.rev !== null);
+    if (state.epoch === null || !resumable) {
+      for (const record of records) this.#sendSubscribe(state, record, false);
+      return;
+    }
+    state.probe = `e${++state.counter}`;
+    state.resuming = new Set(records);
+    this.#send(this.#addressed(state, { type: "get", id: state.probe, path: resumable.path }));
+  }
+
+  /** The answer to #resume's `get`: resume with `since` in the same epoch, else start over. */
+  #probed(state, message) {
+    const sameHistory = typeof message.epoch === "string" && message.epoch === state.epoch;
+    this.#finishResume(state, sameHistory);
+    if (!sameHistory && typeof message.epoch === "string") state.epoch = message.epoch;
+    this.#seen(state, message.rev);
+  }
+
+  #finishResume(state, sameHistory) {
+    const resuming = state.resuming ?? new Set();
+    state.probe = null;
+    state.resuming = null;
+    if (!sameHistory) state.rev = null;
+    for (const record of state.subscriptions.values()) {
+      if (!resuming.has(record)) continue; // opened since: subscribed already
+      if (!sameHistory) record.rev = null;
+      this.#sendSubscribe(state, record, sameHistory);
+    }
+  }
+
+  #snapshot(state, message) {
+    const record = state.subscriptions.get(message.id);
+    this.#learnEpoch(state, message.epoch, record);
+    this.#seen(state, message.rev);
     if (!record) return;
     record.value = message.value;
     record.rev = message.rev;
     this.#changed(record);
   }
 
-  #patch(message) {
-    const record = this.#subscriptions.get(message.id);
-    this.#seen(message.rev);
+  #patch(state, message) {
+    const record = state.subscriptions.get(message.id);
+    this.#seen(state, message.rev);
     if (!record) return;
     if (record.rev !== message.base) {
       // A gap: something was missed. Start this subscription over.
       record.rev = null;
-      this.#sendSubscribe(record, false);
+      this.#sendSubscribe(state, record, false);
       return;
     }
     try {
       record.value = applyPatch(record.value, message.ops);
     } catch (error) {
       record.rev = null;
-      this.#sendSubscribe(record, false);
+      this.#sendSubscribe(state, record, false);
       return;
     }
     record.rev = message.rev;
     if (message.ops.length > 0) this.#changed(record);
   }
 
-  #error(message) {
+  #error(state, message) {
     const error = new StateSyncError(message.code, message.message);
-    const record = message.id !== undefined ? this.#subscriptions.get(message.id) : undefined;
-    if (record) {
-      this.#subscriptions.delete(message.id);
-      if (record.onError) record.onError(error);
-      return;
-    }
-    const pending = message.id !== undefined ? this.#pending.get(message.id) : undefined;
-    if (pending) {
-      this.#pending.delete(message.id);
-      this.#answered(message.id);
-      pending.reject(error);
-      return;
+    if (message.id !== undefined && message.id !== null) {
+      const target = typeof message.store === "string" ? state : this.#storeOfError(message.id);
+      if (target && this.#errorFor(target, message.id, error)) return;
     }
     this.#lastError = error;
     if (fatalCodes.has(message.code)) {
@@ -783,6 +966,53 @@ export class StateSyncClient {
       this.#fail(error);
       this.#setConnection("closed");
     }
+  }
+
+  /**
+   * The store an error without `store` is about. The protocol says main;
+   * but a server may leave `store` out of its errors about other stores
+   * (this one's `forbidden`, `too_many_subscriptions`, `invalid_path`,
+   * `bad_request` do), so it goes to the store awaiting an answer with this
+   * id (a request, a subscription before its snapshot, a resume probe): main
+   * first, else the only other one, else main when it has a subscription
+   * with this id (refused when re-subscribed).
+   */
+  #storeOfError(id) {
+    const main = this.#main;
+    if (this.#awaits(main, id)) return main;
+    const waiting = [...this.#stores.values()].filter((state) => state !== main && this.#awaits(state, id));
+    if (waiting.length === 1) return waiting[0];
+    return main;
+  }
+
+  /** Whether `state` awaits an answer with the id `id`: a request, a subscription's snapshot, a resume probe. */
+  #awaits(state, id) {
+    if (state.probe === id || this.#pending.has(keyOf(state.name, id))) return true;
+    const record = state.subscriptions.get(id);
+    return record !== undefined && record.rev === null;
+  }
+
+  /** Hands `error` to what of `state` has the id `id`; false when nothing has it. */
+  #errorFor(state, id, error) {
+    if (state.probe !== null && state.probe === id) {
+      this.#finishResume(state, false); // the epoch is not known: start over
+      return true;
+    }
+    const record = state.subscriptions.get(id);
+    if (record) {
+      state.subscriptions.delete(id);
+      if (record.onError) record.onError(error);
+      return true;
+    }
+    const key = keyOf(state.name, id);
+    const pending = this.#pending.get(key);
+    if (pending) {
+      this.#pending.delete(key);
+      this.#answered(state, id);
+      pending.reject(error);
+      return true;
+    }
+    return false;
   }
 
   #changed(record) {
@@ -797,6 +1027,108 @@ export class StateSyncClient {
     observer.seen = true;
     observer.last = value;
     observer.callback(value, record.rev);
+  }
+}
+
+/**
+ * One store of the server, over its client's connection (made by
+ * `client.store(name)`): the client's reading and writing API for that
+ * store. Subscriptions, requests and their ids are this store's own; after
+ * a reconnect it resumes on its own (`since` within its epoch; a new epoch
+ * of this store starts only its mirrors over).
+ *
+ *   const team = client.store("team-42");
+ *   team.observe("/todos", (todos) => render(todos));
+ *   await team.dispatch({ type: "addTodo", title: "Milk" });
+ */
+export class StateSyncStore {
+  #client;
+  #state;
+
+  /** Made by `client.store(name)` only. */
+  constructor(key, client, state) {
+    if (key !== storeKey) throw new TypeError("a StateSyncStore is made by client.store(name)");
+    this.#client = client;
+    this.#state = state;
+  }
+
+  /** @returns {string} the store's name */
+  get name() {
+    return this.#state.name;
+  }
+
+  /** @returns {StateSyncClient} the client (the connection) it works over */
+  get client() {
+    return this.#client;
+  }
+
+  /** @returns {string|null} the store's epoch, once a snapshot or value of it (main: `welcome`) told it */
+  get epoch() {
+    return this.#state.epoch;
+  }
+
+  /** @returns {number|null} the newest revision of this store seen (of its current epoch) */
+  get rev() {
+    return this.#state.rev;
+  }
+
+  /**
+   * As `client.subscribe`, in this store.
+   * @param {string} path
+   * @param {(value: unknown, rev: number) => void} [callback]
+   * @param {(error: StateSyncError) => void} [onError]
+   * @returns {{id: string, path: string, store: string, value: unknown, rev: number|null, close: () => void}}
+   */
+  subscribe(path, callback, onError) {
+    return storeAccess.subscribe(this.#client, this.#state, path, callback, onError);
+  }
+
+  /**
+   * As `client.observe`, in this store.
+   * @param {string} path
+   * @param {(value: unknown, rev: number) => void} callback
+   * @param {(error: StateSyncError) => void} [onError]
+   * @returns {() => void} stops observing
+   */
+  observe(path, callback, onError) {
+    return storeAccess.observe(this.#client, this.#state, path, callback, onError);
+  }
+
+  /**
+   * As `client.peek`, in this store's mirrors.
+   * @param {string} path
+   * @returns {unknown}
+   */
+  peek(path) {
+    return storeAccess.peek(this.#client, this.#state, path);
+  }
+
+  /**
+   * As `client.get`, in this store.
+   * @param {string} path
+   * @returns {Promise<{rev: number, value: unknown}>}
+   */
+  get(path) {
+    return storeAccess.get(this.#client, this.#state, path);
+  }
+
+  /**
+   * As `client.dispatch`, to this store.
+   * @param {{type: string}} action
+   * @returns {Promise<{rev: number}>}
+   */
+  dispatch(action) {
+    return storeAccess.dispatch(this.#client, this.#state, action);
+  }
+
+  /**
+   * An optimistic mirror of this store's whole state; same as `new OptimisticMirror(store, reducer, onChange)`.
+   * @param {(state: unknown, action: object, meta: object) => unknown} reducer
+   * @param {(state: unknown, view: {confirmed: unknown, pending: number}) => void} [onChange]
+   * @returns {OptimisticMirror}
+   */
+  optimistic(reducer, onChange) {
+    return new OptimisticMirror(this, reducer, onChange);
   }
 }
 
@@ -826,26 +1158,31 @@ export class OptimisticMirror {
   #shown = undefined;
   #subscription;
   #detach;
+  #target;                 // the client or store it subscribes and dispatches through
 
   /**
    * Subscribes to the whole state ("") and hooks into the client's dispatches.
-   * @param {StateSyncClient} client
+   * @param {StateSyncClient|StateSyncStore} client the client (its store
+   *   main), or one of its stores (`client.store(name)`)
    * @param {(state: unknown, action: object, meta: object) => unknown} reducer
    *   the app's reducer ported to JS: gets a copy of the state, returns the
    *   new state, throws to predict a reject
    * @param {(state: unknown, view: {confirmed: unknown, pending: number}) => void} [onChange]
    *   gets each new predicted state, with the confirmed one and how many
    *   actions are pending
-   * @throws {TypeError} when client is not a StateSyncClient or reducer not a function
+   * @throws {TypeError} when client is not a StateSyncClient or a StateSyncStore, or reducer not a function
    */
   constructor(client, reducer, onChange) {
-    if (!(client instanceof StateSyncClient)) {
-      throw new TypeError(`OptimisticMirror needs a StateSyncClient, not ${describe(client)}`);
+    if (!(client instanceof StateSyncClient) && !(client instanceof StateSyncStore)) {
+      throw new TypeError(`OptimisticMirror needs a StateSyncClient or a StateSyncStore, not ${describe(client)}`);
     }
     requireFunction(reducer, "the optimistic mirror's reducer");
     optionalFunction(onChange, "the optimistic mirror's onChange");
+    this.#target = client;
     /** @type {StateSyncClient} the client it mirrors and dispatches through */
-    this.client = client;
+    this.client = client instanceof StateSyncStore ? client.client : client;
+    /** @type {string} the store it mirrors */
+    this.store = client instanceof StateSyncStore ? client.name : MAIN;
     this.#reducer = reducer;
     this.#onChange = onChange;
     this.#subscription = client.subscribe("", (value, rev) => {
@@ -853,11 +1190,11 @@ export class OptimisticMirror {
       this.#rev = rev;
       this.#rebase();
     });
-    this.#detach = attachMirror(client, {
+    this.#detach = attachMirror(this.client, this.store, {
       enqueue: (id, action) => this.#enqueue(id, action),
       doubt: (ids) => this.#doubt(ids),
       settle: (id) => this.#settle(id),
-      after: (message, unanswered) => this.#after(message, unanswered),
+      after: (message, inFlight) => this.#after(message, inFlight),
     });
   }
 
@@ -886,12 +1223,12 @@ export class OptimisticMirror {
   }
 
   /**
-   * Dispatches `action` through the client: shown at once.
+   * Dispatches `action` through the client (to its store): shown at once.
    * @param {{type: string}} action
    * @returns {Promise<{rev: number}>} as client.dispatch
    */
   dispatch(action) {
-    return this.client.dispatch(action);
+    return this.#target.dispatch(action);
   }
 
   /** Stops mirroring (the subscription is closed). */
@@ -938,10 +1275,10 @@ export class OptimisticMirror {
     this.#state = state;
   }
 
-  // Called after each message the client handled, with its unanswered requests.
-  #after(message, unanswered) {
+  // Called after each message about its store the client handled (and each
+  // welcome), with whether dispatches to its store are unanswered.
+  #after(message, inFlight) {
     if (message.type === "snapshot" || message.type === "patch") {
-      const inFlight = [...unanswered.values()].some((request) => request.message.type === "dispatch");
       if (inFlight) {
         if (this.#grace === null) this.#grace = setTimeout(() => this.#publish(), 50);
         return;

@@ -52,18 +52,20 @@ test("the classes have exactly the declared members, none private by underscore"
   await tick();
   FakeSocket.all[0].serve({ type: "welcome", session: "s-1", epoch: "e-1", rev: 1, role: "writer", server: "test" });
   const mirror = client.optimistic((state) => state);
-  for (const [name, instance] of [["StateSyncClient", client], ["OptimisticMirror", mirror]]) {
+  const store = client.store("team-42");
+  for (const [name, instance] of [["StateSyncClient", client], ["OptimisticMirror", mirror], ["StateSyncStore", store]]) {
     const members = runtimeMembers(instance);
     assert.deepEqual([...members].filter((member) => member.startsWith("_")), [], `${name} has underscore members`);
     assert.deepEqual([...members].sort(), [...declaredMembers(name)].sort(), `${name}'s members and its declaration`);
   }
   const subscription = client.subscribe("/todos");
-  assert.deepEqual(Object.keys(subscription).sort(), ["close", "id", "path", "rev", "value"]);
+  assert.deepEqual(Object.keys(subscription).sort(), ["close", "id", "path", "rev", "store", "value"]);
+  assert.throws(() => new statesync.StateSyncStore(), /a StateSyncStore is made by client.store\(name\)/);
   mirror.close();
   client.close();
 });
 
-test("what the client owns is read-only: connection, welcome, rev, a subscription's mirror", async () => {
+test("what the client owns is read-only: connection, welcome, rev, a subscription's mirror, a store's name and rev", async () => {
   FakeSocket.all = [];
   const client = new StateSyncClient("ws://test/sync", options);
   await tick();
@@ -77,6 +79,10 @@ test("what the client owns is read-only: connection, welcome, rev, a subscriptio
   assert.deepEqual([client.connection, client.rev, subscription.rev, subscription.value], ["open", 1, 1, ["a"]]);
   const mirror = client.optimistic((state) => state);
   assert.throws(() => { mirror.state = {}; }, TypeError);
+  const store = client.store("team-42");
+  assert.throws(() => { store.name = "other"; }, TypeError);
+  assert.throws(() => { store.rev = 7; }, TypeError);
+  assert.throws(() => { store.epoch = "e-1"; }, TypeError);
   mirror.close();
   client.close();
 });
@@ -109,7 +115,7 @@ test("wrong callbacks fail at the call, not later in a message handler", async (
   assert.throws(() => client.observe("/todos"), /observe's callback must be a function, not undefined/);
   assert.throws(() => client.onConnection(), /onConnection's callback must be a function/);
   assert.throws(() => client.optimistic(), /the optimistic mirror's reducer must be a function, not undefined/);
-  assert.throws(() => new statesync.OptimisticMirror({}, (state) => state), /OptimisticMirror needs a StateSyncClient, not an object/);
+  assert.throws(() => new statesync.OptimisticMirror({}, (state) => state), /OptimisticMirror needs a StateSyncClient or a StateSyncStore, not an object/);
   assert.throws(() => client.subscribe("todos"), (error) => error instanceof StateSyncError && error.code === "invalid_path");
   assert.throws(() => statesync.applyPatch({}, { op: "add", path: "/a", value: 1 }), /bad_patch: ops must be an array of operations, not an object/);
   client.close();

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
+import net from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -28,9 +29,12 @@ function requireWebSocket() {
   }
 }
 
-/** Starts `statesync serve --memory --port 0`; resolves with { url, port, stop() } once it listens. */
-export function startServer() {
-  const child = spawn(binary(), ["serve", "--host", "127.0.0.1", "--memory", "--port", "0"], {
+/**
+ * Starts `statesync serve` (default `--memory --port 0`, else with `args`);
+ * resolves with { url, port, stop() } once it listens.
+ */
+export function startServer(args = ["--memory", "--port", "0"]) {
+  const child = spawn(binary(), ["serve", "--host", "127.0.0.1", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -86,4 +90,16 @@ export function within(promise, what) {
     timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), TIMEOUT_MS);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A loopback port nobody listens on now (the OS's choice, released). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -3,10 +3,10 @@
 // after `// @ts-expect-error` is a mistake the declarations must refuse: were
 // it accepted, tsc would fail with "Unused '@ts-expect-error' directive".
 import {
-  StateSyncClient, StateSyncError, OptimisticMirror, applyPatch, parsePointer, formatPointer,
+  StateSyncClient, StateSyncError, StateSyncStore, OptimisticMirror, applyPatch, parsePointer, formatPointer,
 } from "statesync-client";
 import type {
-  ClientMessage, ConnectionState, JSONValue, PatchOperation, Reducer, Role, ServerMessage, Subscription,
+  ClientMessage, ConnectionState, JSONValue, PatchOperation, Reducer, Role, ServerMessage, StoreName, Subscription,
   WebSocketLike,
 } from "statesync-client";
 
@@ -95,6 +95,38 @@ async function board(): Promise<void> {
   // @ts-expect-error nor in the mirror's
   optimistic._rebase();
 
+  // Another store over the same connection: the same API, its own ids and revisions.
+  const team: StateSyncStore<BoardAction> = client.store("team-42");
+  const storeName: StoreName = team.name;
+  const teamEpoch: string | null = team.epoch;
+  const teamTodos: Subscription<Todo[]> = team.subscribe<Todo[]>("/todos", (value, rev) => console.log(rev, value?.length));
+  const inStore: StoreName = teamTodos.store;
+  const stopTeamHits = team.observe<number>("/counters/hits", (hits) => console.log((hits ?? 0) + 1));
+  const { rev: teamRev } = await team.dispatch({ type: "increment", counter: "hits" });
+  const { value: teamCounters } = await team.get<Record<string, number>>("/counters");
+  const teamPeek: Todo[] | null | undefined = team.peek<Todo[]>("/todos");
+  const teamMirror: OptimisticMirror<Board, BoardAction> = team.optimistic(boardReducer);
+  const alsoTeam = new OptimisticMirror(team, boardReducer);
+  const mirroredStore: StoreName = alsoTeam.store;
+  const sameClient: StateSyncClient<BoardAction> = team.client;
+  console.log(storeName, teamEpoch, inStore, teamRev, team.rev, teamCounters?.hits, teamPeek, mirroredStore, sameClient);
+  // @ts-expect-error a store's actions are the client's
+  team.dispatch({ type: "fly", to: "moon" });
+  // @ts-expect-error a store is named by a string
+  client.store(42);
+  // @ts-expect-error stores are made by client.store(name)
+  new StateSyncStore();
+  // @ts-expect-error a store's revision is the client's to change
+  team.rev = 3;
+  // @ts-expect-error no stores inside a store
+  team.store("other");
+  // @ts-expect-error the connection is the client's: a store does not close it
+  team.close();
+
+  stopTeamHits();
+  teamTodos.close();
+  teamMirror.close();
+  alsoTeam.close();
   stopTitle();
   stop();
   todos.close();
@@ -140,13 +172,13 @@ const broken: PatchOperation = { op: "move", path: "/1" };
 function handle(message: ServerMessage): string {
   switch (message.type) {
     case "welcome": return `${message.session} ${message.epoch} ${message.role} ${message.server}`;
-    case "snapshot": return `${message.id} ${message.rev} ${JSON.stringify(message.value)}`;
+    case "snapshot": return `${message.store ?? "main"} ${message.epoch ?? "-"} ${message.id} ${message.rev} ${JSON.stringify(message.value)}`;
     case "patch": return `${message.id} ${message.base}→${message.rev} ${message.ops.map((op) => op.op)}`;
     case "unsubscribed": return message.id;
-    case "value": return `${message.id} ${message.rev}`;
+    case "value": return `${message.store ?? "main"} ${message.epoch ?? "-"} ${message.id} ${message.rev}`;
     case "ack": return `${message.id} ${message.rev}`;
     case "reject": return `${message.id} ${message.code} ${message.message}`;
-    case "error": return `${message.id ?? "-"} ${message.code} ${message.message}`;
+    case "error": return `${message.store ?? "main"} ${message.id ?? "-"} ${message.code === "invalid_store" ? "bad name" : message.code} ${message.message}`;
     default: {
       const unhandled: never = message; // every server message is handled above
       return unhandled;
@@ -157,6 +189,10 @@ function handle(message: ServerMessage): string {
 const sent: ClientMessage<BoardAction>[] = [
   { type: "hello", clientId: "c-5f2a", token: "secret", name: "alice-laptop" },
   { type: "subscribe", id: "s1", path: "/todos", since: 1045 },
+  { type: "subscribe", store: "team-42", id: "s1", path: "/todos", since: 12 },
+  { type: "dispatch", store: "team-42", id: "a1", action: { type: "addTodo", title: "Milk" } },
+  { type: "get", store: "team-42", id: "g1", path: "" },
+  { type: "unsubscribe", store: "team-42", id: "s1" },
   { type: "unsubscribe", id: "s1" },
   { type: "get", id: "g1", path: "/counters" },
   { type: "dispatch", id: "a17", action: { type: "toggleTodo", id: "t7" } },
@@ -167,6 +203,10 @@ console.log(handle({ type: "ack", id: "a17", rev: 1045 }), sent, broken, board, 
 const gapless: ServerMessage = { type: "patch", id: "s1", rev: 2, ops: [] };
 // @ts-expect-error welcome is the server's, not the client's
 const wrongWay: ClientMessage = { type: "welcome", session: "s-1", epoch: "e-1", rev: 0, role: "writer", server: "x" };
+// @ts-expect-error a patch carries no epoch (snapshot and value do)
+const epochPatch: ServerMessage = { type: "patch", store: "team-42", id: "s1", base: 1, rev: 2, ops: [], epoch: "e-1" };
+// @ts-expect-error a store is named by a string
+const numbered: ClientMessage = { type: "get", store: 7, id: "g1", path: "" };
 // @ts-expect-error roles are reader, writer and admin
 const owner: Role = "owner";
 function ackValue(message: ServerMessage): unknown {
@@ -174,4 +214,4 @@ function ackValue(message: ServerMessage): unknown {
   if (message.type === "ack") return message.value;
   return undefined;
 }
-console.log(gapless, wrongWay, owner, ackValue);
+console.log(gapless, wrongWay, owner, ackValue, epochPatch, numbered);

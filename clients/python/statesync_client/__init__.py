@@ -8,15 +8,16 @@ from .errors import StateSyncError
 from .messages import (
     JSON, AckMessage, ClientMessage, DispatchMessage, ErrorMessage, GetMessage, HelloMessage,
     PatchMessage, PatchOperation, Reading, RejectMessage, Role, ServerMessage, SnapshotMessage,
-    SubscribeMessage, UnsubscribedMessage, UnsubscribeMessage, ValueMessage, WelcomeMessage,
+    StoreName, SubscribeMessage, UnsubscribedMessage, UnsubscribeMessage, ValueMessage, WelcomeMessage,
 )
 from .patch import apply_patch, format_pointer, parse_pointer, value_at
+from .store import Store
 from .subscription import Callback, Subscription
 
 __all__ = [
-    "StateSyncClient", "Subscription", "StateSyncError", "ConnectionState", "Callback",
+    "StateSyncClient", "Store", "Subscription", "StateSyncError", "ConnectionState", "Callback",
     "apply_patch", "parse_pointer", "format_pointer", "value_at",
-    "JSON", "Role", "Reading", "ClientMessage", "ServerMessage",
+    "JSON", "Role", "StoreName", "Reading", "ClientMessage", "ServerMessage",
     "HelloMessage", "SubscribeMessage", "UnsubscribeMessage", "GetMessage", "DispatchMessage",
     "WelcomeMessage", "SnapshotMessage", "PatchMessage", "PatchOperation", "UnsubscribedMessage",
     "ValueMessage", "AckMessage", "RejectMessage", "ErrorMessage",

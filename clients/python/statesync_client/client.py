@@ -5,7 +5,9 @@ It keeps a mirror of each subscription (snapshot, then RFC 6902 patches with
 callback, or ``async for`` over ``watch``), dispatches actions with their ack
 or reject, and reconnects by itself with exponential backoff and jitter,
 resuming subscriptions with ``since`` in the same epoch and starting them over
-in a new one. Given several URLs (the nodes of a cluster), it fails over to
+in a new one. ``client.store(name)`` works with another store of the server
+over the same connection: ids are per store, and each store resumes on its
+own (``since`` within its own epoch). Given several URLs (the nodes of a cluster), it fails over to
 the next one whenever a connection ends.
 """
 
@@ -24,10 +26,12 @@ from websockets.typing import Subprotocol
 
 from .errors import StateSyncError
 from .messages import (
-    JSON, ClientMessage, ErrorMessage, HelloMessage, PatchMessage, Reading, RequestMessage,
-    ServerMessage, SnapshotMessage, SubscribeMessage, WelcomeMessage, decode_server_message,
+    JSON, ClientMessage, DispatchMessage, ErrorMessage, GetMessage, HelloMessage, PatchMessage, Reading,
+    RequestMessage, ServerMessage, SnapshotMessage, SubscribeMessage, UnsubscribeMessage, ValueMessage,
+    WelcomeMessage, decode_server_message,
 )
 from .patch import apply_patch, parse_pointer, relative_tokens, value_at
+from .store import MAIN, Store, check_store_name
 from .subscription import Callback, EndCallback, Observer, Subscription
 from .watch import LatestValue
 
@@ -65,6 +69,8 @@ class StateSyncClient:
             todos = await client.subscribe("/todos")
             rev = await client.dispatch({"type": "addTodo", "title": "Milk"})
             print(rev, todos.value)
+            team = client.store("team-42")      # another store, same connection
+            await team.dispatch({"type": "addTodo", "title": "Bread"})
     """
 
     def __init__(
@@ -86,23 +92,28 @@ class StateSyncClient:
         self.max_backoff = max_backoff
         self.connection: ConnectionState = "closed"
         self.welcome: WelcomeMessage | None = None
-        self.rev: int | None = None
         self.last_error: StateSyncError | None = None
         self._socket: ClientConnection | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
         # Why the client stopped (closed, or a fatal error): what later requests raise.
         self._ended: StateSyncError | None = None
-        self._counter = 0
         # Action ids are "<prefix>-a<n>": the server de-duplicates on (clientId, id),
         # so a new instance given a saved client_id must not reuse an earlier
         # instance's ids (it would get that action's remembered outcome, and its
         # own action would never be applied). 12 random hex digits per instance.
         self.action_id_prefix = os.urandom(6).hex()
-        self._subscriptions: dict[str, Subscription] = {}
-        self._pending: dict[str, tuple[RequestMessage, asyncio.Future[Reading]]] = {}
+        self._main = Store(self, MAIN)
+        self._stores: dict[str, Store] = {MAIN: self._main}
+        # Unanswered requests by (store, id): ids are per store.
+        self._pending: dict[tuple[str, str], tuple[RequestMessage, asyncio.Future[Reading]]] = {}
         self._listeners: list[Callable[[ConnectionState], None]] = []
         self._welcomed: asyncio.Event = asyncio.Event()
+
+    @property
+    def rev(self) -> int | None:
+        """The newest revision of ``main`` seen (of its current epoch), or None."""
+        return self._main.rev
 
     @property
     def url(self) -> str:
@@ -157,7 +168,22 @@ class StateSyncClient:
         callback(self.connection)
         return lambda: self._listeners.remove(callback)
 
-    # MARK: Reading and writing
+    # MARK: Reading and writing (the store main; client.store(name) for others)
+
+    def store(self, name: str) -> Store:
+        """The store ``name`` of the server over this connection (the same object per name).
+
+        It has the same ``subscribe``, ``observe``, ``watch``, ``peek``, ``get`` and
+        ``dispatch`` as the client, whose own are the store ``main``'s. Raises
+        ``StateSyncError`` ``invalid_store`` for a name that is not 1 to 64 of
+        a-z 0-9 . _ -, starting with a letter or a digit (``TypeError`` for a
+        name that is not a ``str``).
+        """
+        check_store_name(name)
+        store = self._stores.get(name)
+        if store is None:
+            store = self._stores[name] = Store(self, name)
+        return store
 
     async def subscribe(self, path: str, callback: Callback | None = None) -> Subscription:
         """Subscribes to ``path`` and returns its mirror once the first snapshot is in.
@@ -165,12 +191,7 @@ class StateSyncClient:
         ``callback(value, rev)`` runs with the snapshot and after each patch.
         Raises ``StateSyncError`` (``invalid_path``, ``forbidden``, ``closed``).
         """
-        subscription = self._open_subscription(path, implicit=False)
-        if callback:
-            subscription.callbacks.append(callback)
-        await self._send_subscribe(subscription, resume=False)
-        await subscription.first_snapshot()
-        return subscription
+        return await self._subscribe_in(self._main, path, callback)
 
     async def observe(self, path: str, callback: Callback) -> Callable[[], Awaitable[None]]:
         """Calls ``callback(value, rev)`` with the value at ``path`` now and whenever it changes.
@@ -181,15 +202,9 @@ class StateSyncClient:
         Returns once the first value is in, with an async function that stops
         observing. Raises ``StateSyncError`` (``invalid_path``, ``forbidden``, ``closed``).
         """
-        subscription, observer = await self._attach(path, callback)
-        try:
-            await subscription.first_snapshot()
-        except BaseException:
-            await self._detach(subscription, observer)
-            raise
-        return lambda: self._detach(subscription, observer)
+        return await self._observe_in(self._main, path, callback)
 
-    async def watch(self, path: str) -> AsyncGenerator[JSON, None]:
+    def watch(self, path: str) -> AsyncGenerator[JSON, None]:
         """The value at ``path`` now and after each change, as an async iterator.
 
         A consumer slower than the changes gets the newest value, skipping
@@ -199,32 +214,15 @@ class StateSyncClient:
         immediate). Raises ``StateSyncError`` when the server refuses the path
         (``forbidden``, ``invalid_path``) or the session (``unauthorized``).
         """
-        latest = LatestValue()
-        try:
-            subscription, observer = await self._attach(path, lambda value, _rev: latest.put(value), latest.end)
-        except StateSyncError as error:
-            if error.code == "closed":
-                return  # a closed client has nothing more to show
-            raise
-        try:
-            async for value in latest:
-                yield value
-        finally:
-            await self._detach(subscription, observer)
+        return self._watch_in(self._main, path)
 
     def peek(self, path: str) -> JSON:
         """The value at ``path`` in a mirror containing it, or None."""
-        for subscription in self._subscriptions.values():
-            relative = relative_tokens(subscription.path, path)
-            if relative is not None and subscription.rev is not None:
-                return value_at(subscription.value, relative)
-        return None
+        return self._peek_in(self._main, path)
 
     async def get(self, path: str) -> Reading:
         """One-shot read: ``{"rev": ..., "value": ...}``."""
-        parse_pointer(path)
-        self._counter += 1
-        return await self._request({"type": "get", "id": f"g{self._counter}", "path": path})
+        return await self._get_in(self._main, path)
 
     async def dispatch(self, action: Mapping[str, JSON]) -> int:
         """Sends an action and returns the revision of its ``ack`` (durable).
@@ -235,11 +233,62 @@ class StateSyncClient:
         the same id (exactly-once). The id is ``"<action_id_prefix>-a<n>"``,
         unique across instances that share a ``client_id``.
         """
+        return await self._dispatch_in(self._main, action)
+
+    # MARK: The API in one store
+
+    async def _subscribe_in(self, store: Store, path: str, callback: Callback | None) -> Subscription:
+        subscription = self._open_subscription(store, path, implicit=False)
+        if callback:
+            subscription.callbacks.append(callback)
+        await self._send_subscribe(store, subscription, resume=False)
+        await subscription.first_snapshot()
+        return subscription
+
+    async def _observe_in(self, store: Store, path: str, callback: Callback) -> Callable[[], Awaitable[None]]:
+        subscription, observer = await self._attach(store, path, callback)
+        try:
+            await subscription.first_snapshot()
+        except BaseException:
+            await self._detach(subscription, observer)
+            raise
+        return lambda: self._detach(subscription, observer)
+
+    async def _watch_in(self, store: Store, path: str) -> AsyncGenerator[JSON, None]:
+        latest = LatestValue()
+        try:
+            subscription, observer = await self._attach(store, path, lambda value, _rev: latest.put(value), latest.end)
+        except StateSyncError as error:
+            if error.code == "closed":
+                return  # a closed client has nothing more to show
+            raise
+        try:
+            async for value in latest:
+                yield value
+        finally:
+            await self._detach(subscription, observer)
+
+    def _peek_in(self, store: Store, path: str) -> JSON:
+        for subscription in store._subscriptions.values():
+            relative = relative_tokens(subscription.path, path)
+            if relative is not None and subscription.rev is not None:
+                return value_at(subscription.value, relative)
+        return None
+
+    async def _get_in(self, store: Store, path: str) -> Reading:
+        parse_pointer(path)
+        message: GetMessage = {"type": "get", "id": store._next_id("g"), "path": path}
+        if store.name != MAIN:
+            message["store"] = store.name
+        return await self._request(store, message)
+
+    async def _dispatch_in(self, store: Store, action: Mapping[str, JSON]) -> int:
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise StateSyncError("invalid_action", f'an action is an object with a string "type", not {action!r}')
-        self._counter += 1
-        action_id = f"{self.action_id_prefix}-a{self._counter}"
-        reply = await self._request({"type": "dispatch", "id": action_id, "action": dict(action)})
+        message: DispatchMessage = {"type": "dispatch", "id": store._next_id(f"{self.action_id_prefix}-a"), "action": dict(action)}
+        if store.name != MAIN:
+            message["store"] = store.name
+        reply = await self._request(store, message)
         return reply["rev"]
 
     # MARK: Internals
@@ -297,11 +346,11 @@ class StateSyncClient:
         except ConnectionClosed:
             pass  # re-sent after the reconnect
 
-    async def _request(self, message: RequestMessage) -> Reading:
+    async def _request(self, store: Store, message: RequestMessage) -> Reading:
         if self._ended is not None:
             raise self._ended
         future: asyncio.Future[Reading] = asyncio.get_running_loop().create_future()
-        self._pending[message["id"]] = (message, future)
+        self._pending[(store.name, message["id"])] = (message, future)
         await self._send(message)
         return await future
 
@@ -312,29 +361,31 @@ class StateSyncClient:
             if not future.done():
                 future.set_exception(error)
         self._pending.clear()
-        for subscription in list(self._subscriptions.values()):
-            subscription.end(error)
+        for store in self._stores.values():
+            for subscription in list(store._subscriptions.values()):
+                subscription.end(error)
 
-    def _open_subscription(self, path: str, *, implicit: bool) -> Subscription:
+    def _open_subscription(self, store: Store, path: str, *, implicit: bool) -> Subscription:
         parse_pointer(path)
         if self._ended is not None:
             raise self._ended
-        self._counter += 1
-        subscription = Subscription(self, f"s{self._counter}", path, implicit=implicit)
-        self._subscriptions[subscription.id] = subscription
+        subscription = Subscription(self, store._next_id("s"), path, implicit=implicit, store=store.name)
+        store._subscriptions[subscription.id] = subscription
         return subscription
 
-    async def _attach(self, path: str, callback: Callback, on_end: EndCallback | None = None) -> tuple[Subscription, Observer]:
-        """An observer of ``path`` on the innermost open subscription containing it, or on a new one."""
+    async def _attach(
+        self, store: Store, path: str, callback: Callback, on_end: EndCallback | None = None,
+    ) -> tuple[Subscription, Observer]:
+        """An observer of ``path`` on the innermost open subscription of ``store`` containing it, or on a new one."""
         tokens = parse_pointer(path)
         owner: Subscription | None = None
-        for subscription in self._subscriptions.values():
+        for subscription in store._subscriptions.values():
             if subscription.ended is None and relative_tokens(subscription.path, path) is not None:
                 if owner is None or len(parse_pointer(owner.path)) < len(parse_pointer(subscription.path)):
                     owner = subscription
         if owner is None:
-            owner = self._open_subscription(path, implicit=True)
-            await self._send_subscribe(owner, resume=False)
+            owner = self._open_subscription(store, path, implicit=True)
+            await self._send_subscribe(store, owner, resume=False)
         observer = Observer(tokens[len(parse_pointer(owner.path)):], callback, on_end)
         owner.observers.append(observer)
         if owner.rev is not None:
@@ -348,98 +399,212 @@ class StateSyncClient:
         if subscription.implicit and not subscription.observers:
             await subscription.close()
 
-    async def _send_subscribe(self, subscription: Subscription, resume: bool) -> None:
+    async def _send_subscribe(self, store: Store, subscription: Subscription, resume: bool) -> None:
         message: SubscribeMessage = {"type": "subscribe", "id": subscription.id, "path": subscription.path}
+        if store.name != MAIN:
+            message["store"] = store.name
         if resume and subscription.rev is not None:
             message["since"] = subscription.rev
         await self._send(message)
 
     async def _unsubscribe(self, subscription: Subscription) -> None:
-        if self._subscriptions.pop(subscription.id, None) is not None:
-            await self._send({"type": "unsubscribe", "id": subscription.id})
+        store = self._stores.get(subscription.store)
+        if store is not None and store._subscriptions.get(subscription.id) is subscription:
+            del store._subscriptions[subscription.id]
+            message: UnsubscribeMessage = {"type": "unsubscribe", "id": subscription.id}
+            if store.name != MAIN:
+                message["store"] = store.name
+            await self._send(message)
         subscription.end(StateSyncError("closed", f"the subscription to {subscription.path!r} was closed"))
 
-    def _seen(self, rev: int) -> None:
-        if self.rev is None or rev > self.rev:
-            self.rev = rev
+    @staticmethod
+    def _seen(store: Store, rev: int) -> None:
+        if store._rev is None or rev > store._rev:
+            store._rev = rev
 
     async def _receive(self, message: ServerMessage) -> None:
         if message["type"] == "welcome":
             await self._on_welcome(message)
-        elif message["type"] == "snapshot":
-            self._on_snapshot(message)
+            return
+        # Messages about a store other than main name it; ids are per store.
+        store = self._stores.get(message.get("store") or MAIN)
+        if store is None:
+            return  # a store this client never used
+        if message["type"] == "snapshot":
+            await self._on_snapshot(store, message)
         elif message["type"] == "patch":
-            await self._on_patch(message)
+            await self._on_patch(store, message)
+        elif message["type"] == "value" and store._probe is not None and store._probe == message["id"]:
+            await self._on_probe(store, message)
         elif message["type"] == "ack" or message["type"] == "value":
-            self._seen(message["rev"])
-            pending = self._pending.pop(message["id"], None)
+            if message["type"] == "value":
+                await self._learn_epoch(store, message.get("epoch"), None)
+            self._seen(store, message["rev"])
+            pending = self._pending.pop((store.name, message["id"]), None)
             if pending and not pending[1].done():
                 pending[1].set_result({"rev": message["rev"], "value": message.get("value")})
         elif message["type"] == "reject":
-            pending = self._pending.pop(message["id"], None)
+            pending = self._pending.pop((store.name, message["id"]), None)
             if pending and not pending[1].done():
                 pending[1].set_exception(StateSyncError(message["code"], message["message"], message))
         elif message["type"] == "error":
-            self._on_error(message)
+            await self._on_error(store, message)
 
     async def _on_welcome(self, message: WelcomeMessage) -> None:
         previous = self.welcome
+        main = self._main
         self.welcome = message
         same_history = previous is not None and previous["epoch"] == message["epoch"]
         if previous is not None and not same_history:
-            self.rev = message["rev"]  # revisions compare only within one epoch
-        self._seen(message["rev"])
+            main._rev = message["rev"]  # revisions compare only within one epoch
+        main._epoch = message["epoch"]
+        self._seen(main, message["rev"])
         self._set_connection("open")
-        for subscription in list(self._subscriptions.values()):
+        for subscription in list(main._subscriptions.values()):
             if not same_history:
                 subscription.rev = None
-            await self._send_subscribe(subscription, resume=same_history)
+            await self._send_subscribe(main, subscription, resume=same_history)
+        for store in list(self._stores.values()):
+            if store is not main:
+                await self._resume(store)
         for request, _ in list(self._pending.values()):
             await self._send(request)
         self._welcomed.set()
 
-    def _on_snapshot(self, message: SnapshotMessage) -> None:
-        self._seen(message["rev"])
-        subscription = self._subscriptions.get(message["id"])
+    async def _resume(self, store: Store) -> None:
+        """Resumes a store other than main on a new connection.
+
+        ``welcome`` tells main's epoch only, and ``since`` compares only within
+        the store's epoch: when there is a revision to resume from, a ``get``
+        of one of its paths asks the epoch first (``_on_probe``); otherwise its
+        subscriptions start over at once.
+        """
+        store._probe, store._resuming = None, []
+        subscriptions = list(store._subscriptions.values())
+        resumable = next((s for s in subscriptions if s.rev is not None), None)
+        if store._epoch is None or resumable is None:
+            for subscription in subscriptions:
+                await self._send_subscribe(store, subscription, resume=False)
+            return
+        store._probe, store._resuming = store._next_id("e"), subscriptions
+        await self._send({"type": "get", "store": store.name, "id": store._probe, "path": resumable.path})
+
+    async def _on_probe(self, store: Store, message: ValueMessage) -> None:
+        """The answer to ``_resume``'s ``get``: resume with ``since`` in the same epoch, else start over."""
+        epoch = message.get("epoch")
+        same_history = epoch is not None and epoch == store._epoch
+        await self._finish_resume(store, same_history)
+        if not same_history and epoch is not None:
+            store._epoch = epoch
+        self._seen(store, message["rev"])
+
+    async def _finish_resume(self, store: Store, same_history: bool) -> None:
+        resuming, store._probe, store._resuming = store._resuming, None, []
+        if not same_history:
+            store._rev = None
+        for subscription in resuming:
+            if store._subscriptions.get(subscription.id) is not subscription:
+                continue  # closed meanwhile
+            if not same_history:
+                subscription.rev = None
+            await self._send_subscribe(store, subscription, resume=same_history)
+
+    async def _learn_epoch(self, store: Store, epoch: str | None, current: Subscription | None) -> None:
+        """A store's epoch, as its snapshot or value tells (main's comes in ``welcome``).
+
+        A different one than before is a new history of that store: its
+        revisions so far mean nothing, so its other subscriptions start over
+        (``current``, the one the message is about, has its fresh value).
+        """
+        if store.name == MAIN or epoch is None or store._epoch == epoch:
+            return
+        changed = store._epoch is not None
+        store._epoch = epoch
+        if not changed:
+            return
+        store._rev = None
+        for subscription in list(store._subscriptions.values()):
+            if subscription is current or subscription.rev is None:
+                continue
+            subscription.rev = None
+            await self._send_subscribe(store, subscription, resume=False)
+
+    async def _on_snapshot(self, store: Store, message: SnapshotMessage) -> None:
+        subscription = store._subscriptions.get(message["id"])
+        await self._learn_epoch(store, message.get("epoch"), subscription)
+        self._seen(store, message["rev"])
         if subscription is not None:
             subscription.apply(message["value"], message["rev"])
 
-    async def _on_patch(self, message: PatchMessage) -> None:
-        self._seen(message["rev"])
-        subscription = self._subscriptions.get(message["id"])
+    async def _on_patch(self, store: Store, message: PatchMessage) -> None:
+        self._seen(store, message["rev"])
+        subscription = store._subscriptions.get(message["id"])
         if subscription is None:
             return
         if subscription.rev != message["base"]:
             # A gap: something was missed. Start this subscription over.
             subscription.rev = None
-            await self._send_subscribe(subscription, resume=False)
+            await self._send_subscribe(store, subscription, resume=False)
             return
         try:
             value = apply_patch(subscription.value, message["ops"])
         except StateSyncError:
             subscription.rev = None
-            await self._send_subscribe(subscription, resume=False)
+            await self._send_subscribe(store, subscription, resume=False)
             return
         if message["ops"]:
             subscription.apply(value, message["rev"])
         else:
             subscription.rev = message["rev"]
 
-    def _on_error(self, message: ErrorMessage) -> None:
+    async def _on_error(self, store: Store, message: ErrorMessage) -> None:
         error = StateSyncError(message["code"], message["message"], message)
         related = message.get("id")
-        subscription = self._subscriptions.pop(related, None) if related is not None else None
-        if subscription is not None:
-            subscription.end(error)
-            return
-        pending = self._pending.pop(related, None) if related is not None else None
-        if pending is not None:
-            if not pending[1].done():
-                pending[1].set_exception(error)
-            return
+        if related is not None:
+            target = store if "store" in message else self._store_of_error(related)
+            if await self._error_for(target, related, error):
+                return
         self.last_error = error
         if error.code in _FATAL:
             self._stopped = True
             self._fail(error)
             self._set_connection("closed")
             self._welcomed.set()
+
+    def _store_of_error(self, related: str) -> Store:
+        """The store an error without ``store`` is about.
+
+        The protocol says main; but a server may leave ``store`` out of its
+        errors about other stores (this one's ``forbidden``,
+        ``too_many_subscriptions``, ``invalid_path``, ``bad_request`` do), so it
+        goes to the store awaiting an answer with this id (a request, a
+        subscription before its snapshot, a resume probe): main first, else
+        the only other one, else main.
+        """
+        if self._awaits(self._main, related):
+            return self._main
+        waiting = [store for store in self._stores.values() if store is not self._main and self._awaits(store, related)]
+        return waiting[0] if len(waiting) == 1 else self._main
+
+    def _awaits(self, store: Store, related: str) -> bool:
+        """Whether ``store`` awaits an answer with the id ``related``."""
+        if store._probe == related or (store.name, related) in self._pending:
+            return True
+        subscription = store._subscriptions.get(related)
+        return subscription is not None and subscription.rev is None
+
+    async def _error_for(self, store: Store, related: str, error: StateSyncError) -> bool:
+        """Hands ``error`` to what of ``store`` has the id ``related``; False when nothing has it."""
+        if store._probe == related:
+            await self._finish_resume(store, False)  # the epoch is not known: start over
+            return True
+        subscription = store._subscriptions.pop(related, None)
+        if subscription is not None:
+            subscription.end(error)
+            return True
+        pending = self._pending.pop((store.name, related), None)
+        if pending is not None:
+            if not pending[1].done():
+                pending[1].set_exception(error)
+            return True
+        return False

@@ -18,6 +18,15 @@ JSON = Any
 #: A role of a session, weakest first.
 Role = Literal["reader", "writer", "admin"]
 
+#: A store's name: 1 to 64 characters of a-z, 0-9, ".", "_", "-", starting with
+#: a letter or a digit. A message without ``store`` is about the store ``main``.
+StoreName = str
+
+
+class _StoreField(TypedDict, total=False):
+    #: The store the message is about; absent for ``main``.
+    store: StoreName
+
 # MARK: Client to server
 
 
@@ -33,7 +42,7 @@ class HelloMessage(_HelloFields):
     type: Literal["hello"]
 
 
-class _SubscribeFields(TypedDict, total=False):
+class _SubscribeFields(_StoreField, total=False):
     since: int
 
 
@@ -45,14 +54,14 @@ class SubscribeMessage(_SubscribeFields):
     path: str
 
 
-class UnsubscribeMessage(TypedDict):
+class UnsubscribeMessage(_StoreField):
     """Ends the subscription ``id``."""
 
     type: Literal["unsubscribe"]
     id: str
 
 
-class GetMessage(TypedDict):
+class GetMessage(_StoreField):
     """A one-shot read of ``path``, answered by a ``value``."""
 
     type: Literal["get"]
@@ -60,8 +69,10 @@ class GetMessage(TypedDict):
     path: str
 
 
-class DispatchMessage(TypedDict):
-    """An action (an object with a string ``type``), answered by an ``ack`` or a ``reject``."""
+class DispatchMessage(_StoreField):
+    """An action (an object with a string ``type``), answered by an ``ack`` or a ``reject``.
+
+    Action ids are per store: the same id in two stores is two actions."""
 
     type: Literal["dispatch"]
     id: str
@@ -76,7 +87,8 @@ ClientMessage = HelloMessage | SubscribeMessage | UnsubscribeMessage | GetMessag
 
 
 class WelcomeMessage(TypedDict):
-    """The server's answer to ``hello``: the session, the history (``epoch``) and its latest ``rev``."""
+    """The server's answer to ``hello``: the session, the history (``epoch``) of the
+    store ``main`` and its latest ``rev``."""
 
     type: Literal["welcome"]
     session: str
@@ -86,7 +98,12 @@ class WelcomeMessage(TypedDict):
     server: str
 
 
-class SnapshotMessage(TypedDict):
+class _EpochFields(_StoreField, total=False):
+    #: The store's epoch, for a store other than ``main`` (main's is in ``welcome``).
+    epoch: str
+
+
+class SnapshotMessage(_EpochFields):
     """The whole value at a subscription's path (None when nothing is there) at ``rev``."""
 
     type: Literal["snapshot"]
@@ -105,7 +122,7 @@ class PatchOperation(_PatchOperationFields):
     path: str
 
 
-class PatchMessage(TypedDict):
+class PatchMessage(_StoreField):
     """The changes of a subscription's value from revision ``base`` to ``rev``."""
 
     type: Literal["patch"]
@@ -115,14 +132,14 @@ class PatchMessage(TypedDict):
     ops: list[PatchOperation]
 
 
-class UnsubscribedMessage(TypedDict):
+class UnsubscribedMessage(_StoreField):
     """The server's confirmation of ``unsubscribe``."""
 
     type: Literal["unsubscribed"]
     id: str
 
 
-class ValueMessage(TypedDict):
+class ValueMessage(_EpochFields):
     """The answer to ``get``: the value at its path at ``rev``."""
 
     type: Literal["value"]
@@ -131,7 +148,7 @@ class ValueMessage(TypedDict):
     value: JSON
 
 
-class AckMessage(TypedDict):
+class AckMessage(_StoreField):
     """A dispatch applied at ``rev`` and durably stored."""
 
     type: Literal["ack"]
@@ -139,7 +156,7 @@ class AckMessage(TypedDict):
     rev: int
 
 
-class RejectMessage(TypedDict):
+class RejectMessage(_StoreField):
     """A dispatch refused (the state did not change), with its ``code`` and ``message``."""
 
     type: Literal["reject"]
@@ -148,7 +165,7 @@ class RejectMessage(TypedDict):
     message: str
 
 
-class _ErrorFields(TypedDict, total=False):
+class _ErrorFields(_StoreField, total=False):
     id: str
 
 

@@ -46,13 +46,17 @@ class Subscription:
     """The mirror of one subscribed path: ``value`` at ``rev`` (None before the first snapshot).
 
     ``implicit`` subscriptions were opened by ``observe`` or ``watch`` and close
-    with their last observer.
+    with their last observer. ``store`` is the store it is in (its ``id`` is
+    that store's: the same id in two stores is two subscriptions).
     """
 
-    def __init__(self, client: StateSyncClient, sub_id: str, path: str, *, implicit: bool = False) -> None:
+    def __init__(
+        self, client: StateSyncClient, sub_id: str, path: str, *, implicit: bool = False, store: str = "main",
+    ) -> None:
         self._client = client
         self.id = sub_id
         self.path = path
+        self.store = store
         self.implicit = implicit
         self.value: JSON = None
         self.rev: int | None = None
