@@ -254,13 +254,12 @@ test("a new epoch of one store starts only that store's mirrors over", { timeout
   }
 });
 
-// The server leaves `store` out of its errors about other stores (forbidden,
-// too_many_subscriptions, invalid_path, bad_request). The client then routes
-// an error to the store awaiting an answer with its id, main first: when main
-// and another store both await the same id, the other store's refusal ends
-// main's subscription. Passes once the server names the store in its errors.
+// The server names the store in its errors about other stores (forbidden,
+// too_many_subscriptions, invalid_path, bad_request): when main and another
+// store both await the same id, the other store's refusal ends only its own
+// subscription.
 test("a refusal in team-42 with an id main awaits too ends only team-42's subscription", {
-  timeout: 2 * TIMEOUT_MS, todo: "the server's errors about a store other than main do not carry `store`",
+  timeout: 2 * TIMEOUT_MS,
 }, async () => {
   const server = await startServer(["--memory", "--port", "0", "--restrict-read", "/presence=admin"]);
   const client = new StateSyncClient(server.url, { backoff });

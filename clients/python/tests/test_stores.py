@@ -218,8 +218,6 @@ def test_a_new_epoch_of_one_store_starts_only_that_stores_mirrors_over(start_ser
     run(scenario())
 
 
-@pytest.mark.xfail(strict=True, reason="the server's errors about a store other than main do not carry `store`: "
-                   "when main and team-42 both await the id, team-42's refusal reaches main")
 def test_a_refusal_in_a_store_with_an_id_main_awaits_too_reaches_that_store(start_server):
     server = start_server("--memory", "--port", "0", "--restrict-read", "/presence=admin")
 
