@@ -1,4 +1,4 @@
-public import StateSyncCore
+import StateSyncCore
 public import StateSyncProtocol
 
 extension StateSyncClient {
