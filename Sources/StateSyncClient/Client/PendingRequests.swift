@@ -1,9 +1,8 @@
 import StateSyncCore
 
-/// Everything a ``StateSyncClient`` caller is waiting for: unacknowledged
-/// dispatches (kept, in order, to be re-sent after a reconnect), one-shot
-/// reads, subscriptions awaiting their first snapshot, and callers awaiting
-/// the connection.
+/// Everything a ``StateSyncClient`` caller is waiting for in one store:
+/// unacknowledged dispatches (kept, in order, to be re-sent after a
+/// reconnect), one-shot reads, and subscriptions awaiting their first snapshot.
 struct PendingRequests {
     /// A dispatch sent (or to be sent) and not yet answered.
     struct Dispatch {
@@ -28,8 +27,6 @@ struct PendingRequests {
     private var nextSequence = 0
     /// Callers of `subscribe`/`observe` waiting for a path's first snapshot.
     var syncWaiters: [JSONPointer: [CheckedContinuation<Void, any Error>]] = [:]
-    /// Callers of `waitUntilOnline`.
-    var onlineWaiters: [CheckedContinuation<Void, any Error>] = []
 
     /// Remembers a dispatch until its answer.
     mutating func add(dispatch id: String, action: JSONObject, continuation: CheckedContinuation<UInt64, any Error>?) {
@@ -67,20 +64,12 @@ struct PendingRequests {
         for waiter in syncWaiters.removeValue(forKey: path) ?? [] { waiter.resume(throwing: error) }
     }
 
-    /// Resumes the callers waiting for the connection.
-    mutating func online() {
-        let waiters = onlineWaiters
-        onlineWaiters = []
-        for waiter in waiters { waiter.resume() }
-    }
-
     /// Fails every waiting caller with `error`.
     mutating func failAll(with error: any Error) {
-        let dispatches = dispatches.values, reads = reads.values, syncs = syncWaiters.values, onlines = onlineWaiters
+        let dispatches = dispatches.values, reads = reads.values, syncs = syncWaiters.values
         self = PendingRequests()
         for dispatch in dispatches { dispatch.continuation?.resume(throwing: error) }
         for read in reads { read.continuation.resume(throwing: error) }
         for waiter in syncs.joined() { waiter.resume(throwing: error) }
-        for waiter in onlines { waiter.resume(throwing: error) }
     }
 }

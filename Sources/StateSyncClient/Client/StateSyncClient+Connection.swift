@@ -132,16 +132,20 @@ extension StateSyncClient {
         return false
     }
 
-    /// Online on `connection`: records the session (a new epoch means the
-    /// mirror starts over), then restores subscriptions and requests.
-    /// `false` when the client was closed while it waited for the welcome
-    /// (``close()`` closed the connection then).
+    /// Online on `connection`: records the session (a new epoch means
+    /// `main`'s mirror starts over), then restores every store's
+    /// subscriptions and requests (``resume(_:)``). `false` when the client
+    /// was closed while it waited for the welcome (``close()`` closed the
+    /// connection then).
     private func online(_ connection: WebSocketConnection, welcome: ServerMessage) -> Bool {
         opening = nil
         guard !isClosed, case .welcome(let session, let epoch, let rev, let role, _) = welcome else { return false }
-        let isNewEpoch = status.epoch.map { $0 != epoch } ?? false
-        let resent = pending.dispatches.count
-        subscriptions.connectionEnded(newEpoch: isNewEpoch)
+        let main = state(.main)
+        let isNewEpoch = main.epoch.map { $0 != epoch } ?? false
+        let resent = stores.values.reduce(0) { $0 + $1.pending.dispatches.count }
+        main.subscriptions.connectionEnded(newEpoch: isNewEpoch)
+        main.epoch = epoch
+        main.heard(rev: rev, reset: isNewEpoch)
         statusStore.performStateUpdate { status in
             status.resentDispatches += resent
             status.session = session
@@ -152,25 +156,26 @@ extension StateSyncClient {
             status.connection = .online
         }
         self.connection = connection
-        sentDispatches = []
-        pending.online()
-        for path in subscriptions.records.keys.sorted(by: { $0.tokens.count < $1.tokens.count }) {
-            sendSubscribe(path)
+        let waiters = onlineWaiters
+        onlineWaiters = []
+        for waiter in waiters { waiter.resume() }
+        for store in stores.values.sorted(by: { $0.name < $1.name }) {
+            store.sentDispatches = []
+            for read in store.pending.reads.values {
+                send(.get(id: read.id, path: read.path), in: store)
+            }
+            resume(store)
         }
-        for read in pending.reads.values {
-            send(.get(id: read.id, path: read.path), on: connection)
-        }
-        if !everSent.isEmpty {
-            for sink in liveOptimisticSinks { sink.doubt(ids: everSent) }
-        }
-        flushDispatches()
         return true
     }
 
     /// The connection ended: requests wait for the next one.
     private func offline() {
         connection = nil
-        subscriptions.connectionEnded(newEpoch: false)
+        for store in stores.values {
+            store.subscriptions.connectionEnded(newEpoch: false)
+            store.epochProbe = nil
+        }
     }
 
     /// Waits `delay` before the next attempt, or less if ``close()`` is called.
@@ -211,24 +216,29 @@ extension StateSyncClient {
         connection = nil
         opening = nil
         setConnection(.closed)
-        pending.failAll(with: error)
-        changeFeeds.finishAll()
-        predictionGrace?.cancel()
+        failWaiters(with: error)
     }
 
-    /// Writes `message` on `connection` (in call order, without waiting).
-    nonisolated func send(_ message: ClientMessage, on connection: WebSocketConnection) {
-        let bytes = MessageEncoder().encode(message)
+    /// Writes `message` on `connection` (in call order, without waiting),
+    /// naming `encoder`'s store.
+    nonisolated func send(_ message: ClientMessage, on connection: WebSocketConnection, encoder: MessageEncoder = MessageEncoder()) {
+        let bytes = encoder.encode(message)
         connection.outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
     }
 
-    /// Sends, in order, every unanswered dispatch not yet sent on this connection.
-    private func flushDispatches() {
+    /// Writes `message` of `store` on the open connection; nothing while offline.
+    func send(_ message: ClientMessage, in store: StoreState) {
         guard let connection else { return }
-        for dispatch in pending.dispatchesInOrder where !sentDispatches.contains(dispatch.id) {
-            sentDispatches.insert(dispatch.id)
-            everSent.insert(dispatch.id)
-            send(.dispatch(id: dispatch.id, action: dispatch.action), on: connection)
+        send(message, on: connection, encoder: store.encoder)
+    }
+
+    /// Sends, in order, every unanswered dispatch of `store` not yet sent on this connection.
+    func flushDispatches(_ store: StoreState) {
+        guard connection != nil else { return }
+        for dispatch in store.pending.dispatchesInOrder where !store.sentDispatches.contains(dispatch.id) {
+            store.sentDispatches.insert(dispatch.id)
+            store.everSent.insert(dispatch.id)
+            send(.dispatch(id: dispatch.id, action: dispatch.action), in: store)
         }
     }
 

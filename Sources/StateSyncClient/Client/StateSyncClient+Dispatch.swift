@@ -26,22 +26,25 @@ extension StateSyncClient {
     ///   ``StateSyncClientError/outboxFailed(path:reason:)`` before sending it.
     @discardableResult
     public func dispatch(_ action: JSONObject) async throws -> UInt64 {
+        try await dispatch(action, to: .main)
+    }
+
+    /// Sends `action` to store `name` (see ``dispatch(_:)-(JSONObject)``).
+    func dispatch(_ action: JSONObject, to name: StoreName) async throws -> UInt64 {
         if isClosed { throw failure ?? StateSyncClientError.closed }
         let limit = configuration.maxPendingDispatches
-        guard pending.dispatches.count < limit else { throw StateSyncClientError.tooManyPendingDispatches(limit: limit) }
+        let waiting = stores.values.reduce(0) { $0 + $1.pending.dispatches.count }
+        guard waiting < limit else { throw StateSyncClientError.tooManyPendingDispatches(limit: limit) }
+        let store = state(name)
         let id = "\(actionIDPrefix)-\(makeWireID("a"))"
         if let outboxFile {
-            let entries = pending.dispatchesInOrder.map { OutboxFile.Entry(id: $0.id, action: $0.action) }
-            try outboxFile.save(OutboxFile.Contents(clientID: clientID, dispatches: entries + [OutboxFile.Entry(id: id, action: action)]))
+            try outboxFile.save(outboxContents(adding: OutboxFile.Entry(id: id, action: action, store: name)))
         }
         return try await withCheckedThrowingContinuation { continuation in
-            pending.add(dispatch: id, action: action, continuation: continuation)
-            for sink in liveOptimisticSinks { sink.enqueue(id: id, action: action) }
-            if let connection {
-                sentDispatches.insert(id)
-                everSent.insert(id)
-                send(.dispatch(id: id, action: action), on: connection)
-            }
+            store.pending.add(dispatch: id, action: action, continuation: continuation)
+            for sink in store.liveOptimisticSinks { sink.enqueue(id: id, action: action) }
+            // While the store waits to resume, its earlier dispatches go first (``resume(_:)``).
+            if store.epochProbe == nil { flushDispatches(store) }
         }
     }
 
@@ -52,7 +55,7 @@ extension StateSyncClient {
     /// ```
     @discardableResult
     public func dispatch(_ action: some WireAction) async throws -> UInt64 {
-        try await dispatch(action.wireValue)
+        try await dispatch(action.wireValue, to: .main)
     }
 
     /// Reads the value at `path` once from the server (not the mirror),
@@ -62,12 +65,18 @@ extension StateSyncClient {
     /// - Throws: ``StateSyncClientError/server(code:message:path:)`` for
     ///   `invalid_path` or `forbidden`; ``StateSyncClientError/closed``.
     public func get(_ path: String) async throws -> (rev: UInt64, value: JSONValue) {
+        try await get(path, in: .main)
+    }
+
+    /// Reads the value at `path` of store `name` once (see ``get(_:)``).
+    func get(_ path: String, in name: StoreName) async throws -> (rev: UInt64, value: JSONValue) {
         if isClosed { throw failure ?? StateSyncClientError.closed }
         let pointer = try Self.pointer(path)
+        let store = state(name)
         let id = makeWireID("g")
         return try await withCheckedThrowingContinuation { continuation in
-            pending.add(read: id, path: pointer, continuation: continuation)
-            if let connection { send(.get(id: id, path: pointer), on: connection) }
+            store.pending.add(read: id, path: pointer, continuation: continuation)
+            send(.get(id: id, path: pointer), in: store)
         }
     }
 }

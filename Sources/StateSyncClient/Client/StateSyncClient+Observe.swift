@@ -18,22 +18,33 @@ extension StateSyncClient {
 
     /// Subscribes to `path` (see ``subscribe(_:)-(String)``).
     public func subscribe(_ path: JSONPointer) async throws {
+        try await subscribe(path, in: .main)
+    }
+
+    /// Subscribes to `path` of store `name` (see ``subscribe(_:)-(String)``).
+    func subscribe(_ path: JSONPointer, in name: StoreName) async throws {
         if isClosed { throw failure ?? StateSyncClientError.closed }
-        if subscriptions[path] == nil { sendSubscribe(path) }
-        try await waitUntilSynced(path)
+        let store = state(name)
+        if store.subscriptions[path] == nil { sendSubscribe(path, in: store) }
+        try await waitUntilSynced(path, in: store)
     }
 
     /// Ends the server subscription of `path`. The mirror forgets its value
     /// (its observers see `null`) unless another subscription covers it.
     public func unsubscribe(_ path: String) throws {
+        try unsubscribe(path, in: .main)
+    }
+
+    /// Ends the subscription of `path` in store `name` (see ``unsubscribe(_:)``).
+    func unsubscribe(_ path: String, in name: StoreName) throws {
         let pointer = try Self.pointer(path)
-        guard let wireID = subscriptions.remove(pointer) else { return }
-        if let connection { send(.unsubscribe(id: wireID), on: connection) }
+        guard let store = stores[name], let wireID = store.subscriptions.remove(pointer) else { return }
+        send(.unsubscribe(id: wireID), in: store)
         var value: JSONValue = nil
-        if let covering = subscriptions.covering(pointer), covering.isSynced {
+        if let covering = store.subscriptions.covering(pointer), covering.isSynced {
             value = covering.value[covering.path.relativePath(to: pointer) ?? .root] ?? nil
         }
-        writeMirror(at: pointer, rev: status.rev) { $0.setMirrored(value, at: pointer) }
+        writeMirror(at: pointer, rev: store.rev, in: store) { $0.setMirrored(value, at: pointer) }
     }
 
     /// The value at `path` now and after every change, as an `AsyncSequence`
@@ -48,9 +59,14 @@ extension StateSyncClient {
     /// for try await title in try await client.observe("/todos/0/title") { print(title) }
     /// ```
     public func observe(_ path: String) async throws -> PointerObservation {
+        try await observe(path, in: .main)
+    }
+
+    /// The value at `path` of store `name` (see ``observe(_:)``).
+    func observe(_ path: String, in name: StoreName) async throws -> PointerObservation {
         let pointer = try Self.pointer(path)
-        try await ensureCovered(pointer)
-        return mirror.observe(pointer)
+        try await ensureCovered(pointer, in: name)
+        return state(name).mirror.observe(pointer)
     }
 
     /// The value at `path` decoded as `Value`, now and after every change.
@@ -62,14 +78,19 @@ extension StateSyncClient {
     /// The sequence throws ``StateSyncClientError/decodingFailed(path:type:reason:)``
     /// (and ends) when a value does not decode.
     public func observe<Value: Decodable & Sendable>(_ path: String, as type: Value.Type) async throws -> TypedObservation<Value> {
-        TypedObservation(base: try await observe(path), path: path)
+        TypedObservation(base: try await observe(path, in: .main), path: path)
     }
 
     /// The mirrored value at `path` now (subscribing first when nothing covers it).
     public func value(at path: String) async throws -> JSONValue {
+        try await value(at: path, in: .main)
+    }
+
+    /// The mirrored value at `path` of store `name` (see ``value(at:)``).
+    func value(at path: String, in name: StoreName) async throws -> JSONValue {
         let pointer = try Self.pointer(path)
-        try await ensureCovered(pointer)
-        return document[pointer] ?? nil
+        try await ensureCovered(pointer, in: name)
+        return state(name).document[pointer] ?? nil
     }
 
     /// Every change of the value at `path`, each with the revision that made
@@ -83,10 +104,16 @@ extension StateSyncClient {
     /// for await change in try await client.changes(at: "/counters/hits") { print(change.rev, change.value) }
     /// ```
     public func changes(at path: String) async throws -> AsyncStream<MirrorChange> {
+        try await changes(at: path, in: .main)
+    }
+
+    /// Every change of the value at `path` of store `name` (see ``changes(at:)``).
+    func changes(at path: String, in name: StoreName) async throws -> AsyncStream<MirrorChange> {
         let pointer = try Self.pointer(path)
-        try await ensureCovered(pointer)
-        let rev = subscriptions.covering(pointer)?.rev ?? status.rev
-        return changeFeeds.add(pointer, current: document[pointer] ?? nil, rev: rev)
+        try await ensureCovered(pointer, in: name)
+        let store = state(name)
+        let rev = store.subscriptions.covering(pointer)?.rev ?? store.rev
+        return store.changeFeeds.add(pointer, current: store.document[pointer] ?? nil, rev: rev)
     }
 
     /// A typed mirror of the value at `path` (default: the whole state), for
@@ -101,25 +128,32 @@ extension StateSyncClient {
     /// - Throws: ``StateSyncClientError/decodingFailed(path:type:reason:)`` when
     ///   the current value does not decode as `State`.
     public func mirror<State: Decodable & Sendable>(_ type: State.Type, at path: String = "") async throws -> TypedMirror<State> {
+        try await mirror(type, at: path, in: .main)
+    }
+
+    /// A typed mirror of the value at `path` of store `name` (see ``mirror(_:at:)``).
+    func mirror<State: Decodable & Sendable>(_ type: State.Type, at path: String, in name: StoreName) async throws -> TypedMirror<State> {
         let pointer = try Self.pointer(path)
-        try await ensureCovered(pointer)
-        return try TypedMirror(mirror: mirror, pointer: pointer, current: document[pointer] ?? nil)
+        try await ensureCovered(pointer, in: name)
+        let store = state(name)
+        return try TypedMirror(mirror: store.mirror, pointer: pointer, current: store.document[pointer] ?? nil)
     }
 
-    /// Makes sure a synced subscription covers `pointer`.
-    private func ensureCovered(_ pointer: JSONPointer) async throws {
+    /// Makes sure a synced subscription of store `name` covers `pointer`.
+    private func ensureCovered(_ pointer: JSONPointer, in name: StoreName) async throws {
         if isClosed { throw failure ?? StateSyncClientError.closed }
-        guard let covering = subscriptions.covering(pointer) else {
-            return try await subscribe(pointer)
+        let store = state(name)
+        guard let covering = store.subscriptions.covering(pointer) else {
+            return try await subscribe(pointer, in: name)
         }
-        try await waitUntilSynced(covering.path)
+        try await waitUntilSynced(covering.path, in: store)
     }
 
-    /// Returns once `path`'s subscription has its first snapshot.
-    private func waitUntilSynced(_ path: JSONPointer) async throws {
-        if subscriptions[path]?.isSynced == true { return }
+    /// Returns once `path`'s subscription in `store` has its first snapshot.
+    private func waitUntilSynced(_ path: JSONPointer, in store: StoreState) async throws {
+        if store.subscriptions[path]?.isSynced == true { return }
         try await withCheckedThrowingContinuation { continuation in
-            pending.syncWaiters[path, default: []].append(continuation)
+            store.pending.syncWaiters[path, default: []].append(continuation)
         }
     }
 

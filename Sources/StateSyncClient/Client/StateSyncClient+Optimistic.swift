@@ -21,38 +21,49 @@ extension StateSyncClient {
     ///   ``StateSyncClientError/decodingFailed(path:type:reason:)`` when it
     ///   does not decode as `App.State`.
     public func mirror<App: StateSyncApp>(_ app: App.Type, optimistic: Bool) async throws -> OptimisticMirror<App> {
-        try await subscribe(JSONPointer.root)
-        let rev = subscriptions[.root]?.rev ?? status.rev
-        let restored = pending.dispatchesInOrder.map { (id: $0.id, action: $0.action) }
+        try await mirror(app, optimistic: optimistic, in: .main)
+    }
+
+    /// An optimistic mirror of store `name` (see ``mirror(_:optimistic:)``).
+    func mirror<App: StateSyncApp>(_ app: App.Type, optimistic: Bool, in name: StoreName) async throws -> OptimisticMirror<App> {
+        try await subscribe(JSONPointer.root, in: name)
+        let store = state(name)
+        let rev = store.subscriptions[.root]?.rev ?? store.rev
+        let restored = store.pending.dispatchesInOrder.map { (id: $0.id, action: $0.action) }
         // Online, the earlier ones were sent again already: in doubt until answered.
-        let doubtful = connection == nil ? [] : everSent
+        let doubtful = connection == nil ? [] : store.everSent
         let mirror = try OptimisticMirror<App>(
-            client: self, predicts: optimistic, document: document, rev: rev, restored: restored, doubtful: doubtful)
-        optimisticSinks.removeAll { $0.sink == nil }
-        optimisticSinks.append(WeakOptimisticSink(sink: mirror))
+            client: self, store: name, predicts: optimistic, document: store.document, rev: rev, restored: restored, doubtful: doubtful)
+        store.optimisticSinks.removeAll { $0.sink == nil }
+        store.optimisticSinks.append(WeakOptimisticSink(sink: mirror))
         return mirror
     }
 
-    /// The optimistic mirrors still in use.
-    var liveOptimisticSinks: [any OptimisticSink] {
-        optimisticSinks.compactMap(\.sink)
-    }
-
-    /// Removes dispatch `id` once answered: from the requests, the optimistic
-    /// mirrors' queues and the outbox file.
-    func takeDispatch(_ id: String) -> PendingRequests.Dispatch? {
-        sentDispatches.remove(id)
-        everSent.remove(id)
-        guard let dispatch = pending.takeDispatch(id) else { return nil }
-        for sink in liveOptimisticSinks { sink.settle(id: id) }
+    /// Removes dispatch `id` of `store` once answered: from the requests,
+    /// the optimistic mirrors' queues and the outbox file.
+    func takeDispatch(_ id: String, in store: StoreState) -> PendingRequests.Dispatch? {
+        store.sentDispatches.remove(id)
+        store.everSent.remove(id)
+        guard let dispatch = store.pending.takeDispatch(id) else { return nil }
+        for sink in store.liveOptimisticSinks { sink.settle(id: id) }
         if let outboxFile {
-            let entries = pending.dispatchesInOrder.map { OutboxFile.Entry(id: $0.id, action: $0.action) }
             // A file that could not be rewritten still lists this answered
             // dispatch: a restart sends it again, and the server answers it
             // from its exactly-once outcomes without applying it twice.
-            try? outboxFile.save(OutboxFile.Contents(clientID: clientID, dispatches: entries))
+            try? outboxFile.save(outboxContents())
         }
         return dispatch
+    }
+
+    /// The outbox file's contents: every store's unanswered dispatches, in
+    /// order within each store, and `added`.
+    func outboxContents(adding added: OutboxFile.Entry? = nil) -> OutboxFile.Contents {
+        var entries: [OutboxFile.Entry] = []
+        for store in stores.values.sorted(by: { $0.name < $1.name }) {
+            entries += store.pending.dispatchesInOrder.map { OutboxFile.Entry(id: $0.id, action: $0.action, store: store.name) }
+        }
+        if let added { entries.append(added) }
+        return OutboxFile.Contents(clientID: clientID, dispatches: entries)
     }
 
     /// Shows the optimistic mirrors' new predictions after `message`. A
@@ -61,16 +72,17 @@ extension StateSyncClient {
     /// after it: showing the rebase before that ack would show the action
     /// twice (once confirmed, once pending). So it is shown with the next
     /// message, or after ``predictionGraceDelay`` when none comes.
-    func showPredictions(after message: ServerMessage) {
-        guard !optimisticSinks.isEmpty else { return }
+    func showPredictions(after message: ServerMessage, in store: StoreState) {
+        guard !store.optimisticSinks.isEmpty else { return }
         switch message {
         case .snapshot, .patch:
-            guard sentDispatches.isEmpty else {
-                if predictionGrace == nil {
-                    predictionGrace = Task { [weak self] in
+            guard store.sentDispatches.isEmpty else {
+                if store.predictionGrace == nil {
+                    let name = store.name
+                    store.predictionGrace = Task { [weak self] in
                         try? await Task.sleep(for: Self.predictionGraceDelay)   // cancelled: the next message showed it
                         guard !Task.isCancelled else { return }
-                        await self?.publishPredictions()
+                        await self?.publishPredictions(in: name)
                     }
                 }
                 return
@@ -78,16 +90,17 @@ extension StateSyncClient {
         default:
             break
         }
-        publishPredictions()
+        publishPredictions(in: store.name)
     }
 
     /// How long a patch's rebase waits for the answer that may follow it: 50 ms.
     static var predictionGraceDelay: Duration { .milliseconds(50) }
 
-    /// Shows every optimistic mirror's prediction now.
-    func publishPredictions() {
-        predictionGrace?.cancel()
-        predictionGrace = nil
-        for sink in liveOptimisticSinks { sink.publish() }
+    /// Shows every optimistic mirror's prediction of store `name` now.
+    func publishPredictions(in name: StoreName) {
+        guard let store = stores[name] else { return }
+        store.predictionGrace?.cancel()
+        store.predictionGrace = nil
+        for sink in store.liveOptimisticSinks { sink.publish() }
     }
 }

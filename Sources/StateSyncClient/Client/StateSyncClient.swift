@@ -33,9 +33,21 @@ import WebSocket
 /// dispatches at once (predicted with the app's reducer) and rebases them on
 /// the server's patches until they are answered (``OptimisticMirror``).
 ///
+/// ## Stores
+/// The client's own API is the store `main`'s. ``store(_:)-(StoreName)``
+/// gives the same API for another store of the server over the same
+/// connection (``ClientStore``), each with a mirror, requests and epoch of
+/// its own:
+///
+/// ```swift
+/// let team = try client.store("team-42")
+/// try await team.dispatch(["type": "addTodo", "title": "Milk"])   // team-42's todos, not main's
+/// ```
+///
 /// ## Connection
 /// ``run()`` owns the connection: it connects, says hello, re-subscribes
-/// (with `since` while the epoch is the same, from scratch when it changed)
+/// in each store (with `since` while that store's epoch is the same, from
+/// scratch when it changed)
 /// and re-sends every unacknowledged dispatch with its original id, so the
 /// server's de-duplication makes each action apply exactly once. After a drop
 /// it reconnects with exponential backoff and jitter (``ReconnectPolicy``).
@@ -49,32 +61,20 @@ public actor StateSyncClient {
     /// outbox file when it has one (its dispatches were made under it).
     public nonisolated let clientID: String
 
-    /// The mirror: a JSON document holding the value of every subscription at
-    /// its path. Observe it through ``observe(_:)``, which makes sure the path
-    /// is subscribed and synced first.
+    /// The mirror of ``StoreName/main`` (its ``StoreState/mirror``), readable without the actor.
     nonisolated let mirror = LocalStore<JSONValue>(initialState: .object([:]))
-    /// The mirror's document as the client last wrote it. The store's own
-    /// copy can lag by an update while an observer registers on another
-    /// thread, so the client reads this one.
-    var document: JSONValue = .object([:])
-    /// The sequences of ``changes(at:)``.
-    nonisolated let changeFeeds = ChangeFeeds()
     /// The connection state, session and revision, observable.
     nonisolated let statusStore = LocalStore<ClientStatus>(initialState: ClientStatus())
 
-    var subscriptions = MirrorSubscriptions()
-    var pending = PendingRequests()
+    /// The state of each store the client has used, `main` always among them.
+    var stores: [StoreName: StoreState]
+    /// Callers of ``waitUntilOnline()``.
+    var onlineWaiters: [CheckedContinuation<Void, any Error>] = []
     /// The open connection while online.
     var connection: WebSocketConnection?
     /// The connection being opened, until its welcome (``close()`` closes it too).
     var opening: WebSocketConnection?
     var isClosed = false
-    /// The ids of the dispatches sent on the current connection.
-    var sentDispatches: Set<String> = []
-    /// The ids of the unanswered dispatches ever sent (on any connection, or
-    /// by an earlier process: restored from the outbox): after a reconnect
-    /// they may have been applied already.
-    var everSent: Set<String> = []
     /// Wakes the reconnect delay in progress when ``close()`` is called.
     var pauseWaker: AsyncStream<Void>.Continuation?
     /// The error that ended ``run()`` for good, for ``waitUntilOnline()``.
@@ -83,10 +83,6 @@ public actor StateSyncClient {
     /// A random prefix that makes action ids unique across this client's
     /// lives, even with a persisted ``StateSyncClientConfiguration/clientID``.
     let actionIDPrefix = StateSyncClientConfiguration.randomID(prefix: "")
-    /// The optimistic mirrors to tell about dispatches, patches and answers.
-    var optimisticSinks: [WeakOptimisticSink] = []
-    /// Shows a patch's predictions if no answer follows it soon (see ``showPredictions(after:)``).
-    var predictionGrace: Task<Void, Never>?
     /// The outbox file, when ``StateSyncClientConfiguration/outbox`` is one.
     let outboxFile: OutboxFile?
     /// Why the outbox file could not be read: ``run()`` throws it.
@@ -100,7 +96,8 @@ public actor StateSyncClient {
         self.configuration = configuration
         var clientID = configuration.clientID
         var failure: StateSyncClientError?
-        var restored = PendingRequests()
+        let main = StoreState(name: .main, mirror: mirror)
+        var stores = [StoreName.main: main]
         if case .file(let url) = configuration.outbox {
             let file = OutboxFile(url: url)
             outboxFile = file
@@ -108,7 +105,10 @@ public actor StateSyncClient {
                 if let contents = try file.load() {
                     clientID = contents.clientID
                     for entry in contents.dispatches {
-                        restored.add(dispatch: entry.id, action: entry.action, continuation: nil)
+                        let store = stores[entry.store] ?? StoreState(name: entry.store)
+                        stores[entry.store] = store
+                        store.pending.add(dispatch: entry.id, action: entry.action, continuation: nil)
+                        store.everSent.insert(entry.id)
                     }
                 }
             } catch {
@@ -118,9 +118,8 @@ public actor StateSyncClient {
             outboxFile = nil
         }
         self.clientID = clientID
+        self.stores = stores
         outboxFailure = failure
-        pending = restored
-        everSent = Set(restored.dispatches.keys)
     }
 
     /// The connection state, session, epoch, role and newest revision.
@@ -184,9 +183,7 @@ public actor StateSyncClient {
         guard !isClosed else { return }
         isClosed = true
         setConnection(.closed)
-        pending.failAll(with: StateSyncClientError.closed)
-        changeFeeds.finishAll()
-        predictionGrace?.cancel()
+        failWaiters(with: StateSyncClientError.closed)
         pauseWaker?.yield()
         if let connection = connection ?? opening {
             try? await connection.outbound.close(code: .normalClosure, reason: "client closed")   // already closing or closed: nothing to do
@@ -199,7 +196,7 @@ public actor StateSyncClient {
         if let failure { throw failure }
         if isClosed { throw StateSyncClientError.closed }
         if case .online = status.connection { return }
-        try await withCheckedThrowingContinuation { pending.onlineWaiters.append($0) }
+        try await withCheckedThrowingContinuation { onlineWaiters.append($0) }
     }
 
     /// A new id for a message on the wire: `prefix` and a counter.
@@ -213,9 +210,36 @@ public actor StateSyncClient {
         statusStore.performStateUpdate { $0.connection = state }
     }
 
-    /// Raises ``ClientStatus/rev`` to `rev` when it is newer.
-    func heard(rev: UInt64) {
-        guard rev > status.rev else { return }
+    /// Raises `store`'s revision to `rev` when it is newer (and
+    /// ``ClientStatus/rev`` for `main`).
+    func heard(rev: UInt64, in store: StoreState) {
+        store.heard(rev: rev)
+        guard store.name.isMain, rev > status.rev else { return }
         statusStore.performStateUpdate { $0.rev = max($0.rev, rev) }
     }
+
+    /// Fails every waiting caller, in every store, with `error`.
+    func failWaiters(with error: any Error) {
+        for store in stores.values { store.end(with: error) }
+        let waiters = onlineWaiters
+        onlineWaiters = []
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+
+    /// The state of `name`, made on first use.
+    func state(_ name: StoreName) -> StoreState {
+        if let store = stores[name] { return store }
+        let store = StoreState(name: name)
+        stores[name] = store
+        return store
+    }
+
+    /// `main`'s state.
+    var main: StoreState { state(.main) }
+
+    /// `main`'s subscriptions (tests read them).
+    var subscriptions: MirrorSubscriptions { main.subscriptions }
+
+    /// `main`'s waiting requests (tests read them).
+    var pending: PendingRequests { main.pending }
 }

@@ -1,14 +1,17 @@
 import Foundation
 import StateSyncCore
+import StateSyncProtocol
 
 /// The file of ``ClientOutbox/file(_:)``:
 /// `{"clientID":"c-…","dispatches":[{"id":"…","action":{…}},…]}`, in the
-/// order dispatched.
+/// order dispatched (per store); a dispatch to a store other than `main`
+/// also names it (`"store":"team-42"`).
 struct OutboxFile: Sendable {
     /// One unanswered dispatch.
     struct Entry: Sendable, Equatable {
         let id: String
         let action: JSONObject
+        var store: StoreName = .main
     }
 
     /// What the file holds.
@@ -35,14 +38,24 @@ struct OutboxFile: Sendable {
         for item in items {
             guard case .object(let entry) = item, case .string(let id)? = entry["id"], case .object(let action)? = entry["action"]
             else { throw .outboxFailed(path: url.path, reason: "a dispatch is not {\"id\":…,\"action\":{…}}") }
-            dispatches.append(Entry(id: id, action: action))
+            var store = StoreName.main
+            if let name = entry["store"] {
+                guard case .string(let text) = name, let valid = try? StoreName(text)   // the reason is the rule, given below
+                else { throw .outboxFailed(path: url.path, reason: "a dispatch's store is not a store name (\(StoreName.rule))") }
+                store = valid
+            }
+            dispatches.append(Entry(id: id, action: action, store: store))
         }
         return Contents(clientID: clientID, dispatches: dispatches)
     }
 
     /// Replaces the file with `contents` (written to a temporary file and renamed).
     func save(_ contents: Contents) throws(StateSyncClientError) {
-        let items: [JSONValue] = contents.dispatches.map { .object(["id": .string($0.id), "action": .object($0.action)]) }
+        let items: [JSONValue] = contents.dispatches.map { entry in
+            var item: JSONObject = ["id": .string(entry.id), "action": .object(entry.action)]
+            if !entry.store.isMain { item["store"] = .string(entry.store.rawValue) }
+            return .object(item)
+        }
         let value: JSONValue = .object(["clientID": .string(contents.clientID), "dispatches": .array(items)])
         var bytes: [UInt8] = []
         JSONSerializer().serialize(value, into: &bytes)

@@ -15,6 +15,7 @@ public struct StateSyncClientError: Error, Sendable, Hashable, CustomStringConve
         case encodingFailed(type: String, reason: String)
         case outboxFailed(path: String, reason: String)
         case tooManyPendingDispatches(limit: Int)
+        case invalidStore(String)
     }
 
     private let base: Base
@@ -72,6 +73,11 @@ public struct StateSyncClientError: Error, Sendable, Hashable, CustomStringConve
         Self(.tooManyPendingDispatches(limit: limit))
     }
 
+    /// `name` is not a store name (``StoreName/rule``): no store was used.
+    public static func invalidStore(_ name: String) -> Self {
+        Self(.invalidStore(name))
+    }
+
     /// The protocol error code, for ``refused(url:code:message:)`` and ``server(code:message:path:)``.
     public var code: ErrorCode? {
         switch base {
@@ -107,6 +113,8 @@ public struct StateSyncClientError: Error, Sendable, Hashable, CustomStringConve
             "the outbox \(path) cannot be used: \(reason)"
         case .tooManyPendingDispatches(let limit):
             "\(limit) dispatches are already waiting for the server's answer (the client's limit): not sent"
+        case .invalidStore(let name):
+            "invalid store name \"\(name)\": \(StoreName.rule)"
         }
     }
 }

@@ -1,5 +1,6 @@
 public import StateSyncCore
 import Foundation
+import StateSyncProtocol
 import Synchronization
 
 /// A typed mirror of the whole state that shows this client's own actions at
@@ -13,8 +14,9 @@ import Synchronization
 /// try await board.dispatch(.addTodo(title: "Milk"))               // …and this returns after the ack
 /// ```
 ///
-/// Every dispatch of the client (``dispatch(_:)``, or the client's own
-/// ``StateSyncClient/dispatch(_:)-(JSONObject)``) is predicted: observers
+/// Every dispatch of the client to its store (``dispatch(_:)``, or the
+/// client's own ``StateSyncClient/dispatch(_:)-(JSONObject)`` for `main`,
+/// ``ClientStore/dispatch(_:)-(JSONObject)`` for another) is predicted: observers
 /// see it before the server answers. An ack removes it from the pending
 /// actions (its effect is then in the confirmed state); a reject removes it
 /// and the prediction rolls back. Observers see distinct values, and each
@@ -49,20 +51,22 @@ import Synchronization
 /// (`--restrict-read`) refuses it with `forbidden`.
 public final class OptimisticMirror<App: StateSyncApp>: Sendable {
     private let client: StateSyncClient
+    private let store: StoreName
     private let predicts: Bool
     private let queue: Mutex<OptimisticQueue<App>>
     private let predictedStore: LocalStore<App.State>
     private let viewStore: LocalStore<OptimisticView<App.State>>
     private let lastError = Mutex<StateSyncClientError?>(nil)
 
-    /// A mirror of `document` at `rev` on `client`, predicting `restored`
+    /// A mirror of `document` at `rev` of `store` on `client`, predicting `restored`
     /// (actions pending from before it was made, e.g. from the outbox)
     /// except those in `doubtful` (re-sent, maybe applied already).
     init(
-        client: StateSyncClient, predicts: Bool, document: JSONValue, rev: UInt64,
+        client: StateSyncClient, store: StoreName, predicts: Bool, document: JSONValue, rev: UInt64,
         restored: [(id: String, action: JSONObject)], doubtful: Set<String>
     ) throws(StateSyncClientError) {
         self.client = client
+        self.store = store
         self.predicts = predicts
         let state = try decode(document, as: App.State.self, path: "")
         var queue = OptimisticQueue<App>(confirmed: state, rev: rev, session: Self.session(of: client), clientID: client.clientID)
@@ -94,7 +98,7 @@ public final class OptimisticMirror<App: StateSyncApp>: Sendable {
     /// prediction has rolled back by then).
     @discardableResult
     public func dispatch(_ action: App.Action) async throws -> UInt64 {
-        try await client.dispatch(action)
+        try await client.dispatch(action.wireValue, to: store)
     }
 
     /// The predicted value at `path` now and after every change, as an

@@ -93,7 +93,11 @@ public struct MessageDecoder: Sendable {
 
     /// Decodes a message sent by the server (what a client reads).
     public func decodeServerMessage(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> ServerMessage {
-        let fields = try parseObject(bytes)
+        try serverMessage(try parseObject(bytes))
+    }
+
+    /// The server message `fields` hold.
+    func serverMessage(_ fields: MessageFields) throws(ProtocolError) -> ServerMessage {
         switch try fields.type() {
         case "welcome":
             return .welcome(
@@ -132,7 +136,7 @@ public struct MessageDecoder: Sendable {
     }
 
     /// Parses `bytes` as one JSON object.
-    private func parseObject(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> MessageFields {
+    func parseObject(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> MessageFields {
         let value: JSONValue
         do {
             value = try JSONParser(limits: limits).parse(bytes)

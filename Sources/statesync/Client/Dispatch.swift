@@ -22,6 +22,8 @@ struct Dispatch: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var store: StoreSelection
+
     @Argument(help: ArgumentHelp("A JSON object, or TYPE followed by KEY=VALUE pairs.", valueName: "action"))
     var arguments: [String]
 
@@ -31,8 +33,9 @@ struct Dispatch: AsyncParsableCommand {
 
     func run() async throws {
         let action = try parsedAction()
+        let store = self.store.name
         let rev = try await ClientSession.run(connection.configuration()) { client in
-            try await client.dispatch(action)
+            try await client.store(store).dispatch(action)
         }
         printLine("\(rev)")
     }

@@ -15,6 +15,8 @@ struct Get: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var store: StoreSelection
+
     @Argument(help: "A JSON Pointer such as /todos (default: the whole state).")
     var path = ""
 
@@ -23,9 +25,9 @@ struct Get: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let path = self.path
+        let path = self.path, store = self.store.name
         let value = try await ClientSession.run(connection.configuration()) { client in
-            try await client.get(path).value
+            try await client.store(store).get(path).value
         }
         printLine(JSONSerializer(style: .pretty).string(for: value))
     }

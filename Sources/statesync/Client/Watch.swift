@@ -18,6 +18,8 @@ struct Watch: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var store: StoreSelection
+
     @Flag(help: "Print one JSON object per change (NDJSON) with rev, path and value.")
     var json = false
 
@@ -31,10 +33,11 @@ struct Watch: AsyncParsableCommand {
     func run() async throws {
         let paths = self.paths.isEmpty ? [""] : self.paths
         let format = WatchFormat(json: json, showsPath: paths.count > 1)
+        let store = self.store.name
         try await ClientSession.run(connection.configuration()) { client in
             // Every change in order, each with the revision that made it.
             var feeds: [(path: String, changes: AsyncStream<MirrorChange>)] = []
-            for path in paths { feeds.append((path, try await client.changes(at: path))) }
+            for path in paths { feeds.append((path, try await client.store(store).changes(at: path))) }
             try await ClientSession.untilStopped { [feeds] in
                 await withTaskGroup(of: Void.self) { group in
                     for feed in feeds {

@@ -1,4 +1,5 @@
 import StateSyncClient
+import StateSyncProtocol
 import UnixSignals
 
 /// `mirror` on a terminal: the full-screen view with its command line.
@@ -7,6 +8,8 @@ import UnixSignals
 struct FullScreenMirror {
     /// Where to connect.
     let configuration: StateSyncClientConfiguration
+    /// The store to mirror.
+    let store: StoreName
 
     /// Shows the view until the user leaves.
     func run() async throws {
@@ -17,9 +20,11 @@ struct FullScreenMirror {
         // split right after the start) would otherwise leave a stale layout.
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sighup, .sigwinch)
         let screen = Screen(size: TerminalSession.size(), url: configuration.url, write: TerminalOutput.write)
+        let store = client.store(store)
+        await screen.setStatus { $0.store = store.name }
         await screen.redrawAll()
         try await MirrorSession.run(
-            client,
+            store,
             onStatus: { change in await screen.setStatus { change.apply(to: &$0) } },
             onPanel: { panel in await screen.show(panel) },
             until: {
@@ -30,7 +35,7 @@ struct FullScreenMirror {
                             await screen.resize(to: TerminalSession.size())
                         }
                     }
-                    group.addTask { await CommandLoop(client: client, screen: screen).run() }
+                    group.addTask { await CommandLoop(store: store, screen: screen).run() }
                     try await group.next()
                     group.cancelAll()
                 }

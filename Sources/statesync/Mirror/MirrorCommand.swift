@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StateSyncClient
+import StateSyncProtocol
 
 /// `statesync mirror`: a live view of the board shared by every terminal
 /// running it, with a command line to change it.
@@ -21,6 +22,8 @@ struct MirrorCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    @OptionGroup var store: StoreSelection
+
     @Option(help: "A file keeping the actions not yet acknowledged, sent again (applied once) when mirror restarts with it.")
     var outbox: String?
 
@@ -29,9 +32,9 @@ struct MirrorCommand: AsyncParsableCommand {
         if let outbox { configuration.outbox = .file(URL(filePath: outbox)) }
         do {
             if TerminalSession.isInteractive {
-                try await FullScreenMirror(configuration: configuration).run()
+                try await FullScreenMirror(configuration: configuration, store: store.name).run()
             } else {
-                try await PlainMirror(configuration: configuration).run()
+                try await PlainMirror(configuration: configuration, store: store.name).run()
             }
         } catch {
             throw CommandFailure(error)

@@ -23,26 +23,27 @@ enum MirrorSession {
         }
     }
 
-    /// Runs `client` with the components until `stop` returns, then closes
-    /// the client. Throws what ends the client for good (the server refused
+    /// Runs `store`'s client with the components of `store` until `stop`
+    /// returns, then closes the client. Throws what ends the client for good (the server refused
     /// the session) or a whole state that is not a board.
     static func run(
-        _ client: StateSyncClient,
+        _ store: ClientStore,
         onStatus: @escaping @Sendable (StatusChange) async -> Void,
         onPanel: @escaping @Sendable (any BoardPanel) async -> Void,
         until stop: @escaping @Sendable () async throws -> Void
     ) async throws {
+        let client = store.client
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             group.addTask {
                 for await state in client.observeStatus(\.connection) { await onStatus(.connection(state)) }
             }
             group.addTask {
-                for await rev in client.observeStatus(\.rev) { await onStatus(.rev(rev)) }
+                for await rev in await store.observeRev() { await onStatus(.rev(rev)) }
             }
             group.addTask {
                 // One subscription of the whole state; every component observes a slice of it.
-                let board = try await client.mirror(Board.self, optimistic: true)
+                let board = try await store.mirror(Board.self, optimistic: true)
                 await BoardFeeds.run(board, show: onPanel)
             }
             group.addTask(operation: stop)

@@ -1,6 +1,7 @@
 import BoardApp
 import Foundation
 import StateSyncCore
+import StateSyncProtocol
 import StateSyncServer
 import StateSyncTestSupport
 import Testing
@@ -57,6 +58,32 @@ struct OutboxEndToEndTests {
                 try await group.waitForAll()
             }
             #expect(try await HTTPGet.get(port: server.port, path: "/api/state?path=/todos").body.components(separatedBy: "Milk").count == 2)
+        }
+    }
+
+    @Test func anOutboxedDispatchToAStoreIsSentAgainToThatStore() async throws {
+        let outbox = Self.outboxURL()
+        defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
+        var offline = StateSyncClientConfiguration(url: "ws://127.0.0.1:1/sync")
+        offline.outbox = .file(outbox)
+        let first = StateSyncClient(configuration: offline)   // never run: the dispatch is only written down
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try? await first.store("team-42").dispatch(ClientFixtures.increment("hits", by: 4)) }   // fails with closed
+            #expect(try await eventually { (try? OutboxFile(url: outbox).load())??.dispatches.count == 1 })
+            await first.close()
+            try await group.waitForAll()
+        }
+        #expect(try OutboxFile(url: outbox).load()?.dispatches.map(\.store.rawValue) == ["team-42"])
+
+        try await TestServer.with { server in
+            var configuration = ClientFixtures.configuration(server.url)
+            configuration.outbox = .file(outbox)
+            try await StateSyncClient.withConnection(configuration) { client in
+                let team = try client.store("team-42")
+                #expect(try await eventually { try await team.get("/counters/hits").value == 4 })
+                #expect(try await client.get("/counters/hits").value == .null)
+                #expect(try await eventually { try OutboxFile(url: outbox).load()?.dispatches == [] })
+            }
         }
     }
 

@@ -81,3 +81,30 @@ import Testing
         }
     }
 }
+
+/// The stores example of docs/client.md ("Stores"), line for line, against a
+/// real server (its endless `for await` loop stops after the first value here).
+@Suite(.timeLimit(.minutes(1))) struct ReadmeStoresExampleTests {
+    @Test func theReadmeStoresExampleRuns() async throws {
+        try await TestServer.with { server in
+            try await StateSyncClient.withConnection(StateSyncClientConfiguration(url: server.url)) { client in
+                let team = try client.store("team-42")                      // a ClientStore; a bad name throws invalidStore
+                try await team.subscribe("/todos")
+                let todos = try await team.observe("/todos", as: [Todo].self)
+                let rev = try await team.dispatch(["type": "addTodo", "title": "Milk"])   // team-42's rev, not main's
+                let board = try await team.mirror(Board.self, optimistic: true)          // its dispatches go to team-42
+                for await rev in await team.observeRev() {
+                    #expect(rev >= 1)
+                    break
+                }
+                try await client.dispatch(["type": "addTodo", "title": "Bread"])         // main, as before
+                for try await list in todos where !list.isEmpty {
+                    #expect(list == [Todo(id: "t\(rev)", title: "Milk")])
+                    break
+                }
+                #expect(board.state.todos.map(\.title) == ["Milk"])
+                #expect(try await client.get("/todos").value.arrayValue?.map { $0["title"] } == ["Bread"])
+            }
+        }
+    }
+}

@@ -29,3 +29,25 @@ struct PlainMirrorTests {
         }
     }
 }
+
+/// `statesync mirror --store NAME`: that store's board, not main's.
+@Suite(.timeLimit(.minutes(1)))
+struct PlainMirrorStoreTests {
+    @Test func mirrorsTheNamedStoreOnly() async throws {
+        try await CLI.withServer { url in
+            let mirror = try ServeProcess(["mirror", "--url", url, "--store", "team-42"])
+            let lines = { mirror.standardOutput.split(separator: "\n").map(String.init) }
+            #expect(try await eventually { Set(lines()).isSuperset(of: ["status: online", "todos: (none)"]) },
+                    "\(mirror.standardOutput) \(mirror.standardError)")
+            _ = try await CLI.run(["dispatch", "addTodo", "title=Main", "--url", url])
+            let added = try await CLI.run(["dispatch", "addTodo", "title=Team", "--url", url, "--store", "team-42"])
+            let rev = added.output.trimmingCharacters(in: .newlines)
+            #expect(try await eventually { lines().contains("todos: [ ] t\(rev) Team") }, "\(mirror.standardOutput)")
+            #expect(!lines().contains { $0.contains("Main") }, "main's todo shown in team-42's mirror: \(mirror.standardOutput)")
+
+            mirror.send(SIGTERM)
+            #expect(await mirror.waitForExit() == 0)
+            #expect(mirror.standardError.isEmpty, "\(mirror.standardError)")
+        }
+    }
+}

@@ -1,11 +1,16 @@
 import StateSyncClient
+import StateSyncProtocol
 
-/// The top line: which server, whether the mirror is live, at which revision.
+/// The top line: which server (and store, unless `main`), whether the
+/// mirror is live, at which revision.
 ///
 /// `StateSync mirror · ws://127.0.0.1:8080/sync · online · rev 12`
+/// `StateSync mirror · ws://127.0.0.1:8080/sync · store team-42 · online · rev 3`
 struct StatusBar: Sendable, Hashable {
     /// The server's URL.
     var url: String
+    /// The store mirrored.
+    var store: StoreName = .main
     /// The client's connection state.
     var connection: ConnectionState = .connecting
     /// The newest revision the client has heard of.
@@ -23,7 +28,8 @@ struct StatusBar: Sendable, Hashable {
 
     /// The bar's text.
     var text: String {
-        "StateSync mirror · \(url) · \(connectionText)" + (rev > 0 ? " · rev \(rev)" : "")
+        let place = store.isMain ? url : "\(url) · store \(store)"
+        return "StateSync mirror · \(place) · \(connectionText)" + (rev > 0 ? " · rev \(rev)" : "")
     }
 
     /// The plain-output line for a connection change: `status: online`.

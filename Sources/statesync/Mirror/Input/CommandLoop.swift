@@ -5,8 +5,8 @@ import StateSyncCore
 /// each dispatch in its own child task so the view stays responsive while
 /// the server answers (or while offline, until it is back).
 struct CommandLoop {
-    /// The client actions are dispatched on.
-    let client: StateSyncClient
+    /// The store actions are dispatched to.
+    let store: ClientStore
     /// The view showing the line and the results.
     let screen: Screen
 
@@ -43,20 +43,20 @@ struct CommandLoop {
                     }
                 }
             }
-            await client.close()
+            await store.client.close()
         }
     }
 
     /// Dispatches `action` and shows how it went.
     private func dispatch(_ action: JSONObject) async {
         let type = action["type"]?.stringValue ?? "action"
-        if case .online = client.status.connection {
+        if case .online = store.client.status.connection {
             await screen.setMessage(Message(text: "sending \(type)…", kind: .info))
         } else {
             await screen.setMessage(Message(text: "\(type) waits: it is sent when the connection is back", kind: .info))
         }
         do {
-            let rev = try await client.dispatch(action)
+            let rev = try await store.dispatch(action)
             await screen.setMessage(Message(text: "✓ \(type) applied at rev \(rev)", kind: .success))
         } catch let rejection as DispatchRejection {
             await screen.setMessage(Message(text: "✗ \(type) \(rejection)", kind: .failure))
