@@ -45,18 +45,20 @@ public struct MessageDecoder: Sendable {
     }
 
     /// Decodes a message sent by a client with the store it is for: its
-    /// `store` field, or ``StoreName/main`` without one (`hello` has none).
+    /// `store` field, or ``StoreName/main`` without one (`hello` has none),
+    /// and the `epoch` a `subscribe … since` resumes in, when it names one.
     ///
     /// - Throws: ``ProtocolError`` as ``decodeClientMessage(_:)`` does, and
     ///   `invalid_store` (with the message's id) for a name against ``StoreName/rule``.
     public func decodeStoreScopedMessage(
         _ bytes: some Collection<UInt8>
-    ) throws(ProtocolError) -> (message: ClientMessage, store: StoreName) {
+    ) throws(ProtocolError) -> (message: ClientMessage, store: StoreName, epoch: String?) {
         let fields = try parseObject(bytes)
         let message = try clientMessage(fields)
-        guard let name = try fields.optionalString("store") else { return (message, .main) }
+        let epoch = try fields.optionalString("epoch")
+        guard let name = try fields.optionalString("store") else { return (message, .main, epoch) }
         guard StoreName.isValid(name) else { throw .invalidStore(name, id: message.id) }
-        return (message, try StoreName(name))
+        return (message, try StoreName(name), epoch)
     }
 
     /// The valid store a client message names, read from a message that

@@ -23,8 +23,11 @@ public struct SessionStateMachine: Sendable {
     public enum Action: Sendable, Equatable {
         /// A valid `hello`: join the engine with this role and send `welcome`.
         case join(clientID: String?, name: String?, role: Role)
-        /// A valid request within the limits, for the engine of `store`.
-        case request(SessionRequest, store: StoreName = .main)
+        /// A valid request within the limits, for the engine of `store`;
+        /// a `subscribe … since` names the `epoch` it resumes in, when the
+        /// client gave one (the session drops `since` when it is not the
+        /// store's: that history is not the one the client saw).
+        case request(SessionRequest, store: StoreName = .main, epoch: String? = nil)
         /// Send this reply (about a message for `store`); the connection stays open.
         case reply(ServerMessage, store: StoreName = .main)
         /// Send this reply, then close with this WebSocket close code.
@@ -88,8 +91,9 @@ public struct SessionStateMachine: Sendable {
             if let refusal = rateLimit(bytes, byteCount: bytes.count, now: now) { return refusal }
             let message: ClientMessage
             let store: StoreName
+            let epoch: String?
             do {
-                (message, store) = try decoder.decodeStoreScopedMessage(bytes)
+                (message, store, epoch) = try decoder.decodeStoreScopedMessage(bytes)
             } catch {
                 return fail(error, store: decoder.namedStore(bytes) ?? .main)
             }
@@ -101,7 +105,7 @@ public struct SessionStateMachine: Sendable {
                 }
                 stores.insert(store)
             }
-            return joined(message, store: store, role: role)
+            return joined(message, store: store, epoch: epoch, role: role)
         }
     }
 
@@ -145,7 +149,7 @@ public struct SessionStateMachine: Sendable {
         }
     }
 
-    private mutating func joined(_ message: ClientMessage, store: StoreName, role: Role) -> Action {
+    private mutating func joined(_ message: ClientMessage, store: StoreName, epoch: String?, role: Role) -> Action {
         if let error = configuration.identifierLimits.check(message) { return fail(error, store: store) }
         switch message {
         case .hello:
@@ -159,7 +163,7 @@ public struct SessionStateMachine: Sendable {
                 return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id), store: store)
             }
             subscriptions.insert(key)
-            return .request(.subscribe(id: id, path: path, since: since), store: store)
+            return .request(.subscribe(id: id, path: path, since: since), store: store, epoch: since == nil ? nil : epoch)
         case .unsubscribe(let id):
             subscriptions.remove(ScopedID(store: store, id: id))
             return .request(.unsubscribe(id: id), store: store)

@@ -156,14 +156,22 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private func process(_ received: WebSocketReceivedMessage) {
         let action = decide(received)
         if case .join = action { local.value.joined = true }
-        guard let (request, store) = perform(action) else { return }
+        guard let (request, store, epoch) = perform(action) else { return }
         if store.isMain {
-            submit(request, to: engine)
+            submit(Self.resuming(request, in: epoch, of: engine), to: engine)
         } else if let engine = local.value.engines[store] {
-            submit(request, to: engine)
+            submit(Self.resuming(request, in: epoch, of: engine), to: engine)
         } else {
-            enter(store, thenSubmit: request)
+            enter(store, thenSubmit: request, epoch: epoch)
         }
+    }
+
+    /// `request`, without its `since` when it resumes in an `epoch` that is
+    /// not `engine`'s: a revision of another history means nothing here,
+    /// and the client gets a snapshot instead of a patch it would misapply.
+    private static func resuming(_ request: SessionRequest, in epoch: String?, of engine: SyncEngine<App>) -> SessionRequest {
+        guard case let .subscribe(id, path, since) = request, since != nil, let epoch, epoch != engine.epoch else { return request }
+        return .subscribe(id: id, path: path, since: nil)
     }
 
     /// Queues `request` for `engine`; while its queue is full the session
@@ -185,7 +193,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// submits `request` there; the session waits meanwhile, so its messages
     /// keep their order. A store that cannot be entered answers the request
     /// with the error, and the session goes on.
-    private func enter(_ store: StoreName, thenSubmit request: SessionRequest) {
+    private func enter(_ store: StoreName, thenSubmit request: SessionRequest, epoch: String?) {
         guard let stores, let identity = local.value.identity else {
             reply(.error(.storeUnavailable(store, reason: "this server has one store", id: request.id)), store: store)
             return
@@ -205,7 +213,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
                     local.value.engines[store] = engine
                     _ = engine.join(session: identity.info, clientID: identity.clientID, role: identity.role, sink: self)
                     logger.debug("entered a store", metadata: ["session": "\(id)", "store": "\(store)"])
-                    submit(request, to: engine)
+                    submit(Self.resuming(request, in: epoch, of: engine), to: engine)
                 case .failure(let error):
                     reply(.error(error.relating(to: request.id)), store: store)
                 }
@@ -293,7 +301,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     /// Carries out `action`, but for a request, which it returns with its
     /// store for the caller to submit to that store's engine.
-    private func perform(_ action: SessionStateMachine.Action) -> (SessionRequest, StoreName)? {
+    private func perform(_ action: SessionStateMachine.Action) -> (SessionRequest, StoreName, epoch: String?)? {
         switch action {
         case let .join(clientID, name, role):
             let info = SessionInfo(id: id, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? id)
@@ -302,8 +310,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
             reply(.welcome(session: id, epoch: welcome.epoch, rev: welcome.rev, role: role, server: StateSyncServerInfo.name))
             metrics.connections.increment()
             logger.debug("joined", metadata: ["session": "\(id)", "role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
-        case let .request(request, store):
-            return (request, store)
+        case let .request(request, store, epoch):
+            return (request, store, epoch)
         case let .reply(message, store):
             reply(message, store: store)
         case let .replyAndClose(message, closeCode):

@@ -88,6 +88,31 @@ struct StoresEndToEndTests {
         }
     }
 
+    @Test(arguments: [nil, "team-x"] as [String?])
+    func aResumeInAnotherEpochGetsASnapshotNotAPatchOfAnotherHistory(store: String?) async throws {
+        try await TestServer.with { server in
+            let client = try await ProtocolClient.joined(server.url)
+            func send(_ fields: JSONObject) async throws {
+                var fields = fields
+                if let store { fields["store"] = .string(store) }
+                try await client.send(.object(fields))
+            }
+            try await send(["type": "get", "id": "g", "path": "/counters"])
+            let value = try await client.receive("value")
+            let epoch = try #require(value["epoch"]?.stringValue ?? client.welcome["epoch"]?.stringValue)
+            let since = try #require(value["rev"]?.int64Value)
+            try await send(["type": "dispatch", "id": "a1", "action": ["type": "increment", "counter": "n"]])
+            _ = try await client.receive("ack")
+            // The same epoch resumes with a patch; another epoch's revision gets a snapshot.
+            try await send(["type": "subscribe", "id": "same", "path": "/counters", "since": .integer(since), "epoch": .string(epoch)])
+            #expect(try await client.receive()["type"] == "patch")
+            try await send(["type": "subscribe", "id": "other", "path": "/counters", "since": .integer(since), "epoch": "e-another-history"])
+            let answer = try await client.receive()
+            #expect(answer["type"] == "snapshot")
+            #expect(answer["value"] == ["n": 1])
+        }
+    }
+
     @Test func aReaderOpensAStoreThatExistsButCannotCreateOne() async throws {
         var configuration = TestServer.configuration
         configuration.authentication = .tokens(["w": .writer, "r": .reader])
