@@ -21,6 +21,8 @@ struct OwnWrites {
     private var held: [HeldRequest] = []
     /// Sessions with a request in `held` (their next ones wait behind it).
     private var holding: [String: Int] = [:]
+    /// The revision `unpublished` was last cleared up to.
+    private var clearedThrough: UInt64 = 0
 
     /// `sessionID` caused `revision` (not published yet).
     mutating func caused(_ revision: UInt64, by sessionID: String) {
@@ -33,11 +35,15 @@ struct OwnWrites {
     mutating func hold(
         _ request: SessionRequest, from sessionID: String, received: ContinuousClock.Instant, published: UInt64
     ) -> Bool {
-        let waitsFor = unpublished[sessionID].flatMap { $0 > published ? $0 : nil }
-        let behind = holding[sessionID] != nil
+        let behind = !holding.isEmpty && holding[sessionID] != nil
+        let waitsFor: UInt64?
         switch request {
-        case .get, .subscribe: guard waitsFor != nil || behind else { return false }
-        case .unsubscribe, .dispatch: guard behind else { return false }
+        case .get, .subscribe:
+            waitsFor = unpublished[sessionID].flatMap { $0 > published ? $0 : nil }
+            guard waitsFor != nil || behind else { return false }
+        case .unsubscribe, .dispatch:
+            guard behind else { return false }
+            waitsFor = nil
         }
         held.append(HeldRequest(sessionID: sessionID, request: request, received: received, revision: waitsFor ?? 0))
         holding[sessionID, default: 0] += 1
@@ -48,7 +54,11 @@ struct OwnWrites {
     /// them when `everything`: nothing more will be published), in order;
     /// a session's requests stay in order behind its first one still waiting.
     mutating func release(published: UInt64, everything: Bool = false) -> [HeldRequest] {
-        unpublished = unpublished.filter { $0.value > published && !everything }
+        // Cleared once per published revision, not once per round.
+        if everything || published > clearedThrough {
+            unpublished = everything ? [:] : unpublished.filter { $0.value > published }
+            clearedThrough = published
+        }
         guard !held.isEmpty else { return [] }
         var released: [HeldRequest] = []
         var stillWaiting: Set<String> = []
