@@ -137,7 +137,7 @@ def stores_server(tmp_path_factory):
     keep.write_text("cannot be removed\n")
     sticky = immutable(keep, True)
     try:
-        server = Server("--max-stores", "5", data=data)
+        server = Server("--max-stores", "5", "--messages-per-second", "100000", "--burst", "100000", data=data)
         server.sticky = sticky
         yield server
         server.stop()
