@@ -1,4 +1,5 @@
-"""Real `statesync serve --memory` processes for the HTTP API's tests.
+"""Real `statesync serve` processes for the HTTP API's tests (in memory, or
+on a data directory prepared beforehand).
 
 The binary is the repository's `.build/debug/statesync` (built by
 `swift build`), or the path in the STATESYNC_BIN environment variable.
@@ -22,10 +23,11 @@ LISTENING = re.compile(r"statesync listening on ws://127\.0\.0\.1:(\d+)/sync")
 TOKENS = {"reader": "reader-token", "writer": "writer-token", "admin": "admin-token"}
 
 # Both API servers keep a role from /presence and resetCounter, so that 403
-# answers happen on an open server too. The rate is high enough that the
-# generated requests are not refused 429 (the limits server checks 429).
+# answers happen on an open server too. The rates are high enough that the
+# generated requests are not refused 429 (the limits server checks 429), nor
+# their new stores 503 limit_reached (the store bounds are checked apart).
 COMMON = ["--restrict-read", "/presence=admin", "--restrict-action", "resetCounter=admin",
-          "--messages-per-second", "100000", "--burst", "100000"]
+          "--messages-per-second", "100000", "--burst", "100000", "--store-creations-per-second", "100000"]
 
 
 def binary() -> str:
@@ -36,13 +38,15 @@ def binary() -> str:
 
 
 class Server:
-    """One `statesync serve --memory` on a free loopback port; `base` is its http:// URL."""
+    """One `statesync serve` on a free loopback port, in memory or on the data
+    directory `data`; `base` is its http:// URL."""
 
-    def __init__(self, *arguments: str) -> None:
+    def __init__(self, *arguments: str, data: Path | None = None) -> None:
         # The log goes to a file: a pipe nobody reads could fill and stall the server.
         self.log = tempfile.TemporaryFile(mode="w+")
+        storage = ["--data", str(data)] if data else ["--memory"]
         self.process = subprocess.Popen(
-            [binary(), "serve", "--memory", "--host", "127.0.0.1", "--port", "0", *arguments],
+            [binary(), "serve", *storage, "--host", "127.0.0.1", "--port", "0", *arguments],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         assert self.process.stdout is not None
         deadline = time.monotonic() + 30
@@ -76,8 +80,8 @@ class Server:
         assert crashed is None, f"statesync serve exited with {crashed} during the tests:\n{log}"
 
 
-def _server(*arguments: str):
-    server = Server(*arguments)
+def _server(*arguments: str, data: Path | None = None):
+    server = Server(*arguments, data=data)
     yield server
     server.stop()
 
@@ -107,3 +111,36 @@ def limits_server():
     of 2), 2 KiB bodies, 3 s to send a request, 3 connections per address."""
     yield from _server("--messages-per-second", "1", "--burst", "2", "--max-message-bytes", "2048",
                        "--request-timeout", "3", "--max-connections-per-ip", "3")
+
+
+def immutable(path: Path, on: bool) -> bool:
+    """Sets or clears the immutable attribute of `path` (`chattr`); whether it
+    could (it needs root and a file system that has it)."""
+    try:
+        return subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def stores_server(tmp_path_factory):
+    """A data directory holding, besides `main`: `broken` (a file where its
+    directory belongs: it cannot be opened), `old` (closed, to delete) and,
+    when the file system allows it, `sticky` (a file in it that cannot be
+    removed: deleting it fails); at most 5 stores in all, so one more can be
+    created. `server.sticky` says whether `sticky` was made so."""
+    data = tmp_path_factory.mktemp("stores-data")
+    (data / "stores" / "old").mkdir(parents=True)
+    (data / "stores" / "broken").write_text("not a store\n")
+    keep = data / "stores" / "sticky" / "keep"
+    keep.parent.mkdir()
+    keep.write_text("cannot be removed\n")
+    sticky = immutable(keep, True)
+    try:
+        server = Server("--max-stores", "5", "--messages-per-second", "100000", "--burst", "100000", data=data)
+        server.sticky = sticky
+        yield server
+        server.stop()
+    finally:
+        if sticky:
+            immutable(keep, False)
