@@ -542,24 +542,17 @@ def test_store_storage(stores_server):
         UNREACHABLE.add(("DELETE", "/api/stores/{store}", 500))
 
 
-# Server bugs found while documenting the store routes: each test fails until
-# the server is fixed (then its xfail mark goes; strict, so it is noticed).
+# Server bugs found while documenting the store routes, fixed: each test failed before the fix.
 
-@pytest.mark.xfail(strict=True, reason="server bug: GET /api/stores reads a limit that is not an integer "
-                                       "(limit=abc, limit=) as the default 1000 instead of refusing it 400 bad_request")
 def test_store_listing_refuses_a_limit_that_is_no_integer(open_server):
     for url in ("/api/stores?limit=abc", "/api/stores?limit="):
         assert raw(open_server, "GET", "/api/stores", url, 400).json()["code"] == "bad_request"
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: GET /api/stores ignores an after that is not percent-encoded "
-                                       "UTF-8 (after=%FF lists from the start) instead of refusing it 400 invalid_store")
 def test_store_listing_refuses_an_undecodable_after(open_server):
     assert raw(open_server, "GET", "/api/stores", "/api/stores?after=%FF", 400).json()["code"] == "invalid_store"
 
 
-@pytest.mark.xfail(strict=True, reason="server bug: DELETE /api/stores/{store} answers a failed removal 500 "
-                                       "with the code conflict (StoreAdminRoutes.delete: every status but 404 is conflict)")
 def test_store_deletion_failure_is_no_conflict(stores_server):
     if not stores_server.sticky:
         pytest.skip("no immutable file here (chattr +i needs root and a file system that has it)")

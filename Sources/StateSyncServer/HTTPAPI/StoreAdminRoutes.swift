@@ -26,12 +26,17 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
     func list(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
             try requireAdmin(request)
+            guard !request.hasUndecodableQueryValue("after") else {
+                throw HTTPAPIError(.invalidStore("(not percent-encoded UTF-8)", id: nil))
+            }
             var after: StoreName?
             if let text = request.queryValues("after").first { after = try HTTPAPIError.storeName(text) }
-            let limitText = request.queryValues("limit").first
-            let limit = limitText.flatMap(Int.init) ?? Self.maxListed
-            guard (1...Self.maxListed).contains(limit) else {
-                throw HTTPAPIError(status: .badRequest, code: "bad_request", message: "limit must be 1 to \(Self.maxListed)")
+            var limit = Self.maxListed
+            if let text = request.queryValues("limit").first {
+                guard let value = Int(text), (1...Self.maxListed).contains(value) else {
+                    throw HTTPAPIError(status: .badRequest, code: "bad_request", message: "limit must be an integer from 1 to \(Self.maxListed)")
+                }
+                limit = value
             }
             let page = stores.summaries(after: after, limit: limit + 1)
             var body: JSONObject = ["stores": .array(page.prefix(limit).map(Self.json))]
@@ -52,12 +57,12 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
             do {
                 try await stores.delete(store)
             } catch {
-                let status: HTTPResponseStatus = switch error {
-                case .notFound: .notFound
-                case .mainStays, .inUse: .conflict
-                case .storage: .internalServerError
+                let (status, code): (HTTPResponseStatus, String) = switch error {
+                case .notFound: (.notFound, "not_found")
+                case .mainStays, .inUse: (.conflict, "conflict")
+                case .storage: (.internalServerError, "internal_error")
                 }
-                throw HTTPAPIError(status: status, code: status == .notFound ? "not_found" : "conflict", message: error.description)
+                throw HTTPAPIError(status: status, code: code, message: error.description)
             }
             return HTTPRouteResponse(
                 status: .ok, headers: ["Content-Type": "application/json"],
