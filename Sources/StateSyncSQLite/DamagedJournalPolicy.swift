@@ -1,4 +1,4 @@
-public import StateSyncJournal
+import StateSyncJournal
 /// What opening an ``SQLiteJournal`` does when the journal ends before the
 /// revision recorded as durable (acknowledged history was lost: a damaged
 /// or missing write-ahead log, a restored older file). `statesync serve

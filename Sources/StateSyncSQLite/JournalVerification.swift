@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-public import StateSyncJournal
+import StateSyncJournal
 
 /// What `statesync verify --data DIR` found in a data directory: one line
 /// per thing checked, and the problems among them.

@@ -26,7 +26,19 @@ package final class ServeProcess: @unchecked Sendable {
 
     /// Starts `executable` (default `statesync`) with `arguments`, and with
     /// `environment` added to the test's own.
+    ///
+    /// A `serve` gets a request and a hello timeout of 60 s unless the test
+    /// sets them: a test starved on a loaded machine (the whole suite at once
+    /// on two cores) can take more than the default 10 s between connecting
+    /// and sending its upgrade or its `hello`, and the server rightly closes
+    /// such a connection.
     package init(_ arguments: [String], executable: URL = ServeProcess.executable, environment: [String: String] = [:]) throws {
+        var environment = environment
+        if arguments.first == "serve" {
+            for variable in ["STATESYNC_HELLO_TIMEOUT", "STATESYNC_REQUEST_TIMEOUT"] where environment[variable] == nil {
+                environment[variable] = "60"
+            }
+        }
         process = try SpawnedChild(
             [executable.path] + arguments, environment: environment, standardOutput: .pipe, standardError: .pipe)
         // Both outputs were asked for as pipes: both reading ends exist.
@@ -41,9 +53,14 @@ package final class ServeProcess: @unchecked Sendable {
     }
 
     /// A child still running when its test lets go of it (a test that failed
-    /// before it stopped the child) is killed: no server outlives its test.
+    /// before it stopped the child) is killed: no server outlives its test;
+    /// its output is no longer read.
     deinit {
         if process.isRunning { process.send(SIGKILL) }
+        // The pipes close with their handles: their read sources must not outlive them
+        // (a descriptor closed under a registered source can crash libdispatch's event loop).
+        stdout.readabilityHandler = nil
+        stderr.readabilityHandler = nil
     }
 
     /// Adds stdout text and resumes the waiters it satisfies (all of them

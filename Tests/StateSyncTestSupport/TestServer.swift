@@ -1,4 +1,4 @@
-package import BoardApp
+import BoardApp
 package import Logging
 import NIOCore
 import Prometheus
@@ -23,6 +23,9 @@ package struct TestServer: Sendable {
         var configuration = StateSyncServerConfiguration(port: 0, storage: .memory)
         configuration.session.pingInterval = nil
         configuration.session.idleTimeout = nil
+        // A test starved on a loaded machine may take more than the default 10 s to send its upgrade or hello.
+        configuration.session.helloTimeout = .seconds(60)
+        configuration.connections.requestTimeout = .seconds(60)
         return configuration
     }
 

@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 import Synchronization
 
 /// The one group-commit writer of every stored journal (SQLite, PostgreSQL):

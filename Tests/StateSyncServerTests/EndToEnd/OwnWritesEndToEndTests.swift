@@ -11,7 +11,7 @@ struct OwnWritesEndToEndTests {
     @Test(arguments: ["main", "team-a"])
     func aGetRightAfterJoiningSeesTheSessionsOwnPresence(store: String) async throws {
         try await TestServer.with { server in
-            for attempt in 0..<30 {
+            for attempt in 0..<15 {
                 let client = try await ProtocolClient.connect(server.url)
                 // hello, then the reads at once, without waiting for welcome.
                 try await client.send(.object(["type": "hello", "name": .string("me-\(attempt)")]))
