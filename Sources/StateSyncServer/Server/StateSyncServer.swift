@@ -263,14 +263,12 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let metricsRoutes = configuration.metricsExposition.map {
             [ServerHTTPRoutes.metrics($0, adminOnly: configuration.metricsAdminOnly, authentication: configuration.authentication)]
         } ?? []
+        // One access for every HTTP API route: one rate limit per client address across them.
+        let access = HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock)
         let api = HTTPAPIRoutes(
-            engine: engine, stores: stores,
-            access: HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock),
-            streams: eventStreams,
+            engine: engine, stores: stores, access: access, streams: eventStreams,
             nextSessionID: { [self] in "h-\(sessionCounter.add(1, ordering: .relaxed).newValue)" })
-        let storeAdmin = StoreAdminRoutes(
-            stores: stores,
-            access: HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock))
+        let storeAdmin = StoreAdminRoutes(stores: stores, access: access)
         let devtools = DevtoolsRoutes(
             engine: engine, travel: TimeTravel<App>(journal: journal), authentication: configuration.authentication,
             readPermissions: configuration.session.readPermissions,

@@ -38,7 +38,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     let id: String
     private let outbound: WebSocketOutbound
     private let engine: SyncEngine<App>
-    private let stores: StoreDirectory<App>?
+    private let stores: StoreDirectory<App>
     private let metrics: ServerMetrics
     private let logger: Logger
     private let frames: SharedFrames
@@ -72,7 +72,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// buckets); it must be the clock that stamps the connection's messages
     /// (``WebSocketChannelOptions/arrivalClock``).
     init(
-        id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, stores: StoreDirectory<App>? = nil, metrics: ServerMetrics,
+        id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, stores: StoreDirectory<App>, metrics: ServerMetrics,
         frames: SharedFrames, joins: AddressRateLimiter, logger: Logger,
         configuration: SessionConfiguration, authentication: SessionAuthentication,
         clock: @Sendable () -> ContinuousClock.Instant, backlog: (limit: Int, resume: Int),
@@ -194,10 +194,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// keep their order. A store that cannot be entered answers the request
     /// with the error, and the session goes on.
     private func enter(_ store: StoreName, thenSubmit request: SessionRequest, epoch: String?) {
-        guard let stores, let identity = local.value.identity else {
-            reply(.error(.storeUnavailable(store, reason: "this server has one store", id: request.id)), store: store)
-            return
-        }
+        // Requests come only after hello, which set the identity.
+        guard let identity = local.value.identity else { return }
         local.value.waiting = true
         let eventLoop = outbound.eventLoop
         let address = outbound.channel.remoteAddress.map(ClientAddressKey.init)
@@ -253,7 +251,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         }
         for (store, engine) in local.value.engines {
             engine.leave(session: id)
-            stores?.release(store)
+            stores.release(store)
         }
         local.value.engines = [:]
         local.value.machine.closed()

@@ -175,7 +175,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     func summaries(after: StoreName?, limit: Int) -> [StoreSummary] {
         let stored = storage.storedNames()
         return state.withLock { state in
-            let names = Set(stored).union(state.entries.keys).sorted().filter { after == nil || $0 > after! }.prefix(limit)
+            let names = Set(stored).union(state.entries.keys).sorted().filter { name in after.map { name > $0 } ?? true }.prefix(limit)
             return names.map { name in
                 let entry = state.entries[name]
                 var revision: UInt64?
