@@ -50,8 +50,12 @@ let package = Package(
         // `statesync serve --config`: files (JSON, and YAML through Yams) and environment variables.
         .package(url: "https://github.com/apple/swift-configuration.git", exact: "1.4.0", traits: ["JSON", "YAML"]),
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        // Per-store access tokens (`serve --jwt-key-file`): HS256 and ES256 JWTs.
+        .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
         // Transitive only.
         .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", exact: "1.2.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms.git", exact: "1.1.4"),
         .package(url: "https://github.com/apple/swift-atomics.git", exact: "1.3.0"),
         .package(url: "https://github.com/apple/swift-numerics", exact: "1.1.1"),
@@ -251,6 +255,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strictSettings
         ),

@@ -120,7 +120,7 @@ final class SlowReader: Sendable {
             }
         case let .error(_, code, text):
             tally.problem("\(clientID): error \(code.rawValue): \(text)")
-        case .ack, .reject, .value, .unsubscribed:
+        case .ack, .reject, .value, .unsubscribed, .authorized:
             break
         }
     }

@@ -81,7 +81,7 @@ extension StateSyncClient {
         } catch {
             throw StateSyncClientError.cannotConnect(url: url, reason: "\(error)")
         }
-        send(.hello(clientID: clientID, token: configuration.token, name: configuration.name), on: connection)
+        send(.hello(clientID: clientID, token: await token, name: configuration.name), on: connection)
         return connection
     }
 
@@ -159,6 +159,7 @@ extension StateSyncClient {
         let waiters = onlineWaiters
         onlineWaiters = []
         for waiter in waiters { waiter.resume() }
+        tokenInForce()
         for store in stores.values.sorted(by: { $0.name < $1.name }) {
             store.sentDispatches = []
             for read in store.pending.reads.values {

@@ -46,8 +46,11 @@ extension StateSyncClient {
             takeDispatch(id, in: store)?.continuation?.resume(returning: rev)
         case .reject(let id, let code, let message):
             takeDispatch(id, in: store)?.continuation?.resume(throwing: DispatchRejection(code: code, message: message, actionID: id))
+        case .authorized(let id, let role, _):
+            authorized(id, role: role)
         case .error(let id, let code, let message):
             guard let id else { return }   // not about one request (e.g. rate_limited): nothing to fail
+            if tokenRefused(id, code: code, message: message) { return }
             if epochProbeAnswered(id, epoch: nil, in: store) { return }
             fail(requestID: id, code: code, message: message, in: store)
         }

@@ -80,6 +80,10 @@ public actor StateSyncClient {
     /// The error that ended ``run()`` for good, for ``waitUntilOnline()``.
     var failure: (any Error)?
     var nextWireID = 0
+    /// The token `hello` sends: ``StateSyncClientConfiguration/token`` until ``refreshToken(_:)`` replaces it.
+    var token: String?
+    /// Callers of ``refreshToken(_:)`` waiting for the server's answer, by `auth` id.
+    var tokenWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
     /// A random prefix that makes action ids unique across this client's
     /// lives, even with a persisted ``StateSyncClientConfiguration/clientID``.
     let actionIDPrefix = StateSyncClientConfiguration.randomID(prefix: "")
@@ -118,6 +122,7 @@ public actor StateSyncClient {
             outboxFile = nil
         }
         self.clientID = clientID
+        self.token = configuration.token
         self.stores = stores
         outboxFailure = failure
     }
@@ -224,6 +229,7 @@ public actor StateSyncClient {
         let waiters = onlineWaiters
         onlineWaiters = []
         for waiter in waiters { waiter.resume(throwing: error) }
+        failTokenWaiters(with: error)
     }
 
     /// The state of `name`, made on first use.

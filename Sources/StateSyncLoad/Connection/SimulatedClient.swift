@@ -112,7 +112,7 @@ final class SimulatedClient {
             if let id, let sequence = Self.sequence(of: id), writer?.queue.contains(sequence) == true {
                 answered(id: id, arrived: arrived) { _ in self.shared.counters.rejected.bump() }
             }
-        case .unsubscribed, .value:
+        case .unsubscribed, .value, .authorized:
             problem("client \(index): unexpected \(decoded.type)")
         }
     }

@@ -88,6 +88,9 @@ public struct MessageDecoder: Sendable {
         case "dispatch":
             let id = try fields.requiredID()
             return .dispatch(id: id, action: try fields.object("action"))
+        case "auth":
+            let id = try fields.requiredID()
+            return .auth(id: id, token: try fields.string("token"))
         case let other:
             throw .unknownType(other, id: fields.id)
         }
@@ -132,6 +135,11 @@ public struct MessageDecoder: Sendable {
                 code: ErrorCode(rawValue: try fields.string("code")),
                 message: try fields.string("message")
             )
+        case "authorized":
+            let id = try fields.requiredID()
+            return .authorized(
+                id: id, role: try role(fields),
+                expires: try fields.optionalRevision("expires"))
         case let other:
             throw .unknownType(other, id: fields.id)
         }
@@ -149,8 +157,9 @@ public struct MessageDecoder: Sendable {
         return MessageFields(object, pathLimits: pathLimits)
     }
 
-    private func role(_ fields: MessageFields) throws(ProtocolError) -> Role {
-        let text = try fields.string("role")
+    /// The `role` field, `nil` without one.
+    private func role(_ fields: MessageFields) throws(ProtocolError) -> Role? {
+        guard let text = try fields.optionalString("role") else { return nil }
         guard let role = Role(rawValue: text) else {
             throw .invalidValue("role", reason: "\"\(ProtocolError.clip(text))\" is not a role (reader, writer or admin)", id: fields.id)
         }

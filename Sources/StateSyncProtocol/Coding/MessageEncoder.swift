@@ -45,7 +45,7 @@ public struct MessageEncoder: Sendable {
             bytes.appendField(#"{"type":"welcome","session":"#, session)
             bytes.appendField(#","epoch":"#, epoch)
             bytes.appendField(#","rev":"#, rev)
-            bytes.appendField(#","role":"#, role.rawValue)
+            if let role { bytes.appendField(#","role":"#, role.rawValue) }
             bytes.appendField(#","server":"#, server)
         case let .snapshot(id, rev, value):
             head(#"{"type":"snapshot""#, into: &bytes)
@@ -80,6 +80,10 @@ public struct MessageEncoder: Sendable {
             if let id { bytes.appendField(#","id":"#, id) }
             bytes.appendField(#","code":"#, code.rawValue)
             bytes.appendField(#","message":"#, message)
+        case let .authorized(id, role, expires):
+            bytes.appendField(#"{"type":"authorized","id":"#, id)
+            if let role { bytes.appendField(#","role":"#, role.rawValue) }
+            if let expires { bytes.appendField(#","expires":"#, expires) }
         }
         bytes.append(UInt8(ascii: "}"))
     }
@@ -122,6 +126,9 @@ public struct MessageEncoder: Sendable {
             head(#"{"type":"dispatch""#, into: &bytes)
             bytes.appendField(#","id":"#, id)
             bytes.appendField(#","action":"#, JSONValue.object(action))
+        case let .auth(id, token):
+            bytes.appendField(#"{"type":"auth","id":"#, id)
+            bytes.appendField(#","token":"#, token)
         }
         bytes.append(UInt8(ascii: "}"))
     }

@@ -34,6 +34,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case unsupportedBinary
         case helloRequired(received: String)
         case unauthorized(tokenGiven: Bool)
+        case tokenRefused(String)
+        case storeNotGranted(store: String)
         case rateLimited(messagesPerSecond: Int)
         case byteRateLimited(bytesPerSecond: Int)
         case forbidden(path: String, role: Role)
@@ -112,6 +114,18 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.unauthorized(tokenGiven: tokenGiven), id: nil)
     }
 
+    /// `unauthorized`: the token was refused for `reason` (a JWT that expired,
+    /// is not yet valid, is signed with another key, or grants nothing),
+    /// worded for people; the token itself is never echoed.
+    public static func tokenRefused(_ reason: String, id: String? = nil) -> ProtocolError {
+        ProtocolError(.tokenRefused(reason), id: id)
+    }
+
+    /// `forbidden`: the session's token grants no role in the store `store`.
+    public static func storeNotGranted(_ store: StoreName, id: String?) -> ProtocolError {
+        ProtocolError(.storeNotGranted(store: store.rawValue), id: id)
+    }
+
     /// `rate_limited`: the connection sends more than `messagesPerSecond`.
     public static func rateLimited(messagesPerSecond: Int, id: String?) -> ProtocolError {
         ProtocolError(.rateLimited(messagesPerSecond: messagesPerSecond), id: id)
@@ -165,9 +179,9 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case .tooManySubscriptions: .tooManySubscriptions
         case .unsupportedBinary: .unsupportedBinary
         case .helloRequired: .helloRequired
-        case .unauthorized: .unauthorized
+        case .unauthorized, .tokenRefused: .unauthorized
         case .rateLimited, .byteRateLimited: .rateLimited
-        case .forbidden, .storeNotCreatable: .forbidden
+        case .forbidden, .storeNotCreatable, .storeNotGranted: .forbidden
         case .invalidStore: .invalidStore
         case .storeLimit: .limitReached
         case .storeUnavailable: .unavailable
@@ -210,6 +224,10 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
             "the first message must be \"hello\", not \"\(Self.clip(received))\""
         case .unauthorized(let tokenGiven):
             tokenGiven ? "the token is not valid" : "this server requires a token in \"hello\""
+        case .tokenRefused(let reason):
+            "the token was refused: \(reason)"
+        case .storeNotGranted(let store):
+            "this session's token grants no access to the store \"\(store)\""
         case .rateLimited(let rate):
             "too many messages: at most \(rate) per second on one connection"
         case .byteRateLimited(let rate):

@@ -24,8 +24,12 @@ public enum ClientMessage: Sendable, Hashable {
     /// Apply `action` (a JSON object with a string `type`, whose meaning is
     /// the application's) and answer `ack` or `reject` for `id`.
     case dispatch(id: String, action: JSONObject)
+    /// Replace the session's token in place (a refreshed JWT before the old
+    /// one expires): the server answers `authorized` for `id`, and the
+    /// session keeps its subscriptions in every store the new token grants.
+    case auth(id: String, token: String)
 
-    /// The `type` field: `hello`, `subscribe`, `unsubscribe`, `get` or `dispatch`.
+    /// The `type` field: `hello`, `subscribe`, `unsubscribe`, `get`, `dispatch` or `auth`.
     public var type: String {
         switch self {
         case .hello: "hello"
@@ -33,6 +37,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .unsubscribe: "unsubscribe"
         case .get: "get"
         case .dispatch: "dispatch"
+        case .auth: "auth"
         }
     }
 
@@ -40,7 +45,7 @@ public enum ClientMessage: Sendable, Hashable {
     public var id: String? {
         switch self {
         case .hello: nil
-        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _): id
+        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _), .auth(let id, _): id
         }
     }
 }

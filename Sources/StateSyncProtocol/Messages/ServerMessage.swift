@@ -13,8 +13,9 @@ public import StateSyncCore
 /// ```
 public enum ServerMessage: Sendable, Hashable {
     /// The answer to `hello`: the session's id, the history's epoch, the
-    /// current revision, the granted role and the server's name and version.
-    case welcome(session: String, epoch: String, rev: UInt64, role: Role, server: String)
+    /// current revision, the role granted in `main` (`nil` when the token
+    /// grants none there: a JWT for other stores) and the server's name and version.
+    case welcome(session: String, epoch: String, rev: UInt64, role: Role?, server: String)
     /// The value at subscription `id`'s path at `rev` (`null` when nothing is there).
     case snapshot(id: String, rev: UInt64, value: JSONValue)
     /// How subscription `id`'s value changed from revision `base` to `rev`;
@@ -30,6 +31,9 @@ public enum ServerMessage: Sendable, Hashable {
     case reject(id: String, code: RejectCode, message: String)
     /// A protocol error; `id` is the related message's id when there is one.
     case error(id: String?, code: ErrorCode, message: String)
+    /// The answer to `auth` `id`: the new token is in force, with this role
+    /// in `main` (`nil`: none) until `expires` (seconds since 1970; `nil`: no expiry).
+    case authorized(id: String, role: Role?, expires: UInt64?)
 
     /// The `reject` for action `id` refused with `rejection`.
     public static func reject(id: String, rejection: Rejection) -> ServerMessage {
@@ -52,6 +56,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .ack: "ack"
         case .reject: "reject"
         case .error: "error"
+        case .authorized: "authorized"
         }
     }
 }

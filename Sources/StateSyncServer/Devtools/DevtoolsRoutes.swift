@@ -83,7 +83,7 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
         _ path: String, _ body: @escaping @Sendable ([String: String]) async throws -> JSONValue
     ) -> HTTPRoute {
         HTTPRoute(path: path, asyncHandler: { [authentication, readPermissions, limit] head, _ in
-            if let refusal = Self.refusal(head, authentication, readPermissions) { return refusal }
+            if let refusal = await Self.refusal(head, authentication, readPermissions) { return refusal }
             guard limit.acquire() else { return Self.busy(limit.maximum) }
             defer { limit.release() }
             // Each request runs in a task started when it arrived, and a
@@ -104,22 +104,26 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     /// admin's, and unless that role may read every path.
     private static func refusal(
         _ head: HTTPRequestHead, _ authentication: SessionAuthentication, _ readPermissions: ReadPermissions
-    ) -> HTTPRouteResponse? {
+    ) async -> HTTPRouteResponse? {
         guard authentication.isRequired else {
             // Open: the caller has the role of a hello without a token.
-            guard case .success(let role) = authentication.role(for: nil), !readPermissions.allowsEverything(role) else { return nil }
+            guard case .success(let access) = await authentication.access(for: nil), let role = access.role(in: .main),
+                  !readPermissions.allowsEverything(role)
+            else { return nil }
             return error(.forbidden, code: "forbidden",
                 "devtools show the whole state, and --restrict-read keeps parts of it from role \(role.rawValue)")
         }
         let token = head.headers.bearerToken
-        switch authentication.role(for: token) {
-        case .failure:
+        switch await authentication.access(for: token).map({ $0.role(in: .main) }) {
+        case .failure(let refusal):
             return error(.unauthorized, code: "unauthorized", token == nil
                 ? "devtools need an admin token: send Authorization: Bearer TOKEN"
-                : "the token is not one of the server's tokens")
-        case .success(let role) where !role.mayAdminister:
+                : refusal.message)
+        case .success(nil):
+            return error(.forbidden, code: "forbidden", "devtools are for the admin role; this token grants no role in main")
+        case .success(let role?) where !role.mayAdminister:
             return error(.forbidden, code: "forbidden", "devtools are for the admin role; this token's role is \(role.rawValue)")
-        case .success(let role) where !readPermissions.allowsEverything(role):
+        case .success(let role?) where !readPermissions.allowsEverything(role):
             return error(.forbidden, code: "forbidden",
                 "devtools show the whole state, and --restrict-read keeps parts of it from role \(role.rawValue)")
         case .success:

@@ -13,6 +13,8 @@ enum EngineEvent: Sendable {
     /// A session completed `hello` (or an HTTP request began); `announced`
     /// sessions are journaled in presence.
     case join(SessionInfo, clientID: String?, role: Role, sink: any SessionSink, announced: Bool)
+    /// A session's token was refreshed (`auth`): its role in this store is now `role`.
+    case changeRole(sessionID: String, role: Role)
     /// A session's connection ended.
     case leave(sessionID: String)
     /// What a joined session asked, and when it reached the engine.

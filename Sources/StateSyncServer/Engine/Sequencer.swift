@@ -114,6 +114,8 @@ final class Sequencer<App: StateSyncApp> {
                 applyServerCommand(.sessionJoined(info), clientID: clientID)
                 if authority.revision > publication.revision { ownWrites.caused(authority.revision, by: info.id) }
             }
+        case let .changeRole(sessionID, role):
+            publication.changeRole(of: sessionID, to: role)
         case .leave(let sessionID):
             ownWrites.left(sessionID)
             guard let session = publication.leave(sessionID) else { return }

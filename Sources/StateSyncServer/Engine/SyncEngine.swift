@@ -161,6 +161,12 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         return EngineWelcome(epoch: shared.epoch, rev: revision)
     }
 
+    /// Gives a joined session a new role (its token was refreshed): its
+    /// later dispatches are checked against `role`.
+    public func changeRole(of session: String, to role: Role) {
+        inbox.post(.changeRole(sessionID: session, role: role))
+    }
+
     /// Forgets the session and its subscriptions and, when it was announced,
     /// journals `sessionLeft`.
     public func leave(session: String) {

@@ -71,6 +71,13 @@ struct FanOutShards {
         shards[index].run { $0.join(record) }
     }
 
+    /// The joined session `sessionID` has the role `role` from now on.
+    mutating func changeRole(of sessionID: String, to role: Role) {
+        guard sessions[sessionID] != nil else { return }
+        sessions[sessionID]?.role = role
+        withShard(of: sessionID) { $0.changeRole(of: sessionID, to: role) }
+    }
+
     /// Forgets the session and its subscriptions; returns what was known of it.
     mutating func leave(_ sessionID: String) -> JoinedSession? {
         guard let session = sessions.removeValue(forKey: sessionID) else { return nil }

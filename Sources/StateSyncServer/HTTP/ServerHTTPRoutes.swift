@@ -17,17 +17,17 @@ enum ServerHTTPRoutes {
 
     /// `GET /metrics`: what `exposition` returns, in the Prometheus text format.
     /// With `adminOnly`, a request must carry `Authorization: Bearer TOKEN`
-    /// for an admin token of `authentication` (401 without a known token,
-    /// 403 for another role).
+    /// for a token of `authentication` that is admin in `main` (401 without
+    /// a valid token, 403 for another role).
     static func metrics(
         _ exposition: @escaping @Sendable () -> [UInt8], adminOnly: Bool, authentication: SessionAuthentication
     ) -> HTTPRoute {
-        HTTPRoute(path: "/metrics") { head, _ in
+        HTTPRoute(path: "/metrics", asyncHandler: { head, _ in
             if adminOnly {
-                switch authentication.role(for: head.headers.bearerToken) {
+                switch await authentication.access(for: head.headers.bearerToken) {
                 case .failure:
                     return HTTPRouteResponse(status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"], body: "metrics need an admin token\n")
-                case .success(let role) where !role.mayAdminister:
+                case .success(let access) where access.role(in: .main)?.mayAdminister != true:
                     return HTTPRouteResponse(status: .forbidden, body: "metrics are for the admin role\n")
                 case .success:
                     break
@@ -36,7 +36,7 @@ enum ServerHTTPRoutes {
             let body = ByteBuffer(bytes: exposition())
             return HTTPRouteResponse(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: body)
-        }
+        })
     }
 
     /// `GET page.path`: the page's bytes, revalidated on every load (`no-cache`)

@@ -5,8 +5,9 @@ import StateSyncProtocol
 import WebSocket
 
 /// Who may use the HTTP API, and how much: the WebSocket's rules applied to
-/// a request. `Authorization: Bearer TOKEN` gives the token's role (no
-/// header: the role of a `hello` without a token), read restrictions apply to
+/// a request. `Authorization: Bearer TOKEN` gives the token's role in the
+/// store the request is for (no header: the role of a `hello` without a
+/// token; a JWT: what its claims grant there), read restrictions apply to
 /// every path read, and each client address has the WebSocket's message rate.
 struct HTTPAPIAccess: Sendable {
     let authentication: SessionAuthentication
@@ -22,17 +23,21 @@ struct HTTPAPIAccess: Sendable {
         self.clock = clock
     }
 
-    /// The caller's role, after its rate was checked.
+    /// The caller's role in `store`, after its rate was checked.
     ///
-    /// - Throws: ``HTTPAPIError``: `429 rate_limited`, `401 unauthorized`.
-    func role(of request: HTTPRouteRequest) throws(HTTPAPIError) -> Role {
+    /// - Throws: ``HTTPAPIError``: `429 rate_limited`, `401 unauthorized`,
+    ///   `403 forbidden` when the token grants no role in `store`.
+    func role(of request: HTTPRouteRequest, in store: StoreName) async throws(HTTPAPIError) -> Role {
         let address = request.remoteAddress?.ipAddress ?? "unknown"
         guard rateLimiter.admit(address, now: clock()) else {
             throw HTTPAPIError(.rateLimited(messagesPerSecond: session.messagesPerSecond, id: nil))
         }
-        switch authentication.role(for: request.head.headers.bearerToken) {
-        case .success(let role): return role
-        case .failure(let error): throw HTTPAPIError(error)
+        switch await authentication.access(for: request.head.headers.bearerToken) {
+        case .success(let access):
+            guard let role = access.role(in: store) else { throw HTTPAPIError(.storeNotGranted(store, id: nil)) }
+            return role
+        case .failure(let error):
+            throw HTTPAPIError(error)
         }
     }
 

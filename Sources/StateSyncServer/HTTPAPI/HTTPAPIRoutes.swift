@@ -25,7 +25,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             [
                 HTTPRoute(path: "\(prefix)/dispatch", methods: [.POST], requestHandler: { request in await dispatch(request) }),
                 HTTPRoute(path: "\(prefix)/state", methods: [.GET, .HEAD], requestHandler: { request in await state(request) }),
-                HTTPRoute(path: "\(prefix)/watch", methods: [.GET], streamHandler: { request, stream in watch(request, stream) }),
+                HTTPRoute(path: "\(prefix)/watch", methods: [.GET], streamHandler: { request, stream in Task { await watch(request, stream) } }),
             ]
         }
     }
@@ -40,9 +40,8 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
     /// Runs `body` with the engine of the store `request` names, holding a
     /// place in it (opened when it is not open) until `body` returns.
     private func withStore<T>(
-        of request: HTTPRouteRequest, role: Role, _ body: (SyncEngine<App>) async throws(HTTPAPIError) -> T
+        _ store: StoreName, of request: HTTPRouteRequest, role: Role, _ body: (SyncEngine<App>) async throws(HTTPAPIError) -> T
     ) async throws(HTTPAPIError) -> T {
-        let store = try storeName(of: request)
         if store.isMain { return try await body(engine) }
         let engine: SyncEngine<App>
         do {
@@ -57,7 +56,8 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
     /// `POST /api/dispatch`: `200 {"rev":N}` once durable, or the rejection.
     func dispatch(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
-            let role = try access.role(of: request)
+            let store = try storeName(of: request)
+            let role = try await access.role(of: request, in: store)
             guard role.mayDispatch else {
                 throw HTTPAPIError(rejection: "forbidden", message: "role \(role.rawValue) may not dispatch actions")
             }
@@ -71,7 +71,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             if let refusal = access.session.actionPermissions.refusal(of: dispatch.action, by: role) {
                 throw HTTPAPIError(rejection: "forbidden", message: refusal)
             }
-            let answer = try await withStore(of: request, role: role) { engine in
+            let answer = try await withStore(store, of: request, role: role) { engine in
                 await OneShotSession<App>.ask(
                     .dispatch(id: dispatch.id, action: dispatch.action), answerID: dispatch.id,
                     as: SessionInfo(id: sessionID, name: dispatch.name), clientID: dispatch.clientID, role: role, engine: engine)
@@ -93,9 +93,10 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
     /// `304` when `If-None-Match` names the current revision.
     func state(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
-            let role = try access.role(of: request)
+            let store = try storeName(of: request)
+            let role = try await access.role(of: request, in: store)
             let path = try access.readablePath(try Self.pathTexts(of: request).first ?? "", for: role)
-            return try await withStore(of: request, role: role) { engine throws(HTTPAPIError) in
+            return try await withStore(store, of: request, role: role) { engine throws(HTTPAPIError) in
                 let current = "\"\(engine.revision)\""
                 if request.head.headers["If-None-Match"].contains(where: { $0 == current || $0 == "*" }) {
                     return HTTPRouteResponse(status: .notModified, headers: ["ETag": current])
@@ -115,9 +116,10 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
 
     /// `GET /api/watch?path=P&path=Q`: Server-Sent Events, one subscription
     /// per path (see ``EventStreamSession``).
-    func watch(_ request: HTTPRouteRequest, _ stream: HTTPResponseStream) {
+    func watch(_ request: HTTPRouteRequest, _ stream: HTTPResponseStream) async {
         do throws(HTTPAPIError) {
-            let role = try access.role(of: request)
+            let store = try storeName(of: request)
+            let role = try await access.role(of: request, in: store)
             var texts = try Self.pathTexts(of: request)
             if texts.isEmpty { texts = [""] }
             guard texts.count <= access.session.maxSubscriptions else {
@@ -127,7 +129,6 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             for text in texts { paths.append((text, try access.readablePath(text, for: role))) }
             let since = (request.head.headers.first(name: "Last-Event-ID") ?? request.queryValues("lastEventId").first)
                 .flatMap { UInt64($0) }
-            let store = try storeName(of: request)
             let start: @Sendable (SyncEngine<App>, @escaping @Sendable () -> Void) -> Void = { [access, streams, nextSessionID, paths] engine, ended in
                 EventStreamSession<App>.start(
                     stream, paths: paths, since: since, role: role, sessionID: nextSessionID(), engine: engine,

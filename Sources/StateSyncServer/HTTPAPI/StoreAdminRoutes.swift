@@ -25,7 +25,7 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
     /// in name order; `next` (present when more follow) is the `after` of the next page.
     func list(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
-            try requireAdmin(request)
+            try await requireAdmin(request, in: .main)
             guard !request.hasUndecodableQueryValue("after") else {
                 throw HTTPAPIError(.invalidStore("(not percent-encoded UTF-8)", id: nil))
             }
@@ -52,8 +52,8 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
     /// is none, `409` while sessions are in it or for `main`.
     func delete(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
-            try requireAdmin(request)
             let store = try HTTPAPIError.storeName(request.pathParameters["store"] ?? "")
+            try await requireAdmin(request, in: store)
             do {
                 try await stores.delete(store)
             } catch {
@@ -72,10 +72,14 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
         }
     }
 
-    private func requireAdmin(_ request: HTTPRouteRequest) throws(HTTPAPIError) {
-        let role = try access.role(of: request)
+    /// Passes when tokens are off or the caller is admin in `store`
+    /// (listing: in `main`, the server's own store).
+    private func requireAdmin(_ request: HTTPRouteRequest, in store: StoreName) async throws(HTTPAPIError) {
+        let role = try await access.role(of: request, in: store)
         guard access.authentication.isRequired, !role.mayAdminister else { return }
-        throw HTTPAPIError(status: .forbidden, code: "forbidden", message: "stores are listed and deleted by the admin role; this token's role is \(role.rawValue)")
+        throw HTTPAPIError(
+            status: .forbidden, code: "forbidden",
+            message: "stores are listed and deleted by the admin role; this token's role in \(store) is \(role.rawValue)")
     }
 
     private static func json(_ summary: StoreSummary) -> JSONValue {

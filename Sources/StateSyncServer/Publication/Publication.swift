@@ -63,6 +63,11 @@ struct Publication {
         sessions[record.info.id] = record
     }
 
+    /// The session's role is now `role` (its token was refreshed).
+    mutating func changeRole(of sessionID: String, to role: Role) {
+        sessions[sessionID]?.role = role
+    }
+
     /// Forgets the session and its subscriptions; returns its record.
     mutating func leave(_ sessionID: String) -> SessionRecord? {
         guard let session = sessions.removeValue(forKey: sessionID) else { return nil }

@@ -37,7 +37,7 @@ public struct IdentifierLimits: Sendable, Hashable {
         switch message {
         case let .hello(clientID, _, name):
             return check(identifier: clientID, field: "clientId", id: nil) ?? check(name: name)
-        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _):
+        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _), .auth(let id, _):
             return check(identifier: id, field: "id", id: String(id.prefix(64)))
         }
     }

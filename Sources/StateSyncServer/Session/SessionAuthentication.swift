@@ -1,46 +1,77 @@
 public import StateSyncProtocol
 
-/// How a session's `hello` token becomes a ``Role``.
+/// How the token a session presents (in `hello`, in `auth`, or as an HTTP
+/// bearer) becomes a ``StoreAccess``: a role per store.
 ///
-/// With no tokens (``open``, the default) every session is a `writer` and
-/// tokens are ignored. With tokens, `hello` must carry one of them; a missing
-/// or unknown token is `unauthorized` (close 1008).
+/// With no tokens and no JWT key (``open``, the default) every session is a
+/// `writer` in every store and tokens are ignored. Otherwise a token is
+/// required: one of ``tokens`` grants its role in every store; any other is
+/// verified as a JWT when ``jwt`` is set (its claims say which stores, see
+/// ``JWTAuthenticator``). A missing or refused token is `unauthorized`.
 ///
 /// ```swift
 /// let auth = SessionAuthentication.tokens(["s3cret": .admin, "viewer": .reader])
-/// auth.role(for: "viewer")   // .success(.reader)
+/// await auth.access(for: "viewer")   // .success(.everyStore(.reader))
 /// ```
 public struct SessionAuthentication: Sendable, Hashable {
-    /// Token → role; empty means no authentication.
+    /// Token → role in every store.
     public var tokens: [String: Role]
+    /// Verifies JWTs (`serve --jwt-key-file`); `nil`: none are accepted.
+    public var jwt: JWTAuthenticator?
 
-    /// Everyone is a writer; tokens are ignored.
+    /// Sessions present one of `tokens`, or a JWT `jwt` verifies.
+    public init(tokens: [String: Role], jwt: JWTAuthenticator? = nil) {
+        self.tokens = tokens
+        self.jwt = jwt
+    }
+
+    /// Everyone is a writer everywhere; tokens are ignored.
     public static let open = SessionAuthentication(tokens: [:])
 
-    /// Sessions must present one of `tokens` and get its role.
+    /// Sessions must present one of `tokens` and get its role in every store.
     public static func tokens(_ tokens: [String: Role]) -> SessionAuthentication {
         SessionAuthentication(tokens: tokens)
     }
 
     /// Whether tokens are required.
-    public var isRequired: Bool { !tokens.isEmpty }
+    public var isRequired: Bool { !tokens.isEmpty || jwt != nil }
 
-    /// The role granted to a session presenting `token`, or the
-    /// `unauthorized` error to send.
+    /// What a token decides at once, or that it must be verified as a JWT.
+    enum Decision: Sendable {
+        /// The access is known now: no authentication, or a token of the list.
+        case granted(StoreAccess)
+        /// The `unauthorized` error to send.
+        case refused(ProtocolError)
+        /// A JWT: `authenticator` decides, asynchronously.
+        case verify(String, by: JWTAuthenticator)
+    }
+
+    /// What `token` decides without waiting: a token of the list, no token,
+    /// or a JWT to verify.
     ///
     /// The token is compared with every known token in time that does not
     /// depend on where they differ (a hash lookup or `==` stops at the first
     /// different byte, which lets a client guess a token byte by byte from
     /// the answer's timing).
-    public func role(for token: String?) -> Result<Role, ProtocolError> {
-        guard isRequired else { return .success(.writer) }
-        guard let token else { return .failure(.unauthorized(tokenGiven: false)) }
+    func decide(_ token: String?) -> Decision {
+        guard isRequired else { return .granted(.everyStore(.writer)) }
+        guard let token else { return .refused(.unauthorized(tokenGiven: false)) }
         var granted: Role?
         for (known, role) in tokens where Self.constantTimeEqual(Array(token.utf8), Array(known.utf8)) {
             granted = role
         }
-        guard let granted else { return .failure(.unauthorized(tokenGiven: true)) }
-        return .success(granted)
+        if let granted { return .granted(.everyStore(granted)) }
+        guard let jwt else { return .refused(.unauthorized(tokenGiven: true)) }
+        return .verify(token, by: jwt)
+    }
+
+    /// The access `token` grants, or the `unauthorized` error to send.
+    public func access(for token: String?) async -> Result<StoreAccess, ProtocolError> {
+        switch decide(token) {
+        case .granted(let access): .success(access)
+        case .refused(let error): .failure(error)
+        case let .verify(token, jwt): await jwt.access(for: token)
+        }
     }
 
     /// Whether `a` equals `b`, looking at every byte of `b` whatever the input.

@@ -21,13 +21,21 @@ public import StateSyncProtocol
 public struct SessionStateMachine: Sendable {
     /// What the session does after a message.
     public enum Action: Sendable, Equatable {
-        /// A valid `hello`: join the engine with this role and send `welcome`.
-        case join(clientID: String?, name: String?, role: Role)
-        /// A valid request within the limits, for the engine of `store`;
-        /// a `subscribe … since` names the `epoch` it resumes in, when the
-        /// client gave one (the session drops `since` when it is not the
-        /// store's: that history is not the one the client saw).
-        case request(SessionRequest, store: StoreName = .main, epoch: String? = nil)
+        /// A valid `hello`: join the engines with this access and send `welcome`.
+        case join(clientID: String?, name: String?, access: StoreAccess)
+        /// Verify `token` as a JWT (``SessionAuthentication/jwt``), then
+        /// hand the outcome to ``verified(_:)``; the session waits meanwhile.
+        case verify(token: String, by: JWTAuthenticator)
+        /// A valid request within the limits, for the engine of `store`, where
+        /// the session's role is `role`; a `subscribe … since` names the
+        /// `epoch` it resumes in, when the client gave one (the session drops
+        /// `since` when it is not the store's: that history is not the one
+        /// the client saw).
+        case request(SessionRequest, store: StoreName = .main, epoch: String? = nil, role: Role = .writer)
+        /// An `auth` in force: the session now has `access`, answers
+        /// `authorized` for `id`, and ends the subscriptions in `ended`
+        /// (their store or their path is no longer granted).
+        case reauthorize(id: String, access: StoreAccess, ended: [ScopedSubscription])
         /// Send this reply (about a message for `store`); the connection stays open.
         case reply(ServerMessage, store: StoreName = .main)
         /// Send this reply, then close with this WebSocket close code.
@@ -38,7 +46,9 @@ public struct SessionStateMachine: Sendable {
 
     private enum State: Sendable {
         case awaitingHello
-        case joined(Role)
+        /// `hello`'s token is being verified.
+        case verifyingHello(clientID: String?, name: String?)
+        case joined(StoreAccess)
         case closed
     }
 
@@ -46,7 +56,9 @@ public struct SessionStateMachine: Sendable {
     private let authentication: SessionAuthentication
     private let decoder: MessageDecoder
     private var state = State.awaitingHello
-    private var subscriptions: Set<ScopedID> = []
+    private var subscriptions: [ScopedSubscription: JSONPointer] = [:]
+    /// The `auth` whose token is being verified.
+    private var pendingAuth: String?
     /// The stores this session used (`main` from `hello` on): bounded by
     /// ``SessionConfiguration/maxStoresPerSession``.
     private var stores: Set<StoreName> = [.main]
@@ -66,15 +78,15 @@ public struct SessionStateMachine: Sendable {
         self.byteBucket = TokenBucket(ratePerSecond: configuration.bytesPerSecond, capacity: configuration.byteBurst, now: now)
     }
 
-    /// The role granted by `hello`, or `nil` before it (or once closed).
-    public var role: Role? {
-        if case .joined(let role) = state { return role }
+    /// What the session's token grants, or `nil` before `hello` (or once closed).
+    public var access: StoreAccess? {
+        if case .joined(let access) = state { return access }
         return nil
     }
 
     /// The ids of the subscriptions open on this connection, in `store`.
     public func openSubscriptions(in store: StoreName = .main) -> Set<String> {
-        Set(subscriptions.filter { $0.store == store }.map(\.id))
+        Set(subscriptions.keys.filter { $0.store == store }.map(\.id))
     }
 
     /// The stores this session used, `main` included.
@@ -87,7 +99,10 @@ public struct SessionStateMachine: Sendable {
             return .ignore
         case .awaitingHello:
             return hello(bytes)
-        case .joined(let role):
+        case .verifyingHello:
+            // The session waits for the verification and keeps later messages.
+            return .ignore
+        case .joined(let access):
             if let refusal = rateLimit(bytes, byteCount: bytes.count, now: now) { return refusal }
             let message: ClientMessage
             let store: StoreName
@@ -96,6 +111,13 @@ public struct SessionStateMachine: Sendable {
                 (message, store, epoch) = try decoder.decodeStoreScopedMessage(bytes)
             } catch {
                 return fail(error, store: decoder.namedStore(bytes) ?? .main)
+            }
+            if case .auth(let id, let token) = message {
+                if let error = configuration.identifierLimits.check(message) { return fail(error) }
+                return authenticate(token, id: id, current: access)
+            }
+            guard let role = access.role(in: store) else {
+                return fail(.storeNotGranted(store, id: message.id), store: store)
             }
             if !stores.contains(store) {
                 guard stores.count < configuration.maxStoresPerSession else {
@@ -117,6 +139,8 @@ public struct SessionStateMachine: Sendable {
             return .ignore
         case .awaitingHello:
             return fail(.helloRequired(received: "a binary message", id: nil))
+        case .verifyingHello:
+            return .ignore
         case .joined:
             if let refusal = rateLimit(nil as [UInt8]?, byteCount: byteCount, now: now) { return refusal }
             return fail(.unsupportedBinary)
@@ -140,12 +164,71 @@ public struct SessionStateMachine: Sendable {
             return fail(.helloRequired(received: message.type, id: message.id))
         }
         if let error = configuration.identifierLimits.check(message) { return fail(error) }
-        switch authentication.role(for: token) {
-        case .failure(let error):
+        switch authentication.decide(token) {
+        case .refused(let error):
             return fail(error)
-        case .success(let role):
-            state = .joined(role)
-            return .join(clientID: clientID, name: name, role: role)
+        case .granted(let access):
+            state = .joined(access)
+            return .join(clientID: clientID, name: name, access: access)
+        case let .verify(token, jwt):
+            state = .verifyingHello(clientID: clientID, name: name)
+            return .verify(token: token, by: jwt)
+        }
+    }
+
+    /// The outcome of the verification a ``Action/verify(token:by:)`` asked
+    /// for: the join (or the refusal) of a `hello`, or the `authorized` (or
+    /// the error) of an `auth`.
+    public mutating func verified(_ outcome: Result<StoreAccess, ProtocolError>) -> Action {
+        switch state {
+        case let .verifyingHello(clientID, name):
+            switch outcome {
+            case .failure(let error):
+                return fail(error)
+            case .success(let access):
+                state = .joined(access)
+                return .join(clientID: clientID, name: name, access: access)
+            }
+        case .joined(let current):
+            guard let id = pendingAuth else { return .ignore }
+            pendingAuth = nil
+            return reauthorize(outcome, id: id, current: current)
+        case .awaitingHello, .closed:
+            return .ignore
+        }
+    }
+
+    /// An `auth` with `token`: in force at once for a token of the list,
+    /// or verified first for a JWT.
+    private mutating func authenticate(_ token: String, id: String, current: StoreAccess) -> Action {
+        switch authentication.decide(token) {
+        case .refused(let error):
+            return reauthorize(.failure(error), id: id, current: current)
+        case .granted(let access):
+            return reauthorize(.success(access), id: id, current: current)
+        case let .verify(token, jwt):
+            pendingAuth = id
+            return .verify(token: token, by: jwt)
+        }
+    }
+
+    /// Puts `outcome`'s access in force for `auth` `id`, ending the
+    /// subscriptions it no longer grants; a refused token leaves the
+    /// session as it was (its current token stays in force until it expires).
+    private mutating func reauthorize(_ outcome: Result<StoreAccess, ProtocolError>, id: String, current: StoreAccess) -> Action {
+        switch outcome {
+        case .failure(let error):
+            // Not `fail`: a refused refresh does not close the connection.
+            return .reply(.error(error.relating(to: id)))
+        case .success(let access):
+            state = .joined(access)
+            let ended = subscriptions.filter { key, path in
+                guard let role = access.role(in: key.store) else { return true }
+                return !configuration.readPermissions.allows(role, toRead: path)
+            }.keys.sorted { ($0.store, $0.id) < ($1.store, $1.id) }
+            for key in ended { subscriptions[key] = nil }
+            stores = stores.filter { $0.isMain || access.role(in: $0) != nil }
+            return .reauthorize(id: id, access: access, ended: ended)
         }
     }
 
@@ -154,24 +237,27 @@ public struct SessionStateMachine: Sendable {
         switch message {
         case .hello:
             return .reply(.error(id: nil, code: .badRequest, message: "this session already said hello"))
+        case .auth:
+            // Handled before the store's role is looked up.
+            return .ignore
         case let .subscribe(id, path, since):
             guard configuration.readPermissions.allows(role, toRead: path) else {
                 return fail(.forbidden(path: path, role: role, id: id), store: store)
             }
-            let key = ScopedID(store: store, id: id)
-            if !subscriptions.contains(key), subscriptions.count >= configuration.maxSubscriptions {
+            let key = ScopedSubscription(store: store, id: id)
+            if subscriptions[key] == nil, subscriptions.count >= configuration.maxSubscriptions {
                 return fail(.tooManySubscriptions(limit: configuration.maxSubscriptions, id: id), store: store)
             }
-            subscriptions.insert(key)
-            return .request(.subscribe(id: id, path: path, since: since), store: store, epoch: since == nil ? nil : epoch)
+            subscriptions[key] = path
+            return .request(.subscribe(id: id, path: path, since: since), store: store, epoch: since == nil ? nil : epoch, role: role)
         case .unsubscribe(let id):
-            subscriptions.remove(ScopedID(store: store, id: id))
-            return .request(.unsubscribe(id: id), store: store)
+            subscriptions[ScopedSubscription(store: store, id: id)] = nil
+            return .request(.unsubscribe(id: id), store: store, role: role)
         case let .get(id, path):
             guard configuration.readPermissions.allows(role, toRead: path) else {
                 return fail(.forbidden(path: path, role: role, id: id), store: store)
             }
-            return .request(.get(id: id, path: path), store: store)
+            return .request(.get(id: id, path: path), store: store, role: role)
         case let .dispatch(id, action):
             guard role.mayDispatch else {
                 return .reply(
@@ -180,7 +266,7 @@ public struct SessionStateMachine: Sendable {
             if let refusal = configuration.actionPermissions.refusal(of: action, by: role) {
                 return .reply(.reject(id: id, code: .forbidden, message: refusal), store: store)
             }
-            return .request(.dispatch(id: id, action: action), store: store)
+            return .request(.dispatch(id: id, action: action), store: store, role: role)
         }
     }
 
@@ -240,7 +326,9 @@ public struct SessionStateMachine: Sendable {
 }
 
 /// A subscription id within its store: ids are the client's per store.
-private struct ScopedID: Hashable, Sendable {
-    let store: StoreName
-    let id: String
+public struct ScopedSubscription: Hashable, Sendable {
+    /// The store the subscription is in.
+    public let store: StoreName
+    /// The client's id for it.
+    public let id: String
 }

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Foundation
 import Logging
 import NIOCore
 import StateSyncCore
@@ -51,9 +52,14 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private struct Local {
         var machine: SessionStateMachine
         var helloTimer: Scheduled<Void>?
+        /// `hello` was accepted: the connection is counted.
         var joined = false
+        /// The session is in `main`'s engine (its token grants a role there).
+        var inMain = false
         /// Who the session is, from `hello`: what it joins each store with.
-        var identity: (info: SessionInfo, clientID: String?, role: Role)?
+        var identity: (info: SessionInfo, clientID: String?)?
+        /// Closes the connection when the token expires.
+        var expiryTimer: Scheduled<Void>?
         /// The stores other than `main` the session is in.
         var engines: [StoreName: SyncEngine<App>] = [:]
         /// A message or a request is in progress (waiting for the engine's room
@@ -154,15 +160,35 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     }
 
     private func process(_ received: WebSocketReceivedMessage) {
-        let action = decide(received)
-        if case .join = action { local.value.joined = true }
-        guard let (request, store, epoch) = perform(action) else { return }
+        carryOut(decide(received))
+    }
+
+    /// Carries out `action`: a request goes to its store's engine (entering
+    /// the store first when the session is not in it).
+    private func carryOut(_ action: SessionStateMachine.Action) {
+        guard let (request, store, epoch, role) = perform(action) else { return }
         if store.isMain {
             submit(Self.resuming(request, in: epoch, of: engine), to: engine)
         } else if let engine = local.value.engines[store] {
             submit(Self.resuming(request, in: epoch, of: engine), to: engine)
         } else {
-            enter(store, thenSubmit: request, epoch: epoch)
+            enter(store, thenSubmit: request, epoch: epoch, role: role)
+        }
+    }
+
+    /// Verifies `token` off the event loop, then carries out what the
+    /// machine makes of the outcome; the session waits meanwhile, so its
+    /// messages keep their order.
+    private func verify(_ token: String, by jwt: JWTAuthenticator) {
+        local.value.waiting = true
+        let eventLoop = outbound.eventLoop
+        Task { [self] in
+            let outcome = await jwt.access(for: token)
+            eventLoop.execute { [self] in
+                local.value.waiting = false
+                carryOut(local.value.machine.verified(outcome))
+                handleBacklog()
+            }
         }
     }
 
@@ -193,13 +219,13 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// submits `request` there; the session waits meanwhile, so its messages
     /// keep their order. A store that cannot be entered answers the request
     /// with the error, and the session goes on.
-    private func enter(_ store: StoreName, thenSubmit request: SessionRequest, epoch: String?) {
+    private func enter(_ store: StoreName, thenSubmit request: SessionRequest, epoch: String?, role: Role) {
         // Requests come only after hello, which set the identity.
         guard let identity = local.value.identity else { return }
         local.value.waiting = true
         let eventLoop = outbound.eventLoop
         let address = outbound.channel.remoteAddress.map(ClientAddressKey.init)
-        stores.acquire(store, role: identity.role, id: request.id, from: address) { [self] result in
+        stores.acquire(store, role: role, id: request.id, from: address) { [self] result in
             eventLoop.execute { [self] in
                 local.value.waiting = false
                 switch result {
@@ -209,7 +235,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
                         return
                     }
                     local.value.engines[store] = engine
-                    _ = engine.join(session: identity.info, clientID: identity.clientID, role: identity.role, sink: self)
+                    _ = engine.join(session: identity.info, clientID: identity.clientID, role: role, sink: self)
                     logger.debug("entered a store", metadata: ["session": "\(id)", "store": "\(store)"])
                     submit(Self.resuming(request, in: epoch, of: engine), to: engine)
                 case .failure(let error):
@@ -244,11 +270,11 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         local.value.finished = true
         local.value.helloTimer?.cancel()
         local.value.helloTimer = nil
+        local.value.expiryTimer?.cancel()
+        local.value.expiryTimer = nil
         // Also when the machine closed the session itself (a persistent rate limit).
-        if local.value.joined {
-            engine.leave(session: id)
-            metrics.connections.decrement()
-        }
+        if local.value.joined { metrics.connections.decrement() }
+        if local.value.inMain { engine.leave(session: id) }
         for (store, engine) in local.value.engines {
             engine.leave(session: id)
             stores.release(store)
@@ -269,7 +295,12 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         case .text: local.value.machine.received(text: message.data.readableBytesView, now: received.receivedAt)
         case .binary: local.value.machine.receivedBinary(byteCount: message.data.readableBytes, now: received.receivedAt)
         }
-        if case .join = action, let refusal = joinRefusal(now: received.receivedAt) {
+        let isHello = switch action {
+        case .join: true
+        case .verify: !local.value.joined
+        default: false
+        }
+        if isHello, let refusal = joinRefusal(now: received.receivedAt) {
             local.value.machine.closed()
             return refusal
         }
@@ -299,17 +330,31 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     /// Carries out `action`, but for a request, which it returns with its
     /// store for the caller to submit to that store's engine.
-    private func perform(_ action: SessionStateMachine.Action) -> (SessionRequest, StoreName, epoch: String?)? {
+    private func perform(_ action: SessionStateMachine.Action) -> (SessionRequest, StoreName, epoch: String?, role: Role)? {
         switch action {
-        case let .join(clientID, name, role):
+        case let .join(clientID, name, access):
             let info = SessionInfo(id: id, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? id)
-            local.value.identity = (info, clientID, role)
-            let welcome = engine.join(session: info, clientID: clientID, role: role, sink: self)
+            local.value.identity = (info, clientID)
+            local.value.joined = true
+            let role = access.role(in: .main)
+            var welcome = EngineWelcome(epoch: engine.epoch, rev: engine.revision)
+            if let role {
+                welcome = engine.join(session: info, clientID: clientID, role: role, sink: self)
+                local.value.inMain = true
+            }
             reply(.welcome(session: id, epoch: welcome.epoch, rev: welcome.rev, role: role, server: StateSyncServerInfo.name))
             metrics.connections.increment()
-            logger.debug("joined", metadata: ["session": "\(id)", "role": "\(role.rawValue)", "client": "\(clientID ?? "-")"])
-        case let .request(request, store, epoch):
-            return (request, store, epoch)
+            scheduleExpiry(of: access)
+            logger.debug("joined", metadata: [
+                "session": "\(id)", "role": "\(role?.rawValue ?? "none")", "client": "\(clientID ?? "-")",
+                "subject": "\(access.subject ?? "-")"])
+        case let .verify(token, jwt):
+            verify(token, by: jwt)
+        case let .reauthorize(authID, access, ended):
+            reauthorize(access, endingSubscriptions: ended)
+            reply(.authorized(id: authID, role: access.role(in: .main), expires: access.expires.map(Self.unixSeconds)))
+        case let .request(request, store, epoch, role):
+            return (request, store, epoch, role)
         case let .reply(message, store):
             reply(message, store: store)
         case let .replyAndClose(message, closeCode):
@@ -320,6 +365,71 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
             break
         }
         return nil
+    }
+
+    /// Puts a refreshed token's `access` in force: the subscriptions in
+    /// `ended` end (`unsubscribed`), the session leaves the stores it no
+    /// longer has a role in (and joins `main` when it now has one there),
+    /// and every engine it stays in learns its new role.
+    private func reauthorize(_ access: StoreAccess, endingSubscriptions ended: [ScopedSubscription]) {
+        for subscription in ended {
+            if access.role(in: subscription.store) != nil, let engine = engine(of: subscription.store) {
+                submit(.unsubscribe(id: subscription.id), to: engine)   // answered `unsubscribed` by the engine
+            } else {
+                reply(.unsubscribed(id: subscription.id), store: subscription.store)
+            }
+        }
+        switch (access.role(in: .main), local.value.inMain) {
+        case (let role?, true):
+            engine.changeRole(of: id, to: role)
+        case (let role?, false):
+            if let identity = local.value.identity {
+                _ = engine.join(session: identity.info, clientID: identity.clientID, role: role, sink: self)
+                local.value.inMain = true
+            }
+        case (nil, true):
+            engine.leave(session: id)
+            local.value.inMain = false
+        case (nil, false):
+            break
+        }
+        for (store, engine) in local.value.engines {
+            if let role = access.role(in: store) {
+                engine.changeRole(of: id, to: role)
+            } else {
+                engine.leave(session: id)
+                stores.release(store)
+                local.value.engines[store] = nil
+            }
+        }
+        scheduleExpiry(of: access)
+        logger.debug("token refreshed", metadata: ["session": "\(id)", "subject": "\(access.subject ?? "-")"])
+    }
+
+    /// The engine of `store` when the session is in it.
+    private func engine(of store: StoreName) -> SyncEngine<App>? {
+        store.isMain ? (local.value.inMain ? engine : nil) : local.value.engines[store]
+    }
+
+    /// Closes the connection when `access`'s token expires (replacing the
+    /// timer of an earlier token): an `unauthorized` error, then close 1008
+    /// with the reason `token expired`.
+    private func scheduleExpiry(of access: StoreAccess) {
+        local.value.expiryTimer?.cancel()
+        local.value.expiryTimer = nil
+        guard let expires = access.expires else { return }
+        let delay = TimeAmount.nanoseconds(Int64(max(0, expires.timeIntervalSinceNow) * 1e9))
+        local.value.expiryTimer = outbound.eventLoop.scheduleTask(in: delay) { [self] in
+            logger.debug("closing", metadata: ["session": "\(id)", "reason": "token expired"])
+            reply(.error(.tokenRefused("it expired at \(expires.formatted(.iso8601)); send auth with a fresh token before it expires")))
+            local.value.machine.closed()
+            outbound.close(code: .policyViolation, reason: "token expired", promise: nil)
+        }
+    }
+
+    /// `date` in whole seconds since 1970 (a JWT's `exp`).
+    private static func unixSeconds(_ date: Date) -> UInt64 {
+        UInt64(max(0, date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Writes a message of the session layer itself (welcome, errors, its

@@ -5,17 +5,17 @@ import Testing
 @Suite
 struct SessionAuthenticationTests {
     @Test(arguments: [nil, "anything"] as [String?])
-    func openServerMakesEveryoneAWriter(token: String?) {
-        #expect(SessionAuthentication.open.role(for: token) == .success(.writer))
+    func openServerMakesEveryoneAWriter(token: String?) async {
+        #expect(await SessionAuthentication.open.access(for: token) == .success(.everyStore(.writer)))
         #expect(!SessionAuthentication.open.isRequired)
     }
 
-    @Test func tokensMapToRolesAndOthersAreUnauthorized() {
+    @Test func tokensMapToRolesInEveryStoreAndOthersAreUnauthorized() async throws {
         let auth = SessionAuthentication.tokens(["a": .admin, "r": .reader])
-        #expect(auth.role(for: "a") == .success(.admin))
-        #expect(auth.role(for: "r") == .success(.reader))
-        #expect(auth.role(for: "x") == .failure(.unauthorized(tokenGiven: true)))
-        #expect(auth.role(for: nil) == .failure(.unauthorized(tokenGiven: false)))
+        #expect(await auth.access(for: "a") == .success(.everyStore(.admin)))
+        #expect(try await auth.access(for: "r").get().role(in: StoreName("team-42")) == .reader)
+        #expect(await auth.access(for: "x") == .failure(.unauthorized(tokenGiven: true)))
+        #expect(await auth.access(for: nil) == .failure(.unauthorized(tokenGiven: false)))
     }
 
     @Test(arguments: [
@@ -26,9 +26,9 @@ struct SessionAuthenticationTests {
         ("", "s3cret", false),
         ("s3cret" + String(repeating: "\u{0}", count: 256), "s3cret", false),
     ])
-    func tokensCompareByEveryByte(given: String, known: String, equal: Bool) {
+    func tokensCompareByEveryByte(given: String, known: String, equal: Bool) async {
         #expect(SessionAuthentication.constantTimeEqual(Array(given.utf8), Array(known.utf8)) == equal)
         let auth = SessionAuthentication.tokens([known: .admin])
-        #expect((auth.role(for: given) == .success(.admin)) == equal)
+        #expect((await auth.access(for: given) == .success(.everyStore(.admin))) == equal)
     }
 }

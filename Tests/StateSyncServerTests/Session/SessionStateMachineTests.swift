@@ -19,8 +19,8 @@ struct SessionStateMachineTests {
     @Test func helloJoinsAsWriterWithoutAuthentication() {
         var machine = Self.machine()
         let action = machine.received(text: Self.bytes(#"{"type":"hello","clientId":"c1","name":"alice","extra":1}"#), now: Self.start)
-        #expect(action == .join(clientID: "c1", name: "alice", role: .writer))
-        #expect(machine.role == .writer)
+        #expect(action == .join(clientID: "c1", name: "alice", access: .everyStore(.writer)))
+        #expect(machine.access == .everyStore(.writer))
     }
 
     @Test(arguments: [#"{"type":"get","id":"g1","path":""}"#, "nope", #"{"type":"hello","name":5}"#])
@@ -41,7 +41,7 @@ struct SessionStateMachineTests {
         var machine = Self.machine(authentication: .tokens(["r": .reader]))
         let action = machine.received(text: MessageEncoder().encode(ClientMessage.hello(clientID: nil, token: token, name: nil)), now: Self.start)
         if admitted {
-            #expect(action == .join(clientID: nil, name: nil, role: .reader))
+            #expect(action == .join(clientID: nil, name: nil, access: .everyStore(.reader)))
         } else {
             #expect(action == .replyAndClose(.error(.unauthorized(tokenGiven: token != nil)), closeCode: 1008))
         }
@@ -77,7 +77,7 @@ struct SessionStateMachineTests {
         var machine = Self.machine()
         _ = machine.received(text: Self.bytes(#"{"type":"hello"}"#), now: Self.start)
         #expect(machine.receivedBinary(now: Self.start) == .reply(.error(.unsupportedBinary)))
-        #expect(machine.role == .writer)
+        #expect(machine.access == .everyStore(.writer))
     }
 
     @Test func rateLimitRefusesThenClosesAndRecoversWithTime() {

@@ -111,7 +111,8 @@ extension ServerMessage {
     /// The id of an answer to a request (not of a `patch`, which may come many times).
     var answerID: String? {
         switch self {
-        case .ack(let id, _), .reject(let id, _, _), .value(let id, _, _), .unsubscribed(let id), .snapshot(let id, _, _): id
+        case .ack(let id, _), .reject(let id, _, _), .value(let id, _, _), .unsubscribed(let id), .snapshot(let id, _, _),
+             .authorized(let id, _, _): id
         case .patch, .welcome, .error: nil
         }
     }

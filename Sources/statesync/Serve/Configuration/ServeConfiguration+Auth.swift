@@ -13,6 +13,9 @@ extension ServeConfiguration {
         var tokens: [String] = []
         /// A file of `TOKEN ROLE` lines, added to ``tokens``. Default none.
         var tokensFile: String?
+        /// A file with the key of the JWTs sessions may present (an ES256 PEM
+        /// or an HS256 secret); enables authentication. Default none: JWTs are refused.
+        var jwtKeyFile: String?
         /// `PATH=ROLE` entries: only ROLE and above read PATH or what contains it. Default none.
         var restrictRead: [String] = []
         /// `TYPE=ROLE` entries: only ROLE and above dispatch actions of TYPE. Default none.
@@ -25,6 +28,7 @@ extension ServeConfiguration {
         enum Keys {
             static let tokens = Setting<[String]>("auth.tokens", flag: "--token", secret: SecretMask.tokens)
             static let tokensFile = Setting<String>("auth.tokensFile", flag: "--tokens-file")
+            static let jwtKeyFile = Setting<String>("auth.jwtKeyFile", flag: "--jwt-key-file")
             static let restrictRead = Setting<[String]>("auth.restrictRead", flag: "--restrict-read")
             static let restrictAction = Setting<[String]>("auth.restrictAction", flag: "--restrict-action")
             static let metricsAdminOnly = Setting<Bool>("auth.metricsAdminOnly", flag: "--metrics-admin-only")
@@ -37,6 +41,7 @@ extension ServeConfiguration {
         init(reading settings: inout SettingsReader) throws(ConfigurationError) {
             try settings.read(Keys.tokens, into: &tokens)
             try settings.read(Keys.tokensFile, into: &tokensFile)
+            try settings.read(Keys.jwtKeyFile, into: &jwtKeyFile)
             try settings.read(Keys.restrictRead, into: &restrictRead)
             try settings.read(Keys.restrictAction, into: &restrictAction)
             try settings.read(Keys.metricsAdminOnly, into: &metricsAdminOnly)
@@ -46,6 +51,7 @@ extension ServeConfiguration {
         var entries: [ConfigurationEntry] {
             [
                 ConfigurationEntry(Keys.tokens, tokens), ConfigurationEntry(Keys.tokensFile, tokensFile),
+                ConfigurationEntry(Keys.jwtKeyFile, jwtKeyFile),
                 ConfigurationEntry(Keys.restrictRead, restrictRead), ConfigurationEntry(Keys.restrictAction, restrictAction),
                 ConfigurationEntry(Keys.metricsAdminOnly, metricsAdminOnly),
             ]
@@ -71,9 +77,23 @@ extension ServeConfiguration {
                 let (token, role) = try TokensFile.parseToken(String(entry), name: origins[Keys.tokens].name)
                 roles[token] = role
             }
-            if !roles.isEmpty { configuration.authentication = .tokens(roles) }
-            if metricsAdminOnly, roles.isEmpty {
-                throw CommandFailure(message: "\(origins[Keys.metricsAdminOnly].name) needs an admin token: give --token TOKEN=admin, --tokens-file or $STATESYNC_TOKENS")
+            var jwt: JWTAuthenticator?
+            if let jwtKeyFile {
+                let key: JWTKey
+                do {
+                    key = try JWTKey.load(fileAt: jwtKeyFile)
+                } catch {
+                    throw CommandFailure(message: "\(origins[Keys.jwtKeyFile].name) \(jwtKeyFile): \(error.reason)")
+                }
+                // A public key may be read by anyone; a shared secret may not.
+                if key.isSecret, let warning = TokensFile.permissionWarning(path: jwtKeyFile, holding: "the JWT secret") {
+                    printError(warning)
+                }
+                jwt = JWTAuthenticator(key: key)
+            }
+            configuration.authentication = SessionAuthentication(tokens: roles, jwt: jwt)
+            if metricsAdminOnly, !configuration.authentication.isRequired {
+                throw CommandFailure(message: "\(origins[Keys.metricsAdminOnly].name) needs an admin token: give --token TOKEN=admin, --tokens-file, $STATESYNC_TOKENS or --jwt-key-file")
             }
             configuration.metricsAdminOnly = metricsAdminOnly
             for entry in restrictRead {

@@ -67,12 +67,12 @@ enum TokensFile {
 
     /// A warning when the tokens file at `path` may be read by users other
     /// than its owner; `nil` when it may not (or cannot be checked).
-    static func permissionWarning(path: String) -> String? {
+    static func permissionWarning(path: String, holding what: String = "the tokens file") -> String? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),   // it was just read: it exists
               let permissions = (attributes[.posixPermissions] as? NSNumber)?.uint16Value,
               permissions & 0o044 != 0
         else { return nil }
-        return "statesync: warning: the tokens file \(path) can be read by other users (mode \(String(permissions, radix: 8))); run chmod 600 \(path)"
+        return "statesync: warning: \(what) \(path) can be read by other users (mode \(String(permissions, radix: 8))); run chmod 600 \(path)"
     }
 
     private static func role(_ name: String, context: String) throws(CommandFailure) -> Role {

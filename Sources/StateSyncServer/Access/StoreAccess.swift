@@ -1,0 +1,61 @@
+public import Foundation
+public import StateSyncProtocol
+
+/// What a session's token lets it do in each store: a role per store
+/// pattern, and when the token stops being valid.
+///
+/// A token of the server's list (`--token`) grants its role in every store
+/// (``everyStore(_:)``); a JWT grants what its claims say
+/// (``JWTAuthenticator``). Where several patterns match a store, the most
+/// specific decides: a pattern without a wildcard first, then the one with
+/// the most characters that are not wildcards; between equally specific
+/// ones, the lower role (a token never gets more than one of its patterns
+/// clearly gives).
+///
+/// ```swift
+/// let access = StoreAccess(grants: [try StorePattern("team-42-*"): .writer, try StorePattern("lobby"): .reader])
+/// access.role(in: try StoreName("team-42-board"))   // .writer
+/// access.role(in: .main)                            // nil: no access
+/// ```
+public struct StoreAccess: Sendable, Hashable {
+    /// The role each pattern grants.
+    public var grants: [StorePattern: Role]
+    /// When the token expires (its `exp`), or `nil` for a token that does not.
+    public var expires: Date?
+    /// Who the token is for (a JWT's `sub`), for logs; `nil` when it does not say.
+    public var subject: String?
+
+    /// The most patterns one token may carry: matching a store tries each.
+    public static let maxGrants = 100
+
+    /// Access with these grants.
+    public init(grants: [StorePattern: Role], expires: Date? = nil, subject: String? = nil) {
+        self.grants = grants
+        self.expires = expires
+        self.subject = subject
+    }
+
+    /// `role` in every store, with no expiry: a token of the server's list, or no authentication.
+    public static func everyStore(_ role: Role) -> StoreAccess {
+        StoreAccess(grants: [.anyStore: role])
+    }
+
+    /// The role granted in `store`, or `nil` when no pattern matches it.
+    public func role(in store: StoreName) -> Role? {
+        var best: (pattern: StorePattern, role: Role)?
+        for (pattern, role) in grants where pattern.matches(store) {
+            guard let current = best else {
+                best = (pattern, role)
+                continue
+            }
+            let rank = (pattern.isExact ? 1 : 0, pattern.literalCount)
+            let currentRank = (current.pattern.isExact ? 1 : 0, current.pattern.literalCount)
+            if rank > currentRank || (rank == currentRank && role < current.role) { best = (pattern, role) }
+        }
+        return best?.role
+    }
+
+    /// The highest role granted in any store (what the devtools and the
+    /// admin routes check before they look at one store).
+    public var highestRole: Role? { grants.values.max() }
+}
