@@ -350,6 +350,7 @@ let package = Package(
                 "WebSocket",
                 "TestProcessSupport",
                 "ProcessSpawning",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

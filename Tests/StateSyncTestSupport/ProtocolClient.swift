@@ -92,6 +92,9 @@ package final class ProtocolClient {
     /// The close code once closed.
     package var closeCode: UInt16? { connection.closeStatus?.code.code }
 
+    /// The close reason once closed.
+    package var closeReason: String? { connection.closeStatus?.reason }
+
     /// Closes normally and waits for the close handshake.
     package func close() async throws {
         try await connection.outbound.close(code: .normalClosure, reason: "")

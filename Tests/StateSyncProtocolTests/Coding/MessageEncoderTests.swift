@@ -27,12 +27,16 @@ struct MessageEncoderTests {
         .get(id: "g1", path: JSONPointer(tokens: ["counters", "hits"])),
         .dispatch(id: "a17", action: ["type": "toggleTodo", "id": "t7"]),
         .dispatch(id: "a\n\"18\"", action: ["type": "x", "nested": ["deep": [1, [2, [3]]], "n": nil]]),
+        .auth(id: "t1", token: "eyJ.eyJ.sig"),
     ]
 
     static let serverMessages: [ServerMessage] = [
         .welcome(session: "s-91", epoch: "e-3b9c", rev: 1042, role: .writer, server: "statesync/0.1.0"),
         .welcome(session: "s", epoch: "e", rev: 0, role: .reader, server: "x"),
         .welcome(session: "s", epoch: "e", rev: 7, role: .admin, server: "x"),
+        .welcome(session: "s", epoch: "e", rev: 7, role: nil, server: "x"),
+        .authorized(id: "t1", role: .reader, expires: 1_764_288_000),
+        .authorized(id: "t2", role: nil, expires: nil),
         .snapshot(id: "s1", rev: 1042, value: [["id": "t7", "title": "Milk", "done": false]]),
         .snapshot(id: "s2", rev: 0, value: .null),
         .patch(id: "s1", base: 1042, rev: 1045, ops: todosPatch),
@@ -59,9 +63,9 @@ struct MessageEncoderTests {
 
     @Test("every message type is covered by the round-trip tables")
     func coverage() {
-        #expect(Set(Self.clientMessages.map(\.type)) == ["hello", "subscribe", "unsubscribe", "get", "dispatch"])
+        #expect(Set(Self.clientMessages.map(\.type)) == ["hello", "subscribe", "unsubscribe", "get", "dispatch", "auth"])
         #expect(Set(Self.serverMessages.map(\.type))
-            == ["welcome", "snapshot", "patch", "unsubscribed", "value", "ack", "reject", "error"])
+            == ["welcome", "snapshot", "patch", "unsubscribed", "value", "ack", "reject", "error", "authorized"])
     }
 
     @Test("frames have type first and the protocol's field order")
@@ -80,6 +84,11 @@ struct MessageEncoderTests {
              #"{"type":"reject","id":"a18","code":"not_found","message":"no todo with id nope"}"#),
             (.error(id: nil, code: .badJSON, message: "m"), #"{"type":"error","code":"bad_json","message":"m"}"#),
             (.error(id: "x\"1", code: .badRequest, message: "m"), #"{"type":"error","id":"x\"1","code":"bad_request","message":"m"}"#),
+            (.welcome(session: "s-9", epoch: "e", rev: 3, role: nil, server: "x"),
+             #"{"type":"welcome","session":"s-9","epoch":"e","rev":3,"server":"x"}"#),
+            (.authorized(id: "t1", role: .writer, expires: 1_764_288_000),
+             #"{"type":"authorized","id":"t1","role":"writer","expires":1764288000}"#),
+            (.authorized(id: "t2", role: nil, expires: nil), #"{"type":"authorized","id":"t2"}"#),
         ]
         for (message, text) in cases {
             #expect(String(decoding: encoder.encode(message), as: UTF8.self) == text)
@@ -94,6 +103,7 @@ struct MessageEncoderTests {
             (.subscribe(id: "s1", path: JSONPointer(tokens: ["todos"]), since: 1045),
              #"{"type":"subscribe","id":"s1","path":"/todos","since":1045}"#),
             (.get(id: "g1", path: .root), #"{"type":"get","id":"g1","path":""}"#),
+            (.auth(id: "t1", token: "a.b.c"), #"{"type":"auth","id":"t1","token":"a.b.c"}"#),
             (.dispatch(id: "a17", action: ["type": "toggleTodo", "id": "t7"]),
              #"{"type":"dispatch","id":"a17","action":{"id":"t7","type":"toggleTodo"}}"#),
         ]
