@@ -48,6 +48,11 @@ extension StateSyncClient {
             takeDispatch(id, in: store)?.continuation?.resume(throwing: DispatchRejection(code: code, message: message, actionID: id))
         case .authorized(let id, let role, _):
             authorized(id, role: role)
+        case .error(_, .behind, _):
+            // This node is behind what the client has seen (a failover to a
+            // lagging node): drop the connection, so that the reconnect loop
+            // resumes on the next node, rather than accept an older state.
+            connection?.outbound.close(code: .goingAway, reason: "the server is behind this client's revision", promise: nil)
         case .error(let id, let code, let message):
             guard let id else { return }   // not about one request (e.g. rate_limited): nothing to fail
             if tokenRefused(id, code: code, message: message) { return }

@@ -48,6 +48,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let limitReached = ErrorCode(rawValue: "limit_reached")
     /// `unavailable`: the store could not be opened now (its storage failed).
     public static let unavailable = ErrorCode(rawValue: "unavailable")
+    /// `behind`: a `subscribe … since` names a revision this node has not
+    /// reached in time (a cluster node behind the one the client left):
+    /// resume on another node.
+    public static let behind = ErrorCode(rawValue: "behind")
 
     /// What this error does to the connection; codes missing from
     /// ``policies`` (ones this version does not know) leave it open.
@@ -68,6 +72,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         .invalidStore: .staysOpen,
         .limitReached: .staysOpen,
         .unavailable: .staysOpen,
+        .behind: .staysOpen,
         .helloRequired: .closes(code: CloseCode.policyViolation),
         .unauthorized: .closes(code: CloseCode.policyViolation),
         .rateLimited: .closesWhenPersisting(code: CloseCode.policyViolation),

@@ -36,6 +36,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case unauthorized(tokenGiven: Bool)
         case tokenRefused(String)
         case storeNotGranted(store: String)
+        case behind(revision: UInt64, seen: UInt64)
         case rateLimited(messagesPerSecond: Int)
         case byteRateLimited(bytesPerSecond: Int)
         case forbidden(path: String, role: Role)
@@ -126,6 +127,12 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.storeNotGranted(store: store.rawValue), id: id)
     }
 
+    /// `behind`: this node is at `revision`, behind the revision `seen` a
+    /// `subscribe … since` resumes from, and did not catch up in time.
+    public static func behind(revision: UInt64, seen: UInt64, id: String?) -> ProtocolError {
+        ProtocolError(.behind(revision: revision, seen: seen), id: id)
+    }
+
     /// `rate_limited`: the connection sends more than `messagesPerSecond`.
     public static func rateLimited(messagesPerSecond: Int, id: String?) -> ProtocolError {
         ProtocolError(.rateLimited(messagesPerSecond: messagesPerSecond), id: id)
@@ -185,6 +192,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidStore: .invalidStore
         case .storeLimit: .limitReached
         case .storeUnavailable: .unavailable
+        case .behind: .behind
         }
     }
 
@@ -226,6 +234,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
             tokenGiven ? "the token is not valid" : "this server requires a token in \"hello\""
         case .tokenRefused(let reason):
             "the token was refused: \(reason)"
+        case let .behind(revision, seen):
+            "this node is at revision \(revision), behind revision \(seen) the client has seen: resume on another node"
         case .storeNotGranted(let store):
             "this session's token grants no access to the store \"\(store)\""
         case .rateLimited(let rate):

@@ -34,6 +34,8 @@ enum EngineEvent: Sendable {
     /// A ``SharedJournal``'s hint (``SharedJournal/follow(hint:)``): its
     /// head may be at `head`, past this engine's revision.
     case journalHint(UInt64)
+    /// A held request's deadline passed: run a round to answer it.
+    case deadline
     /// Finish what is queued, then stop.
     case shutdown
 

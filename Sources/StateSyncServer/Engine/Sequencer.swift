@@ -46,6 +46,10 @@ final class Sequencer<App: StateSyncApp> {
     var ownWrites = OwnWrites()
     /// Following a shared journal (``Sequencer+Follow``).
     var following = FollowState()
+    /// Resumes from revisions not published here yet (a shared journal only).
+    var catchUps = CatchUpHolds()
+    /// How long a resume waits for its revision (``SyncEngineConfiguration/catchUpTimeout``).
+    let catchUpTimeout: Duration
 
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
@@ -56,6 +60,7 @@ final class Sequencer<App: StateSyncApp> {
     ) {
         self.journal = journal
         sharedJournal = journal as? any SharedJournal
+        catchUpTimeout = configuration.catchUpTimeout
         self.inbox = inbox
         self.shared = shared
         self.effects = effects
@@ -118,10 +123,12 @@ final class Sequencer<App: StateSyncApp> {
             publication.changeRole(of: sessionID, to: role)
         case .leave(let sessionID):
             ownWrites.left(sessionID)
+            catchUps.left(sessionID)
             guard let session = publication.leave(sessionID) else { return }
             logger.debug("session left", metadata: ["session": "\(sessionID)"])
             if session.announced { applyServerCommand(.sessionLeft(session.info), clientID: session.clientID) }
         case let .request(sessionID, request, received):
+            guard !holdUntilCaughtUp(request, from: sessionID, received: received) else { return }
             guard !ownWrites.hold(request, from: sessionID, received: received, published: publication.revision) else { return }
             await perform(request, from: sessionID, received: received)
         case let .system(journaled, reduced):
@@ -135,6 +142,8 @@ final class Sequencer<App: StateSyncApp> {
             durable(result)
         case .journalHint(let head):
             following.hintedHead = max(following.hintedHead, head)
+        case .deadline:
+            catchUps.wakeUpPending = false   // the round's releaseHeldRequests answers what expired
         case .shutdown:
             stopping = true
         }
@@ -162,5 +171,45 @@ final class Sequencer<App: StateSyncApp> {
         for held in ownWrites.release(published: publication.revision, everything: everything) {
             await perform(held.request, from: held.sessionID, received: held.received)
         }
+        let (ready, expired) = catchUps.release(published: publication.revision, now: .now)
+        for held in ready {
+            await perform(held.request, from: held.sessionID, received: held.received)
+        }
+        for held in expired {
+            answerBehind(held)
+        }
+        scheduleWakeUp()
+    }
+
+    /// Posts ``EngineEvent/deadline`` at the earliest held deadline, unless
+    /// a wake-up is pending already: one sleeping task, however many wait.
+    private func scheduleWakeUp() {
+        guard !catchUps.wakeUpPending, let deadline = catchUps.earliestDeadline else { return }
+        catchUps.wakeUpPending = true
+        let inbox = inbox
+        Task {
+            try? await Task.sleep(until: deadline)
+            inbox.post(.deadline)
+        }
+    }
+
+    /// Holds a `subscribe … since` a revision not published here yet, on a
+    /// shared journal (see ``CatchUpHolds``), and asks for a catch-up now;
+    /// returns whether it was held.
+    private func holdUntilCaughtUp(_ request: SessionRequest, from sessionID: String, received: ContinuousClock.Instant) -> Bool {
+        guard sharedJournal != nil, case let .subscribe(_, _, since?) = request, since > publication.revision else { return false }
+        catchUps.hold(request, since: since, from: sessionID, received: received, deadline: .now + catchUpTimeout)
+        following.hintedHead = max(following.hintedHead, since)
+        return true
+    }
+
+    /// Answers a held resume whose revision this node did not reach in time:
+    /// `error` `behind`, so that the client resumes on another node.
+    private func answerBehind(_ held: CatchUpHolds.Held) {
+        guard case .subscribe(let id, _, _) = held.request else { return }
+        let error = ProtocolError.behind(revision: publication.revision, seen: held.since, id: id)
+        logger.notice("a resume is ahead of this node", metadata: [
+            "session": "\(held.sessionID)", "since": "\(held.since)", "rev": "\(publication.revision)"])
+        publication.withShard(of: held.sessionID) { $0.deliver($0.encoder.encode(.error(error)), to: held.sessionID) }
     }
 }

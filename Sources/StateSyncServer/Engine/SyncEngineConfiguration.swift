@@ -69,6 +69,13 @@ public struct SyncEngineConfiguration: Sendable {
     /// read instead of the server's memory growing. Default 16,384: many
     /// rounds of group commit at 10,000 connected clients, a few MB.
     public var maxQueuedRequests: Int
+    /// How long a `subscribe … since` a revision this node has not
+    /// published yet waits for it (a client that failed over from a node
+    /// ahead of this one, on a shared journal) before it is answered
+    /// `behind`. Default 2 s: following another node's writes takes
+    /// milliseconds when notifications arrive and at most a poll interval
+    /// (1 s) when they do not.
+    public var catchUpTimeout: Duration = .seconds(2)
     /// The clock that fixes `Meta.time` when an action is accepted.
     /// Default: the system clock (`Date()`); tests inject a fixed one.
     public var clock: @Sendable () -> Date

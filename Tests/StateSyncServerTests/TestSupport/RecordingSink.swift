@@ -112,7 +112,7 @@ extension ServerMessage {
     var answerID: String? {
         switch self {
         case .ack(let id, _), .reject(let id, _, _), .value(let id, _, _), .unsubscribed(let id), .snapshot(let id, _, _),
-             .authorized(let id, _, _): id
+             .authorized(let id, _, _), .error(let id?, _, _): id
         case .patch, .welcome, .error: nil
         }
     }
