@@ -2,7 +2,7 @@
 // here, see server.mjs; the JavaScript twin of clients/python/tests/test_auth.py):
 // refreshToken keeps the session and its subscriptions, takes the new role,
 // survives a refusal, waits for the next welcome when offline; a store the
-// token does not grant is forbidden.
+// token does not grant is forbidden; an expired token ends the session.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { StateSyncClient, StateSyncError } from "../statesync.js";
@@ -139,6 +139,20 @@ test("offline, a refreshed token waits for the next hello, which carries it, and
       const hellos = sent.filter((message) => message.type === "hello");
       assert.deepEqual(hellos.map((hello) => hello.token), [writer, reader]);
       assert.deepEqual(sent.filter((message) => message.type === "auth"), [], "no auth: the hello carried it");
+    } finally {
+      client.close();
+    }
+  });
+});
+
+test("when the token in force expires, the server ends the session and the client stops, unauthorized", { timeout: 2 * TIMEOUT_MS }, async () => {
+  await withJWTServer(async (server) => {
+    const client = new StateSyncClient(server.url, { backoff, token: mintJWT({ sub: "erin", role: "writer", exp: Math.floor(Date.now() / 1000) + 2 }) });
+    try {
+      await within(client.ready(), "the welcome");
+      await until(() => client.connection === "closed", "the end of the session at exp");
+      assert.equal(client.lastError?.code, "unauthorized");
+      assert.equal((await refusal(client.refreshToken(mintJWT({ sub: "erin", role: "writer" })), "a refresh after the end")).code, "unauthorized");
     } finally {
       client.close();
     }

@@ -2,7 +2,7 @@
 support.py; the Python twin of clients/js/tests/auth.test.mjs): refresh_token
 keeps the session and its subscriptions, takes the new role, survives a
 refusal, waits for the next welcome when offline; a store the token does not
-grant is forbidden."""
+grant is forbidden; an expired token ends the session."""
 
 from __future__ import annotations
 
@@ -129,5 +129,23 @@ def test_offline_a_refreshed_token_waits_for_the_next_hello_and_returns_on_its_w
             assert client.connection == "open"
             assert client.welcome is not None and client.welcome.get("role") == "reader"
             assert client.role == "reader"
+
+    run(scenario())
+
+
+def test_when_the_token_in_force_expires_the_server_ends_the_session_and_the_client_stops(start_server, jwt_key_file):
+    server = jwt_serve(start_server, jwt_key_file)
+
+    async def scenario():
+        client = StateSyncClient(server.url, token=mint_jwt({"sub": "erin", "role": "writer", "exp": int(time.time()) + 2}))
+        try:
+            await client.connect(TIMEOUT)
+            await until(lambda: client.connection == "closed", "the end of the session at exp")
+            assert client.last_error is not None and client.last_error.code == "unauthorized"
+            with pytest.raises(StateSyncError) as refused:
+                await client.refresh_token(mint_jwt({"sub": "erin", "role": "writer"}))
+            assert refused.value.code == "unauthorized"
+        finally:
+            await client.close()
 
     run(scenario())
