@@ -90,9 +90,19 @@ export interface DispatchMessage<A extends { type: string } = Action> {
   action: A;
 }
 
+/**
+ * Replaces the session's token in place (a JWT refreshed before it expires);
+ * answered with `authorized`, or `error` `unauthorized` (the token in force stays).
+ */
+export interface AuthMessage {
+  type: "auth";
+  id: string;
+  token: string;
+}
+
 /** Every message a client sends. */
 export type ClientMessage<A extends { type: string } = Action> =
-  | HelloMessage | SubscribeMessage | UnsubscribeMessage | GetMessage | DispatchMessage<A>;
+  | HelloMessage | SubscribeMessage | UnsubscribeMessage | GetMessage | DispatchMessage<A> | AuthMessage;
 
 // MARK: Server → client
 
@@ -104,9 +114,20 @@ export interface WelcomeMessage {
   epoch: string;
   /** The latest durable revision of "main". */
   rev: Revision;
-  role: Role;
+  /** The session's role in "main"; absent when its token grants none there (a JWT for other stores). */
+  role?: Role;
   /** The server's name and version, e.g. "statesync/0.1.0". */
   server: string;
+}
+
+/** The answer to `auth`: the new token is in force. */
+export interface AuthorizedMessage {
+  type: "authorized";
+  id: string;
+  /** The session's role in "main" from now on; absent when the new token grants none there. */
+  role?: Role;
+  /** The new token's expiry (`exp`), in seconds since 1970; absent when it does not expire. */
+  expires?: number;
 }
 
 /** A subscription's value at `rev` (null when nothing is at its path). */
@@ -131,7 +152,7 @@ export interface PatchMessage {
   ops: PatchOperation[];
 }
 
-/** The answer to `unsubscribe`. */
+/** The answer to `unsubscribe`, or the end of a subscription a refreshed token no longer grants. */
 export interface UnsubscribedMessage { type: "unsubscribed"; store?: StoreName; id: string }
 
 /** The answer to `get` (null when nothing is at its path). */
@@ -173,5 +194,5 @@ export interface ErrorMessage { type: "error"; store?: StoreName; id?: string; c
 
 /** Every message the server sends. */
 export type ServerMessage =
-  | WelcomeMessage | SnapshotMessage | PatchMessage | UnsubscribedMessage
+  | WelcomeMessage | AuthorizedMessage | SnapshotMessage | PatchMessage | UnsubscribedMessage
   | ValueMessage | AckMessage | RejectMessage | ErrorMessage;

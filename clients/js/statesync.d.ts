@@ -1,7 +1,7 @@
 // statesync.d.ts: the types of statesync.js, the StateSync client's public API.
 // The wire protocol's messages are in protocol.d.ts, re-exported here.
 
-import type { Action, JSONValue, PatchOperation, Revision, StoreName, WelcomeMessage } from "./protocol.js";
+import type { Action, JSONValue, PatchOperation, Revision, Role, StoreName, WelcomeMessage } from "./protocol.js";
 
 export * from "./protocol.js";
 
@@ -139,6 +139,7 @@ export class StateSyncClient<A extends { type: string } = Action> {
   readonly urls: readonly string[];
   /** The URL of the node in use, or being tried. */
   readonly url: string;
+  /** The token `hello` sends: options.token until refreshToken replaces it. */
   readonly token: string | undefined;
   readonly name: string | undefined;
   readonly clientId: string;
@@ -150,6 +151,11 @@ export class StateSyncClient<A extends { type: string } = Action> {
   readonly welcome: WelcomeMessage | null;
   /** The newest revision of "main" seen (of its current epoch). */
   readonly rev: Revision | null;
+  /**
+   * The session's role in "main": the welcome's, then each refreshed token's;
+   * null before the first welcome and when the token grants none there.
+   */
+  readonly role: Role | null;
   /** The last error the server sent without an id (e.g. `unauthorized`). */
   readonly lastError: StateSyncError | null;
 
@@ -157,6 +163,17 @@ export class StateSyncClient<A extends { type: string } = Action> {
   connect(): Promise<WelcomeMessage>;
   /** Resolves with the current or next welcome; rejects when closed or refused. */
   ready(): Promise<WelcomeMessage>;
+  /**
+   * Replaces the session's token in place (`auth`): subscriptions and pending
+   * requests stay, `role` becomes the new token's, later reconnects send it in
+   * `hello`. Offline, it is kept for the next hello and resolves once welcomed.
+   * Rejects with a StateSyncError `unauthorized` when the server refuses it
+   * (the connection goes on under the token in force), or `closed`. Throws a
+   * TypeError for a token that is not a non-empty string.
+   *
+   *     await client.refreshToken(newJWT);
+   */
+  refreshToken(token: string): Promise<void>;
   /** Closes for good: no reconnect; pending requests fail with code "closed". */
   close(): void;
   /** Calls `callback` now and on every connection-state change; returns a function that stops it. */

@@ -12,6 +12,7 @@
 //   await client.dispatch({ type: "addTodo", title: "Milk" });       // { rev } or throws StateSyncError
 //   const team = client.store("team-42");                            // another store, same connection
 //   team.observe("/todos", (todos) => renderTeam(todos));
+//   await client.refreshToken(newJWT);                               // a new token, same session
 
 // MARK: JSON Pointer (RFC 6901)
 
@@ -338,6 +339,12 @@ export class StateSyncClient {
   #mirrors = new Set();       // { store, hooks } of the attached OptimisticMirrors, told of dispatches, patches and answers
   #everSent = new Set();      // keys of unanswered dispatches sent on some connection (maybe applied)
   #opened = null;
+  #role = null;               // the session's role in main: the welcome's, then each authorized's
+  #tokenInForce;              // the token the server holds the session to (what a refused refresh falls back to)
+  #refreshes = new Map();     // auth id → { seq, token, resolve, reject }: refreshToken calls not answered yet
+  #refreshCount = 0;          // refreshToken calls so far (the seq of the newest)
+  #helloCount = 0;            // the refreshes the current connection's hello already carries
+  #helloToken;                // the token that hello sent
 
   static {
     attachMirror = (client, store, hooks) => {
@@ -382,8 +389,9 @@ export class StateSyncClient {
     optionalString(options.token, "options.token");
     optionalString(options.name, "options.name");
     optionalString(options.clientId, "options.clientId");
-    /** @type {string|undefined} */
+    /** @type {string|undefined} the token `hello` sends: options.token until refreshToken replaces it */
     this.token = options.token ?? undefined;
+    this.#tokenInForce = this.token;
     /** @type {string|undefined} */
     this.name = options.name ?? undefined;
     /** @type {string} */
@@ -428,6 +436,15 @@ export class StateSyncClient {
     return this.#main.rev;
   }
 
+  /**
+   * @returns {"reader"|"writer"|"admin"|null} the session's role in `main`:
+   *   the welcome's, then that of each refreshed token; null before the first
+   *   welcome and when the token grants none there (a JWT for other stores)
+   */
+  get role() {
+    return this.#role;
+  }
+
   /** @returns {StateSyncError|null} the last error the server sent without an id (e.g. unauthorized) */
   get lastError() {
     return this.#lastError;
@@ -457,6 +474,38 @@ export class StateSyncClient {
       this.#opened = { promise, resolve, reject };
     }
     return this.#opened.promise;
+  }
+
+  /**
+   * Replaces the session's token in place (`auth`), e.g. a JWT refreshed
+   * before the one in use expires: subscriptions, mirrors and pending
+   * requests stay (a subscription the new token no longer grants ends, its
+   * onError told `forbidden`), `role` becomes the new token's role in `main`,
+   * and later reconnects send this token in `hello`. Made while
+   * disconnected, it is kept for the next `hello` and resolves once that
+   * session is welcomed.
+   *
+   *   await client.refreshToken(await fetchNewJWT());
+   *
+   * @param {string} token the new token (a JWT, or a token of the server's list)
+   * @returns {Promise<void>} resolves once the server holds the session to it;
+   *   rejects with a StateSyncError `unauthorized` when the server refuses it
+   *   (the connection goes on, under the token in force, which `token` is
+   *   again), or `closed`
+   * @throws {TypeError} when token is not a non-empty string
+   */
+  refreshToken(token) {
+    if (typeof token !== "string" || token === "") {
+      throw new TypeError(`refreshToken's token must be a non-empty string, not ${describe(token)}`);
+    }
+    if (this.#stoppedBy) return Promise.reject(this.#stoppedBy);
+    this.token = token;
+    const seq = ++this.#refreshCount;
+    const id = `t${seq}`;
+    return new Promise((resolve, reject) => {
+      this.#refreshes.set(id, { seq, token, resolve, reject });
+      this.#send({ type: "auth", id, token });
+    });
   }
 
   /** Closes for good: no reconnect; pending requests fail with code "closed". */
@@ -688,6 +737,8 @@ export class StateSyncClient {
     }
     this.#socket = socket;
     socket.onopen = () => {
+      this.#helloCount = this.#refreshCount;
+      this.#helloToken = this.token;
       const hello = { type: "hello", clientId: this.clientId };
       if (this.token) hello.token = this.token;
       if (this.name) hello.name = this.name;
@@ -758,6 +809,8 @@ export class StateSyncClient {
   #fail(error) {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
+    for (const refresh of this.#refreshes.values()) refresh.reject(error);
+    this.#refreshes.clear();
     if (this.#opened) {
       this.#opened.reject(error);
       this.#opened = null;
@@ -814,6 +867,10 @@ export class StateSyncClient {
 
   #handle(message) {
     if (message.type === "welcome") return this.#welcomed(message);
+    if (message.type === "authorized") return this.#authorized(message);
+    if (message.type === "error" && this.#refreshes.has(message.id) && typeof message.store !== "string") {
+      return this.#refused(message);
+    }
     // Messages about a store other than main name it; ids are per store.
     const state = this.#stores.get(typeof message.store === "string" ? message.store : MAIN);
     if (!state) return; // a store this client never used
@@ -844,7 +901,8 @@ export class StateSyncClient {
         return;
       }
       case "error": return this.#error(state, message);
-      default: return; // unsubscribed, and types added later
+      case "unsubscribed": return this.#unsubscribed(state, message);
+      default: return; // types added later
     }
   }
 
@@ -852,6 +910,7 @@ export class StateSyncClient {
     const previous = this.#welcome;
     const main = this.#main;
     this.#welcome = message;
+    this.#role = message.role ?? null;
     this.#attempt = 0;
     // Revisions compare only within one epoch: a new one means a new history.
     const sameHistory = previous !== null && previous.epoch === message.epoch;
@@ -876,10 +935,58 @@ export class StateSyncClient {
     for (const [key, pending] of this.#pending) {
       if (this.#send(pending.message) && pending.message.type === "dispatch") this.#everSent.add(key);
     }
+    this.#refreshesWelcomed();
     if (this.#opened) {
       this.#opened.resolve(message);
       this.#opened = null;
     }
+  }
+
+  /**
+   * A session was welcomed: its `hello` carried the token of the refreshes
+   * made before it was sent (the newest one's), which are done; those made
+   * since are sent as `auth` now.
+   */
+  #refreshesWelcomed() {
+    this.#tokenInForce = this.#helloToken;
+    for (const [id, refresh] of this.#refreshes) {
+      if (refresh.seq > this.#helloCount) {
+        this.#send({ type: "auth", id, token: refresh.token });
+        continue;
+      }
+      this.#refreshes.delete(id);
+      refresh.resolve();
+    }
+  }
+
+  /** The server put the token of `auth` `message.id` in force. */
+  #authorized(message) {
+    const refresh = this.#refreshes.get(message.id);
+    if (!refresh) return;
+    this.#refreshes.delete(message.id);
+    this.#tokenInForce = refresh.token;
+    this.#role = message.role ?? null;
+    refresh.resolve();
+  }
+
+  /** The server refused the token of `auth` `message.id`: the one in force stays, for later hellos too. */
+  #refused(message) {
+    const refresh = this.#refreshes.get(message.id);
+    this.#refreshes.delete(message.id);
+    if (refresh.seq === this.#refreshCount) this.token = this.#tokenInForce;
+    refresh.reject(new StateSyncError(message.code, message.message));
+  }
+
+  /**
+   * The server ended a subscription the client did not close (the session's
+   * refreshed token no longer grants it): it is gone, its onError is told.
+   */
+  #unsubscribed(state, message) {
+    const record = state.subscriptions.get(message.id);
+    if (!record) return; // the answer to the client's own unsubscribe
+    state.subscriptions.delete(message.id);
+    const error = new StateSyncError("forbidden", `the server ended the subscription to ${JSON.stringify(record.path)}: the session's token no longer grants it`);
+    if (record.onError) record.onError(error);
   }
 
   /**

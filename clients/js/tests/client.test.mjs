@@ -189,3 +189,66 @@ test("several URLs: a drop moves to the next node, which resumes with since; the
   assert.throws(() => new StateSyncClient(" , ", { WebSocket: FakeSocket }), /at least one URL/);
   assert.deepEqual(new StateSyncClient(["ws://x/sync"], { WebSocket: FakeSocket, autoConnect: false }).urls, ["ws://x/sync"]);
 });
+
+/** Resolves with FakeSocket.all[index] once the client opened it (bounded in time). */
+async function socketNumber(index) {
+  const deadline = Date.now() + 5_000;
+  while (FakeSocket.all.length <= index) {
+    if (Date.now() > deadline) assert.fail(`no socket #${index} within 5 s`);
+    await tick();
+  }
+  await tick(); // its onopen (the hello) runs in a microtask
+  return FakeSocket.all[index];
+}
+
+test("refreshToken: auth while open; made between hello and welcome, sent after the welcome; a refusal keeps the token in force for later hellos", async () => {
+  FakeSocket.all = [];
+  const client = new StateSyncClient("ws://test/sync", { WebSocket: FakeSocket, token: "one", backoff: { initialMs: 1, maxMs: 2 } });
+  let socket = await socketNumber(0);
+  assert.equal(socket.sent[0].token, "one");
+  const early = client.refreshToken("two"); // the hello carried "one": not done by this welcome
+  socket.serve({ ...welcome("e-1", 1), role: "writer" });
+  assert.deepEqual(socket.sent.at(-1), { type: "auth", id: "t1", token: "two" });
+  socket.serve({ type: "authorized", id: "t1", role: "reader", expires: 1764291600 });
+  await early;
+  assert.deepEqual([client.role, client.token], ["reader", "two"]);
+
+  const refused = client.refreshToken("three");
+  assert.deepEqual(socket.sent.at(-1), { type: "auth", id: "t2", token: "three" });
+  socket.serve({ type: "error", id: "t2", code: "unauthorized", message: "the token was refused: it expired" });
+  await assert.rejects(refused, (error) => error instanceof StateSyncError && error.code === "unauthorized");
+  assert.deepEqual([client.connection, client.token, client.role, client.lastError], ["open", "two", "reader", null]);
+
+  // Offline: kept for the next hello, done by its welcome; the role is the welcome's.
+  socket.drop();
+  const offline = client.refreshToken("four");
+  socket = await socketNumber(1);
+  assert.equal(socket.sent[0].token, "four");
+  const grantsNothingInMain = welcome("e-1", 1);
+  delete grantsNothingInMain.role;
+  socket.serve(grantsNothingInMain);
+  await offline;
+  assert.equal(client.role, null);
+  assert.equal(socket.sent.filter((message) => message.type === "auth").length, 0);
+
+  // A refresh still waiting when the client closes fails with closed; so does one after.
+  const waiting = client.refreshToken("five");
+  client.close();
+  await assert.rejects(waiting, (error) => error.code === "closed");
+  await assert.rejects(client.refreshToken("six"), (error) => error.code === "closed");
+  assert.throws(() => client.refreshToken(""), /refreshToken's token must be a non-empty string, not ""/);
+});
+
+test("a subscription the server ends (a refreshed token no longer grants it) is gone, its onError told forbidden", async () => {
+  const client = makeClient();
+  const socket = await socketNumber(0);
+  socket.serve(welcome("e-1", 1));
+  const errors = [];
+  const team = client.store("team-1").subscribe("/todos", undefined, (error) => errors.push(error.code));
+  socket.serve({ type: "snapshot", store: "team-1", id: team.id, epoch: "e-9", rev: 3, value: [] });
+  socket.serve({ type: "unsubscribed", store: "team-1", id: team.id });
+  assert.deepEqual(errors, ["forbidden"]);
+  team.close(); // already gone: nothing sent
+  assert.equal(socket.sent.filter((message) => message.type === "unsubscribe").length, 0);
+  client.close();
+});

@@ -4,8 +4,11 @@
 // WebSocket (scripts/test passes it).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { createHmac } from "node:crypto";
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -71,6 +74,43 @@ export async function withServer(body) {
     return await body(server);
   } finally {
     await server.stop();
+  }
+}
+
+/** The HS256 secret of the servers withJWTServer starts (the server wants at least 32 bytes). */
+export const JWT_SECRET = "statesync-js-test-secret-0123456789abcdef";
+
+/**
+ * A JWT of `claims` signed with HS256 and `secret`; `exp` defaults to in 10 minutes.
+ * @param {object} claims e.g. { role: "writer" } or { stores: { "team-*": "writer" } }
+ */
+export function mintJWT(claims, secret = JWT_SECRET) {
+  const encode = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const body = `${encode({ alg: "HS256", typ: "JWT" })}.${encode({ exp: Math.floor(Date.now() / 1000) + 600, ...claims })}`;
+  return `${body}.${createHmac("sha256", secret).update(body).digest("base64url")}`;
+}
+
+/**
+ * Runs `body(server, start)` against a fresh `statesync serve --memory
+ * --jwt-key-file` whose key is JWT_SECRET; `start(port)` starts another on
+ * the same key (e.g. on the port of one stopped). All are stopped after.
+ */
+export async function withJWTServer(body) {
+  requireWebSocket();
+  const directory = mkdtempSync(join(tmpdir(), "statesync-jwt-"));
+  const keyFile = join(directory, "secret");
+  writeFileSync(keyFile, JWT_SECRET, { mode: 0o600 });
+  const servers = [];
+  const start = async (port = 0) => {
+    const server = await startServer(["--memory", "--port", String(port), "--jwt-key-file", keyFile]);
+    servers.push(server);
+    return server;
+  };
+  try {
+    return await body(await start(), start);
+  } finally {
+    for (const server of servers) await server.stop();
+    rmSync(directory, { recursive: true, force: true });
   }
 }
 

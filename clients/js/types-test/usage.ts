@@ -49,7 +49,9 @@ async function board(): Promise<void> {
     name: "alice", token: "secret", backoff: { maxMs: 5000 }, autoConnect: true,
   });
   const welcome = await client.ready();
-  const role: Role = welcome.role;
+  const role: Role | undefined = welcome.role; // absent: the token grants nothing in main
+  await client.refreshToken("eyJhbGciOiJIUzI1NiJ9.e30.sig");
+  const roleNow: Role | null = client.role;
   const epoch: string = welcome.epoch;
   const stop = client.onConnection((state: ConnectionState) => console.log(state, client.url, client.rev));
 
@@ -60,7 +62,7 @@ async function board(): Promise<void> {
   const stopTitle = client.observe<string>("/todos/0/title", (title) => console.log(title?.toUpperCase()));
   const peeked = client.peek<Todo[]>("/todos");
   const { rev: readAt, value: counters } = await client.get<Record<string, number>>("/counters");
-  console.log(readAt, counters?.hits, peeked, mirrored, role, epoch);
+  console.log(readAt, counters?.hits, peeked, mirrored, role, roleNow, epoch);
 
   try {
     const { rev } = await client.dispatch({ type: "addTodo", title: "Milk" });
@@ -171,7 +173,8 @@ const broken: PatchOperation = { op: "move", path: "/1" };
 
 function handle(message: ServerMessage): string {
   switch (message.type) {
-    case "welcome": return `${message.session} ${message.epoch} ${message.role} ${message.server}`;
+    case "welcome": return `${message.session} ${message.epoch} ${message.role ?? "none"} ${message.server}`;
+    case "authorized": return `${message.id} ${message.role ?? "none"} ${message.expires ?? "never"}`;
     case "snapshot": return `${message.store ?? "main"} ${message.epoch ?? "-"} ${message.id} ${message.rev} ${JSON.stringify(message.value)}`;
     case "patch": return `${message.id} ${message.base}→${message.rev} ${message.ops.map((op) => op.op)}`;
     case "unsubscribed": return message.id;
@@ -196,6 +199,7 @@ const sent: ClientMessage<BoardAction>[] = [
   { type: "unsubscribe", id: "s1" },
   { type: "get", id: "g1", path: "/counters" },
   { type: "dispatch", id: "a17", action: { type: "toggleTodo", id: "t7" } },
+  { type: "auth", id: "t1", token: "eyJhbGciOiJIUzI1NiJ9.e30.sig" },
 ];
 console.log(handle({ type: "ack", id: "a17", rev: 1045 }), sent, broken, board, loose);
 
@@ -207,6 +211,8 @@ const wrongWay: ClientMessage = { type: "welcome", session: "s-1", epoch: "e-1",
 const epochPatch: ServerMessage = { type: "patch", store: "team-42", id: "s1", base: 1, rev: 2, ops: [], epoch: "e-1" };
 // @ts-expect-error a store is named by a string
 const numbered: ClientMessage = { type: "get", store: 7, id: "g1", path: "" };
+// @ts-expect-error an auth carries its token
+const tokenless: ClientMessage = { type: "auth", id: "t1" };
 // @ts-expect-error roles are reader, writer and admin
 const owner: Role = "owner";
 function ackValue(message: ServerMessage): unknown {
@@ -214,4 +220,4 @@ function ackValue(message: ServerMessage): unknown {
   if (message.type === "ack") return message.value;
   return undefined;
 }
-console.log(gapless, wrongWay, owner, ackValue, epochPatch, numbered);
+console.log(gapless, wrongWay, owner, ackValue, epochPatch, numbered, tokenless);

@@ -12,9 +12,19 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from statesync_client import (
-    JSON, ErrorMessage, Reading, ServerMessage, SnapshotMessage, StateSyncClient, StateSyncError, Store,
-    StoreName, Subscription, SubscribeMessage, ValueMessage,
+    JSON, AuthMessage, AuthorizedMessage, ErrorMessage, Reading, Role, ServerMessage, SnapshotMessage,
+    StateSyncClient, StateSyncError, Store, StoreName, Subscription, SubscribeMessage, ValueMessage,
 )
+
+
+async def tokens(client: StateSyncClient) -> None:
+    # A new token in place; the role in main is None when the token grants none there.
+    await client.refresh_token("eyJhbGciOiJIUzI1NiJ9.e30.sig")
+    role: Role | None = client.role
+    welcomed: Role | None = client.welcome.get("role") if client.welcome else None
+    print(role, welcomed)
+    await client.refresh_token(None)  # type: ignore[arg-type]
+
 
 
 async def stores(client: StateSyncClient) -> None:
@@ -57,6 +67,9 @@ def messages(message: ServerMessage) -> str:
     if message["type"] == "error":
         error: ErrorMessage = message
         return f'{error.get("store", "main")} {error["code"]}'
+    if message["type"] == "authorized":
+        authorized: AuthorizedMessage = message
+        return f'{authorized["id"]} {authorized.get("role")} {authorized.get("expires")}'
     if message["type"] == "patch":
         base: int = message["base"]
         patch_epoch: str = message["epoch"]  # type: ignore[typeddict-item]
@@ -66,5 +79,7 @@ def messages(message: ServerMessage) -> str:
 
 subscribe: SubscribeMessage = {"type": "subscribe", "store": "team-42", "id": "s1", "path": "/todos", "since": 12}
 numbered: SubscribeMessage = {"type": "subscribe", "store": 7, "id": "s1", "path": ""}  # type: ignore[typeddict-item]
+auth: AuthMessage = {"type": "auth", "id": "t1", "token": "eyJhbGciOiJIUzI1NiJ9.e30.sig"}
+tokenless: AuthMessage = {"type": "auth", "id": "t1"}  # type: ignore[typeddict-item]
 refused = StateSyncError("invalid_store", "invalid store 'Team'")
-print(subscribe, numbered, refused.code)
+print(subscribe, numbered, auth, tokenless, refused.code)

@@ -6,8 +6,8 @@ See clients/python/README.md and docs/PROTOCOL.md. The package is typed (PEP 561
 from .client import ConnectionState, StateSyncClient
 from .errors import StateSyncError
 from .messages import (
-    JSON, AckMessage, ClientMessage, DispatchMessage, ErrorMessage, GetMessage, HelloMessage,
-    PatchMessage, PatchOperation, Reading, RejectMessage, Role, ServerMessage, SnapshotMessage,
+    JSON, AckMessage, AuthMessage, AuthorizedMessage, ClientMessage, DispatchMessage, ErrorMessage, GetMessage,
+    HelloMessage, PatchMessage, PatchOperation, Reading, RejectMessage, Role, ServerMessage, SnapshotMessage,
     StoreName, SubscribeMessage, UnsubscribedMessage, UnsubscribeMessage, ValueMessage, WelcomeMessage,
 )
 from .patch import apply_patch, format_pointer, parse_pointer, value_at
@@ -18,7 +18,7 @@ __all__ = [
     "StateSyncClient", "Store", "Subscription", "StateSyncError", "ConnectionState", "Callback",
     "apply_patch", "parse_pointer", "format_pointer", "value_at",
     "JSON", "Role", "StoreName", "Reading", "ClientMessage", "ServerMessage",
-    "HelloMessage", "SubscribeMessage", "UnsubscribeMessage", "GetMessage", "DispatchMessage",
-    "WelcomeMessage", "SnapshotMessage", "PatchMessage", "PatchOperation", "UnsubscribedMessage",
+    "HelloMessage", "SubscribeMessage", "UnsubscribeMessage", "GetMessage", "DispatchMessage", "AuthMessage",
+    "WelcomeMessage", "AuthorizedMessage", "SnapshotMessage", "PatchMessage", "PatchOperation", "UnsubscribedMessage",
     "ValueMessage", "AckMessage", "RejectMessage", "ErrorMessage",
 ]

@@ -26,9 +26,9 @@ from websockets.typing import Subprotocol
 
 from .errors import StateSyncError
 from .messages import (
-    JSON, ClientMessage, DispatchMessage, ErrorMessage, GetMessage, HelloMessage, PatchMessage, Reading,
-    RequestMessage, ServerMessage, SnapshotMessage, SubscribeMessage, UnsubscribeMessage, ValueMessage,
-    WelcomeMessage, decode_server_message,
+    JSON, AuthMessage, AuthorizedMessage, ClientMessage, DispatchMessage, ErrorMessage, GetMessage, HelloMessage,
+    PatchMessage, Reading, RequestMessage, Role, ServerMessage, SnapshotMessage, SubscribeMessage,
+    UnsubscribedMessage, UnsubscribeMessage, ValueMessage, WelcomeMessage, decode_server_message,
 )
 from .patch import apply_patch, parse_pointer, relative_tokens, value_at
 from .store import MAIN, Store, check_store_name
@@ -71,6 +71,7 @@ class StateSyncClient:
             print(rev, todos.value)
             team = client.store("team-42")      # another store, same connection
             await team.dispatch({"type": "addTodo", "title": "Bread"})
+            await client.refresh_token(new_jwt)  # a new token, same session
     """
 
     def __init__(
@@ -85,6 +86,7 @@ class StateSyncClient:
     ) -> None:
         self.urls = _split_urls(url)
         self._url_index = 0
+        #: The token ``hello`` sends: the one given until ``refresh_token`` replaces it.
         self.token = token
         self.name = name
         self.client_id = client_id or f"c-{os.urandom(8).hex()}"
@@ -92,6 +94,9 @@ class StateSyncClient:
         self.max_backoff = max_backoff
         self.connection: ConnectionState = "closed"
         self.welcome: WelcomeMessage | None = None
+        #: The session's role in ``main``: the welcome's, then each refreshed token's;
+        #: None before the first welcome and when the token grants none there.
+        self.role: Role | None = None
         self.last_error: StateSyncError | None = None
         self._socket: ClientConnection | None = None
         self._task: asyncio.Task[None] | None = None
@@ -109,6 +114,12 @@ class StateSyncClient:
         self._pending: dict[tuple[str, str], tuple[RequestMessage, asyncio.Future[Reading]]] = {}
         self._listeners: list[Callable[[ConnectionState], None]] = []
         self._welcomed: asyncio.Event = asyncio.Event()
+        # refresh_token calls not answered yet, by auth id: (their number, token, future).
+        self._refreshes: dict[str, tuple[int, str, asyncio.Future[None]]] = {}
+        self._refresh_count = 0  # refresh_token calls so far
+        self._hello_count = 0  # the refreshes the current connection's hello already carries
+        self._hello_token = token  # the token that hello sent
+        self._token_in_force = token  # what a refused refresh falls back to
 
     @property
     def rev(self) -> int | None:
@@ -161,6 +172,34 @@ class StateSyncClient:
             self._task = None
         self._fail(StateSyncError("closed", "the client was closed"))
         self._set_connection("closed")
+
+    async def refresh_token(self, token: str) -> None:
+        """Replaces the session's token in place (``auth``), e.g. a JWT refreshed before it expires.
+
+        Subscriptions, watches and pending requests stay (a subscription the new
+        token no longer grants ends with ``forbidden``); ``role`` becomes the new
+        token's role in ``main``; later reconnects send it in ``hello``. Made
+        while disconnected, it is kept for the next ``hello`` and returns once
+        that session is welcomed. Raises ``StateSyncError`` ``unauthorized`` when
+        the server refuses the token (the connection goes on under the token in
+        force, which ``token`` is again), or ``closed``; ``ValueError`` for an
+        empty token.
+
+        Example::
+
+            await client.refresh_token(await fetch_jwt())
+        """
+        if not isinstance(token, str) or not token:
+            raise ValueError(f"refresh_token needs a non-empty token, not {token!r}")
+        if self._ended is not None:
+            raise self._ended
+        self.token = token
+        self._refresh_count += 1
+        auth_id = f"t{self._refresh_count}"
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._refreshes[auth_id] = (self._refresh_count, token, future)
+        await self._send(AuthMessage(type="auth", id=auth_id, token=token))
+        await future
 
     def on_connection(self, callback: Callable[[ConnectionState], None]) -> Callable[[], None]:
         """Calls ``callback(state)`` now and on every change; returns a function that stops it."""
@@ -301,6 +340,7 @@ class StateSyncClient:
             listener(state)
 
     def _hello(self) -> HelloMessage:
+        self._hello_count, self._hello_token = self._refresh_count, self.token
         hello: HelloMessage = {"type": "hello", "clientId": self.client_id}
         if self.token:
             hello["token"] = self.token
@@ -361,6 +401,10 @@ class StateSyncClient:
             if not future.done():
                 future.set_exception(error)
         self._pending.clear()
+        for _, _, refresh in self._refreshes.values():
+            if not refresh.done():
+                refresh.set_exception(error)
+        self._refreshes.clear()
         for store in self._stores.values():
             for subscription in list(store._subscriptions.values()):
                 subscription.end(error)
@@ -426,6 +470,12 @@ class StateSyncClient:
         if message["type"] == "welcome":
             await self._on_welcome(message)
             return
+        if message["type"] == "authorized":
+            self._on_authorized(message)
+            return
+        if message["type"] == "error" and message.get("id") in self._refreshes and "store" not in message:
+            self._on_refused(message)
+            return
         # Messages about a store other than main name it; ids are per store.
         store = self._stores.get(message.get("store") or MAIN)
         if store is None:
@@ -449,11 +499,14 @@ class StateSyncClient:
                 pending[1].set_exception(StateSyncError(message["code"], message["message"], message))
         elif message["type"] == "error":
             await self._on_error(store, message)
+        elif message["type"] == "unsubscribed":
+            self._on_unsubscribed(store, message)
 
     async def _on_welcome(self, message: WelcomeMessage) -> None:
         previous = self.welcome
         main = self._main
         self.welcome = message
+        self.role = message.get("role")
         same_history = previous is not None and previous["epoch"] == message["epoch"]
         if previous is not None and not same_history:
             main._rev = message["rev"]  # revisions compare only within one epoch
@@ -469,7 +522,48 @@ class StateSyncClient:
                 await self._resume(store)
         for request, _ in list(self._pending.values()):
             await self._send(request)
+        await self._refreshes_welcomed()
         self._welcomed.set()
+
+    async def _refreshes_welcomed(self) -> None:
+        """A session was welcomed: its ``hello`` carried the token of the refreshes made
+        before it was sent (the newest one's), which are done; those made since are
+        sent as ``auth`` now."""
+        self._token_in_force = self._hello_token
+        for auth_id, (number, token, future) in list(self._refreshes.items()):
+            if number > self._hello_count:
+                await self._send(AuthMessage(type="auth", id=auth_id, token=token))
+                continue
+            del self._refreshes[auth_id]
+            if not future.done():
+                future.set_result(None)
+
+    def _on_authorized(self, message: AuthorizedMessage) -> None:
+        """The server put the token of ``auth`` ``message["id"]`` in force."""
+        refresh = self._refreshes.pop(message["id"], None)
+        if refresh is None:
+            return
+        self._token_in_force = refresh[1]
+        self.role = message.get("role")
+        if not refresh[2].done():
+            refresh[2].set_result(None)
+
+    def _on_refused(self, message: ErrorMessage) -> None:
+        """The server refused the token of an ``auth``: the one in force stays, for later hellos too."""
+        number, _, future = self._refreshes.pop(message.get("id", ""))
+        if number == self._refresh_count:
+            self.token = self._token_in_force
+        if not future.done():
+            future.set_exception(StateSyncError(message["code"], message["message"], message))
+
+    def _on_unsubscribed(self, store: Store, message: UnsubscribedMessage) -> None:
+        """The server ended a subscription the client did not close (a refreshed token
+        no longer grants it): it is gone, and ends with ``forbidden``."""
+        subscription = store._subscriptions.pop(message["id"], None)
+        if subscription is not None:
+            subscription.end(StateSyncError(
+                "forbidden",
+                f"the server ended the subscription to {subscription.path!r}: the session's token no longer grants it"))
 
     async def _resume(self, store: Store) -> None:
         """Resumes a store other than main on a new connection.

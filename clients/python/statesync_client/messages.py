@@ -79,14 +79,28 @@ class DispatchMessage(_StoreField):
     action: dict[str, JSON]
 
 
+class AuthMessage(TypedDict):
+    """Replaces the session's token in place, answered by ``authorized`` or an ``error``
+    ``unauthorized`` (the token in force then stays)."""
+
+    type: Literal["auth"]
+    id: str
+    token: str
+
+
 #: A request the client keeps until it is answered, and re-sends after a reconnect.
 RequestMessage = GetMessage | DispatchMessage
-ClientMessage = HelloMessage | SubscribeMessage | UnsubscribeMessage | GetMessage | DispatchMessage
+ClientMessage = HelloMessage | SubscribeMessage | UnsubscribeMessage | GetMessage | DispatchMessage | AuthMessage
 
 # MARK: Server to client
 
 
-class WelcomeMessage(TypedDict):
+class _RoleField(TypedDict, total=False):
+    #: The session's role in ``main``; absent when its token grants none there.
+    role: Role
+
+
+class WelcomeMessage(_RoleField):
     """The server's answer to ``hello``: the session, the history (``epoch``) of the
     store ``main`` and its latest ``rev``."""
 
@@ -94,8 +108,19 @@ class WelcomeMessage(TypedDict):
     session: str
     epoch: str
     rev: int
-    role: Role
     server: str
+
+
+class _AuthorizedFields(_RoleField, total=False):
+    #: The new token's expiry (``exp``), in seconds since 1970; absent when it does not expire.
+    expires: int
+
+
+class AuthorizedMessage(_AuthorizedFields):
+    """The answer to ``auth``: the new token is in force, with ``role`` in ``main``."""
+
+    type: Literal["authorized"]
+    id: str
 
 
 class _EpochFields(_StoreField, total=False):
@@ -133,7 +158,8 @@ class PatchMessage(_StoreField):
 
 
 class UnsubscribedMessage(_StoreField):
-    """The server's confirmation of ``unsubscribe``."""
+    """The server's confirmation of ``unsubscribe``, or the end of a subscription a
+    refreshed token no longer grants."""
 
     type: Literal["unsubscribed"]
     id: str
@@ -178,11 +204,13 @@ class ErrorMessage(_ErrorFields):
 
 
 ServerMessage = (
-    WelcomeMessage | SnapshotMessage | PatchMessage | UnsubscribedMessage
+    WelcomeMessage | AuthorizedMessage | SnapshotMessage | PatchMessage | UnsubscribedMessage
     | ValueMessage | AckMessage | RejectMessage | ErrorMessage
 )
 
-_SERVER_TYPES = frozenset({"welcome", "snapshot", "patch", "unsubscribed", "value", "ack", "reject", "error"})
+_SERVER_TYPES = frozenset({
+    "welcome", "authorized", "snapshot", "patch", "unsubscribed", "value", "ack", "reject", "error",
+})
 
 
 def decode_server_message(text: str | bytes) -> ServerMessage | None:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from support import JWT_SECRET
+
 REPO = Path(__file__).resolve().parents[3]
 LISTENING = re.compile(r"statesync listening on (ws://\S+:(\d+)/sync)")
 
@@ -74,6 +76,15 @@ def start_server():
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def jwt_key_file(tmp_path) -> str:
+    """A `--jwt-key-file` holding support.JWT_SECRET (HS256)."""
+    path = tmp_path / "jwt-secret"
+    path.write_text(JWT_SECRET)
+    path.chmod(0o600)
+    return str(path)
 
 
 @pytest.fixture

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import json
+import time
 import urllib.request
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -44,3 +48,17 @@ async def until_subscribed(url: str, client_id: str, paths: list[str]) -> None:
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"the server holds subscriptions to {held}, not {sorted(paths)}")
         await asyncio.sleep(0.05)
+
+
+#: The HS256 secret of the servers ``jwt_server`` starts (the server wants at least 32 bytes).
+JWT_SECRET = "statesync-py-test-secret-0123456789abcdef"
+
+
+def mint_jwt(claims: dict[str, Any], secret: str = JWT_SECRET) -> str:
+    """A JWT of ``claims`` signed with HS256 and ``secret``; ``exp`` defaults to in 10 minutes."""
+    def encode(value: Any) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
+
+    body = f"{encode({'alg': 'HS256', 'typ': 'JWT'})}.{encode({'exp': int(time.time()) + 600, **claims})}"
+    signature = hmac.new(secret.encode(), body.encode(), hashlib.sha256).digest()
+    return f"{body}.{base64.urlsafe_b64encode(signature).rstrip(b'=').decode()}"
