@@ -1,3 +1,4 @@
+import Foundation
 import NIOHTTP1
 import NIOCore
 import StateSyncCore
@@ -33,10 +34,11 @@ final class EventStreamSession<App: StateSyncApp>: SessionSink {
     }
 
     /// Starts the event stream on `stream` and keeps it until the client
-    /// goes away, then calls `ended`.
+    /// goes away, or until `expires` (the bearer token's expiry: an `error`
+    /// event, then the end), then calls `ended`.
     static func start(
         _ stream: HTTPResponseStream, paths: [(text: String, pointer: JSONPointer)], since: UInt64?, role: Role,
-        sessionID: String, engine: SyncEngine<App>, heartbeat: Duration, streams: EventStreams,
+        sessionID: String, engine: SyncEngine<App>, heartbeat: Duration, until expires: Date?, streams: EventStreams,
         ended: @escaping @Sendable () -> Void
     ) {
         stream.start(status: .ok, headers: [
@@ -52,9 +54,19 @@ final class EventStreamSession<App: StateSyncApp>: SessionSink {
         let beat = stream.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             stream.write(ByteBuffer(string: ": heartbeat\n\n"))
         }
+        let expiry = expires.map { expires in
+            let delay = TimeAmount.nanoseconds(Int64(max(0, expires.timeIntervalSinceNow) * 1e9))
+            return stream.eventLoop.scheduleTask(in: delay) {
+                let error = ProtocolError.tokenRefused("it expired at \(expires.formatted(.iso8601))")
+                let data: JSONValue = ["code": .string(error.code.rawValue), "message": .string(error.message)]
+                stream.write(ByteBuffer(string: "event: error\ndata: \(JSONSerializer().string(for: data))\n\n"))
+                stream.finish()
+            }
+        }
         streams.add(stream)
         stream.closeFuture.whenComplete { _ in
             beat.cancel()
+            expiry?.cancel()
             engine.leave(session: sessionID)
             streams.remove(stream)
             ended()

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 import StateSyncCore
@@ -28,6 +29,12 @@ struct HTTPAPIAccess: Sendable {
     /// - Throws: ``HTTPAPIError``: `429 rate_limited`, `401 unauthorized`,
     ///   `403 forbidden` when the token grants no role in `store`.
     func role(of request: HTTPRouteRequest, in store: StoreName) async throws(HTTPAPIError) -> Role {
+        try await grant(of: request, in: store).role
+    }
+
+    /// The caller's role in `store` and when its token expires (`nil`: it
+    /// does not), after its rate was checked; see ``role(of:in:)``.
+    func grant(of request: HTTPRouteRequest, in store: StoreName) async throws(HTTPAPIError) -> (role: Role, expires: Date?) {
         let address = request.remoteAddress?.ipAddress ?? "unknown"
         guard rateLimiter.admit(address, now: clock()) else {
             throw HTTPAPIError(.rateLimited(messagesPerSecond: session.messagesPerSecond, id: nil))
@@ -35,7 +42,7 @@ struct HTTPAPIAccess: Sendable {
         switch await authentication.access(for: request.head.headers.bearerToken) {
         case .success(let access):
             guard let role = access.role(in: store) else { throw HTTPAPIError(.storeNotGranted(store, id: nil)) }
-            return role
+            return (role, access.expires)
         case .failure(let error):
             throw HTTPAPIError(error)
         }

@@ -119,7 +119,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
     func watch(_ request: HTTPRouteRequest, _ stream: HTTPResponseStream) async {
         do throws(HTTPAPIError) {
             let store = try storeName(of: request)
-            let role = try await access.role(of: request, in: store)
+            let (role, expires) = try await access.grant(of: request, in: store)
             var texts = try Self.pathTexts(of: request)
             if texts.isEmpty { texts = [""] }
             guard texts.count <= access.session.maxSubscriptions else {
@@ -132,7 +132,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             let start: @Sendable (SyncEngine<App>, @escaping @Sendable () -> Void) -> Void = { [access, streams, nextSessionID, paths] engine, ended in
                 EventStreamSession<App>.start(
                     stream, paths: paths, since: since, role: role, sessionID: nextSessionID(), engine: engine,
-                    heartbeat: access.session.eventStreamHeartbeat, streams: streams, ended: ended)
+                    heartbeat: access.session.eventStreamHeartbeat, until: expires, streams: streams, ended: ended)
             }
             guard !store.isMain else {
                 start(engine) {}

@@ -140,6 +140,18 @@ struct JWTAccessEndToEndTests {
         }
     }
 
+    @Test func aWatchEndsWhenItsTokenExpires() async throws {
+        try await TestServer.with(Self.configuration) { server in
+            let token = try await TestJWT.hs256(TestClaims(role: "reader", lifetime: 2))
+            // curl returns once the server ends the stream (it would wait 20 s otherwise, and fail).
+            let watch = try await Curl.run(port: server.port, "/api/watch?path=/counters", ["-N", "-H", "Authorization: Bearer \(token)"])
+            #expect(watch.status == 200)
+            #expect(watch.body.contains("event: snapshot"))
+            #expect(watch.body.contains("event: error"), "\(watch.body)")
+            #expect(watch.body.contains("the token was refused: it expired at"))
+        }
+    }
+
     @Test func theHTTPAPIChecksTheRoleInTheStoreItNames() async throws {
         try await TestServer.with(Self.configuration) { server in
             let token = try await TestJWT.hs256(TestClaims(stores: ["team-42-*": "writer", "lobby": "reader"]))
