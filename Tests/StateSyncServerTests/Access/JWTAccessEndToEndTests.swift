@@ -10,10 +10,14 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct JWTAccessEndToEndTests {
     /// The test server, accepting JWTs signed with ``TestJWT/secret`` and the static admin token `root`.
+    /// It judges `exp` a minute in the past, so that a token of a short life
+    /// is still accepted however late a loaded machine handles its `hello`,
+    /// while the session ends at the token's real expiry.
     private static var configuration: StateSyncServerConfiguration {
         var configuration = TestServer.configuration
         configuration.authentication = SessionAuthentication(
-            tokens: ["root": .admin], jwt: JWTAuthenticator(key: try! JWTKey.parse(TestJWT.secret, source: "test")))
+            tokens: ["root": .admin],
+            jwt: JWTAuthenticator(key: try! JWTKey.parse(TestJWT.secret, source: "test"), now: { Date().addingTimeInterval(-60) }))
         return configuration
     }
 
@@ -115,14 +119,14 @@ struct JWTAccessEndToEndTests {
 
     @Test func aRefreshBeforeExpiryKeepsTheSessionOpen() async throws {
         try await TestServer.with(Self.configuration) { server in
-            let short = try await TestJWT.hs256(TestClaims(role: "writer", lifetime: 2))
+            let short = try await TestJWT.hs256(TestClaims(role: "writer", lifetime: 4))
             let alice = try await ProtocolClient.joined(server.url, token: short)
             let long = try await TestJWT.hs256(TestClaims(role: "writer", lifetime: 3_600))
             try await alice.send(.object(["type": "auth", "id": "t1", "token": .string(long)]))
             #expect(try await alice.receive("authorized")["id"] == "t1")
             // Past the first token's expiry (3 s on the server's clock), the session still answers.
             // Time itself is the input here: the wall clock must pass the first token's expiry.
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(5))
             try await alice.send(#"{"type":"dispatch","id":"a1","action":{"type":"increment","counter":"n","by":1}}"#)
             #expect(try await alice.receive("ack")["id"] == "a1")
             #expect(alice.closeCode == nil)
