@@ -22,15 +22,8 @@ struct CatchUpResumeTests {
     }
 
     @Test func aResumeAheadOfThisNodeIsAnsweredOnceItCaughtUpNeverOlder() async throws {
-        let store = MemoryJournal()
-        let (journalA, journalB) = (SharedMemoryJournal(store: store), SharedMemoryJournal(store: store))
-        let a = try await boardEngine(journal: journalA)
-        let onA = a.joinRecording("s-a", clientID: "c1")
-        _ = try await a.value(at: "", session: "s-a", sink: onA)
-        let b = try await boardEngine(journal: journalB)
-        let onB = b.joinRecording("s-b", clientID: "c2")
-        b.handle(.dispatch(id: "y", action: increment("hits")), from: "s-b")
-        guard case let .ack(_, seen)? = await onB.waitForAnswer("y").last else { Issue.record("y was not acked"); return }
+        let nodes = try await StaleNode.make(bClientID: "c2")
+        let (a, onA, seen) = (nodes.a, nodes.onA, nodes.revisionOfY)
         #expect(a.revision < seen, "A has not heard of B's writes")
 
         // The client saw `seen` on B and resumes on A, which nobody told of it.
@@ -45,8 +38,7 @@ struct CatchUpResumeTests {
         default:
             Issue.record("answered \(String(describing: answer))")
         }
-        await a.shutdown()
-        await b.shutdown()
+        await nodes.shutdown()
     }
 
     @Test func aResumeThisNodeCannotReachIsAnsweredBehind() async throws {

@@ -12,16 +12,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct SharedJournalFollowTests {
     @Test func aRefusedBatchIsRedoneAndAPairDecidedElsewhereIsNotAppliedTwice() async throws {
-        let store = MemoryJournal()
-        let (journalA, journalB) = (SharedMemoryJournal(store: store), SharedMemoryJournal(store: store))
-        let a = try await boardEngine(journal: journalA)
-        let onA = a.joinRecording("s-a", clientID: "c1")
-        _ = try await a.value(at: "", session: "s-a", sink: onA)
         // B starts and writes (serverStarted, a join): A's view of the head is now stale.
-        let b = try await boardEngine(journal: journalB)
-        let onB = b.joinRecording("s-b", clientID: "c1")
-        b.handle(.dispatch(id: "y", action: increment("hits")), from: "s-b")
-        guard case let .ack(_, revisionOfY)? = await onB.waitForAnswer("y").last else { Issue.record("y was not acked"); return }
+        let nodes = try await StaleNode.make(bClientID: "c1")
+        let (store, journalB, a, onA, b, onB, revisionOfY) = (nodes.store, nodes.journalB, nodes.a, nodes.onA, nodes.b, nodes.onB, nodes.revisionOfY)
 
         // On stale A: x is refused by the store, caught up and redone; y (a retry of B's pair) is answered from B's outcome.
         a.handle(.dispatch(id: "x", action: increment("hits")), from: "s-a")

@@ -6,19 +6,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { StateSyncClient, StateSyncError } from "../statesync.js";
-import { TIMEOUT_MS, mintJWT, until, withJWTServer, within } from "./server.mjs";
+import { TIMEOUT_MS, mintJWT, recordingWebSocket, until, withJWTServer, within } from "./server.mjs";
 
 const backoff = { initialMs: 50, maxMs: 300 };
-
-/** A WebSocket constructor that records every message the client sends, decoded, in `sent`. */
-function recordingWebSocket(sent) {
-  return class RecordingWebSocket extends globalThis.WebSocket {
-    send(data) {
-      sent.push(JSON.parse(data));
-      super.send(data);
-    }
-  };
-}
 
 /** The StateSyncError `promise` rejects with (fails when it resolves). */
 async function refusal(promise, what) {

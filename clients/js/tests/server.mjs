@@ -115,6 +115,16 @@ export async function withJWTServer(body) {
 }
 
 /** Resolves once `predicate()` holds; fails naming `what` after the timeout. */
+/** A WebSocket constructor that records every message the client sends, decoded, in `sent`. */
+export function recordingWebSocket(sent) {
+  return class RecordingWebSocket extends globalThis.WebSocket {
+    send(data) {
+      sent.push(JSON.parse(data));
+      super.send(data);
+    }
+  };
+}
+
 export async function until(predicate, what) {
   const deadline = Date.now() + TIMEOUT_MS;
   while (!predicate()) {

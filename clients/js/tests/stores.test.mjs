@@ -11,19 +11,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StateSyncClient, StateSyncError } from "../statesync.js";
-import { TIMEOUT_MS, freePort, startServer, until, withServer, within } from "./server.mjs";
+import { TIMEOUT_MS, freePort, recordingWebSocket, startServer, until, withServer, within } from "./server.mjs";
 
 const backoff = { initialMs: 50, maxMs: 300 };
-
-/** A WebSocket constructor that records every message the client sends, decoded, in `sent`. */
-function recordingWebSocket(sent) {
-  return class RecordingWebSocket extends globalThis.WebSocket {
-    send(data) {
-      sent.push(JSON.parse(data));
-      super.send(data);
-    }
-  };
-}
 
 test("two stores on one connection each see only their own changes; the same ids in both are different things", { timeout: 2 * TIMEOUT_MS }, async () => {
   await withServer(async (server) => {
