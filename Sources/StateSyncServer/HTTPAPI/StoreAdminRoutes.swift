@@ -21,7 +21,7 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
         ]
     }
 
-    /// `GET /api/stores?after=NAME&limit=N`: `{"stores":[{"name","open","rev","sessions"}…],"next":NAME}`
+    /// `GET /api/stores?after=NAME&limit=N`: `{"stores":[{"name","open","rev","sessions","bytes"}…],"next":NAME}`
     /// in name order; `next` (present when more follow) is the `after` of the next page.
     func list(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
@@ -81,6 +81,7 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
     private static func json(_ summary: StoreSummary) -> JSONValue {
         var object: JSONObject = [
             "name": .string(summary.name.rawValue), "open": .bool(summary.open), "sessions": .integer(Int64(summary.sessions)),
+            "bytes": summary.bytes.map { .integer(Int64($0)) } ?? .null,
         ]
         if let revision = summary.revision { object["rev"] = .integer(Int64(revision)) }
         return .object(object)

@@ -181,8 +181,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     private func makeStoreDirectory(group: any EventLoopGroup) -> StoreDirectory<App> {
         StoreDirectory<App>(
             configuration: configuration.stores,
-            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures), metrics: metrics,
-            logger: logger
+            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures),
+            footprint: StoreFootprint(storage: configuration.storage), metrics: metrics, logger: logger
         ) { [configuration, middleware, metrics, logger] store, journal in
             var engineConfiguration = configuration.engine
             engineConfiguration.store = store

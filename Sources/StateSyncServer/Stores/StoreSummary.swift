@@ -9,6 +9,8 @@ struct StoreSummary: Sendable, Equatable {
     let revision: UInt64?
     /// Sessions in it now (WebSocket sessions and HTTP requests).
     let sessions: Int
+    /// The bytes it holds (``StoreFootprint``), `nil` when unknown.
+    let bytes: Int?
 }
 
 /// Why a store was not deleted.
