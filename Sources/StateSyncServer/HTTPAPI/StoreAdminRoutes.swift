@@ -39,7 +39,7 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
                 limit = value
             }
             let page = stores.summaries(after: after, limit: limit + 1)
-            var body: JSONObject = ["stores": .array(page.prefix(limit).map(Self.json))]
+            var body: JSONObject = ["stores": .array(page.prefix(limit).map(\.json))]
             if page.count > limit, let last = page.prefix(limit).last { body["next"] = .string(last.name.rawValue) }
             return HTTPRouteResponse(
                 status: .ok, headers: ["Content-Type": "application/json"], body: JSONSerializer().string(for: .object(body)) + "\n")
@@ -76,14 +76,5 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
         let role = try access.role(of: request)
         guard access.authentication.isRequired, !role.mayAdminister else { return }
         throw HTTPAPIError(status: .forbidden, code: "forbidden", message: "stores are listed and deleted by the admin role; this token's role is \(role.rawValue)")
-    }
-
-    private static func json(_ summary: StoreSummary) -> JSONValue {
-        var object: JSONObject = [
-            "name": .string(summary.name.rawValue), "open": .bool(summary.open), "sessions": .integer(Int64(summary.sessions)),
-            "bytes": summary.bytes.map { .integer(Int64($0)) } ?? .null,
-        ]
-        if let revision = summary.revision { object["rev"] = .integer(Int64(revision)) }
-        return .object(object)
     }
 }

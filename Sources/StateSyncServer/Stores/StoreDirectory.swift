@@ -200,6 +200,16 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         name.isMain ? engine?.sessionCount ?? 0 : users
     }
 
+    /// Whether the server holds `store` (open or not, and not being deleted).
+    func holds(_ store: StoreName) -> Bool {
+        let entry: Bool? = state.withLock { state in
+            guard let entry = state.entries[store] else { return nil }
+            if case .deleting = entry.phase { return false }
+            return true
+        }
+        return entry ?? storage.exists(store)
+    }
+
     /// Deletes `store`: closes it when it is open and idle, then removes
     /// what it stored. Refused for `main`, for a store with sessions, and
     /// while it opens or closes.
