@@ -18,6 +18,8 @@ const element = (tag, props = {}, ...children) => {
 
 const tokenKey = "statesync-devtools-token";
 let token = new URLSearchParams(location.hash.slice(1)).get("token") ?? sessionStorage.getItem(tokenKey) ?? undefined;
+// Kept for this tab: picking another store reloads the page.
+if (token) sessionStorage.setItem(tokenKey, token);
 
 const storeName = new URLSearchParams(location.search).get("store") ?? "main";
 

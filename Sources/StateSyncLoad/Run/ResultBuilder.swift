@@ -1,3 +1,5 @@
+import StateSyncProtocol
+
 /// The server's samples: before connecting, idle with every client, and
 /// around the measured phase.
 struct ServerSamples: Sendable {

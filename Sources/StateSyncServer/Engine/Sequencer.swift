@@ -1,3 +1,4 @@
+import Synchronization
 import Logging
 import NIOCore
 import StateSyncCore

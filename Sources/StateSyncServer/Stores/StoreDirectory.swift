@@ -178,9 +178,10 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     /// `limit` of them.
     func summaries(after: StoreName?, limit: Int) -> [StoreSummary] {
         let stored = storage.storedNames()
-        let listed: [(StoreName, engine: SyncEngine<App>?, users: Int)] = state.withLock { state in
+        typealias Listed = (name: StoreName, engine: SyncEngine<App>?, users: Int)
+        let listed: [Listed] = state.withLock { state in
             let names = Set(stored).union(state.entries.keys).sorted().filter { name in after.map { name > $0 } ?? true }.prefix(limit)
-            return names.map { name in
+            return names.map { name -> Listed in
                 let entry = state.entries[name]
                 if case .open(let engine) = entry?.phase { return (name, engine, entry?.users ?? 0) }
                 return (name, nil, entry?.users ?? 0)

@@ -1,5 +1,6 @@
 import Foundation
 import StateSyncClient
+import StateSyncProtocol
 import StateSyncCore
 
 /// How `statesync stores` prints the stores: a table with aligned

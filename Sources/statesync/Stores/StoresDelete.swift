@@ -25,7 +25,7 @@ struct StoresDelete: AsyncParsableCommand {
 
     func run() async throws {
         let store = try StoreName(name)
-        try await StoreAdmin.run(connection) { admin in try await admin.delete(store) }
+        try await StoreAdmin.run(connection) { admin throws(StoreAdminError) in try await admin.delete(store) }
         printLine("deleted \(store)")
     }
 }

@@ -30,7 +30,7 @@ struct StoresList: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let stores = try await StoreAdmin.run(connection) { admin in try await admin.allStores(pageSize: pageSize) }
+        let stores = try await StoreAdmin.run(connection) { admin throws(StoreAdminError) in try await admin.allStores(pageSize: pageSize) }
         if json {
             printLine(JSONSerializer(style: .pretty).string(for: .array(stores.map(StoreTable.json))))
         } else {

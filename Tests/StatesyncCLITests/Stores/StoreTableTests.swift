@@ -1,4 +1,5 @@
 import StateSyncClient
+import StateSyncCore
 import StateSyncProtocol
 import Testing
 @testable import statesync
