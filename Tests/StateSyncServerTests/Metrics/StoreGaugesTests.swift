@@ -14,7 +14,8 @@ struct StoreGaugesTests {
         var found: [String: Int] = [:]
         for line in exposition.split(separator: "\n") where line.hasPrefix("\(name){store=\"") {
             let label = line.dropFirst(name.count + 8).prefix { $0 != "\"" }
-            found[String(label)] = Int(line.split(separator: " ").last ?? "")
+            // Prometheus writes gauges as floats: "6.0"; -1 for a value that does not read.
+            found[String(label)] = Double(line.split(separator: " ").last ?? "").map { Int($0) } ?? -1
         }
         return found
     }
