@@ -5,8 +5,9 @@ import Testing
 import StateSyncTestSupport
 
 /// The devtools page (clients/js/devtools.html) in headless Chromium against
-/// a real server with authentication on, opened with an admin token.
-@Suite(.timeLimit(.minutes(2)))
+/// a real server with authentication on, opened with an admin token. One
+/// Chromium at a time: two at once starve the rest of the suite on 2 cores.
+@Suite(.timeLimit(.minutes(2)), .serialized)
 struct DevtoolsPageBrowserTests {
     @Test func thePageListsActionsLiveAndShowsTheStateAtAnEarlierRevision() async throws {
         var configuration = TestServer.configuration

@@ -5,8 +5,9 @@ import Testing
 import TestProcessSupport
 
 /// `statesync stores` and `statesync stores delete`, run as processes
-/// against a real `statesync serve --memory --port 0` with tokens.
-@Suite(.timeLimit(.minutes(1)))
+/// against a real `statesync serve --memory --port 0` with tokens. One
+/// test at a time: each runs a server and a dozen CLI processes.
+@Suite(.timeLimit(.minutes(1)), .serialized)
 struct StoresCommandTests {
     static let tokens = ["--token", "adm=admin", "--token", "wr=writer"]
 
