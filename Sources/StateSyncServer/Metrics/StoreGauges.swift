@@ -41,9 +41,6 @@ final class StoreGauges: Sendable {
         self.factory = factory
     }
 
-    /// The stores labelled now.
-    var labelledStores: Set<StoreName> { labelled.withLock { Set($0.keys) } }
-
     /// Labels the top stores of `figures` with their values and removes the rest.
     func update(_ figures: [Figures]) {
         let top = figures.sorted { ($0.sessions, $1.store.rawValue) > ($1.sessions, $0.store.rawValue) }.prefix(limit)

@@ -52,7 +52,9 @@ struct StoreGaugesTests {
         let registry = PrometheusCollectorRegistry()
         let gauges = StoreGauges(limit: 0, factory: PrometheusMetricsFactory(registry: registry))
         gauges.update([StoreGauges.Figures(store: .main, sessions: 3, revision: 9)])
-        #expect(gauges.labelledStores.isEmpty)
+        let exposition = String(decoding: registry.emitToBuffer(), as: UTF8.self)
+        #expect(Self.series("statesync_store_sessions", in: exposition).isEmpty)
+        #expect(Self.series("statesync_store_revision", in: exposition).isEmpty)
     }
 
     @Test func aServerWithAHundredStoresLabelsItsTopStoresBySessions() async throws {
