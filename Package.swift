@@ -370,6 +370,9 @@ let package = Package(
                 "StateSyncProtocol",
                 "WebSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The store administration's HTTP requests (`StoreAdminClient`).
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings

@@ -391,8 +391,10 @@ def test_store_listing(open_server):
     names = [store["name"] for store in whole["stores"]]
     assert names == sorted(names) and {"main", "list-a", "list-b", "list-c"} <= set(names)
     summary = {store["name"]: store for store in whole["stores"]}
-    assert summary["list-a"].keys() == {"name", "open", "rev", "sessions"}
+    assert summary["list-a"].keys() == {"name", "open", "rev", "sessions", "bytes"}
     assert summary["list-a"]["open"] and summary["list-a"]["rev"] >= revs["list-a"] and summary["list-a"]["sessions"] == 0
+    # --memory: the estimated size of the state as JSON.
+    assert summary["list-a"]["bytes"] > 0
     # A page with `next`, and the next one after it.
     first = listing(open_server, limit=1, after="list-a").json()
     assert first == {"stores": [summary["list-b"]], "next": "list-b"}
@@ -526,6 +528,8 @@ def test_store_storage(stores_server):
         if method != "HEAD":
             assert response.json()["code"] == "unavailable", response.json()
     summary = {store["name"]: store for store in listing(stores_server).json()["stores"]}
+    # A data directory: the sizes of each store's files, open or not.
+    assert summary["broken"].pop("bytes") >= 0 and summary["old"].pop("bytes") >= 0
     assert summary["broken"] == {"name": "broken", "open": False, "sessions": 0}
     assert summary["old"] == {"name": "old", "open": False, "sessions": 0}
     # --max-stores 5: main, broken, old, sticky and one more.

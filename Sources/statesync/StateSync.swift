@@ -1,8 +1,9 @@
 import ArgumentParser
 
 /// The `statesync` command. Subcommands: `serve` (the server), the client
-/// commands `get`, `watch`, `dispatch` and `mirror`, `bench` (load tests) and
-/// `verify` (checks a data directory).
+/// commands `get`, `watch`, `dispatch` and `mirror`, `stores` (lists and
+/// deletes a server's stores), `bench` (load tests) and `verify` (checks a
+/// data directory).
 ///
 /// Exit codes: 0 success (including a clean shutdown on SIGTERM/SIGINT),
 /// 1 a runtime failure (port in use, data directory locked, bad TLS files,
@@ -15,7 +16,7 @@ struct StateSync: AsyncParsableCommand {
         commandName: "statesync",
         abstract: "A server-authoritative state store shared over WebSocket.",
         version: "0.1.0",
-        subcommands: [Serve.self, Get.self, Watch.self, Dispatch.self, MirrorCommand.self, Bench.self, Verify.self]
+        subcommands: [Serve.self, Get.self, Watch.self, Dispatch.self, MirrorCommand.self, Stores.self, Bench.self, Verify.self]
     )
 
     /// Parses, runs, and maps failures to the documented exit codes.

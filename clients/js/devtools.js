@@ -5,6 +5,8 @@
 // history and sessions come from the read-only /devtools/api endpoints
 // (docs/PROTOCOL.md, "Devtools"). With authentication on, both need an
 // admin token: open /devtools#token=TOKEN or type it in the header.
+// Everything shown is one store's: /devtools?store=NAME (default main),
+// chosen with the store picker in the header.
 import { StateSyncClient } from "/statesync.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +18,13 @@ const element = (tag, props = {}, ...children) => {
 
 const tokenKey = "statesync-devtools-token";
 let token = new URLSearchParams(location.hash.slice(1)).get("token") ?? sessionStorage.getItem(tokenKey) ?? undefined;
+// Kept for this tab: picking another store reloads the page.
+if (token) sessionStorage.setItem(tokenKey, token);
+
+const storeName = new URLSearchParams(location.search).get("store") ?? "main";
+
+// `path` of the devtools API for the store shown.
+const inStore = (path) => storeName === "main" ? path : `${path}${path.includes("?") ? "&" : "?"}store=${encodeURIComponent(storeName)}`;
 
 const model = {
   entries: new Map(),   // rev → journal entry (accepted actions and server events)
@@ -68,19 +77,45 @@ window.statesync = client;
 client.onConnection((state) => {
   $("connection").textContent = state;
   $("connection").className = `pill ${state}`;
-  if (state === "open") $("epoch").textContent = client.welcome.epoch.slice(0, 10) + "…";
   if (state === "closed" && client.lastError) askForToken(`The server refused the session: ${client.lastError.message}`);
   if (state === "open" && client.welcome.role !== "admin" && client.welcome.role !== "writer") {
     askForToken(`This token's role is ${client.welcome.role}; devtools need an admin token.`);
   }
 });
 
-client.subscribe("", (state, rev) => {
-  model.live = state;
-  $("rev").textContent = rev;
-  if (model.travel === null) renderState();
-  refresh();
-}, (error) => askForToken(`The server refused the state subscription: ${error.message}`));
+// The live state of the store shown; subscribed once the server says it
+// holds the store (a subscription would create a missing one).
+function subscribeLive() {
+  const live = storeName === "main" ? client : client.store(storeName);
+  live.subscribe("", (state, rev) => {
+    model.live = state;
+    $("rev").textContent = rev;
+    if (model.travel === null) renderState();
+    refresh();
+  }, (error) => askForToken(`The server refused the state subscription: ${error.message}`));
+}
+
+// MARK: Store picker
+
+// Lists the stores the caller may read (every page) into the picker;
+// resolves to whether the store shown is one of them.
+async function loadStores() {
+  const names = [];
+  let after = null;
+  do {
+    const page = await api(after === null ? "/devtools/api/stores" : `/devtools/api/stores?after=${encodeURIComponent(after)}`);
+    names.push(...page.stores.map((store) => store.name));
+    after = page.next ?? null;
+  } while (after !== null);
+  $("store-picker").replaceChildren(...names.map((name) => element("option", { value: name, textContent: name, selected: name === storeName })));
+  return names.includes(storeName);
+}
+
+$("store-picker").addEventListener("change", (event) => {
+  const search = new URLSearchParams(location.search);
+  search.set("store", event.target.value);
+  location.search = search.toString();
+});
 
 // MARK: Fetching history
 
@@ -99,16 +134,17 @@ async function refresh() {
         let page;
         do {
           // The first read gets the newest page; later ones continue after it.
-          page = await api(model.lastRev > 0 ? `/devtools/api/journal?from=${model.lastRev + 1}` : "/devtools/api/journal");
+          page = await api(inStore(model.lastRev > 0 ? `/devtools/api/journal?from=${model.lastRev + 1}` : "/devtools/api/journal"));
           for (const entry of page.entries) {
             model.entries.set(entry.rev, entry);
             model.lastRev = Math.max(model.lastRev, entry.rev);
           }
+          $("epoch").textContent = page.epoch.slice(0, 10) + "…";   // the store's own epoch
           model.latest = page.latest;
           model.oldest = page.oldest;
           model.snapshots = page.snapshots;
         } while (page.entries.length > 0 && model.lastRev < page.latest);
-        const rejected = await api(`/devtools/api/rejections?after=${model.lastRejection}`);
+        const rejected = await api(inStore(`/devtools/api/rejections?after=${model.lastRejection}`));
         for (const rejection of rejected.rejections) {
           model.rejections.push(rejection);
           model.lastRejection = Math.max(model.lastRejection, rejection.seq);
@@ -128,7 +164,7 @@ async function refresh() {
 
 async function refreshSessions() {
   try {
-    const { sessions } = await api("/devtools/api/sessions");
+    const { sessions } = await api(inStore("/devtools/api/sessions"));
     $("sessions").replaceChildren(...sessions.map((session) => element("tr", {},
       element("td", { className: "mono", textContent: session.id }),
       element("td", { textContent: session.name }),
@@ -251,7 +287,7 @@ async function travelTo(rev) {
   $("travel-range").value = String(rev);
   $("travel-rev").value = String(rev);
   try {
-    const result = await api(`/devtools/api/state?rev=${rev}`);
+    const result = await api(inStore(`/devtools/api/state?rev=${rev}`));
     if (model.travel !== rev) return;
     $("state-banner").className = "past";
     $("state-banner").textContent =
@@ -282,6 +318,21 @@ $("travel-range").addEventListener("change", (event) => travelTo(Number(event.ta
 $("go").addEventListener("click", () => travelTo(Number($("travel-rev").value)));
 $("live").addEventListener("click", goLive);
 
-refresh();
-refreshSessions();
-setInterval(() => { refresh(); refreshSessions(); }, 2000);
+async function start() {
+  try {
+    if (!(await loadStores())) {
+      problem(`The server holds no store "${storeName}" that this token may read.`);
+      return;
+    }
+  } catch (error) {
+    if (error.status === 401 || error.status === 403) askForToken(error.message);
+    else problem(`Listing the stores failed: ${error.message}`);
+    return;
+  }
+  subscribeLive();
+  refresh();
+  refreshSessions();
+  setInterval(() => { refresh(); refreshSessions(); }, 2000);
+}
+
+start();

@@ -5,7 +5,8 @@ import NIOCore
 struct RunShared: Sendable {
     let scenario: LoadScenario
     let counters: LoadCounters
-    let ledger: DeliveryLedger
+    /// One ledger per store (``LoadScenario/storeCount``): revisions are per store.
+    let ledgers: [DeliveryLedger]
     let watermark: AnswerWatermark
     let problems: ProblemLog
 

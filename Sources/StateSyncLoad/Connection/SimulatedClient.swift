@@ -20,10 +20,16 @@ final class SimulatedClient {
     let index: Int
     /// The node it is connected to: its URL's index in ``LoadScenario/urls``.
     private let node: Int
+    /// The store it is in: its number (below ``LoadScenario/storeCount``) and name.
+    private let storeIndex: Int
+    private let store: StoreName
+    /// The ledger of its store.
+    private let ledger: DeliveryLedger
     private let shared: RunShared
     private let recorder: LoopRecorder
     private let decoder = MessageDecoder()
-    private let encoder = MessageEncoder()
+    /// Names the client's store in each message (nothing for `main`).
+    private let encoder: MessageEncoder
     private var subscriptions: [Subscription]
     private var snapshotsMissing: Int
     private var outbound: WebSocketOutbound?
@@ -47,6 +53,10 @@ final class SimulatedClient {
     init(index: Int, shared: RunShared, recorder: LoopRecorder, subscriptionPaths: [(JSONPointer, PathTable.ID)]) {
         self.index = index
         self.node = index % shared.scenario.urls.count
+        storeIndex = shared.scenario.storeIndex(ofClient: index)
+        store = shared.scenario.storeName(storeIndex)
+        ledger = shared.ledgers[storeIndex]
+        encoder = MessageEncoder(store: store)
         self.shared = shared
         self.recorder = recorder
         self.subscriptions = subscriptionPaths.enumerated().map { number, path in
@@ -69,11 +79,20 @@ final class SimulatedClient {
         shared.counters.bytesReceived.bump(message.data.readableBytes)
         // Most messages are patches: their header is scanned, their ops skipped.
         if let header = message.data.withUnsafeReadableBytes(PatchScanner.header) {
+            guard header.store ?? StoreName.main.rawValue == store.rawValue else {
+                return problem("client \(index): a patch of store \(header.store ?? "main") in store \(store)")
+            }
             return patch(id: header.id, base: header.base, rev: header.rev, arrived: arrived)
         }
         let decoded: ServerMessage
         do {
-            decoded = try decoder.decodeServerMessage(message.data.readableBytesView)
+            let scoped = try decoder.decodeStoreScopedServerMessage(message.data.readableBytesView)
+            // welcome is main's; every other message must be about the client's own store.
+            let isWelcome = if case .welcome = scoped.message { true } else { false }
+            guard isWelcome || scoped.store == store else {
+                return problem("client \(index): a \(scoped.message.type) of store \(scoped.store) in store \(store)")
+            }
+            decoded = scoped.message
         } catch {
             problem("client \(index): a server message does not decode: \(error)")
             return
@@ -96,7 +115,7 @@ final class SimulatedClient {
         case let .ack(id, rev):
             answered(id: id, arrived: arrived) { outstanding in
                 self.recorder.recordAck(nanoseconds: arrived - min(arrived, outstanding.sent))
-                let expected = self.shared.ledger.recordAck(rev: rev, sent: outstanding.sent, path: outstanding.path, node: self.node)
+                let expected = self.ledger.recordAck(rev: rev, sent: outstanding.sent, path: outstanding.path, node: self.node)
                 self.shared.counters.expectedDeliveries.bump(expected)
                 self.shared.counters.acked.bump()
             }
@@ -155,7 +174,7 @@ final class SimulatedClient {
             problem("client \(index): gap on \(id): base \(base) after rev \(last)")
         }
         subscriptions[number].lastRev = rev
-        recorder.pending.append(PendingPatch(path: subscriptions[number].path, base: base, rev: rev, arrived: arrived, node: node))
+        recorder.pending[storeIndex].append(PendingPatch(path: subscriptions[number].path, base: base, rev: rev, arrived: arrived, node: node))
     }
 
     // MARK: Writing
@@ -200,7 +219,7 @@ final class SimulatedClient {
         let scenario = shared.scenario
         let random = Int.random(in: 0..<scenario.clients)
         let text = scenario.action.action.render(client: index, random: random, sequence: writer.sequence)
-        let path = shared.ledger.actionPath(scenario.action.path.render(client: index, random: random, sequence: writer.sequence))
+        let path = ledger.actionPath(scenario.action.path.render(client: index, random: random, sequence: writer.sequence))
         let parsed: JSONValue
         do {
             parsed = try JSONValue(parsing: text)

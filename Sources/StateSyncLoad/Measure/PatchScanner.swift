@@ -1,5 +1,5 @@
 /// What the generator measures of a `patch` message: its subscription id,
-/// `base` and `rev`.
+/// `base` and `rev`, and the store it names.
 package struct PatchHeader: Equatable, Sendable {
     /// The subscription id.
     package var id: String
@@ -7,6 +7,8 @@ package struct PatchHeader: Equatable, Sendable {
     package var base: UInt64
     /// The revision it brings the subscription to.
     package var rev: UInt64
+    /// The store it is about (`nil`: `main`).
+    package var store: String? = nil
 }
 
 /// Reads a `patch`'s header by scanning its bytes, without building the
@@ -47,6 +49,7 @@ package enum PatchScanner {
             var id: String?
             var base: UInt64?
             var rev: UInt64?
+            var store: String?
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
             skipSpace()
@@ -69,6 +72,9 @@ package enum PatchScanner {
                 case "rev":
                     guard rev == nil, let value = unsignedInteger() else { return nil }
                     rev = value
+                case "store":
+                    guard store == nil, let value = plainString() else { return nil }
+                    store = value
                 default:
                     guard skipValue() else { return nil }
                 }
@@ -82,7 +88,7 @@ package enum PatchScanner {
             }
             skipSpace()
             guard position == bytes.count, type == "patch", let id, let base, let rev else { return nil }
-            return PatchHeader(id: id, base: base, rev: rev)
+            return PatchHeader(id: id, base: base, rev: rev, store: store)
         }
 
         private var current: UInt8? { position < bytes.count ? bytes[position] : nil }

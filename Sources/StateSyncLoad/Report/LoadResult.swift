@@ -48,6 +48,9 @@ public struct LoadResult: Codable, Sendable {
     public var loadAverageAfter: [Double]
     /// When the run started (ISO 8601).
     public var startedAt: String
+    /// Each store's delivery latency, when the run spread its clients over
+    /// stores (``LoadScenario/stores``); `nil` with every client in `main`.
+    public var stores: StoresSummary? = nil
 
     /// Whether the run passed: no gaps, no errors, every expected delivery counted.
     public var passed: Bool {

@@ -9,15 +9,19 @@ public enum ResultText {
     /// ```
     ///
     /// With several URLs (a cluster), `same_node_p99_ms=… cross_node_p99_ms=…`
-    /// follow `delivery_p99_ms`.
+    /// follow `delivery_p99_ms`; over stores (`--stores N`), `stores=N
+    /// slowest_store_p99_ms=…`.
     public static func summaryLine(_ result: LoadResult) -> String {
-        var nodes = ""
+        var more = ""
         if let same = result.sameNodeDeliveryLatency, let cross = result.crossNodeDeliveryLatency {
-            nodes = " same_node_p99_ms=\(fixed(same.p99, 2)) cross_node_p99_ms=\(fixed(cross.p99, 2))"
+            more = " same_node_p99_ms=\(fixed(same.p99, 2)) cross_node_p99_ms=\(fixed(cross.p99, 2))"
+        }
+        if let stores = result.stores {
+            more += " stores=\(stores.count) slowest_store_p99_ms=\(fixed(stores.slowest?.p99 ?? 0, 2))"
         }
         return "RESULT clients=\(result.rampUp.connected) actions_per_s=\(fixed(result.rates.actionsPerSecond, 1))"
             + " deliveries_per_s=\(fixed(result.rates.deliveriesPerSecond, 1))"
-            + " ack_p99_ms=\(fixed(result.ackLatency.p99, 2)) delivery_p99_ms=\(fixed(result.deliveryLatency.p99, 2))\(nodes)"
+            + " ack_p99_ms=\(fixed(result.ackLatency.p99, 2)) delivery_p99_ms=\(fixed(result.deliveryLatency.p99, 2))\(more)"
             + " gaps=\(result.counts.gaps) errors=\(result.counts.errors)"
     }
 
@@ -45,6 +49,11 @@ public enum ResultText {
         lines.append("deliveries  \(grouped(counts.deliveries)) of \(grouped(counts.expectedDeliveries)) expected, "
             + "\(grouped(counts.patches)) patches  (\(fixed(rates.deliveriesPerSecond, 1))/s, "
             + "\(fixed(rates.bytesReceivedPerSecond / 1_000_000, 2)) MB/s received)")
+        if let stores = result.stores {
+            let slowest = stores.slowest.map { "slowest \($0.name): delivery p99 \(fixed($0.p99, 2)) ms" } ?? "no deliveries"
+            let idle = stores.stores.filter { $0.deliveries == 0 }.count
+            lines.append("stores      \(stores.count) (bench-0…), \(slowest)" + (idle > 0 ? ", \(idle) without deliveries" : ""))
+        }
         lines.append("problems    \(counts.gaps) gaps, \(counts.errors) errors, \(counts.droppedConnections) dropped connections")
         let generator = result.generator
         lines.append("generator   \(fixed(generator.cpuPercent, 0)) % of one core (\(generator.cores) cores, "

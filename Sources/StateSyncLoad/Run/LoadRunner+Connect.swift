@@ -57,7 +57,7 @@ extension LoadRunner {
         for template in scenario.subscriptions {
             let text = template.render(client: index, random: 0, sequence: 0)
             do {
-                paths.append((try JSONPointer(parsing: text), shared.ledger.addSubscription(text)))
+                paths.append((try JSONPointer(parsing: text), shared.ledgers[scenario.storeIndex(ofClient: index)].addSubscription(text)))
             } catch {
                 shared.problems.note("client \(index): subscription path \(text): \(error)")  // validated before: not expected
                 shared.counters.failedConnects.bump()

@@ -51,7 +51,7 @@ extension LoadRunner {
         matching.forEach { $0.cancel() }
         // Whatever is still unanswered will not be: match everything left.
         _ = try await loops.withEachRecorder { recorder in
-            recorder.match(ledger: shared.ledger, watermark: AnswerWatermark.clear, counters: shared.counters)
+            recorder.match(ledgers: shared.ledgers, watermark: AnswerWatermark.clear, counters: shared.counters)
         }
         return MeasuredRun(
             runSeconds: seconds,

@@ -43,9 +43,9 @@ public struct LoadRunner: Sendable {
         let startedAt = ISO8601DateFormatter().string(from: Date())
         let loadBefore = ProcessResources.loadAverage()
         let shared = RunShared(
-            scenario: scenario, counters: LoadCounters(), ledger: DeliveryLedger(),
+            scenario: scenario, counters: LoadCounters(), ledgers: (0..<scenario.storeCount).map { _ in DeliveryLedger() },
             watermark: AnswerWatermark(writers: scenario.writers), problems: ProblemLog())
-        let loops = try await RunLoops.start(threads: scenario.threads)
+        let loops = try await RunLoops.start(threads: scenario.threads, stores: scenario.storeCount)
         let phase = PhaseClock()
         let probe = serverPID.map(ServerProbe.init(pid:))
         do {

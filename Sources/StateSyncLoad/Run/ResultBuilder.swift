@@ -1,3 +1,5 @@
+import StateSyncProtocol
+
 /// The server's samples: before connecting, idle with every client, and
 /// around the measured phase.
 struct ServerSamples: Sendable {
@@ -27,11 +29,13 @@ struct ResultBuilder {
         var delivery = LatencyHistogram()
         var sameNode = LatencyHistogram()
         var crossNode = LatencyHistogram()
+        var byStore = Array(repeating: LatencyHistogram(), count: scenario.stores > 1 ? scenario.stores : 0)
         for loop in totals {
             ack.add(loop.ack)
             delivery.add(loop.delivery)
             sameNode.add(loop.sameNode)
             crossNode.add(loop.crossNode)
+            for (store, histogram) in loop.byStore.enumerated() { byStore[store].add(histogram) }
         }
         // Split by node only when there are several: with one, "same node" is every delivery.
         let clustered = scenario.urls.count > 1
@@ -73,7 +77,17 @@ struct ResultBuilder {
             server: serverUsage(connected: connected, deliveries: counts.deliveries),
             problems: shared.problems.messages, rejectCodes: shared.problems.rejectCodes,
             loadAverageBefore: loadBefore, loadAverageAfter: ProcessResources.loadAverage(),
-            startedAt: startedAt)
+            startedAt: startedAt, stores: storesSummary(byStore: byStore, all: delivery))
+    }
+
+    /// Each store's delivery latency; with one store (`--stores 1`) it is the run's own.
+    private func storesSummary(byStore: [LatencyHistogram], all: LatencyHistogram) -> LoadResult.StoresSummary? {
+        guard scenario.stores > 0 else { return nil }
+        let histograms = scenario.stores == 1 ? [all] : byStore
+        return LoadResult.StoresSummary(count: scenario.stores, stores: histograms.enumerated().map { number, histogram in
+            LoadResult.StoresSummary.Store(
+                name: scenario.storeName(number).rawValue, deliveries: histogram.count, p99: histogram.milliseconds(atPercentile: 99))
+        })
     }
 
     private func serverUsage(connected: Int, deliveries: Int) -> LoadResult.ServerUsage? {

@@ -7,12 +7,13 @@ struct RunLoops: Sendable {
     let loops: [any EventLoop]
     let recorders: [NIOLoopBound<LoopRecorder>]
 
-    static func start(threads: Int) async throws -> RunLoops {
+    /// `threads` loops, each with a recorder for `stores` stores.
+    static func start(threads: Int, stores: Int) async throws -> RunLoops {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let loops = Array(group.makeIterator())
         var recorders: [NIOLoopBound<LoopRecorder>] = []
         for loop in loops {
-            recorders.append(try await loop.submit { NIOLoopBound(LoopRecorder(), eventLoop: loop) }.get())
+            recorders.append(try await loop.submit { NIOLoopBound(LoopRecorder(stores: stores), eventLoop: loop) }.get())
         }
         return RunLoops(group: group, loops: loops, recorders: recorders)
     }
@@ -34,7 +35,7 @@ struct RunLoops: Sendable {
     func startMatching(_ shared: RunShared) -> [RepeatedTask] {
         zip(loops, recorders).map { loop, recorder in
             loop.scheduleRepeatedTask(initialDelay: .milliseconds(10), delay: .milliseconds(10)) { _ in
-                recorder.value.match(ledger: shared.ledger, watermark: shared.watermark.value, counters: shared.counters)
+                recorder.value.match(ledgers: shared.ledgers, watermark: shared.watermark.value, counters: shared.counters)
             }
         }
     }

@@ -1,3 +1,5 @@
+import StateSyncProtocol
+
 /// What a load run does: how many clients, what they subscribe to, who
 /// writes what and how fast, for how long.
 ///
@@ -56,6 +58,10 @@ public struct LoadScenario: Sendable {
     public var maxOutstandingPerWriter: Int
     /// Prefix of every client's `clientId` and name; default `bench`.
     public var clientPrefix: String
+    /// Stores the clients are spread over: 0 (the default) puts every client
+    /// in `main`; N puts client *i* (writers included) in the store
+    /// `bench-(i % N)`, whose revisions, deliveries and gaps are its own.
+    public var stores: Int = 0
 
     /// A scenario; every argument has the default documented on its property.
     public init(
@@ -105,8 +111,23 @@ public struct LoadScenario: Sendable {
             throw .invalidValue("connect-concurrency", "\(connectConcurrency)", reason: "must be at least 1")
         }
         guard threads >= 1 else { throw .invalidValue("threads", "\(threads)", reason: "must be at least 1") }
+        guard stores >= 0 else { throw .invalidValue("stores", "\(stores)", reason: "must be 0 (main only) or more stores") }
         for subscription in subscriptions {
             try PathCheck.validate(subscription)
         }
+    }
+
+    /// How many stores the clients are in: 1 (`main`) or ``stores``.
+    var storeCount: Int { max(1, stores) }
+
+    /// The index (below ``storeCount``) of the store client `index` is in.
+    func storeIndex(ofClient index: Int) -> Int {
+        stores > 0 ? index % stores : 0
+    }
+
+    /// The name of the store numbered `number`: `main`, or `bench-NUMBER`.
+    func storeName(_ number: Int) -> StoreName {
+        // Valid by construction: a letter first, then digits and a dash.
+        stores > 0 ? (try? StoreName("bench-\(number)")) ?? .main : .main
     }
 }

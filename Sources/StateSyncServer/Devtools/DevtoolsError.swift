@@ -6,6 +6,11 @@ public struct DevtoolsError: Error, CustomStringConvertible, Sendable {
         case notRebuildable(UInt64, reason: String)
         case badQuery(String)
         case failed(String)
+        case invalidStore(String)
+        case noStore(String)
+        case storeUnavailable(String)
+        case unauthorized(String)
+        case forbidden(String)
     }
 
     private let base: Base
@@ -25,26 +30,61 @@ public struct DevtoolsError: Error, CustomStringConvertible, Sendable {
         DevtoolsError(base: .badQuery(message))
     }
 
+    /// The `store` parameter is not a store name.
+    static func invalidStore(_ message: String) -> DevtoolsError {
+        DevtoolsError(base: .invalidStore(message))
+    }
+
+    /// The server holds no store `name`.
+    static func noStore(_ name: String) -> DevtoolsError {
+        DevtoolsError(base: .noStore(name))
+    }
+
+    /// The store could not be opened for the request (`message` says why).
+    static func storeUnavailable(_ message: String) -> DevtoolsError {
+        DevtoolsError(base: .storeUnavailable(message))
+    }
+
+    /// No known token with authentication on.
+    static func unauthorized(_ message: String) -> DevtoolsError {
+        DevtoolsError(base: .unauthorized(message))
+    }
+
+    /// The caller may not read what it asked for.
+    static func forbidden(_ message: String) -> DevtoolsError {
+        DevtoolsError(base: .forbidden(message))
+    }
+
     /// Reading or replaying the journal failed.
     static func failed(_ message: String) -> DevtoolsError {
         DevtoolsError(base: .failed(message))
     }
 
-    /// The HTTP status that reports it: 404 for a revision that does not
-    /// exist or is gone, 400 for a bad query, 500 for a failed read or replay.
+    /// The HTTP status that reports it: 404 for a revision or a store that
+    /// does not exist, 400 for a bad query or store name, 401 and 403 for
+    /// the caller, 503 for a store that cannot be opened now, 500 for a
+    /// failed read or replay.
     var status: Int {
         switch base {
-        case .revisionAhead, .notRebuildable: 404
-        case .badQuery: 400
+        case .revisionAhead, .notRebuildable, .noStore: 404
+        case .badQuery, .invalidStore: 400
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .storeUnavailable: 503
         case .failed: 500
         }
     }
 
-    /// The `error.code` of the JSON body: `not_found`, `bad_request` or `internal_error`.
+    /// The `error.code` of the JSON body: `not_found`, `bad_request`,
+    /// `invalid_store`, `unauthorized`, `forbidden`, `unavailable` or `internal_error`.
     var code: String {
         switch base {
-        case .revisionAhead, .notRebuildable: "not_found"
+        case .revisionAhead, .notRebuildable, .noStore: "not_found"
         case .badQuery: "bad_request"
+        case .invalidStore: "invalid_store"
+        case .unauthorized: "unauthorized"
+        case .forbidden: "forbidden"
+        case .storeUnavailable: "unavailable"
         case .failed: "internal_error"
         }
     }
@@ -56,9 +96,10 @@ public struct DevtoolsError: Error, CustomStringConvertible, Sendable {
             "revision \(revision) does not exist yet: the latest is \(latest)"
         case let .notRebuildable(revision, reason):
             "the state at revision \(revision) cannot be rebuilt: \(reason)"
-        case .badQuery(let message):
-            message
-        case .failed(let message):
+        case .noStore(let name):
+            "no store \"\(name)\""
+        case .badQuery(let message), .failed(let message), .invalidStore(let message), .storeUnavailable(let message),
+             .unauthorized(let message), .forbidden(let message):
             message
         }
     }

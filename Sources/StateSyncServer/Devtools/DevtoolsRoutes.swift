@@ -9,41 +9,53 @@ import WebSocket
 /// The read-only HTTP JSON endpoints behind the devtools page
 /// (docs/PROTOCOL.md, "Devtools"): the journal by revision range with each
 /// action's patch, the state at any revision, the sessions, and the recent
-/// rejections. With authentication on, each request must carry
-/// `Authorization: Bearer TOKEN` for an `admin` token (401 without a known
-/// token, 403 for another role); with it off, they are open like the rest.
-/// Either way the caller's role must be allowed to read every path
-/// (``ReadPermissions/allowsEverything(_:)``): the devtools show the whole
-/// state and history, so `--restrict-read` would mean nothing otherwise.
-/// At most ``DevtoolsRequestLimit/maximum`` requests are answered at once,
+/// rejections, each of the store named by the `store` query parameter
+/// (default `main`; `400 invalid_store` for a bad name, `404` for a store
+/// the server does not hold), and the stores to pick from. Who may read
+/// which store is ``DevtoolsAccess``'s one decision (today: with
+/// authentication on, an `admin` token; either way a role that
+/// `--restrict-read` keeps nothing from). At most
+/// ``DevtoolsRequestLimit/maximum`` requests are answered at once,
 /// server-wide (`503` beyond, see ``DevtoolsRequestLimit``).
 struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     /// The most entries one journal request returns: a page of the log, small
     /// enough that replaying it for its patches stays in the milliseconds.
     static var maxEntries: UInt64 { 500 }
 
+    /// The most stores one listing returns.
+    static var maxStoresListed: Int { 1_000 }
+
+    /// `main`'s engine.
     let engine: SyncEngine<App>
-    let travel: TimeTravel<App>
-    let authentication: SessionAuthentication
-    let readPermissions: ReadPermissions
+    let stores: StoreDirectory<App>
+    let access: DevtoolsAccess
     let limit: DevtoolsRequestLimit
 
-    /// `/devtools/api/journal`, `/devtools/api/state`, `/devtools/api/sessions`, `/devtools/api/rejections`.
+    /// `/devtools/api/journal`, `/devtools/api/state`, `/devtools/api/sessions`,
+    /// `/devtools/api/rejections` (each `?store=NAME`) and `/devtools/api/stores`.
     var routes: [HTTPRoute] {
         [
-            route("/devtools/api/journal") { query in try await journal(query) },
-            route("/devtools/api/state") { query in try await state(query) },
-            route("/devtools/api/sessions") { _ in
+            route("/devtools/api/journal") { query, engine in try await journal(query, engine) },
+            route("/devtools/api/state") { query, engine in try await state(query, engine) },
+            route("/devtools/api/sessions") { _, engine in
                 ["sessions": .array(await engine.sessions().map(DevtoolsJSON.session))]
             },
-            route("/devtools/api/rejections") { query in
+            route("/devtools/api/rejections") { query, engine in
                 let after = try revision(query, "after") ?? 0
                 return ["rejections": .array(engine.rejections(after: after).map(DevtoolsJSON.rejection))]
             },
+            HTTPRoute(path: "/devtools/api/stores", asyncHandler: { head, _ in
+                do {
+                    return Self.json(.ok, try await storeList(Self.query(head.uri), head))
+                } catch {
+                    return Self.error(error)
+                }
+            }),
         ]
     }
 
-    private func journal(_ query: [String: String]) async throws(DevtoolsError) -> JSONValue {
+    private func journal(_ query: [String: String], _ engine: SyncEngine<App>) async throws(DevtoolsError) -> JSONValue {
+        let travel = TimeTravel<App>(journal: engine.journal)
         let latest = travel.journal.lastRevision
         let from = try revision(query, "from") ?? (latest >= Self.maxEntries ? latest - Self.maxEntries + 1 : 1)
         let through = min(try revision(query, "through") ?? latest, from.addingReportingOverflow(Self.maxEntries - 1).partialValue)
@@ -67,7 +79,8 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
         return .object(body)
     }
 
-    private func state(_ query: [String: String]) async throws(DevtoolsError) -> JSONValue {
+    private func state(_ query: [String: String], _ engine: SyncEngine<App>) async throws(DevtoolsError) -> JSONValue {
+        let travel = TimeTravel<App>(journal: engine.journal)
         let latest = travel.journal.lastRevision
         let rebuilt = try await travel.state(at: try revision(query, "rev") ?? latest)
         return [
@@ -78,57 +91,72 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
         ]
     }
 
-    /// A read-only admin route answering JSON from `body`.
+    /// `{"stores":[{"name","open","rev","sessions","bytes"}…],"next":NAME}`:
+    /// the stores after `after` in name order that the caller may read.
+    private func storeList(_ query: [String: String], _ head: HTTPRequestHead) async throws(DevtoolsError) -> JSONValue {
+        let caller = try await access.access(of: head)
+        var after: StoreName?
+        if let text = query["after"] { after = try Self.storeName(text) }
+        let page = stores.summaries(after: after, limit: Self.maxStoresListed + 1)
+        let shown = page.prefix(Self.maxStoresListed)
+        var body: JSONObject = ["stores": .array(shown.filter { access.mayRead(caller.role(in: $0.name), $0.name) == nil }.map(\.json))]
+        if page.count > Self.maxStoresListed, let last = shown.last { body["next"] = .string(last.name.rawValue) }
+        return .object(body)
+    }
+
+    /// A read-only route answering JSON from `body` with the engine of the
+    /// request's store, held open (a session's place in it) while it runs.
     private func route(
-        _ path: String, _ body: @escaping @Sendable ([String: String]) async throws -> JSONValue
+        _ path: String, _ body: @escaping @Sendable ([String: String], SyncEngine<App>) async throws -> JSONValue
     ) -> HTTPRoute {
-        HTTPRoute(path: path, asyncHandler: { [authentication, readPermissions, limit] head, _ in
-            if let refusal = await Self.refusal(head, authentication, readPermissions) { return refusal }
-            guard limit.acquire() else { return Self.busy(limit.maximum) }
-            defer { limit.release() }
-            // Each request runs in a task started when it arrived, and a
-            // rebuild may not suspend until it is done: let the requests
-            // already received take their places (or be refused) first, so
-            // that a burst costs `maximum` rebuilds, not one after another each.
-            await Task.yield()
+        HTTPRoute(path: path, asyncHandler: { head, _ in
             do {
-                return Self.json(.ok, try await body(Self.query(head.uri)))
+                let query = Self.query(head.uri)
+                let store = try Self.storeName(query["store"] ?? StoreName.main.rawValue)
+                let role = try await access.reader(of: store, head)
+                guard limit.acquire() else { return Self.busy(limit.maximum) }
+                defer { limit.release() }
+                // Each request runs in a task started when it arrived, and a
+                // rebuild may not suspend until it is done: let the requests
+                // already received take their places (or be refused) first, so
+                // that a burst costs `maximum` rebuilds, not one after another each.
+                await Task.yield()
+                return try await withEngine(of: store, role: role) { engine in Self.json(.ok, try await body(query, engine)) }
             } catch {
-                let failure = error as? DevtoolsError ?? .failed("\(error)")
-                return Self.error(HTTPResponseStatus(statusCode: failure.status), code: failure.code, failure.description)
+                return Self.error(error)
             }
         })
     }
 
-    /// 401/403 unless authentication is off or the bearer token is an
-    /// admin's, and unless that role may read every path.
-    private static func refusal(
-        _ head: HTTPRequestHead, _ authentication: SessionAuthentication, _ readPermissions: ReadPermissions
-    ) async -> HTTPRouteResponse? {
-        guard authentication.isRequired else {
-            // Open: the caller has the role of a hello without a token.
-            guard case .success(let access) = await authentication.access(for: nil), let role = access.role(in: .main),
-                  !readPermissions.allowsEverything(role)
-            else { return nil }
-            return error(.forbidden, code: "forbidden",
-                "devtools show the whole state, and --restrict-read keeps parts of it from role \(role.rawValue)")
+    /// Runs `body` with the engine of `store`, which must exist: `main`'s,
+    /// or another's acquired for the time of the request.
+    private func withEngine(
+        of store: StoreName, role: Role, _ body: (SyncEngine<App>) async throws -> HTTPRouteResponse
+    ) async throws -> HTTPRouteResponse {
+        guard !store.isMain else { return try await body(engine) }
+        guard stores.holds(store) else { throw DevtoolsError.noStore(store.rawValue) }
+        let engine: SyncEngine<App>
+        do {
+            engine = try await stores.acquire(store, role: role, from: nil)
+        } catch {
+            throw DevtoolsError.storeUnavailable(error.message)
         }
-        let token = head.headers.bearerToken
-        switch await authentication.access(for: token).map({ $0.role(in: .main) }) {
-        case .failure(let refusal):
-            return error(.unauthorized, code: "unauthorized", token == nil
-                ? "devtools need an admin token: send Authorization: Bearer TOKEN"
-                : refusal.message)
-        case .success(nil):
-            return error(.forbidden, code: "forbidden", "devtools are for the admin role; this token grants no role in main")
-        case .success(let role?) where !role.mayAdminister:
-            return error(.forbidden, code: "forbidden", "devtools are for the admin role; this token's role is \(role.rawValue)")
-        case .success(let role?) where !readPermissions.allowsEverything(role):
-            return error(.forbidden, code: "forbidden",
-                "devtools show the whole state, and --restrict-read keeps parts of it from role \(role.rawValue)")
-        case .success:
-            return nil
+        defer { stores.release(store) }
+        return try await body(engine)
+    }
+
+    private static func storeName(_ text: String) throws(DevtoolsError) -> StoreName {
+        do {
+            return try StoreName(text)
+        } catch {
+            throw .invalidStore(error.message)
         }
+    }
+
+    /// The JSON error answer of `error`.
+    private static func error(_ error: any Error) -> HTTPRouteResponse {
+        let failure = error as? DevtoolsError ?? .failed("\(error)")
+        return Self.error(HTTPResponseStatus(statusCode: failure.status), code: failure.code, failure.description)
     }
 
     /// `503`: every place is taken; the page retries on its next refresh.

@@ -14,6 +14,10 @@ final class EngineShared: Sendable {
     /// Live sessions of this engine that another node's `sessionLeft`
     /// removed, counted as the sequencer follows them.
     let liveSessionsRemovedElsewhere = Atomic(0)
+    /// Sessions joined now (WebSocket sessions and HTTP requests), kept by the sequencer.
+    let sessionCount = Atomic(0)
+    /// About how many bytes the state takes encoded as JSON, kept by the sequencer.
+    let stateBytes = Atomic(0)
     /// Why the engine accepts no more actions (its journal failed for good,
     /// or it cannot follow a shared store), or `nil` while it does.
     private let failure = Mutex<String?>(nil)

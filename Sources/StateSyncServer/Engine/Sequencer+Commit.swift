@@ -6,6 +6,7 @@ extension Sequencer {
     /// The end of a round: hands the building batch to the journal when none
     /// is in flight, or publishes it at once when it holds only answers.
     func flush() {
+        shared.stateBytes.store(authority.mirror.estimatedBytes, ordering: .relaxed)
         commits.retain(exactlyOnce.takeJournalChanges())
         switch commits.flush(state: authority.mirror.json) {
         case .none:

@@ -1,3 +1,4 @@
+import Synchronization
 import Logging
 import NIOCore
 import StateSyncCore
@@ -114,6 +115,7 @@ final class Sequencer<App: StateSyncApp> {
         switch event {
         case let .join(info, clientID, role, sink, announced):
             publication.join(SessionRecord(info: info, clientID: clientID, role: role, sink: sink, announced: announced))
+            shared.sessionCount.store(publication.sessions.count, ordering: .relaxed)
             logger.debug("session joined", metadata: ["session": "\(info.id)", "role": "\(role.rawValue)"])
             if announced {
                 applyServerCommand(.sessionJoined(info), clientID: clientID)
@@ -125,6 +127,7 @@ final class Sequencer<App: StateSyncApp> {
             ownWrites.left(sessionID)
             catchUps.left(sessionID)
             guard let session = publication.leave(sessionID) else { return }
+            shared.sessionCount.store(publication.sessions.count, ordering: .relaxed)
             logger.debug("session left", metadata: ["session": "\(sessionID)"])
             if session.announced { applyServerCommand(.sessionLeft(session.info), clientID: session.clientID) }
         case let .request(sessionID, request, received):

@@ -61,6 +61,8 @@ import NIOPosix
 public final class SyncEngine<App: StateSyncApp>: Sendable {
     private let inbox: EngineInbox
     private let shared: EngineShared
+    /// The journal the engine writes (devtools read it beside the engine).
+    let journal: any Journal
     private let effects: EffectRunner<SessionCommand<App.Action>>
     private let loop: Task<Void, Never>
 
@@ -117,6 +119,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         self.inbox = inbox
         self.shared = shared
         self.effects = effects
+        self.journal = journal
         // Awaited by `shutdown()`: the sequencer's one long-lived task.
         self.loop = Task { await sequencer.run() }
     }
@@ -126,6 +129,14 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
 
     /// The latest durable revision whose patches have been handed to the fan-out.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
+
+    /// The sessions joined now: WebSocket sessions and HTTP requests
+    /// (updated as the sequencer handles joins and leaves).
+    var sessionCount: Int { shared.sessionCount.load(ordering: .relaxed) }
+
+    /// About how many bytes the state takes encoded as JSON (the estimate
+    /// the state's size limit is checked against), as of the last round.
+    var estimatedStateBytes: Int { shared.stateBytes.load(ordering: .relaxed) }
 
     /// Why the engine accepts no more actions (its journal failed for good,
     /// or it cannot follow a shared store), or `nil` while it does: every

@@ -21,7 +21,7 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
         ]
     }
 
-    /// `GET /api/stores?after=NAME&limit=N`: `{"stores":[{"name","open","rev","sessions"}…],"next":NAME}`
+    /// `GET /api/stores?after=NAME&limit=N`: `{"stores":[{"name","open","rev","sessions","bytes"}…],"next":NAME}`
     /// in name order; `next` (present when more follow) is the `after` of the next page.
     func list(_ request: HTTPRouteRequest) async -> HTTPRouteResponse {
         do throws(HTTPAPIError) {
@@ -39,7 +39,7 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
                 limit = value
             }
             let page = stores.summaries(after: after, limit: limit + 1)
-            var body: JSONObject = ["stores": .array(page.prefix(limit).map(Self.json))]
+            var body: JSONObject = ["stores": .array(page.prefix(limit).map(\.json))]
             if page.count > limit, let last = page.prefix(limit).last { body["next"] = .string(last.name.rawValue) }
             return HTTPRouteResponse(
                 status: .ok, headers: ["Content-Type": "application/json"], body: JSONSerializer().string(for: .object(body)) + "\n")
@@ -80,13 +80,5 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
         throw HTTPAPIError(
             status: .forbidden, code: "forbidden",
             message: "stores are listed and deleted by the admin role; this token's role in \(store) is \(role.rawValue)")
-    }
-
-    private static func json(_ summary: StoreSummary) -> JSONValue {
-        var object: JSONObject = [
-            "name": .string(summary.name.rawValue), "open": .bool(summary.open), "sessions": .integer(Int64(summary.sessions)),
-        ]
-        if let revision = summary.revision { object["rev"] = .integer(Int64(revision)) }
-        return .object(object)
     }
 }

@@ -27,6 +27,8 @@ import StateSyncJournal
 /// | `statesync_stores_open` | gauge | stores open now, `main` included |
 /// | `statesync_stores_opened_total` | counter | stores opened (`main` at start, the others on demand) |
 /// | `statesync_stores_closed_total` | counter | stores closed when idle, to make room, or deleted |
+/// | `statesync_store_sessions{store}` | gauge | sessions in the store, for the top stores by sessions only (``StoreGauges``) |
+/// | `statesync_store_revision{store}` | gauge | the store's revision, for the same stores |
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))   // the executable, once
@@ -71,6 +73,8 @@ public struct ServerMetrics: Sendable {
     public let storesOpened: Counter
     /// Stores closed.
     public let storesClosed: Counter
+    /// The factory of these handles, which makes the per-store gauges (``StoreGauges``).
+    let factory: any MetricsFactory
 
     /// Creates the handles with `factory` (default: the process-wide
     /// `MetricsSystem.factory`, which only the executable bootstraps; tests
@@ -93,6 +97,7 @@ public struct ServerMetrics: Sendable {
         storesOpen = Meter(label: "statesync_stores_open", factory: factory)
         storesOpened = Counter(label: "statesync_stores_opened_total", factory: factory)
         storesClosed = Counter(label: "statesync_stores_closed_total", factory: factory)
+        self.factory = factory
     }
 }
 

@@ -181,8 +181,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     private func makeStoreDirectory(group: any EventLoopGroup) -> StoreDirectory<App> {
         StoreDirectory<App>(
             configuration: configuration.stores,
-            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures), metrics: metrics,
-            logger: logger
+            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures),
+            footprint: StoreFootprint(storage: configuration.storage), metrics: metrics, logger: logger
         ) { [configuration, middleware, metrics, logger] store, journal in
             var engineConfiguration = configuration.engine
             engineConfiguration.store = store
@@ -270,8 +270,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             nextSessionID: { [self] in "h-\(sessionCounter.add(1, ordering: .relaxed).newValue)" })
         let storeAdmin = StoreAdminRoutes(stores: stores, access: access)
         let devtools = DevtoolsRoutes(
-            engine: engine, travel: TimeTravel<App>(journal: journal), authentication: configuration.authentication,
-            readPermissions: configuration.session.readPermissions,
+            engine: engine, stores: stores,
+            access: .byRole(authentication: configuration.authentication, readPermissions: configuration.session.readPermissions),
             limit: DevtoolsRequestLimit(maximum: configuration.maxDevtoolsRequests))
         let pages = try [
             WebPage(path: "/statesync.js", file: WebClientFiles.file(named: "statesync.js")),

@@ -58,9 +58,11 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
 
     let configuration: StoreDirectoryConfiguration
     private let storage: StoreStorage
+    private let footprint: StoreFootprint
     private let makeEngine: @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
     private let logger: Logger
     private let metrics: ServerMetrics
+    private let gauges: StoreGauges
     private let state: Mutex<State>
     /// Stores created per client address.
     private let creations: AddressRateLimiter
@@ -69,12 +71,14 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
 
     /// A directory opening journals from `storage` and engines with `makeEngine`.
     init(
-        configuration: StoreDirectoryConfiguration, storage: StoreStorage, metrics: ServerMetrics, logger: Logger,
-        makeEngine: @escaping @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
+        configuration: StoreDirectoryConfiguration, storage: StoreStorage, footprint: StoreFootprint, metrics: ServerMetrics,
+        logger: Logger, makeEngine: @escaping @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
     ) {
         self.configuration = configuration
         self.metrics = metrics
+        gauges = StoreGauges(limit: configuration.metricsTopStores, factory: metrics.factory)
         self.storage = storage
+        self.footprint = footprint
         self.logger = logger
         self.makeEngine = makeEngine
         state = Mutex(State(stored: storage.storedNames().count))
@@ -174,17 +178,37 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     /// `limit` of them.
     func summaries(after: StoreName?, limit: Int) -> [StoreSummary] {
         let stored = storage.storedNames()
-        return state.withLock { state in
+        typealias Listed = (name: StoreName, engine: SyncEngine<App>?, users: Int)
+        let listed: [Listed] = state.withLock { state in
             let names = Set(stored).union(state.entries.keys).sorted().filter { name in after.map { name > $0 } ?? true }.prefix(limit)
-            return names.map { name in
+            return names.map { name -> Listed in
                 let entry = state.entries[name]
-                var revision: UInt64?
-                if case .open(let engine) = entry?.phase { revision = engine.revision }
-                // main's place is the directory's own: its sessions are not counted here.
-                let users = (entry?.users ?? 0) - (name.isMain ? 1 : 0)
-                return StoreSummary(name: name, open: revision != nil, revision: revision, sessions: max(0, users))
+                if case .open(let engine) = entry?.phase { return (name, engine, entry?.users ?? 0) }
+                return (name, nil, entry?.users ?? 0)
             }
         }
+        // Files are measured outside the lock.
+        return listed.map { name, engine, users in
+            StoreSummary(
+                name: name, open: engine != nil, revision: engine?.revision, sessions: sessions(in: name, engine: engine, users: users),
+                bytes: footprint.bytes(of: name, stateBytes: engine?.estimatedStateBytes))
+        }
+    }
+
+    /// The sessions in `name`: its users, except in `main`, which sessions
+    /// join at `hello` without a place here: its engine counts them.
+    private func sessions(in name: StoreName, engine: SyncEngine<App>?, users: Int) -> Int {
+        name.isMain ? engine?.sessionCount ?? 0 : users
+    }
+
+    /// Whether the server holds `store` (open or not, and not being deleted).
+    func holds(_ store: StoreName) -> Bool {
+        let entry: Bool? = state.withLock { state in
+            guard let entry = state.entries[store] else { return nil }
+            if case .deleting = entry.phase { return false }
+            return true
+        }
+        return entry ?? storage.exists(store)
     }
 
     /// Deletes `store`: closes it when it is open and idle, then removes
@@ -226,6 +250,14 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
                     }
                 }
             }
+            if gauges.limit > 0 {
+                group.addTask { [self] in
+                    // Ends when shutdown cancels the group.
+                    while (try? await Task.sleep(for: StoreGauges.refreshInterval)) != nil {
+                        refreshGauges()
+                    }
+                }
+            }
             for await job in jobs {
                 group.addTask { [self] in await perform(job) }
             }
@@ -246,6 +278,19 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         }
         jobQueue.finish()
         for engine in engines { await shutDown(engine) }
+        gauges.removeAll()
+    }
+
+    /// Sets the per-store gauges (``StoreGauges``) from the open stores now.
+    func refreshGauges() {
+        let figures: [StoreGauges.Figures] = state.withLock { state in
+            state.entries.compactMap { name, entry in
+                guard case .open(let engine) = entry.phase else { return nil }
+                return StoreGauges.Figures(
+                    store: name, sessions: sessions(in: name, engine: engine, users: entry.users), revision: engine.revision)
+            }
+        }
+        gauges.update(figures)
     }
 
     private func opened() {

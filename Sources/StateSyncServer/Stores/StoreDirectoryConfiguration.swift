@@ -29,6 +29,13 @@ public struct StoreDirectoryConfiguration: Sendable, Hashable {
     public var creationsPerSecondPerAddress: Int = 10
     /// Stores one address may create at once above that rate. Default 100.
     public var creationBurstPerAddress: Int = 100
+    /// Stores given gauges of their own on `/metrics` (`statesync_store_sessions{store}`,
+    /// `statesync_store_revision{store}`): the open stores with the most
+    /// sessions, refreshed every second; a store that leaves them loses its
+    /// series. Default 10: enough to see the busiest stores, while a label
+    /// per store of a server holding thousands would grow without bound.
+    /// 0 labels none (the totals stay).
+    public var metricsTopStores: Int = 10
 
     /// The defaults.
     public init() {}

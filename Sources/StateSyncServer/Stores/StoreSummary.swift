@@ -1,3 +1,4 @@
+import StateSyncCore
 import StateSyncProtocol
 
 /// One store as `GET /api/stores` lists it.
@@ -9,6 +10,19 @@ struct StoreSummary: Sendable, Equatable {
     let revision: UInt64?
     /// Sessions in it now (WebSocket sessions and HTTP requests).
     let sessions: Int
+    /// The bytes it holds (``StoreFootprint``), `nil` when unknown.
+    let bytes: Int?
+
+    /// As the listings answer it: `{"name","open","rev","sessions","bytes"}`,
+    /// `rev` only when open, `bytes` `null` when unknown.
+    var json: JSONValue {
+        var object: JSONObject = [
+            "name": .string(name.rawValue), "open": .bool(open), "sessions": .integer(Int64(sessions)),
+            "bytes": bytes.map { .integer(Int64($0)) } ?? .null,
+        ]
+        if let revision { object["rev"] = .integer(Int64(clamping: revision)) }
+        return .object(object)
+    }
 }
 
 /// Why a store was not deleted.

@@ -15,6 +15,8 @@ struct Bench: AsyncParsableCommand {
             by revision), throughput, errors, rejects and base gaps (must be 0).
             With several --url (the nodes of a cluster), client i connects to the i-th in turn, and the \
             delivery latency is also split into same node (subscriber on the writer's node) and other node.
+            With --stores N, client i (writers too) works in the store bench-(i mod N), created on first use; \
+            deliveries and gaps are matched per store, and a stores line names the slowest store's delivery p99.
             Placeholders: {i} is the client's index (in paths), {n} a random number below --clients and \
             {seq} the writer's sequence number (in actions). Example, each client its own counter: \
             --subscribe '/counters/c{i}' --action '{"type":"increment","counter":"c{n}"}'.
@@ -36,6 +38,9 @@ struct Bench: AsyncParsableCommand {
 
     @Option(help: "Actions per second, all writers together.")
     var rate = 10.0
+
+    @Option(help: "Stores to spread the clients and writers over in turn (bench-0, bench-1, …); 0 for main only.")
+    var stores = 0
 
     @Option(help: "Seconds the writers dispatch (after every client is subscribed).")
     var duration = 10.0
@@ -123,6 +128,7 @@ struct Bench: AsyncParsableCommand {
             if let name = connection.name { scenario.clientPrefix = name }
             if !subscribe.isEmpty { scenario.subscriptions = subscribe.map(Template.init) }
             scenario.writers = writers
+            scenario.stores = stores
             scenario.rate = rate
             scenario.duration = .milliseconds(Int64(duration * 1_000))
             if let action { scenario.action = try ActionTemplate(action, path: actionPath) }

@@ -95,6 +95,14 @@ import Testing
         }
     }
 
+    @Test func readsTheStoreOfAPatchOfAnotherStore() throws {
+        let ops = try JSONPatch(jsonValue: [["op": "replace", "path": "", "value": 1]])
+        let encoded = MessageEncoder(store: try StoreName("bench-3")).encode(.patch(id: "s0", base: 4, rev: 5, ops: ops))
+        #expect(String(decoding: encoded, as: UTF8.self).contains(#""store":"bench-3""#))
+        #expect(PatchScanner.header(encoded) == PatchHeader(id: "s0", base: 4, rev: 5, store: "bench-3"))
+        #expect(PatchScanner.header(Array(#"{"type":"patch","store":7,"id":"s0","base":1,"rev":2,"ops":[]}"#.utf8)) == nil)
+    }
+
     @Test(arguments: [
         #"{"type":"ack","id":"a1","rev":5}"#,
         #"{"type":"snapshot","id":"s0","rev":5,"value":{"type":"patch","id":"s0","base":4,"rev":5,"ops":[]}}"#,

@@ -10,8 +10,9 @@ import Testing
 enum OtherClient {
     /// `statesync dispatch ACTION_JSON`; returns the acked revision it prints,
     /// failing the test when the command fails.
-    static func dispatch(url: String, action: JSONValue, token: String? = nil) async throws -> UInt64 {
-        let result = try await CLI.run(["dispatch", "--url", url, "--name", "other-client"] + tokenOption(token) + [action.description])
+    static func dispatch(url: String, action: JSONValue, token: String? = nil, store: String = "main") async throws -> UInt64 {
+        let result = try await CLI.run(
+            ["dispatch", "--url", url, "--name", "other-client", "--store", store] + tokenOption(token) + [action.description])
         try #require(result.status == 0, "statesync dispatch failed (\(result.status)): \(result.errors)")
         return try #require(UInt64(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "not a revision: \(result.output)")
     }

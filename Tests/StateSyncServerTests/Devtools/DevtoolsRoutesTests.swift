@@ -32,7 +32,7 @@ struct DevtoolsRoutesTests {
                 #expect(try await Self.json(server.port, path, token: "wrong").0 == 401)
                 let (writer, forbidden) = try await Self.json(server.port, path, token: "pen")
                 #expect(writer == 403)
-                #expect(forbidden["error"]?["message"]?.stringValue?.contains("role is writer") == true)
+                #expect(forbidden["error"]?["message"]?.stringValue?.contains("role in main is writer") == true)
                 #expect(try await Self.json(server.port, path).0 == 200, "\(path)")
             }
             // The pages themselves hold no data and are served to anyone.
@@ -143,6 +143,57 @@ struct DevtoolsRoutesTests {
             #expect(session["subscriptions"] == [["id": "todos", "path": "/todos"]])
             #expect(session["deferredAnswers"]?.intValue == 0)
             #expect(session["slow"] == false)
+            try await client.close()
+        }
+    }
+
+    @Test func eachRouteShowsTheStoreItIsAskedForAndTheStoresAreListed() async throws {
+        try await TestServer.with(Self.authenticated) { server in
+            let client = try await ProtocolClient.joined(server.url, clientID: "c-dev", token: "pen", name: "alice")
+            try await client.send(#"{"type":"subscribe","store":"team-a","id":"s1","path":"/todos"}"#)
+            _ = try await client.receive("snapshot")
+            try await client.send(#"{"type":"dispatch","store":"team-a","id":"a1","action":{"type":"addTodo","title":"Milk"}}"#)
+            var answer = try await client.receive()
+            while answer["type"] == "patch" { answer = try await client.receive() }
+            let rev = try #require(answer["rev"]?.intValue)
+            try await client.send(#"{"type":"dispatch","store":"team-a","id":"a2","action":{"type":"toggleTodo","id":"nope"}}"#)
+            _ = try await client.receive("reject")
+
+            // team-a's journal, state, sessions and rejections; main's are apart.
+            let (status, journal) = try await Self.json(server.port, "/devtools/api/journal?store=team-a&from=1")
+            #expect(status == 200, "\(journal)")
+            let entries = try #require(journal["entries"]?.arrayValue)
+            #expect(entries.last?["action"]?["title"] == "Milk")
+            #expect(journal["latest"] == .integer(Int64(rev)))
+            #expect(journal["epoch"] != nil && journal["epoch"]?.stringValue != client.welcome["epoch"]?.stringValue)
+            let mainJournal = try await Self.json(server.port, "/devtools/api/journal?from=1").1
+            #expect(mainJournal["entries"]?.arrayValue?.contains { $0["action"]?["title"] == "Milk" } == false)
+            let before = try await Self.json(server.port, "/devtools/api/state?store=team-a&rev=\(rev - 1)").1
+            #expect(before["state"]?["todos"] == [])
+            let after = try await Self.json(server.port, "/devtools/api/state?store=team-a&rev=\(rev)").1
+            #expect(after["state"]?["todos"]?[0]?["title"] == "Milk")
+            let sessions = try await Self.json(server.port, "/devtools/api/sessions?store=team-a").1
+            #expect(sessions["sessions"]?.arrayValue?.count == 1)
+            let rejections = try await Self.json(server.port, "/devtools/api/rejections?store=team-a").1
+            #expect(rejections["rejections"]?.arrayValue?.first?["code"] == "not_found")
+            #expect(try await Self.json(server.port, "/devtools/api/rejections").1["rejections"] == [])
+
+            // A bad name is invalid_store; a store the server does not hold is 404 and stays missing.
+            let (badStatus, bad) = try await Self.json(server.port, "/devtools/api/state?store=Team")
+            #expect(badStatus == 400)
+            #expect(bad["error"]?["code"] == "invalid_store")
+            let (missingStatus, missing) = try await Self.json(server.port, "/devtools/api/journal?store=nobody")
+            #expect(missingStatus == 404)
+            #expect(missing["error"]?["message"] == #"no store "nobody""#)
+            // Access is checked for the store too: a writer may read none.
+            #expect(try await Self.json(server.port, "/devtools/api/state?store=team-a", token: "pen").0 == 403)
+            #expect(try await Self.json(server.port, "/devtools/api/state?store=team-a", token: nil).0 == 401)
+
+            let listed = try await Self.json(server.port, "/devtools/api/stores").1
+            #expect(listed["stores"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["main", "team-a"])
+            #expect(listed["stores"]?[1]?["sessions"] == 1)
+            #expect(try await Self.json(server.port, "/devtools/api/stores", token: "pen").1["stores"] == [])
+            #expect(try await Self.json(server.port, "/devtools/api/stores", token: nil).0 == 401)
             try await client.close()
         }
     }

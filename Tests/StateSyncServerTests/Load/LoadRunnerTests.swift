@@ -38,6 +38,37 @@ struct LoadRunnerTests {
         #expect(result.counts.deliveries == result.counts.acked)
     }
 
+    @Test func clientsAndWritersAreSpreadOverStoresEachMatchedOnItsOwn() async throws {
+        try await TestServer.with { server in
+            var scenario = Self.scenario(server.url)
+            scenario.writers = 3
+            scenario.stores = 3
+            let result = try await LoadRunner(scenario: scenario).run { _ in }
+            #expect(result.passed, "\(result.problems)")
+            #expect(result.counts.acked >= 20)
+            // An increment in a store reaches the 4 clients of that store only.
+            #expect(result.counts.expectedDeliveries == result.counts.acked * 4)
+            #expect(result.counts.deliveries == result.counts.acked * 4)
+            let stores = try #require(result.stores)
+            #expect(stores.count == 3)
+            #expect(stores.stores.map(\.name) == ["bench-0", "bench-1", "bench-2"])
+            #expect(stores.stores.allSatisfy { $0.deliveries > 0 }, "\(stores)")
+            #expect(stores.stores.map(\.deliveries).reduce(0, +) == UInt64(result.counts.deliveries))
+            #expect(stores.slowest != nil)
+            #expect(ResultText.summaryLine(result).contains(" stores=3 slowest_store_p99_ms="))
+            // The increments went to the stores, none to main.
+            let client = try await ProtocolClient.joined(server.url)
+            var hits = 0
+            for store in ["main", "bench-0", "bench-1", "bench-2"] {
+                try await client.send(#"{"type":"get","store":"\#(store)","id":"g","path":"/counters/hits"}"#)
+                let value = try await client.receive("value")["value"]?.intValue ?? 0
+                if store == "main" { #expect(value == 0) }
+                hits += value
+            }
+            #expect(hits == result.counts.acked)
+        }
+    }
+
     @Test func clientsAreSpreadOverSeveralURLsInTurn() async throws {
         let chats = try await TestServer.with { first in
             try await TestServer.with { second in

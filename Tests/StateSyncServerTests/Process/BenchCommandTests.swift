@@ -44,6 +44,25 @@ struct BenchCommandTests {
         #expect(html.contains("<svg"))
     }
 
+    @Test func aRunOverStoresReportsTheSlowestStore() async throws {
+        let json = try Self.temporaryFile("result.json")
+        let bench = try ServeProcess([
+            "bench", "--spawn-server", "--clients", "30", "--writers", "3", "--stores", "3", "--rate", "15", "--duration", "2",
+            "--json", json, "--quiet",
+        ])
+        let status = await bench.waitForExit()
+        #expect(status == 0, "stdout: \(bench.standardOutput)\nstderr: \(bench.standardError)")
+        #expect(bench.standardOutput.contains(" stores=3 slowest_store_p99_ms="), "\(bench.standardOutput)")
+        #expect(bench.standardOutput.contains("stores      3 (bench-0…), slowest bench-"), "\(bench.standardOutput)")
+        let result = try JSONValue(parsing: try String(contentsOfFile: json, encoding: .utf8))
+        let acked = try #require(result["counts"]?["acked"]?.intValue)
+        #expect(acked >= 20)
+        // Each store's 10 clients hear its own writer's increments only.
+        #expect(result["counts"]?["deliveries"]?.intValue == acked * 10)
+        #expect(result["counts"]?["gaps"]?.intValue == 0)
+        #expect(result["stores"]?["stores"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["bench-0", "bench-1", "bench-2"])
+    }
+
     @Test func refusesMoreWritersThanClients() async throws {
         let bench = try ServeProcess(["bench", "--clients", "2", "--writers", "3", "--url", "ws://127.0.0.1:9/sync"])
         #expect(await bench.waitForExit() == 1)

@@ -102,4 +102,41 @@ struct StoresHTTPTests {
             #expect(answer["store"] == "busy")
         }
     }
+
+    @Test func theListingCountsMainsSessionsAndTheBytesOfEachStoresFiles() async throws {
+        try await withTemporaryDirectory { directory in
+            var configuration = TestServer.configuration
+            configuration.storage = .directory(directory)
+            try await TestServer.with(configuration) { server in
+                let client = try await ProtocolClient.joined(server.url)
+                try await client.send(#"{"type":"subscribe","id":"s1","path":""}"#)
+                _ = try await client.receive("snapshot")
+                #expect(try await Curl.post(port: server.port, "/api/stores/team-a/dispatch", #"{"type":"increment","counter":"n"}"#).status == 200)
+                let listed = try await Curl.run(port: server.port, "/api/stores").json["stores"]?.arrayValue ?? []
+                let main = try #require(listed.first { $0["name"] == "main" })
+                let teamA = try #require(listed.first { $0["name"] == "team-a" })
+                #expect(main["sessions"] == 1, "a WebSocket session in main: \(main)")
+                #expect(teamA["sessions"] == 0)
+                // The files of each store's own directory: team-a's under stores/, main's beside it.
+                #expect(teamA["bytes"]?.intValue == Self.fileBytes(in: directory + "/stores/team-a"), "\(teamA)")
+                let mainBytes = try #require(main["bytes"]?.intValue)
+                #expect(mainBytes > 0 && mainBytes < Self.fileBytes(in: directory) + 1_000_000)
+                try await client.close()
+                #expect(try await eventually {
+                    let again = try await Curl.run(port: server.port, "/api/stores?limit=1").json["stores"]?[0]
+                    return again?["sessions"] == 0
+                })
+            }
+        }
+    }
+
+    /// The sum of the sizes of the regular files directly in `path`.
+    private static func fileBytes(in path: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.reduce(0) { total, name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: "\(path)/\(name)")
+            guard attributes?[.type] as? FileAttributeType == .typeRegular else { return total }
+            return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
+        }
+    }
 }

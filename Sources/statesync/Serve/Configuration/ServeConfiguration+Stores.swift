@@ -17,6 +17,8 @@ extension ServeConfiguration {
         var maxStores = StoreDirectoryConfiguration().maxStores
         /// Stores one client address may create per second. Default 10.
         var creationsPerSecond = StoreDirectoryConfiguration().creationsPerSecondPerAddress
+        /// Stores given gauges of their own on /metrics. Default 10.
+        var metricsTopStores = StoreDirectoryConfiguration().metricsTopStores
 
         /// The settings of this section.
         enum Keys {
@@ -26,6 +28,7 @@ extension ServeConfiguration {
             static let createRole = Setting<String>("stores.restrictCreate", flag: "--restrict-create")
             static let maxStores = Setting<Int>("stores.maxStores", flag: "--max-stores")
             static let creationsPerSecond = Setting<Int>("stores.storeCreationsPerSecond", flag: "--store-creations-per-second")
+            static let metricsTopStores = Setting<Int>("stores.metricsTopStores", flag: "--metrics-top-stores")
         }
 
         /// The defaults.
@@ -39,6 +42,7 @@ extension ServeConfiguration {
             try settings.read(Keys.createRole, into: &createRole, .oneOf(Role.allCases.map(\.rawValue)))
             try settings.read(Keys.maxStores, into: &maxStores, .atLeast(1))
             try settings.read(Keys.creationsPerSecond, into: &creationsPerSecond, .atLeast(1))
+            try settings.read(Keys.metricsTopStores, into: &metricsTopStores, .atLeast(0))
         }
 
         /// Each setting and its value, in the file's order.
@@ -47,6 +51,7 @@ extension ServeConfiguration {
                 ConfigurationEntry(Keys.idleSeconds, idleSeconds), ConfigurationEntry(Keys.maxResident, maxResident),
                 ConfigurationEntry(Keys.maxPerConnection, maxPerConnection), ConfigurationEntry(Keys.createRole, createRole),
                 ConfigurationEntry(Keys.maxStores, maxStores), ConfigurationEntry(Keys.creationsPerSecond, creationsPerSecond),
+                ConfigurationEntry(Keys.metricsTopStores, metricsTopStores),
             ]
         }
 
@@ -60,6 +65,7 @@ extension ServeConfiguration {
             // Bursts of ten seconds of the rate, as StoreDirectoryConfiguration's defaults.
             configuration.stores.creationBurstPerAddress = creationsPerSecond * 10
             configuration.session.maxStoresPerSession = maxPerConnection
+            configuration.stores.metricsTopStores = metricsTopStores
         }
     }
 }

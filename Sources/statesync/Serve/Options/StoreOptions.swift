@@ -33,6 +33,11 @@ struct StoreOptions: SettingOptions {
         default: ServeConfiguration.defaults.stores.creationsPerSecond))
     var storeCreationsPerSecond: Int?
 
+    @Option(help: ArgumentHelp(
+        "Stores given gauges of their own on /metrics (statesync_store_sessions and _revision, labelled store): the open ones with the most sessions; 0 for none.",
+        default: ServeConfiguration.defaults.stores.metricsTopStores))
+    var metricsTopStores: Int?
+
     func add(to flags: inout FlagValues) {
         flags.set(Keys.idleSeconds, storeIdleSeconds)
         flags.set(Keys.maxResident, maxResidentStores)
@@ -40,5 +45,6 @@ struct StoreOptions: SettingOptions {
         flags.set(Keys.createRole, restrictCreate)
         flags.set(Keys.maxStores, maxStores)
         flags.set(Keys.creationsPerSecond, storeCreationsPerSecond)
+        flags.set(Keys.metricsTopStores, metricsTopStores)
     }
 }
