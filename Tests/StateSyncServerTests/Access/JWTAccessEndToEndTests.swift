@@ -119,14 +119,14 @@ struct JWTAccessEndToEndTests {
 
     @Test func aRefreshBeforeExpiryKeepsTheSessionOpen() async throws {
         try await TestServer.with(Self.configuration) { server in
-            let short = try await TestJWT.hs256(TestClaims(role: "writer", lifetime: 4))
+            let short = try await TestJWT.hs256(TestClaims(role: "writer", lifetime: 15))
             let alice = try await ProtocolClient.joined(server.url, token: short)
             let long = try await TestJWT.hs256(TestClaims(role: "writer", lifetime: 3_600))
             try await alice.send(.object(["type": "auth", "id": "t1", "token": .string(long)]))
             #expect(try await alice.receive("authorized")["id"] == "t1")
             // Past the first token's expiry (3 s on the server's clock), the session still answers.
             // Time itself is the input here: the wall clock must pass the first token's expiry.
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(16))
             try await alice.send(#"{"type":"dispatch","id":"a1","action":{"type":"increment","counter":"n","by":1}}"#)
             #expect(try await alice.receive("ack")["id"] == "a1")
             #expect(alice.closeCode == nil)

@@ -7,7 +7,7 @@ import Testing
 
 /// The per-store gauges: only the top stores by sessions are labelled, and
 /// a store that leaves them loses its series.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct StoreGaugesTests {
     /// The `store` labels of `name`'s series in a Prometheus text exposition, with their values.
     static func series(_ name: String, in exposition: String) -> [String: Int] {
