@@ -1,5 +1,4 @@
 import CoreMetrics
-import Foundation
 import Logging
 import NIOCore
 import StateSyncCore
@@ -37,11 +36,11 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     /// The session id sent in `welcome`, e.g. `s-12`.
     let id: String
-    private let outbound: WebSocketOutbound
-    private let engine: SyncEngine<App>
-    private let stores: StoreDirectory<App>
+    let outbound: WebSocketOutbound
+    let engine: SyncEngine<App>
+    let stores: StoreDirectory<App>
     private let metrics: ServerMetrics
-    private let logger: Logger
+    let logger: Logger
     private let frames: SharedFrames
     private let joins: AddressRateLimiter
     private let holdBeforeEachMessage: MessageHold?
@@ -49,7 +48,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private let backlogResume: Int
 
     /// What the session changes as it goes, used only on the connection's event loop.
-    private struct Local {
+    struct Local {
         var machine: SessionStateMachine
         var helloTimer: Scheduled<Void>?
         /// `hello` was accepted: the connection is counted.
@@ -71,7 +70,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         var finished = false
     }
 
-    private let local: NIOLoopBoundBox<Local>
+    let local: NIOLoopBoundBox<Local>
 
     /// A session for the connection of `outbound`, waiting for `hello`.
     /// `clock` gives the time the session starts at (its full token
@@ -165,7 +164,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     /// Carries out `action`: a request goes to its store's engine (entering
     /// the store first when the session is not in it).
-    private func carryOut(_ action: SessionStateMachine.Action) {
+    func carryOut(_ action: SessionStateMachine.Action) {
         guard let (request, store, epoch, role) = perform(action) else { return }
         if store.isMain {
             submit(Self.resuming(request, in: epoch, of: engine), to: engine)
@@ -173,22 +172,6 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
             submit(Self.resuming(request, in: epoch, of: engine), to: engine)
         } else {
             enter(store, thenSubmit: request, epoch: epoch, role: role)
-        }
-    }
-
-    /// Verifies `token` off the event loop, then carries out what the
-    /// machine makes of the outcome; the session waits meanwhile, so its
-    /// messages keep their order.
-    private func verify(_ token: String, by jwt: JWTAuthenticator) {
-        local.value.waiting = true
-        let eventLoop = outbound.eventLoop
-        Task { [self] in
-            let outcome = await jwt.access(for: token)
-            eventLoop.execute { [self] in
-                local.value.waiting = false
-                carryOut(local.value.machine.verified(outcome))
-                handleBacklog()
-            }
         }
     }
 
@@ -202,7 +185,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     /// Queues `request` for `engine`; while its queue is full the session
     /// waits (and its backlog fills, then its socket) rather than the queue grow.
-    private func submit(_ request: SessionRequest, to engine: SyncEngine<App>) {
+    func submit(_ request: SessionRequest, to engine: SyncEngine<App>) {
         guard engine.submitIfRoom(request, from: id) == nil else { return }
         local.value.waiting = true
         let eventLoop = outbound.eventLoop
@@ -249,7 +232,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// Handles the kept messages in order until the session waits again;
     /// reads again once the backlog is short; leaves when the connection
     /// closed meanwhile and nothing is left.
-    private func handleBacklog() {
+    func handleBacklog() {
         var handled = 0
         while !local.value.waiting, handled < local.value.backlog.count {
             let next = local.value.backlog[handled]
@@ -367,74 +350,9 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         return nil
     }
 
-    /// Puts a refreshed token's `access` in force: the subscriptions in
-    /// `ended` end (`unsubscribed`), the session leaves the stores it no
-    /// longer has a role in (and joins `main` when it now has one there),
-    /// and every engine it stays in learns its new role.
-    private func reauthorize(_ access: StoreAccess, endingSubscriptions ended: [ScopedSubscription]) {
-        for subscription in ended {
-            if access.role(in: subscription.store) != nil, let engine = engine(of: subscription.store) {
-                submit(.unsubscribe(id: subscription.id), to: engine)   // answered `unsubscribed` by the engine
-            } else {
-                reply(.unsubscribed(id: subscription.id), store: subscription.store)
-            }
-        }
-        switch (access.role(in: .main), local.value.inMain) {
-        case (let role?, true):
-            engine.changeRole(of: id, to: role)
-        case (let role?, false):
-            if let identity = local.value.identity {
-                _ = engine.join(session: identity.info, clientID: identity.clientID, role: role, sink: self)
-                local.value.inMain = true
-            }
-        case (nil, true):
-            engine.leave(session: id)
-            local.value.inMain = false
-        case (nil, false):
-            break
-        }
-        for (store, engine) in local.value.engines {
-            if let role = access.role(in: store) {
-                engine.changeRole(of: id, to: role)
-            } else {
-                engine.leave(session: id)
-                stores.release(store)
-                local.value.engines[store] = nil
-            }
-        }
-        scheduleExpiry(of: access)
-        logger.debug("token refreshed", metadata: ["session": "\(id)", "subject": "\(access.subject ?? "-")"])
-    }
-
-    /// The engine of `store` when the session is in it.
-    private func engine(of store: StoreName) -> SyncEngine<App>? {
-        store.isMain ? (local.value.inMain ? engine : nil) : local.value.engines[store]
-    }
-
-    /// Closes the connection when `access`'s token expires (replacing the
-    /// timer of an earlier token): an `unauthorized` error, then close 1008
-    /// with the reason `token expired`.
-    private func scheduleExpiry(of access: StoreAccess) {
-        local.value.expiryTimer?.cancel()
-        local.value.expiryTimer = nil
-        guard let expires = access.expires else { return }
-        let delay = TimeAmount.nanoseconds(Int64(max(0, expires.timeIntervalSinceNow) * 1e9))
-        local.value.expiryTimer = outbound.eventLoop.scheduleTask(in: delay) { [self] in
-            logger.debug("closing", metadata: ["session": "\(id)", "reason": "token expired"])
-            reply(.error(.tokenRefused("it expired at \(expires.formatted(.iso8601)); send auth with a fresh token before it expires")))
-            local.value.machine.closed()
-            outbound.close(code: .policyViolation, reason: "token expired", promise: nil)
-        }
-    }
-
-    /// `date` in whole seconds since 1970 (a JWT's `exp`).
-    private static func unixSeconds(_ date: Date) -> UInt64 {
-        UInt64(max(0, date.timeIntervalSince1970.rounded(.down)))
-    }
-
     /// Writes a message of the session layer itself (welcome, errors, its
     /// own rejects), naming `store` in a store-scoped one unless it is `main`.
-    private func reply(_ message: ServerMessage, store: StoreName = .main) {
+    func reply(_ message: ServerMessage, store: StoreName = .main) {
         let bytes = MessageEncoder(store: store).encode(message)
         metrics.bytesSent.increment(by: Int64(bytes.count))
         outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
