@@ -103,26 +103,37 @@ final class BrowserPage {
     }
 
     /// Waits until `condition` (a JavaScript expression) is true in the page,
-    /// checked every 50 ms inside the page; fails after `timeout`.
+    /// checked every 50 ms inside the page; fails after `timeout`. A wait
+    /// that the page's navigation cuts short (its context destroyed, say
+    /// after a link or a `location` change) goes on in the new page.
     func waitUntil(_ condition: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let milliseconds = timeout.components.seconds * 1_000
-        let script = """
-            new Promise((resolve) => {
-              const deadline = Date.now() + \(milliseconds);
-              const check = () => {
-                let ok = false;
-                try { ok = Boolean(\(condition)); } catch (error) { ok = false; }
-                if (ok) resolve(true); else if (Date.now() > deadline) resolve(false); else setTimeout(check, 50);
-              };
-              check();
-            })
-            """
-        let met = try await evaluate(script)
-        if met != true {
-            let text = try await evaluate("document.body ? document.body.innerText.slice(0, 2000) : ''")
-            Issue.record("timed out waiting for \(condition); page text: \(text.stringValue ?? "")", sourceLocation: sourceLocation)
-            throw CancellationError()
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let milliseconds = max(50, (deadline - .now).components.seconds * 1_000 + (deadline - .now).components.attoseconds / 1_000_000_000_000_000)
+            let script = """
+                new Promise((resolve) => {
+                  const deadline = Date.now() + \(milliseconds);
+                  const check = () => {
+                    let ok = false;
+                    try { ok = Boolean(\(condition)); } catch (error) { ok = false; }
+                    if (ok) resolve(true); else if (Date.now() > deadline) resolve(false); else setTimeout(check, 50);
+                  };
+                  check();
+                })
+                """
+            let reply = try? await connection.call(
+                "Runtime.evaluate", ["expression": .string(script), "returnByValue": true, "awaitPromise": true])
+            guard let reply, reply["exceptionDetails"] == nil else {
+                // Navigated mid-wait: poll again once the new page may have its context.
+                try await Task.sleep(for: .milliseconds(50))
+                continue
+            }
+            if reply["result"]?["value"] == true { return }
+            break
         }
+        let text = try await evaluate("document.body ? document.body.innerText.slice(0, 2000) : ''")
+        Issue.record("timed out waiting for \(condition); page text: \(text.stringValue ?? "")", sourceLocation: sourceLocation)
+        throw CancellationError()
     }
 
     /// Saves a PNG of the viewport at `path`.
