@@ -69,7 +69,7 @@ public final class PostgresJournal: SharedJournal {
         /// The longest wait between two attempts to reconnect. Default 2 s.
         public var maximumRetryDelay: Duration
         /// This server as a node of a cluster: presence kept per node with a
-        /// heartbeat (``PostgresPresence``), on a third connection. Default
+        /// heartbeat (``PostgresPresence``), on a connection of its own. Default
         /// `nil`: no presence is kept per node (a tool reading the journal,
         /// one server alone); `statesync serve --postgres` sets it.
         public var node: PostgresNode?
