@@ -15,8 +15,10 @@ public import Logging
 /// journal it opened is closed.
 ///
 /// ```swift
-/// let journals = try await PostgresStores.open(location: location, logger: logger)
-/// configuration.storage = .journals("postgres \(location)", journals)
+/// // A server opens them when it starts and closes them after its stores:
+/// configuration.storage = .journals("postgres \(location)") { logger in
+///     try await PostgresStores.open(location: location, logger: logger)
+/// }
 /// ```
 public protocol StoreJournals: Sendable {
     /// Opens the journal of `store`, creating the store when it does not
