@@ -191,6 +191,10 @@ public final class PostgresJournal: SharedJournal {
     /// store's journal of a ``PostgresStores`` gives the same.
     public var clusterPresence: (any ClusterPresence)? { stores.presence }
 
+    /// The store of the node's heartbeat when there is a node (see
+    /// ``sessionsOfDepartedNodes()``), else `nil`.
+    var nodeStoreID: String? { stores.presence == nil ? nil : stores.nodeStoreID }
+
     /// Whether ``close()`` was called.
     var writerIsClosed: Bool { writer.isClosed }
 

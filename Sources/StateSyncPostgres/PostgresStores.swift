@@ -64,6 +64,9 @@ public final class PostgresStores: StoreJournals {
     let reader: ReconnectingConnection
     let watcher: PostgresHeadWatcher
     let presence: PostgresPresence?
+    /// The store whose rows hold the node's heartbeat (`main`'s, or a
+    /// journal opened alone's), whose presence ``presence`` keeps.
+    let nodeStoreID: String
     private let catalog: PostgresStoreCatalog
     private let logger: Logger
     private let closed = Mutex(false)
@@ -121,7 +124,7 @@ public final class PostgresStores: StoreJournals {
                 writers: PostgresWriterPool(
                     first: TimedConnection(connection: writer.connection, timeout: timeout),
                     count: configuration.writerConnections, location: location, logger: logger),
-                reader: reconnectingReader, presence: presence, catalog: catalog, logger: logger)
+                reader: reconnectingReader, presence: presence, nodeStoreID: nodeStoreID, catalog: catalog, logger: logger)
         } catch {
             try? await writer.close()   // the open error is the one to report
             try? await reader.close()
@@ -131,8 +134,9 @@ public final class PostgresStores: StoreJournals {
 
     private init(
         location: PostgresLocation, configuration: Configuration, writers: PostgresWriterPool, reader: ReconnectingConnection,
-        presence: PostgresPresence?, catalog: PostgresStoreCatalog, logger: Logger
+        presence: PostgresPresence?, nodeStoreID: String, catalog: PostgresStoreCatalog, logger: Logger
     ) {
+        self.nodeStoreID = nodeStoreID
         self.location = location
         self.configuration = configuration
         self.writers = writers

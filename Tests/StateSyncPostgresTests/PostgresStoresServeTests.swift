@@ -88,6 +88,30 @@ struct PostgresStoresServeTests {
         }
     }
 
+    @Test func aStoppedNodesSessionsLeaveAStoreWhenItOpensAgain() async throws {
+        try await TestPostgres.with { postgres in
+            let first = try await ClusterNode.start(postgres)
+            let client = try await ProtocolClient.joined(first.url, name: "gone")
+            try await client.send(#"{"type":"subscribe","store":"room","id":"s","path":"/counters"}"#)
+            _ = try await client.receive("snapshot")
+            let rows = "SELECT count(*)::text FROM statesync_presence WHERE store_id = 'store:room'"
+            #expect(try await eventually { try await PostgresQueries.text(rows, on: postgres) == "1" })
+            // A clean stop leaves main's presence but journals nothing in room.
+            await first.process.stop()
+            #expect(try await PostgresQueries.text(rows, on: postgres) == "1")
+
+            // The next node to open room (an HTTP read, no presence of its own) has the session leave.
+            let second = try await ClusterNode.start(postgres)
+            _ = try await second.body(of: "/api/stores/room/state?path=/counters")
+            #expect(try await eventually {
+                let state = try JSONParser().parse(Array(try await second.body(of: "/api/stores/room/state?path=/presence").utf8))
+                return state["value"]?.objectValue?.isEmpty == true
+            })
+            #expect(try await PostgresQueries.text(rows, on: postgres) == "0")
+            await second.process.stop()
+        }
+    }
+
     @Test func anIdleStoreClosesReopensAsItWasAndIsDeleted() async throws {
         try await TestPostgres.with { postgres in
             let node = try await ClusterNode.start(postgres, ["--store-idle-seconds", "1"])

@@ -206,9 +206,18 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             engineConfiguration.store = store
             var logger = logger
             if !store.isMain { logger[metadataKey: "store"] = "\(store)" }
-            return try await SyncEngine<App>(
+            let engine = try await SyncEngine<App>(
                 journal: journal, configuration: engineConfiguration, middleware: middleware, metrics: metrics, logger: logger,
                 eventLoops: group)
+            // In a cluster: the sessions that nodes gone meanwhile left in the store's presence leave now.
+            if let shared = journal as? any SharedJournal, shared.clusterPresence != nil {
+                let departed = await shared.sessionsOfDepartedNodes()
+                if !departed.isEmpty {
+                    logger.info("removing the sessions of departed cluster nodes", metadata: ["sessions": "\(departed.count)"])
+                    await engine.removeSessions(departed)
+                }
+            }
+            return engine
         }
     }
 

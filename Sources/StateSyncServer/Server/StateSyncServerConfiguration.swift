@@ -1,4 +1,3 @@
-public import Logging
 public import NIOSSL
 import NIOCore
 public import StateSyncJournal
