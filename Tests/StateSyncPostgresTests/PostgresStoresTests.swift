@@ -7,7 +7,7 @@ import Testing
 /// PostgreSQL (``TestPostgres``): each store's rows under an id of its own,
 /// `main` where the one store of earlier versions was, stores reopened and
 /// deleted, and other nodes' heads routed to the right store.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized)
 struct PostgresStoresTests {
     @Test func everyRowOfAStoreIsKeyedByItsOwnID() async throws {
         try await TestPostgres.with { postgres in
