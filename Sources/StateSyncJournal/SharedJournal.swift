@@ -1,3 +1,5 @@
+public import StateSyncCore
+
 /// A ``Journal`` that other servers write too (a cluster on one PostgreSQL
 /// store): what an engine needs beyond ``Journal`` to follow their writes.
 ///
@@ -36,4 +38,17 @@ public protocol SharedJournal: Journal {
     /// This server's share of presence in the cluster (see
     /// ``ClusterPresence``), or `nil` when the journal keeps none.
     var clusterPresence: (any ClusterPresence)? { get }
+
+    /// The sessions present in this store whose node is no longer in the
+    /// cluster (it stopped, or died, while the store was closed on the
+    /// live nodes): the server journals their `sessionLeft` when it opens
+    /// the store. Empty when ``clusterPresence`` removes them itself, as
+    /// it does for the store it keeps the node's heartbeat in.
+    func sessionsOfDepartedNodes() async -> [SessionInfo]
+}
+
+extension SharedJournal {
+    /// None: a journal whose ``SharedJournal/clusterPresence`` removes every
+    /// departed node's sessions, or keeps no presence.
+    public func sessionsOfDepartedNodes() async -> [SessionInfo] { [] }
 }

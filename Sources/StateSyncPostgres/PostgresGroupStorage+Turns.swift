@@ -19,8 +19,10 @@ import Synchronization
 /// (SIGSTOP) while holding it. Correctness does not rest on the turn:
 /// every group still goes through the compare-and-set.
 extension PostgresGroupStorage {
-    /// A transaction holding the store row's lock at `head`, on `connection`.
+    /// A transaction holding the store row's lock at `head`, on
+    /// `connection`, of the writer slot `lease` (kept while the turn is held).
     struct HeldTurn {
+        var lease: PostgresWriterPool.Lease
         var connection: TimedConnection
         var head: UInt64
         var deadline: ContinuousClock.Instant
@@ -32,24 +34,27 @@ extension PostgresGroupStorage {
 
     /// Keeps the transaction open on `connection`, holding the store row at
     /// `head`, for the refused group's redo (see "Taking turns"); returns
-    /// the turn's deadline, at which the writer wakes to end it if nothing came.
-    func hold(_ connection: TimedConnection, at head: UInt64) async throws -> ContinuousClock.Instant {
+    /// the turn's deadline, at which the writer wakes to end it if nothing
+    /// came. The turn keeps `lease` until it ends.
+    func hold(_ connection: TimedConnection, of lease: PostgresWriterPool.Lease, at head: UInt64) async throws
+        -> ContinuousClock.Instant {
         // SET takes no bind parameters; the value is this type's constant.
         try await connection.run(
             PostgresQuery(unsafeSQL: "SET LOCAL idle_in_transaction_session_timeout = \(Self.idleTurnTimeoutMilliseconds)"),
             logger: logger)
         let deadline = ContinuousClock.now + heldTurnLimit
-        heldTurn.withLock { $0 = HeldTurn(connection: connection, head: head, deadline: deadline) }
+        heldTurn.withLock { $0 = HeldTurn(lease: lease, connection: connection, head: head, deadline: deadline) }
         return deadline
     }
 
-    /// The held turn's connection, already in its transaction, when a group
-    /// starting at `seen` may use it; else the turn is ended (rolled back)
-    /// and `nil` returned.
-    func takeTurn(at seen: UInt64) async -> TimedConnection? {
+    /// The held turn, already in its transaction, when a group starting at
+    /// `seen` may use it; else the turn is ended (rolled back) and `nil`
+    /// returned.
+    func takeTurn(at seen: UInt64) async -> HeldTurn? {
         guard let turn = heldTurn.withLock({ turn in defer { turn = nil }; return turn }) else { return nil }
-        if turn.head == seen, ContinuousClock.now < turn.deadline, !turn.connection.connection.isClosed { return turn.connection }
-        await rollBack(turn)
+        if turn.head == seen, ContinuousClock.now < turn.deadline, !turn.connection.connection.isClosed { return turn }
+        await rollBack(turn.connection, of: turn.lease)
+        writers.giveBack(turn.lease)
         return nil
     }
 
@@ -61,16 +66,17 @@ extension PostgresGroupStorage {
             return held
         }) else { return }
         logger.debug("the refused batch did not come back in time: the held turn ends", metadata: ["head": "\(turn.head)"])
-        await rollBack(turn)
+        await rollBack(turn.connection, of: turn.lease)
+        writers.giveBack(turn.lease)
     }
 
-    /// Rolls the held turn's transaction back; a connection that fails to
-    /// is dropped (its session's end rolls it back).
-    func rollBack(_ turn: HeldTurn) async {
+    /// Rolls back the transaction on `connection`, of the slot `lease`; a
+    /// connection that fails to is dropped (its session's end rolls it back).
+    func rollBack(_ connection: TimedConnection, of lease: PostgresWriterPool.Lease) async {
         do {
-            try await turn.connection.run("ROLLBACK", logger: logger)
+            try await connection.run("ROLLBACK", logger: logger)
         } catch {
-            connection.drop(turn.connection)
+            lease.connection.drop(connection)
         }
     }
 }

@@ -5,8 +5,9 @@ import StateSyncJournal
 import Synchronization
 
 /// The transaction of a ``PostgresJournal``'s group commit, for the shared
-/// ``GroupCommitWriter`` (which also writes SQLite's): one connection, and
-/// what one group's transaction does and how it can fail.
+/// ``GroupCommitWriter`` (which also writes SQLite's): what one group's
+/// transaction does and how it can fail, on a writer connection the node's
+/// stores share (``PostgresWriterPool``), leased for the transaction only.
 ///
 /// Batches appended while a group is being committed wait and are
 /// committed together in the next transaction, so one round trip to
@@ -97,7 +98,9 @@ import Synchronization
 ///   `(clientId, id)` finds either both (and is answered with the original
 ///   revision) or neither (and is applied once).
 final class PostgresGroupStorage: GroupCommitStorage {
-    let connection: ReconnectingConnection
+    /// The node's writer connections, shared by its stores: each group
+    /// leases one for its transaction (see ``PostgresWriterPool``).
+    let writers: PostgresWriterPool
     private let storeID: String
     /// The node whose sessions' joins this writer journals, when presence
     /// is kept per node (``PresenceRows``).
@@ -111,11 +114,11 @@ final class PostgresGroupStorage: GroupCommitStorage {
     let heldTurnLimit: Duration
 
     init(
-        connection: ReconnectingConnection, storeID: String, nodeID: String?, server: String, heldTurnLimit: Duration,
+        writers: PostgresWriterPool, storeID: String, nodeID: String?, server: String, heldTurnLimit: Duration,
         logger: Logger
     ) {
         self.heldTurnLimit = heldTurnLimit
-        self.connection = connection
+        self.writers = writers
         self.storeID = storeID
         self.nodeID = nodeID
         self.server = server
@@ -128,24 +131,46 @@ final class PostgresGroupStorage: GroupCommitStorage {
         .retryable(error, reason: "PostgreSQL is unreachable")
     }
 
-    /// Runs the group's transaction (see the type's documentation).
+    /// Runs the group's transaction (see the type's documentation) on the
+    /// held turn's connection, else on a writer connection leased for it.
     func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome {
+        let turn = await takeTurn(at: seen)
+        let lease: PostgresWriterPool.Lease
+        let connection: TimedConnection
+        if let turn {
+            (lease, connection) = (turn.lease, turn.connection)
+        } else {
+            lease = try await writers.lease()
+            do {
+                connection = try await lease.connection.connection()
+            } catch {
+                writers.giveBack(lease)
+                throw Self.lost(PostgresFailure.journalError(error, server: server, operation: "connect"))
+            }
+        }
+        do {
+            let outcome = try await commit(group, after: seen, in: turn != nil, on: connection, of: lease)
+            if case .refused(_, .some) = outcome { return outcome }   // the held turn keeps the lease
+            writers.giveBack(lease)
+            return outcome
+        } catch {
+            writers.giveBack(lease)
+            throw error
+        }
+    }
+
+    /// The group's transaction on `connection` (already in it when
+    /// `inTurn`); a statement the server refused rolls it back, so that the
+    /// connection goes back to the pool outside any transaction.
+    private func commit(
+        _ group: [GroupCommitQueue.Work], after seen: UInt64, in inTurn: Bool, on connection: TimedConnection,
+        of lease: PostgresWriterPool.Lease
+    ) async throws -> GroupCommitOutcome {
         let batches = group.batches
         let entries = batches.flatMap(\.entries)
         let head = entries.last?.revision ?? seen
-        let turn = await takeTurn(at: seen)
-        let connection: TimedConnection
         do {
-            if let turn {
-                connection = turn
-            } else {
-                connection = try await self.connection.connection()
-            }
-        } catch {
-            throw Self.lost(PostgresFailure.journalError(error, server: server, operation: "connect"))
-        }
-        do {
-            if turn == nil { try await connection.run("BEGIN", logger: logger) }
+            if !inTurn { try await connection.run("BEGIN", logger: logger) }
             // Every group checks the head, one that only rejects too: its
             // outcomes were decided on the state at `seen`.
             let actual = entries.isEmpty
@@ -157,7 +182,7 @@ final class PostgresGroupStorage: GroupCommitStorage {
                     throw JournalError.postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
                         + "revision \(seen) this node saw committed: the database lost committed transactions")
                 }
-                return .refused(head: actual, holdUntil: try await hold(connection, at: actual))
+                return .refused(head: actual, holdUntil: try await hold(connection, of: lease, at: actual))
             }
             if !entries.isEmpty {
                 try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
@@ -178,9 +203,10 @@ final class PostgresGroupStorage: GroupCommitStorage {
         } catch {
             let failure = PostgresFailure.journalError(error, server: server, operation: "write a batch")
             guard PostgresFailure.isServerAnswer(error) else {
-                self.connection.drop(connection)
+                lease.connection.drop(connection)
                 throw Self.lost(failure)
             }
+            await rollBack(connection, of: lease)
             throw failure
         }
         do {
@@ -189,7 +215,7 @@ final class PostgresGroupStorage: GroupCommitStorage {
             if PostgresFailure.isServerAnswer(error) {
                 throw JournalError.postgres(server, "commit a batch", PostgresFailure.message(error))
             }
-            self.connection.drop(connection)
+            lease.connection.drop(connection)
             throw GroupCommitFailure.outcomeUnknown(.commitOutcomeUnknown("PostgreSQL at \(server)", PostgresFailure.message(error)))
         }
         logger.trace("PostgreSQL group committed", metadata: ["batches": "\(batches.count)", "revision": "\(head)"])
@@ -223,11 +249,18 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// connection; the read first waits for any transaction still holding
     /// the store's row, since the old session may still be finishing it.
     func storedHead() async throws -> UInt64 {
-        let open = try await connection.connection()
+        let lease = try await writers.lease()
+        defer { writers.giveBack(lease) }
         do {
-            return try await storedHead(on: open, waitingForWriters: true)
+            let open = try await lease.connection.connection()
+            do {
+                // FOR UPDATE outside a transaction: the lock ends with the statement.
+                return try await storedHead(on: open, waitingForWriters: true)
+            } catch {
+                lease.connection.drop(open)
+                throw error
+            }
         } catch {
-            connection.drop(open)
             throw PostgresFailure.journalError(error, server: server, operation: "read the head")
         }
     }
@@ -249,13 +282,10 @@ final class PostgresGroupStorage: GroupCommitStorage {
         await releaseTurn(evenBeforeItsDeadline: closing)
     }
 
-    /// Closes the writer's connection.
+    /// Ends a held turn: the writer connections belong to the node
+    /// (``PostgresStores``), which closes them once every store closed.
     func release() async -> Result<Void, JournalError> {
-        do {
-            try await connection.close()
-            return .success(())
-        } catch {
-            return .failure(PostgresFailure.journalError(error, server: server, operation: "close the writer's connection"))
-        }
+        await releaseTurn(evenBeforeItsDeadline: true)
+        return .success(())
     }
 }

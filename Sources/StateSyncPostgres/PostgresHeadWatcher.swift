@@ -2,55 +2,125 @@ import Logging
 import NIOCore
 import PostgresNIO
 import StateSyncJournal
+import Synchronization
 
-/// How a ``PostgresJournal`` learns that other nodes moved the store's
-/// head: a hint, never the truth (the engine then reads the entries).
+/// How a node learns that other nodes moved the heads of the stores it has
+/// open, for all of them at once: a hint, never the truth (each store's
+/// engine then reads the entries). One per node (``PostgresStores``).
 ///
 /// - **LISTEN/NOTIFY**: each group commit sends one `NOTIFY` on
 ///   ``channel`` inside its transaction (so only a committed group is
-///   announced), with the payload `"<head> <store>"`. The watcher listens
-///   on a connection of its own, named ``applicationName`` in
-///   `pg_stat_activity`. A notification arrives within milliseconds, but
-///   one can be lost: PostgreSQL does not queue them for a listener whose
-///   connection dropped. A dropped listener is reconnected with the
-///   journal's backoff, and a poll follows each reconnect.
+///   announced), with the payload `"<head> <store id>"`; creating and
+///   deleting a store send `"+ <store id>"` and `"- <store id>"` (the
+///   node's list of stores, ``PostgresStoreCatalog``). The watcher listens
+///   on one connection, named ``applicationName`` in `pg_stat_activity`,
+///   and routes each head to the journals of that store open on this node.
+///   A notification arrives within milliseconds, but one can be lost:
+///   PostgreSQL does not queue them for a listener whose connection
+///   dropped. A dropped listener is reconnected with the journals'
+///   backoff, and a poll and a reload of the stores follow each reconnect.
 /// - **Polling**: every ``PostgresJournal/Configuration/pollInterval`` the
-///   head is read on the journal's reader connection, the safety net for
-///   whatever the notifications missed.
+///   heads of every followed store are read in one query on the node's
+///   reader connection, the safety net for whatever the notifications missed.
 ///
-/// Either way the hint fires only for a head past the journal's
+/// Either way a store's hint fires only for a head past its journal's
 /// ``PostgresJournal/lastRevision`` (this node's own commits are not news).
-struct PostgresHeadWatcher: Sendable {
-    /// The channel of the head notifications.
+/// The watcher starts with the first journal that follows and runs until
+/// ``stop()``.
+final class PostgresHeadWatcher: Sendable {
+    /// The channel of the head and store notifications.
     static let channel = "statesync_head"
     /// The `application_name` of the listening connection.
     static let applicationName = "statesync-listen"
 
-    let location: PostgresLocation
-    let storeID: String
-    let pollInterval: Duration
-    let backoff: RetryBackoff
-    let reader: ReconnectingConnection
-    let logger: Logger
-    /// This node's view of the head (``PostgresJournal/lastRevision``).
-    let lastRevision: @Sendable () -> UInt64
-    let hint: @Sendable (UInt64) -> Void
+    /// One journal following its store.
+    private struct Follower {
+        let storeID: String
+        /// The journal's view of the head (``PostgresJournal/lastRevision``).
+        let lastRevision: @Sendable () -> UInt64
+        let hint: @Sendable (UInt64) -> Void
+    }
+
+    private struct State {
+        var followers: [Int: Follower] = [:]
+        var nextToken = 0
+        var task: Task<Void, Never>?
+        var stopped = false
+    }
+
+    private let location: PostgresLocation
+    private let pollInterval: Duration
+    private let backoff: RetryBackoff
+    private let reader: ReconnectingConnection
+    private let catalog: PostgresStoreCatalog
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(
+        location: PostgresLocation, pollInterval: Duration, backoff: RetryBackoff, reader: ReconnectingConnection,
+        catalog: PostgresStoreCatalog, logger: Logger
+    ) {
+        self.location = location
+        self.pollInterval = pollInterval
+        self.backoff = backoff
+        self.reader = reader
+        self.catalog = catalog
+        self.logger = logger
+    }
 
     /// The payload of the notification announcing `head` on `store`.
     static func payload(head: UInt64, store: String) -> String {
         "\(head) \(store)"
     }
 
-    /// Listens and polls until cancelled.
-    func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await listen() }
-            group.addTask { await poll() }
+    /// The payload of the notification that `store` was created (or deleted).
+    static func payload(created: Bool, store: String) -> String {
+        "\(created ? "+" : "-") \(store)"
+    }
+
+    /// Tells `hint` each head past `lastRevision()` of `storeID` it learns
+    /// of, until ``unfollow(_:)`` with the returned token; starts the
+    /// watcher with its first follower. `nil` once stopped.
+    func follow(
+        storeID: String, lastRevision: @escaping @Sendable () -> UInt64, hint: @escaping @Sendable (UInt64) -> Void
+    ) -> Int? {
+        state.withLock { state in
+            guard !state.stopped else { return nil }
+            let token = state.nextToken
+            state.nextToken += 1
+            state.followers[token] = Follower(storeID: storeID, lastRevision: lastRevision, hint: hint)
+            if state.task == nil { state.task = Task { await self.run() } }
+            return token
         }
     }
 
-    private func announce(_ head: UInt64) {
-        if head > lastRevision() { hint(head) }
+    /// Stops telling the follower of `token`.
+    func unfollow(_ token: Int) {
+        _ = state.withLock { $0.followers.removeValue(forKey: token) }
+    }
+
+    /// Stops listening and polling, and waits for it.
+    func stop() async {
+        let task = state.withLock { state in
+            state.stopped = true
+            state.followers = [:]
+            return state.task
+        }
+        task?.cancel()
+        await task?.value
+    }
+
+    /// Listens and polls until cancelled.
+    private func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.listen() }
+            group.addTask { await self.poll() }
+        }
+    }
+
+    private func announce(_ head: UInt64, of storeID: String) {
+        let followers = state.withLock { $0.followers.values.filter { $0.storeID == storeID } }
+        for follower in followers where head > follower.lastRevision() { follower.hint(head) }
     }
 
     private func poll() async {
@@ -60,19 +130,23 @@ struct PostgresHeadWatcher: Sendable {
             } catch {
                 return
             }
-            await readHead()
+            await readHeads()
         }
     }
 
-    private func readHead() async {
+    /// Reads the heads of every followed store, in one query.
+    private func readHeads() async {
+        let stores = Array(Set(state.withLock { $0.followers.values.map(\.storeID) }))
+        guard !stores.isEmpty else { return }
         do {
-            var head: Int64 = 0
-            for found in try await reader.run(
-                "SELECT head_revision FROM statesync_stores WHERE store_id = \(storeID)", logger: logger
-            ).decode(Int64.self) { head = found }
-            announce(UInt64(head))
+            for (store, head) in try await reader.run(
+                "SELECT store_id, head_revision FROM statesync_stores WHERE store_id = ANY(\(stores))", logger: logger
+            ).decode((String, Int64).self) {
+                announce(UInt64(head), of: store)
+            }
         } catch {
-            logger.warning("polling the store's head failed", metadata: ["server": "\(location)", "error": "\(PostgresFailure.message(error))"])
+            logger.warning("polling the stores' heads failed", metadata: [
+                "server": "\(location)", "error": "\(PostgresFailure.message(error))"])
         }
     }
 
@@ -106,10 +180,11 @@ struct PostgresHeadWatcher: Sendable {
         await withTaskCancellationHandler {
             do {
                 try await connection.listen(on: Self.channel) { notifications in
-                    // Notifications sent before LISTEN took effect are lost: read the head once.
-                    await readHead()
+                    // Notifications sent before LISTEN took effect are lost: read once what they would have said.
+                    await self.readHeads()
+                    await self.catalog.reload(from: self.reader)
                     for try await notification in notifications {
-                        handle(notification.payload)
+                        self.handle(notification.payload)
                     }
                 }
                 logger.warning("the PostgreSQL LISTEN connection ended; reconnecting", metadata: ["server": "\(location)"])
@@ -125,8 +200,12 @@ struct PostgresHeadWatcher: Sendable {
     }
 
     private func handle(_ payload: String) {
-        guard let space = payload.firstIndex(of: " "), payload[payload.index(after: space)...] == storeID,
-              let head = UInt64(payload[..<space]) else { return }
-        announce(head)
+        guard let space = payload.firstIndex(of: " ") else { return }
+        let store = String(payload[payload.index(after: space)...])
+        switch payload[..<space] {
+        case "+": catalog.insert(store)
+        case "-": catalog.remove(store)
+        case let head: if let head = UInt64(head) { announce(head, of: store) }
+        }
     }
 }

@@ -17,20 +17,22 @@ import Synchronization
 /// correct). A completion reports success only after `COMMIT` returned;
 /// a commit whose outcome is unknown is never reported as a success.
 ///
-/// Three connections per node: one for the writer (group commit), one for
-/// reads and snapshots, one to LISTEN for other nodes' commits; a fourth
-/// for the node's heartbeat when ``Configuration/node`` is set
-/// (``PostgresPresence``). The schema is created or migrated when the
-/// journal opens (``PostgresSchema``).
+/// A server of many stores opens one journal per store from one
+/// ``PostgresStores``, whose connections they share (a bounded set of
+/// writers, one reader, one LISTEN, one heartbeat); a journal opened alone
+/// (``open(location:configuration:logger:writeFailed:)``) has its own: one
+/// writer, one reader, one to LISTEN once it follows, and one for the
+/// heartbeat when ``Configuration/node`` is set (``PostgresPresence``). The
+/// schema is created or migrated when they open (``PostgresSchema``).
 ///
 /// A lost connection (PostgreSQL restarted, the backend terminated) is
 /// opened again: the writer retries with a backoff while ``writeFault``
 /// says why (``PostgresGroupStorage`` explains why no batch is written
 /// twice), and a failed read opens a new connection for the next one.
 ///
-/// Other nodes' writes are followed (``follow(hint:)``): a third
-/// connection LISTENs for the notification each group commit sends, and the
-/// head is polled as a safety net (``PostgresHeadWatcher``).
+/// Other nodes' writes are followed (``follow(hint:)``): the node's LISTEN
+/// connection hears the notification each group commit sends, and the
+/// heads are polled as a safety net (``PostgresHeadWatcher``).
 ///
 /// ```swift
 /// let journal = try await PostgresJournal.open(
@@ -40,8 +42,8 @@ import Synchronization
 public final class PostgresJournal: SharedJournal {
     /// What a ``PostgresJournal`` stores and keeps.
     public struct Configuration: Sendable, Hashable {
-        /// The store this journal reads and writes. Default `"default"`:
-        /// one store per database today; several (rooms) later.
+        /// The store this journal reads and writes. Default `"default"`, the
+        /// id of the store `main` (``PostgresStores/storeID(of:)``).
         public var storeID: String
         /// How much history is kept behind the newest snapshot, as with
         /// ``SQLiteJournal`` (applied when a snapshot is saved). Default:
@@ -67,7 +69,7 @@ public final class PostgresJournal: SharedJournal {
         /// The longest wait between two attempts to reconnect. Default 2 s.
         public var maximumRetryDelay: Duration
         /// This server as a node of a cluster: presence kept per node with a
-        /// heartbeat (``PostgresPresence``), on a third connection. Default
+        /// heartbeat (``PostgresPresence``), on a connection of its own. Default
         /// `nil`: no presence is kept per node (a tool reading the journal,
         /// one server alone); `statesync serve --postgres` sets it.
         public var node: PostgresNode?
@@ -102,18 +104,26 @@ public final class PostgresJournal: SharedJournal {
     /// (see ``Journal/epoch``).
     public let epoch: String
     /// Where the journal is (never with the password).
-    public let location: PostgresLocation
+    public var location: PostgresLocation { stores.location }
 
     let configuration: Configuration
-    let reader: ReconnectingConnection
-    private let presence: PostgresPresence?
+    /// The node's stores, whose connections this journal shares.
+    private let stores: PostgresStores
+    /// Whether this journal was opened alone (``open(location:configuration:logger:writeFailed:)``):
+    /// closing it closes ``stores`` too.
+    private let ownsStores: Bool
+    var reader: ReconnectingConnection { stores.reader }
     let logger: Logger
     private let writer: GroupCommitWriter<PostgresGroupStorage>
     private let writerTask: Task<Void, Never>
-    private let watcherTask = Mutex<Task<Void, Never>?>(nil)
+    /// The ``PostgresHeadWatcher``'s token for this journal once it follows.
+    private let following = Mutex<Int?>(nil)
 
     /// Connects to `location`, creates or migrates the schema, and creates
-    /// the store when it does not exist yet.
+    /// the store ``Configuration/storeID`` when it does not exist yet: a
+    /// journal alone, with connections of its own (one writer, one reader,
+    /// LISTEN once it follows, the heartbeat with a ``Configuration/node``).
+    /// A server of many stores opens them from one ``PostgresStores`` instead.
     ///
     /// - Parameters:
     ///   - writeFailed: called on each failed write attempt (each reconnect
@@ -125,95 +135,32 @@ public final class PostgresJournal: SharedJournal {
         location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger,
         writeFailed: @escaping @Sendable () -> Void = {}
     ) async throws -> PostgresJournal {
-        let server = location.description
-        let timeout = TimeAmount(configuration.statementTimeout)
-        let openTimeout = TimeAmount(configuration.openTimeout)
-        let writer = TimedConnection(connection: try await connect(location, id: 1, logger: logger), timeout: openTimeout)
-        let reader: TimedConnection
+        let stores = try await PostgresStores.open(
+            location: location, configuration: PostgresStores.Configuration(journal: configuration, writerConnections: 1),
+            nodeStoreID: configuration.storeID, logger: logger)
         do {
-            reader = TimedConnection(connection: try await connect(location, id: 2, logger: logger), timeout: timeout)
+            return try await stores.journal(
+                storeID: configuration.storeID, ownsStores: true, logger: logger, writeFailed: writeFailed)
         } catch {
-            try? await writer.close()   // the connect error is the one to report
+            try? await stores.close()   // the open error is the one to report
             throw error
         }
-        do {
-            try await PostgresSchema.prepare(writer, server: server, logger: logger)
-            let store = configuration.storeID
-            try await writer.run("""
-                INSERT INTO statesync_stores (store_id, epoch, head_revision) VALUES (\(store), \(Epoch.random()), 0)
-                ON CONFLICT (store_id) DO NOTHING
-                """, logger: logger)
-            var found: (String, Int64)?
-            for row in try await writer.run(
-                "SELECT epoch, head_revision FROM statesync_stores WHERE store_id = \(store)", logger: logger
-            ).decode((String, Int64).self) { found = row }
-            guard let (epoch, head) = found else {
-                throw JournalError.postgres(server, "open the store", "the store \(store) vanished while it was created")
-            }
-            logger.info("PostgreSQL journal opened", metadata: [
-                "server": "\(server)", "store": "\(store)", "epoch": "\(epoch)", "revision": "\(head)"])
-            var presence: PostgresPresence?
-            if let node = configuration.node {
-                presence = try await registerNode(
-                    node, store: store, location: location, timeouts: (open: openTimeout, statement: timeout), logger: logger)
-            }
-            return PostgresJournal(
-                location: location, configuration: configuration, epoch: epoch, head: UInt64(head),
-                writer: ReconnectingConnection(
-                    TimedConnection(connection: writer.connection, timeout: timeout), role: "writer", location: location,
-                    logger: logger),
-                reader: ReconnectingConnection(reader, role: "reader", location: location, logger: logger),
-                presence: presence, logger: logger, writeFailed: writeFailed)
-        } catch {
-            try? await writer.close()   // the open error is the one to report
-            try? await reader.close()
-            throw PostgresFailure.journalError(error, server: server, operation: "open the journal")
-        }
     }
 
-    /// Opens the presence connection and registers `node` in the cluster.
-    private static func registerNode(
-        _ node: PostgresNode, store: String, location: PostgresLocation, timeouts: (open: TimeAmount, statement: TimeAmount),
-        logger: Logger
-    ) async throws -> PostgresPresence {
-        let opened = TimedConnection(connection: try await connect(location, id: 4, logger: logger), timeout: timeouts.open)
-        let presence = PostgresPresence(
-            node: node, store: store,
-            connection: ReconnectingConnection(
-                TimedConnection(connection: opened.connection, timeout: timeouts.statement), role: "presence",
-                location: location, logger: logger),
-            logger: logger)
-        do {
-            try await presence.register(on: opened)
-        } catch {
-            try? await opened.close()   // the registration's error is the one to report
-            throw error
-        }
-        return presence
-    }
-
-    private static func connect(_ location: PostgresLocation, id: Int, logger: Logger) async throws -> PostgresConnection {
-        do {
-            return try await PostgresConnection.connect(configuration: location.configuration, id: id, logger: logger)
-        } catch {
-            throw PostgresFailure.journalError(error, server: location.description, operation: "connect")
-        }
-    }
-
-    private init(
-        location: PostgresLocation, configuration: Configuration, epoch: String, head: UInt64,
-        writer connection: ReconnectingConnection, reader: ReconnectingConnection, presence: PostgresPresence?,
+    /// A journal of `stores` on the store ``Configuration/storeID`` of
+    /// `configuration`, whose head is `head`.
+    init(
+        stores: PostgresStores, configuration: Configuration, epoch: String, head: UInt64, ownsStores: Bool,
         logger: Logger, writeFailed: @escaping @Sendable () -> Void
     ) {
-        self.location = location
+        self.stores = stores
         self.configuration = configuration
         self.epoch = epoch
-        self.reader = reader
-        self.presence = presence
+        self.ownsStores = ownsStores
         self.logger = logger
         let storage = PostgresGroupStorage(
-            connection: connection, storeID: configuration.storeID, nodeID: presence?.nodeID, server: location.description,
-            heldTurnLimit: configuration.heldTurnLimit, logger: logger)
+            writers: stores.writers, storeID: configuration.storeID, nodeID: stores.presence?.nodeID,
+            server: stores.location.description, heldTurnLimit: configuration.heldTurnLimit, logger: logger)
         let writer = GroupCommitWriter(
             storage: storage, lastRevision: head,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
@@ -240,25 +187,27 @@ public final class PostgresJournal: SharedJournal {
     public var writeFault: JournalWriteFault? { writer.fault }
 
     /// This node's presence in the cluster when ``Configuration/node`` is
-    /// set (see ``PostgresPresence``), else `nil`.
-    public var clusterPresence: (any ClusterPresence)? { presence }
+    /// set (see ``PostgresPresence``), else `nil`. One per node: every
+    /// store's journal of a ``PostgresStores`` gives the same.
+    public var clusterPresence: (any ClusterPresence)? { stores.presence }
+
+    /// The store of the node's heartbeat when there is a node (see
+    /// ``sessionsOfDepartedNodes()``), else `nil`.
+    var nodeStoreID: String? { stores.presence == nil ? nil : stores.nodeStoreID }
 
     /// Whether ``close()`` was called.
     var writerIsClosed: Bool { writer.isClosed }
 
-    /// Starts the ``PostgresHeadWatcher`` (LISTEN plus polling every
-    /// ``Configuration/pollInterval``): `hint` gets each head past
-    /// ``lastRevision`` it learns of (see ``SharedJournal/follow(hint:)``).
+    /// Follows the store through the node's ``PostgresHeadWatcher`` (LISTEN
+    /// plus polling every ``Configuration/pollInterval``): `hint` gets each
+    /// head past ``lastRevision`` it learns of (see ``SharedJournal/follow(hint:)``).
     /// ``close()`` stops it; a second call does nothing.
     public func follow(hint: @escaping @Sendable (UInt64) -> Void) {
         let writer = writer
-        let watcher = PostgresHeadWatcher(
-            location: location, storeID: configuration.storeID, pollInterval: configuration.pollInterval,
-            backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
-            reader: reader, logger: logger, lastRevision: { writer.durableRevision }, hint: hint)
-        watcherTask.withLock { task in
-            guard task == nil, !writerIsClosed else { return }
-            task = Task { await watcher.run() }
+        following.withLock { token in
+            guard token == nil, !writerIsClosed else { return }
+            token = stores.watcher.follow(
+                storeID: configuration.storeID, lastRevision: { writer.durableRevision }, hint: hint)
         }
     }
 
@@ -276,35 +225,37 @@ public final class PostgresJournal: SharedJournal {
         writer.enqueue(.batch(batch, completion))
     }
 
-    /// Waits for pending writes, removes this node from the cluster's nodes,
-    /// then closes the connections (see ``Journal/close()``).
+    /// Waits for pending writes and stops following (see
+    /// ``Journal/close()``); the shared connections stay open for the other
+    /// stores, unless this journal was opened alone: then its node leaves
+    /// the cluster and its connections close.
     public func close() async throws {
-        guard try await closeWriter() else { return }
-        if let watcher = watcherTask.withLock({ $0 }) {
-            watcher.cancel()
-            await watcher.value
-        }
-        await presence?.unregister()
+        let wasOpen: Bool
         do {
-            try await reader.close()
+            wasOpen = try await writer.close()
         } catch {
-            throw PostgresFailure.journalError(error, server: location.description, operation: "close the connections")
-        }
-        logger.info("PostgreSQL journal closed", metadata: ["server": "\(location)"])
-    }
-
-    /// Ends the writer once what is pending is written; `false` when an
-    /// earlier ``close()`` did. The other connections close even when the
-    /// writer's failed to.
-    private func closeWriter() async throws -> Bool {
-        do {
-            guard try await writer.close() else { return false }
-        } catch {
-            await writerTask.value
-            try? await reader.close()   // the writer's error is the one to report
+            await end()
             throw error
         }
         await writerTask.value
-        return true
+        guard wasOpen else { return }
+        await end()
+        logger.info("PostgreSQL journal closed", metadata: ["server": "\(location)", "store": "\(configuration.storeID)"])
+    }
+
+    /// Stops following and, when this journal was opened alone, closes its
+    /// stores (their errors are logged: the journal's writes are what a
+    /// caller of ``close()`` must hear about).
+    private func end() async {
+        await writerTask.value
+        if let token = following.withLock({ token in defer { token = nil }; return token }) {
+            stores.watcher.unfollow(token)
+        }
+        guard ownsStores else { return }
+        do {
+            try await stores.close()
+        } catch {
+            logger.warning("closing the PostgreSQL connections failed", metadata: ["error": "\(error)"])
+        }
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// session in `statesync_presence` (written with the journal, see
 /// ``PresenceRows``).
 ///
-/// - A node registers its row when its journal opens, before it serves,
+/// - A node registers its row when its stores open (``PostgresStores``), before it serves,
 ///   and renews its `heartbeat_at` every ``PostgresNode/heartbeatInterval``
 ///   (PostgreSQL's `now()`: one clock for every node, no skew between them).
 /// - At each beat it also looks for dead nodes: a row whose heartbeat is
@@ -30,7 +30,7 @@ import Synchronization
 ///   at the next beat.
 /// - A clean shutdown journals `sessionLeft` for its own sessions (the
 ///   server asks ``ownSessions()``) and deletes its node row when the
-///   journal closes; a row a last batch still wrote is adopted by a live
+///   node's stores close; a row a last batch still wrote is adopted by a live
 ///   node at its next beat, without waiting for an expiry.
 /// - A node declared dead while it was alive (paused, or cut off from
 ///   PostgreSQL, for longer than the expiry) finds its row gone at its next
@@ -51,6 +51,10 @@ import Synchronization
 ///   announced again, at any later time. This node's engine sees it as it
 ///   follows the journal (the engine's `liveSessionsRemovedElsewhere`
 ///   grows), and the next beat announces the session again as above.
+///
+/// All of this is about the store whose row holds the heartbeat (`main`):
+/// in the other stores, the sessions of departed nodes leave when a node
+/// opens the store (``PostgresJournal/sessionsOfDepartedNodes()``).
 ///
 /// Bounds: `statesync_nodes` holds one row per live node (a dead node's row
 /// is deleted when it is claimed); `statesync_presence` one per present
@@ -88,7 +92,7 @@ final class PostgresPresence: ClusterPresence {
             "heartbeat": "\(node.heartbeatInterval)", "expiry": "\(node.expiry)"])
     }
 
-    /// Deletes this node's row (its journal is closing after its last batch).
+    /// Deletes this node's row (its stores are closing, after their last batches).
     func unregister() async {
         unregistered.withLock { $0 = true }
         do {

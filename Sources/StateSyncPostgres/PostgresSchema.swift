@@ -10,8 +10,8 @@ import StateSyncJournal
 /// a newer version than this code knows is refused. A migration is only
 /// ever appended to ``migrations``, never edited.
 ///
-/// Every table is keyed by a `store_id`: one store per server today, and
-/// rooms (several stores in one database) later without a migration of keys.
+/// Every table is keyed by a `store_id`, so one database holds every store
+/// of a cluster (``PostgresStores/storeID(of:)`` names them).
 ///
 /// - `statesync_stores`: one row per store: its epoch, its head revision
 ///   (the compare-and-set target of every append, see ``PostgresJournal``),

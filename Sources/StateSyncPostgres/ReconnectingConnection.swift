@@ -20,6 +20,8 @@ final class ReconnectingConnection: Sendable {
     private let timeout: TimeAmount
     private let logger: Logger
     private let current: Mutex<TimedConnection?>
+    /// Connections opened so far (the first one is not "opened again").
+    private let opened: Atomic<Int>
 
     /// Wraps `connection`, the first one, already open; `role` ("writer",
     /// "reader") names it in the log.
@@ -30,6 +32,19 @@ final class ReconnectingConnection: Sendable {
         timeout = connection.timeout
         self.logger = logger
         current = Mutex(connection)
+        opened = Atomic(1)
+    }
+
+    /// A connection not opened yet: the first statement opens it, with
+    /// connection id `id` and statements bounded by `timeout`.
+    init(role: String, id: PostgresConnection.ID, timeout: TimeAmount, location: PostgresLocation, logger: Logger) {
+        self.location = location
+        self.role = role
+        self.id = id
+        self.timeout = timeout
+        self.logger = logger
+        current = Mutex(nil)
+        opened = Atomic(0)
     }
 
     /// The open connection, connecting again when there is none.
@@ -37,16 +52,20 @@ final class ReconnectingConnection: Sendable {
     /// - Throws: what connecting threw (the server cannot be reached).
     func connection() async throws -> TimedConnection {
         if let open = current.withLock({ $0 }), !open.connection.isClosed { return open }
-        let opened = TimedConnection(
+        let fresh = TimedConnection(
             connection: try await PostgresConnection.connect(configuration: location.configuration, id: id, logger: logger),
             timeout: timeout)
         let replaced = current.withLock { current in
-            defer { current = opened }
+            defer { current = fresh }
             return current
         }
         if let replaced { Self.discard(replaced) }
-        logger.info("PostgreSQL connection opened again", metadata: ["server": "\(location)", "connection": "\(role)"])
-        return opened
+        if self.opened.add(1, ordering: .relaxed).oldValue == 0 {
+            logger.debug("PostgreSQL connection opened", metadata: ["server": "\(location)", "connection": "\(role)"])
+        } else {
+            logger.info("PostgreSQL connection opened again", metadata: ["server": "\(location)", "connection": "\(role)"])
+        }
+        return fresh
     }
 
     /// Runs `query` on the open connection; a failure that is not the

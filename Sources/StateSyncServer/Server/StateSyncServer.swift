@@ -111,11 +111,31 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         }
     }
 
+    /// Opens the storage, serves, and closes the storage once every store
+    /// is closed.
     private func serve(on group: MultiThreadedEventLoopGroup) async throws {
+        let storage: StoreStorage
+        do {
+            storage = try await StoreStorage.open(
+                configuration: configuration, writeFailures: metrics.journalWriteFailures, logger: logger)
+        } catch {
+            started.finish(.failure(error))
+            throw error
+        }
+        do {
+            try await serve(on: group, storage: storage)
+        } catch {
+            await storage.close(logger: logger)
+            throw error
+        }
+        await storage.close(logger: logger)
+    }
+
+    private func serve(on group: MultiThreadedEventLoopGroup, storage: StoreStorage) async throws {
         let engine: SyncEngine<App>
         let server: WebSocketServer
         let presence: (any ClusterPresence)?
-        let stores = makeStoreDirectory(group: group)
+        let stores = makeStoreDirectory(storage: storage, group: group)
         do {
             // `main` is opened here, the others on demand.
             let journal: any Journal
@@ -177,20 +197,28 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         logger.info("stopped")
     }
 
-    /// The server's stores: journals from its storage, an engine each.
-    private func makeStoreDirectory(group: any EventLoopGroup) -> StoreDirectory<App> {
+    /// The server's stores: journals from `storage`, an engine each.
+    private func makeStoreDirectory(storage: StoreStorage, group: any EventLoopGroup) -> StoreDirectory<App> {
         StoreDirectory<App>(
-            configuration: configuration.stores,
-            storage: StoreStorage(configuration: configuration, writeFailures: metrics.journalWriteFailures),
+            configuration: configuration.stores, storage: storage,
             footprint: StoreFootprint(storage: configuration.storage), metrics: metrics, logger: logger
         ) { [configuration, middleware, metrics, logger] store, journal in
             var engineConfiguration = configuration.engine
             engineConfiguration.store = store
             var logger = logger
             if !store.isMain { logger[metadataKey: "store"] = "\(store)" }
-            return try await SyncEngine<App>(
+            let engine = try await SyncEngine<App>(
                 journal: journal, configuration: engineConfiguration, middleware: middleware, metrics: metrics, logger: logger,
                 eventLoops: group)
+            // In a cluster: the sessions that nodes gone meanwhile left in the store's presence leave now.
+            if let shared = journal as? any SharedJournal, shared.clusterPresence != nil {
+                let departed = await shared.sessionsOfDepartedNodes()
+                if !departed.isEmpty {
+                    logger.info("removing the sessions of departed cluster nodes", metadata: ["sessions": "\(departed.count)"])
+                    await engine.removeSessions(departed)
+                }
+            }
+            return engine
         }
     }
 

@@ -1,4 +1,3 @@
-public import Logging
 public import NIOSSL
 import NIOCore
 public import StateSyncJournal
@@ -114,79 +113,5 @@ public struct StateSyncServerConfiguration: Sendable {
         self.engine = engine
         self.echo = echo
         self.pages = pages
-    }
-}
-
-/// Where a server keeps its journal and snapshots: memory, a data
-/// directory (SQLite), or a journal opened by the caller.
-public struct StateSyncStorage: Sendable, Hashable, CustomStringConvertible {
-    private enum Base: Sendable, Hashable {
-        case memory
-        case directory(String)
-        case journal(JournalOpener)
-    }
-
-    /// Opens a journal given from outside this module, compared by name.
-    struct JournalOpener: Sendable, Hashable {
-        let name: String
-        let open: @Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal
-
-        static func == (lhs: JournalOpener, rhs: JournalOpener) -> Bool { lhs.name == rhs.name }
-        func hash(into hasher: inout Hasher) { hasher.combine(name) }
-    }
-
-    private let base: Base
-
-    /// No persistence: the state starts empty and is lost at exit (`--memory`).
-    public static let memory = StateSyncStorage(base: .memory)
-
-    /// SQLite under `path` (created when missing, locked while served).
-    public static func directory(_ path: String) -> StateSyncStorage {
-        StateSyncStorage(base: .directory(path))
-    }
-
-    /// A journal that `open` opens when the server starts, with the
-    /// server's logger: a storage this module does not know, such as the
-    /// cluster's PostgreSQL journal (`statesync serve --postgres`).
-    /// `name` says where it is, in logs and ``description`` (never a password).
-    ///
-    /// ```swift
-    /// configuration.storage = .journal("postgres statesync@db:5432/statesync") { logger in
-    ///     try await PostgresJournal.open(location: location, logger: logger)
-    /// }
-    /// ```
-    public static func journal(_ name: String, open: @escaping @Sendable (Logger) async throws -> any Journal) -> StateSyncStorage {
-        StateSyncStorage(base: .journal(JournalOpener(name: name) { logger, _ in try await open(logger) }))
-    }
-
-    /// A journal that `open` opens when the server starts, as
-    /// ``journal(_:open:)``, also given `writeFailed`: the journal calls it
-    /// on each failed write attempt (each retry too), counted in
-    /// `statesync_journal_write_failures_total`.
-    public static func journal(
-        _ name: String, open: @escaping @Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal
-    ) -> StateSyncStorage {
-        StateSyncStorage(base: .journal(JournalOpener(name: name, open: open)))
-    }
-
-    /// Opens the journal given to ``journal(_:open:)``; `nil` for the other storages.
-    var journalOpener: (@Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal)? {
-        if case .journal(let opener) = base { return opener.open }
-        return nil
-    }
-
-    /// The data directory, or `nil` in memory.
-    public var directoryPath: String? {
-        if case .directory(let path) = base { return path }
-        return nil
-    }
-
-    /// `memory` or the directory path.
-    public var description: String {
-        switch base {
-        case .memory: "memory"
-        case .directory(let path): path
-        case .journal(let opener): opener.name
-        }
     }
 }

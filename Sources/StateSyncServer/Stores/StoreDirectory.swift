@@ -229,7 +229,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         if let engine { await shutDown(engine) }
         defer { state.withLock { _ = $0.entries.removeValue(forKey: store) } }
         do {
-            try storage.remove(store)
+            try await storage.remove(store)
         } catch {
             throw .storage(store, "\(error)")
         }

@@ -14,13 +14,18 @@ import Synchronization
 ///   directory of its own (its lock, its durable record);
 /// - memory: one ``MemoryJournal`` per store, kept while the server runs,
 ///   so its stores never close when idle (closing would lose them);
-/// - a journal of the application's (``StateSyncStorage/journal(_:open:)``,
-///   `serve --postgres`): `main` only, for now.
+/// - the application's journal of each store (``StateSyncStorage/journals(_:open:)``,
+///   `serve --postgres`), from one ``StoreJournals`` opened with the server
+///   (``open(configuration:writeFailures:logger:)``) and closed after its
+///   stores (``close()``);
+/// - the application's one journal (``StateSyncStorage/journal(_:open:)``):
+///   `main` only.
 struct StoreStorage: Sendable {
     private enum Base: Sendable {
         case memory(MemoryJournals)
         case directory(String)
         case journal(@Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal)
+        case journals(any StoreJournals)
     }
 
     private let base: Base
@@ -28,9 +33,22 @@ struct StoreStorage: Sendable {
     private let damagedJournal: DamagedJournalPolicy
     private let writeFailures: CoreMetrics.Counter
 
-    /// The storage of `configuration`, counting failed writes in `writeFailures`.
-    init(configuration: StateSyncServerConfiguration, writeFailures: CoreMetrics.Counter) {
-        if let open = configuration.storage.journalOpener {
+    /// The storage of `configuration`, counting failed writes in
+    /// `writeFailures`; opens the application's ``StoreJournals`` when it
+    /// gives one (``StateSyncStorage/journals(_:open:)``).
+    ///
+    /// - Throws: what opening them threw.
+    static func open(
+        configuration: StateSyncServerConfiguration, writeFailures: CoreMetrics.Counter, logger: Logger
+    ) async throws -> StoreStorage {
+        let journals = try await configuration.storage.journalsOpener?(logger)
+        return StoreStorage(configuration: configuration, journals: journals, writeFailures: writeFailures)
+    }
+
+    private init(configuration: StateSyncServerConfiguration, journals: (any StoreJournals)?, writeFailures: CoreMetrics.Counter) {
+        if let journals {
+            base = .journals(journals)
+        } else if let open = configuration.storage.journalOpener {
             base = .journal(open)
         } else if let directory = configuration.storage.directoryPath {
             base = .directory(directory)
@@ -55,6 +73,7 @@ struct StoreStorage: Sendable {
         case .memory(let journals): store.isMain || journals.byStore.withLock { $0[store] != nil }
         case .directory(let directory): store.isMain || FileManager.default.fileExists(atPath: Self.path(of: store, in: directory))
         case .journal: store.isMain
+        case .journals(let journals): store.isMain || journals.exists(store.rawValue)
         }
     }
 
@@ -81,6 +100,9 @@ struct StoreStorage: Sendable {
             guard store.isMain else { throw StoreStorageError.oneStoreOnly }
             let writeFailures = writeFailures
             return try await open(logger) { writeFailures.increment() }
+        case .journals(let journals):
+            let writeFailures = writeFailures
+            return try await journals.open(store.rawValue, logger: logger) { writeFailures.increment() }
         }
     }
 
@@ -95,6 +117,8 @@ struct StoreStorage: Sendable {
             names.formUnion(entries.compactMap { try? StoreName($0) })
         case .journal:
             break
+        case .journals(let journals):
+            names.formUnion(journals.names().compactMap { try? StoreName($0) })
         }
         return names.sorted()
     }
@@ -102,8 +126,8 @@ struct StoreStorage: Sendable {
     /// Removes what `store` stored; it must be closed.
     ///
     /// - Throws: ``StoreStorageError`` for `main` or a storage that cannot,
-    ///   or the file system's error.
-    func remove(_ store: StoreName) throws {
+    ///   or the file system's or the journals' error.
+    func remove(_ store: StoreName) async throws {
         guard !store.isMain else { throw StoreStorageError.mainStays }
         switch base {
         case .memory(let journals):
@@ -113,6 +137,19 @@ struct StoreStorage: Sendable {
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         case .journal:
             throw StoreStorageError.oneStoreOnly
+        case .journals(let journals):
+            try await journals.remove(store.rawValue)
+        }
+    }
+
+    /// Closes the application's ``StoreJournals``, once every store is
+    /// closed; a failure is logged (the stores' writes are done by then).
+    func close(logger: Logger) async {
+        guard case .journals(let journals) = base else { return }
+        do {
+            try await journals.close()
+        } catch {
+            logger.warning("closing the stores' storage failed", metadata: ["error": "\(error)"])
         }
     }
 

@@ -24,8 +24,13 @@ struct ClusterNode: Sendable {
 
     /// The body of `GET /api/state` (`{"rev":N,"value":…}`), as the node sends it.
     func stateBody() async throws -> String {
+        try await body(of: "/api/state")
+    }
+
+    /// The body of `GET path`, as the node sends it.
+    func body(of path: String) async throws -> String {
         let curl = try #require(Tools.tool("curl"), "curl is not on PATH: run scripts/test, or apt-get install curl")
-        return try await Subprocess.run([curl.path, "-s", "--max-time", "20", "http://127.0.0.1:\(port)/api/state"]).output
+        return try await Subprocess.run([curl.path, "-s", "--max-time", "20", "http://127.0.0.1:\(port)\(path)"]).output
     }
 }
 

@@ -3,13 +3,16 @@ import StateSyncPostgres
 import StateSyncSQLite
 import StateSyncServer
 
-/// The storage of `serve --postgres URL`: the cluster's journal in PostgreSQL.
+/// The storage of `serve --postgres URL`: every store's journal in one
+/// PostgreSQL database, from one ``PostgresStores`` per node.
 enum PostgresStorage {
-    /// A ``PostgresJournal`` at `url` (called `name` in errors: `--postgres`,
+    /// The ``PostgresStores`` at `url` (called `name` in errors: `--postgres`,
     /// `STATESYNC_POSTGRES_URL`) with the server's journal `retention` and
-    /// `pollInterval`, as the cluster `node`, opened when the server starts.
+    /// `pollInterval`, as the cluster `node`, sharing `writerConnections`,
+    /// opened when the server starts.
     static func storage(
-        url: String, named name: String, retention: JournalRetention, pollInterval: Duration, node: PostgresNode
+        url: String, named name: String, retention: JournalRetention, pollInterval: Duration, node: PostgresNode,
+        writerConnections: Int
     ) throws(CommandFailure) -> StateSyncStorage {
         let location: PostgresLocation
         do {
@@ -17,9 +20,11 @@ enum PostgresStorage {
         } catch {
             throw CommandFailure(message: "\(name): \(error)")
         }
-        let configuration = PostgresJournal.Configuration(retention: retention, pollInterval: pollInterval, node: node)
-        return .journal("postgres \(location)") { logger, writeFailed in
-            try await PostgresJournal.open(location: location, configuration: configuration, logger: logger, writeFailed: writeFailed)
+        let configuration = PostgresStores.Configuration(
+            journal: PostgresJournal.Configuration(retention: retention, pollInterval: pollInterval, node: node),
+            writerConnections: writerConnections)
+        return .journals("postgres \(location)") { logger in
+            try await PostgresStores.open(location: location, configuration: configuration, logger: logger)
         }
     }
 }

@@ -4,7 +4,7 @@ extension ServeConfiguration {
     /// How a node with `storage.postgresURL` follows the others (the file's
     /// `cluster:` section); unused otherwise, but checked all the same.
     struct Cluster: Sendable, Equatable {
-        /// Seconds between reads of the store's head, to follow writes no
+        /// Seconds between reads of the open stores' heads, to follow writes no
         /// notification announced. Default ``PostgresJournal/Configuration/pollInterval``'s (1 s).
         var pollInterval = PostgresJournal.Configuration().pollInterval.inSeconds
         /// Seconds between this node's heartbeats. Default ``PostgresNode``'s (5 s).
@@ -12,23 +12,29 @@ extension ServeConfiguration {
         /// Seconds without a heartbeat after which a node is dead. Default
         /// ``PostgresNode``'s (15 s: three heartbeats).
         var presenceExpiry = PostgresNode(id: "").expiry.inSeconds
+        /// Writer connections to PostgreSQL that the node's stores share
+        /// for their group commits. Default ``PostgresStores/Configuration/writerConnections``'s (4).
+        var postgresWriters = PostgresStores.Configuration().writerConnections
 
         /// The settings of this section.
         enum Keys {
             static let pollInterval = Setting<Double>("cluster.pollInterval", flag: "--poll-interval")
             static let presenceHeartbeat = Setting<Double>("cluster.presenceHeartbeat", flag: "--presence-heartbeat")
             static let presenceExpiry = Setting<Double>("cluster.presenceExpiry", flag: "--presence-expiry")
+            static let postgresWriters = Setting<Int>("cluster.postgresWriters", flag: "--postgres-writers")
         }
 
         /// The defaults.
         init() {}
 
         /// The section as `settings` give it, each value checked: the
-        /// heartbeat at least 0.1 s, the expiry longer than it and at most an hour.
+        /// heartbeat at least 0.1 s, the expiry longer than it and at most an
+        /// hour, 1 to 64 writer connections.
         init(reading settings: inout SettingsReader) throws(ConfigurationError) {
             try settings.read(Keys.pollInterval, into: &pollInterval, .between(0.05...60, "seconds"))
             try settings.read(Keys.presenceHeartbeat, into: &presenceHeartbeat)
             try settings.read(Keys.presenceExpiry, into: &presenceExpiry)
+            try settings.read(Keys.postgresWriters, into: &postgresWriters, .between(1...64, "connections"))
             guard presenceHeartbeat >= 0.1, presenceExpiry > presenceHeartbeat, presenceExpiry <= 3_600 else {
                 throw .presenceTimings(
                     heartbeat: settings.given(Keys.presenceHeartbeat, value: presenceHeartbeat).origin,
@@ -41,7 +47,7 @@ extension ServeConfiguration {
         var entries: [ConfigurationEntry] {
             [
                 ConfigurationEntry(Keys.pollInterval, pollInterval), ConfigurationEntry(Keys.presenceHeartbeat, presenceHeartbeat),
-                ConfigurationEntry(Keys.presenceExpiry, presenceExpiry),
+                ConfigurationEntry(Keys.presenceExpiry, presenceExpiry), ConfigurationEntry(Keys.postgresWriters, postgresWriters),
             ]
         }
 

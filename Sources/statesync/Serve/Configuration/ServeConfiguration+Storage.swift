@@ -95,7 +95,7 @@ extension ServeConfiguration {
             } else if let postgresURL {
                 configuration.storage = try PostgresStorage.storage(
                     url: postgresURL, named: postgresOrigin.name, retention: retention,
-                    pollInterval: .seconds(cluster.pollInterval), node: cluster.node)
+                    pollInterval: .seconds(cluster.pollInterval), node: cluster.node, writerConnections: cluster.postgresWriters)
             } else {
                 configuration.storage = .directory(data)
             }

@@ -5,7 +5,7 @@ struct ClusterOptions: SettingOptions {
     private typealias Keys = ServeConfiguration.Cluster.Keys
 
     @Option(help: ArgumentHelp(
-        "With --postgres: seconds between reads of the store's head, to follow other nodes' writes that no notification announced (0.05…60).",
+        "With --postgres: seconds between reads of the open stores' heads, to follow other nodes' writes that no notification announced (0.05…60).",
         default: ServeConfiguration.defaults.cluster.pollInterval))
     var pollInterval: Double?
 
@@ -19,9 +19,15 @@ struct ClusterOptions: SettingOptions {
         default: ServeConfiguration.defaults.cluster.presenceExpiry))
     var presenceExpiry: Double?
 
+    @Option(help: ArgumentHelp(
+        "With --postgres: writer connections the node's stores share for their group commits (1…64); the node holds 3 more (reads, LISTEN, heartbeat).",
+        default: ServeConfiguration.defaults.cluster.postgresWriters))
+    var postgresWriters: Int?
+
     func add(to flags: inout FlagValues) {
         flags.set(Keys.pollInterval, pollInterval)
         flags.set(Keys.presenceHeartbeat, presenceHeartbeat)
         flags.set(Keys.presenceExpiry, presenceExpiry)
+        flags.set(Keys.postgresWriters, postgresWriters)
     }
 }

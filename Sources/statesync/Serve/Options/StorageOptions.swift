@@ -13,7 +13,7 @@ struct StorageOptions: SettingOptions {
     @Flag(help: "Keep the state in memory only (nothing is stored; --data is ignored).")
     var memory = false
 
-    @Option(help: "Store the journal in PostgreSQL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE ($STATESYNC_POSTGRES_URL takes the same, out of the argument list). Cluster mode: several nodes share the store (docs/cluster.md); --data is ignored.")
+    @Option(help: "Store the journals in PostgreSQL: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE ($STATESYNC_POSTGRES_URL takes the same, out of the argument list). Cluster mode: several nodes share every store (docs/cluster.md); --data is ignored.")
     var postgres: String?
 
     @Option(help: ArgumentHelp("Write a full snapshot every this many revisions (and at shutdown).", default: ServeConfiguration.defaults.storage.snapshotEvery))

@@ -1,0 +1,49 @@
+public import Logging
+
+/// The journals of a server's stores from one storage they share (one
+/// database keyed by store, `statesync serve --postgres`): a journal per
+/// store, opened when the store opens and closed when it closes, while what
+/// they share (connections, a listener) stays open until ``close()``.
+///
+/// Stores are named as in the protocol (`main`, `team-42`: 1 to 64 of
+/// `a`–`z`, `0`–`9`, `.`, `_`, `-`); how a name is keyed in the storage is
+/// the storage's business, as long as no two names share a key.
+///
+/// The server calls ``open(_:logger:writeFailed:)`` at most once per store
+/// at a time, closes each journal it opened before calling
+/// ``remove(_:)`` for that store, and calls ``close()`` once, after every
+/// journal it opened is closed.
+///
+/// ```swift
+/// // A server opens them when it starts and closes them after its stores:
+/// configuration.storage = .journals("postgres \(location)") { logger in
+///     try await PostgresStores.open(location: location, logger: logger)
+/// }
+/// ```
+public protocol StoreJournals: Sendable {
+    /// Opens the journal of `store`, creating the store when it does not
+    /// exist; `writeFailed` is called on each failed write attempt (each
+    /// retry too), for `statesync_journal_write_failures_total`.
+    ///
+    /// - Throws: ``JournalError``: the storage cannot be reached, or failed.
+    func open(_ store: String, logger: Logger, writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal
+
+    /// Whether `store` exists, as far as this server knows now (another
+    /// server may have created it a moment ago). Must not block: the server
+    /// asks under a lock.
+    func exists(_ store: String) -> Bool
+
+    /// The names of the stores that exist, as far as this server knows
+    /// now, in any order. Must not block.
+    func names() -> [String]
+
+    /// Deletes everything `store` holds, at once (in one transaction where
+    /// the storage has them). The server closed its journal first.
+    ///
+    /// - Throws: ``JournalError``: the storage failed; nothing was deleted.
+    func remove(_ store: String) async throws
+
+    /// Closes what the journals share; the server calls it once, after
+    /// every journal it opened is closed.
+    func close() async throws
+}
