@@ -30,7 +30,9 @@ extension SyncSession {
     func reauthorize(_ access: StoreAccess, endingSubscriptions ended: [ScopedSubscription]) {
         for subscription in ended {
             if access.role(in: subscription.store) != nil, let engine = engine(of: subscription.store) {
-                submit(.unsubscribe(id: subscription.id), to: engine)   // answered `unsubscribed` by the engine
+                // Past the queue's bound, not through `submit`: at most one per open
+                // subscription, and the session must not start waiting halfway through.
+                _ = engine.handle(.unsubscribe(id: subscription.id), from: id)   // answered `unsubscribed` by the engine
             } else {
                 reply(.unsubscribed(id: subscription.id), store: subscription.store)
             }
