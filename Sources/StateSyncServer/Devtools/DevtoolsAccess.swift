@@ -7,21 +7,20 @@ import WebSocket
 /// with ``access(of:)``, then asks ``mayRead`` for the store it shows (and
 /// the store listing keeps only the stores it allows).
 struct DevtoolsAccess: Sendable {
-    /// Why a caller whose role in `store` is `role` (`nil`: none) may not
-    /// read it in the devtools, or `nil` when it may.
-    typealias StoreCheck = @Sendable (_ role: Role?, _ store: StoreName) -> String?
+    /// Why a caller whose role in `store` is `role` may not read it in the
+    /// devtools, or `nil` when it may.
+    typealias StoreCheck = @Sendable (_ role: Role, _ store: StoreName) -> String?
 
     let authentication: SessionAuthentication
     /// The one check of whether a role may read a store.
     let mayRead: StoreCheck
 
-    /// The rule for every store: a role there (a JWT may grant none); with
-    /// authentication on, the admin role; either way a role that
+    /// The rule for every store: with authentication on, the admin role;
+    /// either way a role that
     /// `--restrict-read` keeps nothing from (the devtools show the whole
     /// state and history).
     static func byRole(authentication: SessionAuthentication, readPermissions: ReadPermissions) -> DevtoolsAccess {
         DevtoolsAccess(authentication: authentication) { role, store in
-            guard let role else { return "this token grants no access to the store \"\(store)\"" }
             if authentication.isRequired, !role.mayAdminister {
                 return "devtools are for the admin role; this token's role in \(store) is \(role.rawValue)"
             }
@@ -46,11 +45,13 @@ struct DevtoolsAccess: Sendable {
 
     /// The caller's role in `store` when it may read it.
     ///
-    /// - Throws: ``DevtoolsError``: `401` (no valid token) or `403` (``mayRead`` refused).
+    /// - Throws: ``DevtoolsError``: `401` (no valid token) or `403` (no role
+    ///   there, or ``mayRead`` refused).
     func reader(of store: StoreName, _ head: HTTPRequestHead) async throws(DevtoolsError) -> Role {
-        let role = try await access(of: head).role(in: store)
+        guard let role = try await access(of: head).role(in: store) else {
+            throw .forbidden("this token grants no access to the store \"\(store)\"")
+        }
         if let refusal = mayRead(role, store) { throw .forbidden(refusal) }
-        // `mayRead` refuses a store the token grants nothing in.
-        return role ?? .reader
+        return role
     }
 }

@@ -22,20 +22,21 @@ enum ServerHTTPRoutes {
     static func metrics(
         _ exposition: @escaping @Sendable () -> [UInt8], adminOnly: Bool, authentication: SessionAuthentication
     ) -> HTTPRoute {
-        HTTPRoute(path: "/metrics", asyncHandler: { head, _ in
-            if adminOnly {
-                switch await authentication.access(for: head.headers.bearerToken) {
-                case .failure:
-                    return HTTPRouteResponse(status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"], body: "metrics need an admin token\n")
-                case .success(let access) where access.role(in: .main)?.mayAdminister != true:
-                    return HTTPRouteResponse(status: .forbidden, body: "metrics are for the admin role\n")
-                case .success:
-                    break
-                }
+        let scrape: @Sendable () -> HTTPRouteResponse = {
+            HTTPRouteResponse(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: ByteBuffer(bytes: exposition()))
+        }
+        // Open metrics are answered on the event loop; a token to verify (a JWT) may suspend.
+        guard adminOnly else { return HTTPRoute(path: "/metrics") { _, _ in scrape() } }
+        return HTTPRoute(path: "/metrics", asyncHandler: { head, _ in
+            switch await authentication.access(for: head.headers.bearerToken) {
+            case .failure:
+                return HTTPRouteResponse(status: .unauthorized, headers: ["WWW-Authenticate": "Bearer"], body: "metrics need an admin token\n")
+            case .success(let access) where access.role(in: .main)?.mayAdminister != true:
+                return HTTPRouteResponse(status: .forbidden, body: "metrics are for the admin role\n")
+            case .success:
+                return scrape()
             }
-            let body = ByteBuffer(bytes: exposition())
-            return HTTPRouteResponse(
-                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: body)
         })
     }
 
