@@ -75,7 +75,10 @@ import Testing
     }
 
     @Test func whenEveryURLIsDeadTheFirstRoundEndsWithTheLastError() async throws {
-        let dead = try await [Self.freePort(), Self.freePort()].map { "ws://127.0.0.1:\($0)/sync" }
+        // Bound and not listening: refused, and no parallel test's server can take them meanwhile.
+        let reserved = try [ReservedPort(), ReservedPort()]
+        defer { for port in reserved { port.release() } }
+        let dead = reserved.map { "ws://127.0.0.1:\($0.port)/sync" }
         var configuration = StateSyncClientConfiguration(urls: dead)
         configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(50))
         let client = StateSyncClient(configuration: configuration)
