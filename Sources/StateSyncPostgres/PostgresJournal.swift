@@ -115,7 +115,6 @@ public final class PostgresJournal: SharedJournal {
     var reader: ReconnectingConnection { stores.reader }
     let logger: Logger
     private let writer: GroupCommitWriter<PostgresGroupStorage>
-    private let writerTask: Task<Void, Never>
     /// The ``PostgresHeadWatcher``'s token for this journal once it follows.
     private let following = Mutex<Int?>(nil)
 
@@ -166,16 +165,7 @@ public final class PostgresJournal: SharedJournal {
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
             logger: logger, writeFailed: writeFailed)
         self.writer = writer
-        // Owned by the journal: `close()` ends it and awaits it.
-        writerTask = Task { await writer.run() }
     }
-
-    /// A journal dropped without ``close()`` ends its writer's task, which
-    /// would otherwise wait for work forever.
-    deinit {
-        writerTask.cancel()
-    }
-
     /// The store's head revision as this node last committed or read it (see
     /// ``Journal/lastRevision``): after a refused append, the head another
     /// node left.
@@ -237,7 +227,6 @@ public final class PostgresJournal: SharedJournal {
             await end()
             throw error
         }
-        await writerTask.value
         guard wasOpen else { return }
         await end()
         logger.info("PostgreSQL journal closed", metadata: ["server": "\(location)", "store": "\(configuration.storeID)"])
@@ -247,7 +236,6 @@ public final class PostgresJournal: SharedJournal {
     /// stores (their errors are logged: the journal's writes are what a
     /// caller of ``close()`` must hear about).
     private func end() async {
-        await writerTask.value
         if let token = following.withLock({ token in defer { token = nil }; return token }) {
             stores.watcher.unfollow(token)
         }

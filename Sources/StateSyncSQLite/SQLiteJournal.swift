@@ -68,8 +68,6 @@ public final class SQLiteJournal: Journal {
     let configuration: Configuration
     let pool: DatabasePool
     let writer: GroupCommitWriter<SQLiteGroupStorage>
-    /// The writer's task, owned by the journal: ``close()`` ends it and awaits it.
-    private let writerTask: Task<Void, Never>
 
     /// Opens (or creates) the journal in `configuration.directory`, taking
     /// its lock. Runs on a background thread: opening reads the file.
@@ -143,7 +141,6 @@ public final class SQLiteJournal: Journal {
                 backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
                 logger: logger, writeFailed: { writeFailures?.increment() })
             self.writer = writer
-            writerTask = Task { await writer.run() }
             logger.info(
                 "journal opened",
                 metadata: ["path": "\(path)", "epoch": "\(epoch)", "revision": "\(lastRevision)"])
@@ -155,13 +152,6 @@ public final class SQLiteJournal: Journal {
         self.configuration = configuration
         self.path = path
     }
-
-    /// A journal dropped without ``close()`` ends its writer's task, which
-    /// would otherwise wait for work forever.
-    deinit {
-        writerTask.cancel()
-    }
-
     /// The highest durable revision (see ``Journal/lastRevision``).
     public var lastRevision: UInt64 { writer.durableRevision }
 
@@ -185,8 +175,7 @@ public final class SQLiteJournal: Journal {
     /// Waits for pending writes, checkpoints and truncates the log, closes
     /// the file and releases the lock (see ``Journal/close()``).
     public func close() async throws {
-        guard try await writer.close() else { return }
-        await writerTask.value
+        _ = try await writer.close()
     }
 
     // MARK: Reads

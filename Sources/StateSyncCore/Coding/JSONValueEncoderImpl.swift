@@ -116,13 +116,16 @@ final class JSONValueEncoderImpl: Encoder {
     func wrap<T: Encodable>(_ value: T, at key: (any CodingKey)?) throws -> EncodedNode? {
         // Common leaves first, without a nested encoder (arrays and
         // dictionaries of them reach here through the generic methods).
-        if let string = value as? String { return .value(.string(string)) }
-        if let int = value as? Int { return .value(.integer(Int64(int))) }
-        if let bool = value as? Bool { return .value(.bool(bool)) }
-        if let json = value as? JSONValue { return .value(json) }
-        if let date = value as? Date, let json = options.dateCodingStrategy.encode(date) { return .value(json) }
-        if let data = value as? Data { return .value(.string(data.base64EncodedString())) }
-        if let url = value as? URL { return .value(.string(url.absoluteString)) }
+        // Compared by type, not cast: a failed `as?` costs a dynamic cast
+        // for every struct encoded, and encoding a whole state made of
+        // structs is what an engine does when a store opens.
+        if T.self == String.self { return .value(.string(value as! String)) }
+        if T.self == Int.self { return .value(.integer(Int64(value as! Int))) }
+        if T.self == Bool.self { return .value(.bool(value as! Bool)) }
+        if T.self == JSONValue.self { return .value(value as! JSONValue) }
+        if T.self == Date.self, let json = options.dateCodingStrategy.encode(value as! Date) { return .value(json) }
+        if T.self == Data.self { return .value(.string((value as! Data).base64EncodedString())) }
+        if T.self == URL.self { return .value(.string((value as! URL).absoluteString)) }
         let path = key.map { codingPath + [$0] } ?? codingPath
         let encoder = JSONValueEncoderImpl(options: options, codingPath: path)
         try value.encode(to: encoder)

@@ -89,6 +89,15 @@ package struct GroupCommitQueue: Sendable {
         return .stop(closeWaiters: closeWaiters)
     }
 
+    /// The writer woke at a deadline so that the storage can end what it
+    /// holds for a group that did not come: `true` when it may drain now
+    /// (no drain is going and the queue is open), which starts one.
+    package mutating func startIdleDrain() -> Bool {
+        if draining || closed { return false }
+        draining = true
+        return true
+    }
+
     /// Records a failed attempt at a group that will be retried (it stays
     /// with the writer, and the drain stays running so that new work
     /// waits behind it); returns the number of failures so far.

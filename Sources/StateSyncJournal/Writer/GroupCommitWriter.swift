@@ -13,16 +13,17 @@ import Synchronization
 /// writer's task, in the order of the appends, and only once their group
 /// is durable ("ack means durable").
 ///
-/// The owner starts ``run()`` once (a task it keeps) and ends it with
-/// ``close()``, which waits for what is pending.
+/// A drain runs on a task of its own only while there is work (an idle
+/// journal holds no task), started by the append that finds the queue
+/// idle; at most one drain runs at a time (``GroupCommitQueue`` decides).
+/// The owner ends the writer with ``close()``, which waits for what is
+/// pending.
 package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
     private let queue: Mutex<GroupCommitQueue>
     private let storage: Storage
     private let backoff: RetryBackoff
     private let logger: Logger
     private let writeFailed: @Sendable () -> Void
-    private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
 
     /// A writer continuing after `lastRevision`; `writeFailed` is called on
     /// every failed attempt (each retry too), for a metric.
@@ -35,7 +36,6 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
         self.logger = logger
         self.writeFailed = writeFailed
         queue = Mutex(GroupCommitQueue(lastRevision: lastRevision))
-        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The highest durable revision.
@@ -58,17 +58,9 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
     /// the queue refuses it (a gap, a failed or closed journal).
     package func enqueue(_ work: GroupCommitQueue.Work) {
         switch queue.withLock({ $0.enqueue(work) }) {
-        case .startDrain: wake.yield()
+        case .startDrain: Task.detached { await self.drain() }
         case .none: break
         case .reject(let error): work.completion(.failure(error))
-        }
-    }
-
-    /// The writer task's body: drains the queue each time it is woken, until
-    /// ``close()`` ends it.
-    package func run() async {
-        for await _ in wakeups {
-            await drain()
         }
     }
 
@@ -83,7 +75,6 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
         }
         guard action != .alreadyClosed else { return false }
         if action == .closeNow { await storage.idle(closing: true) }
-        wake.finish()
         try await storage.release().get()
         return true
     }
@@ -156,12 +147,12 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
     }
 
     /// Wakes the writer at `deadline`, so that the storage can end what it
-    /// holds for a group that did not come (``GroupCommitStorage/idle(closing:)``).
+    /// holds for a group that did not come (``GroupCommitStorage/idle(closing:)``):
+    /// a drain then, unless one is going (it ends with the same call).
     private func wake(at deadline: ContinuousClock.Instant) {
-        let wake = wake
-        Task {
+        Task.detached {
             try? await Task.sleep(until: deadline)
-            wake.yield()
+            if self.queue.withLock({ $0.startIdleDrain() }) { await self.drain() }
         }
     }
 

@@ -1,8 +1,15 @@
 import Synchronization
 
 /// The sequencer's queue: callers on any thread ``post(_:)`` events; the
-/// sequencer's task waits on ``signals`` and takes everything queued at once
-/// with ``takeAll()``, so actions that arrive together form one batch.
+/// sequencer takes everything queued at once with ``nextRound()``, so
+/// actions that arrive together form one batch.
+///
+/// The sequencer runs only while there is something to do: an event posted
+/// to an idle inbox starts a run (``start(runs:)``), which takes rounds
+/// until the queue is empty and then ends. An idle store holds no task
+/// (a suspended task keeps the slabs of its deepest stack, about 7 KiB),
+/// and at most one run is going at any time: the decision to end a run and
+/// the decision to start one are both taken under the queue's lock.
 ///
 /// Sessions' requests are bounded: ``postRequest(_:)`` waits while
 /// `capacity` of them are queued, until the sequencer takes them. A session
@@ -20,27 +27,42 @@ final class EngineInbox: Sendable {
         var waiters: [@Sendable () -> Void] = []
         /// Whether ``finish()`` has refused later events.
         var finished = false
+        /// Starts a run of the sequencer; `nil` until ``start(runs:)`` and after ``finish()``.
+        var startRun: (@Sendable () -> Void)?
+        /// Whether a run is going (or starting): it takes the queue until it is empty.
+        var running = false
+        /// Callers of ``finished()`` waiting for ``finish()``.
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private enum Posting {
-        case posted(wasEmpty: Bool)
+        case posted(startRun: (@Sendable () -> Void)?)
         case full
         case stopped
     }
 
     private let queue = Mutex(Queue())
-    private let continuation: AsyncStream<Void>.Continuation
     private let capacity: Int
     private let whenFull: @Sendable () -> Void
-    /// Wakes the sequencer; holds at most one pending wake-up.
-    let signals: AsyncStream<Void>
 
     /// An inbox holding at most `capacity` requests of sessions (at least 1),
     /// calling `whenFull` each time a request finds it full and waits.
     init(capacity: Int = .max, whenFull: @escaping @Sendable () -> Void = {}) {
         self.capacity = max(1, capacity)
         self.whenFull = whenFull
-        (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Installs `startRun`, which starts one run of the sequencer (a task
+    /// taking ``nextRound()`` until it is `nil`), and starts the first run
+    /// at once: the sequencer's start-up is its first round.
+    func start(runs startRun: @escaping @Sendable () -> Void) {
+        let startNow = queue.withLock { queue in
+            guard !queue.finished else { return false }
+            queue.startRun = startRun
+            queue.running = true
+            return true
+        }
+        if startNow { startRun() }
     }
 
     /// Queues `event` and wakes the sequencer; `false` (and nothing queued)
@@ -97,18 +119,29 @@ final class EngineInbox: Sendable {
             queue.requests += 1
         }
         queue.events.append(event)
-        return .posted(wasEmpty: queue.events.count == 1)
+        guard !queue.running, let startRun = queue.startRun else { return .posted(startRun: nil) }
+        queue.running = true
+        return .posted(startRun: startRun)
     }
 
     private func wake(_ posting: Posting) -> Bool {
-        guard case .posted(let wasEmpty) = posting else { return false }
-        if wasEmpty { continuation.yield() }
+        guard case .posted(let startRun) = posting else { return false }
+        startRun?()
         return true
     }
 
-    /// Everything queued so far, in order; the callers waiting for room go on.
-    func takeAll() -> [EngineEvent] {
-        let (events, waiters) = queue.withLock { takeAll(&$0) }
+    /// Everything queued so far, in order, and the callers waiting for room
+    /// go on; `nil` when nothing is queued, which ends the current run (the
+    /// next event posted starts another).
+    func nextRound() -> [EngineEvent]? {
+        let taken: ([EngineEvent], [@Sendable () -> Void])? = queue.withLock { queue in
+            guard !queue.events.isEmpty else {
+                queue.running = false
+                return nil
+            }
+            return takeAll(&queue)
+        }
+        guard let (events, waiters) = taken else { return nil }
         for resume in waiters { resume() }
         return events
     }
@@ -122,15 +155,30 @@ final class EngineInbox: Sendable {
         return (events, waiters)
     }
 
-    /// Ends ``signals`` once the sequencer has stopped, refuses later
-    /// events, and returns those queued but never handled.
+    /// Once the sequencer has stopped: refuses later events, wakes the
+    /// callers of ``finished()``, and returns the events queued but never handled.
     func finish() -> [EngineEvent] {
-        let (rest, waiters) = queue.withLock { queue in
+        let (rest, waiters, finishWaiters) = queue.withLock { queue in
             queue.finished = true
-            return takeAll(&queue)
+            queue.startRun = nil
+            let (rest, waiters) = takeAll(&queue)
+            defer { queue.finishWaiters = [] }
+            return (rest, waiters, queue.finishWaiters)
         }
         for resume in waiters { resume() }
-        continuation.finish()
+        for waiter in finishWaiters { waiter.resume() }
         return rest
+    }
+
+    /// Returns once ``finish()`` has run (at once when it has).
+    func finished() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let now = queue.withLock { queue in
+                guard !queue.finished else { return true }
+                queue.finishWaiters.append(waiter)
+                return false
+            }
+            if now { waiter.resume() }
+        }
     }
 }

@@ -5,8 +5,9 @@ import StateSyncCore
 import StateSyncJournal
 import StateSyncProtocol
 
-/// The engine's one task: it takes the events of ``EngineInbox`` in rounds
-/// and hands each to the part that owns its invariant. It decides nothing
+/// The engine's sequencer: it takes the events of ``EngineInbox`` in
+/// rounds, on one task at a time (a run lasts while events come), and
+/// hands each to the part that owns its invariant. It decides nothing
 /// itself beyond the order of those calls:
 ///
 /// - ``AuthoritativeState``: runs commands through the app's pipeline
@@ -43,6 +44,8 @@ final class Sequencer<App: StateSyncApp> {
     var publication: FanOutShards
     var snapshotPolicy: SnapshotPolicy
     var stopping = false
+    /// Whether the first run started the engine (``run()``).
+    private var started = false
     /// Reads held until what their session caused is published.
     var ownWrites = OwnWrites()
     /// Following a shared journal (``Sequencer+Follow``).
@@ -83,21 +86,16 @@ final class Sequencer<App: StateSyncApp> {
         snapshotPolicy = SnapshotPolicy(every: configuration.snapshotEvery, lastRevision: recovered.snapshotRevision)
     }
 
-    /// Journals `serverStarted`, then handles events until ``EngineEvent/shutdown``
-    /// and the last batch are done; takes the final snapshot and closes the journal.
-    ///
-    /// On a journal shared by a cluster, `serverStarted` is not journaled: it
-    /// would drop the presence of the other nodes' live sessions; the
-    /// journal's ``ClusterPresence`` removes the sessions of dead nodes instead.
+    /// One run (see ``EngineInbox``): the first one starts the engine, then
+    /// each takes rounds until the inbox is empty. The run in which
+    /// ``EngineEvent/shutdown`` and the last batch are done takes the final
+    /// snapshot and closes the journal.
     func run() async {
-        let inbox = inbox
-        sharedJournal?.follow { head in inbox.post(.journalHint(head)) }
-        if sharedJournal?.clusterPresence == nil {
-            applyServerCommand(.serverStarted, clientID: nil)
-            flush()
+        if !started {
+            started = true
+            start()
         }
-        for await _ in inbox.signals {
-            let events = inbox.takeAll()
+        while let events = inbox.nextRound() {
             await prefetchOutcomes(for: events)
             for event in events {
                 await handle(event)
@@ -106,9 +104,22 @@ final class Sequencer<App: StateSyncApp> {
             await catchUpIfBehind()
             await releaseHeldRequests()
             flush()
-            if stopping, commits.isIdle, following.isIdle { break }
+            if stopping, commits.isIdle, following.isIdle { return await finish() }
         }
-        await finish()
+    }
+
+    /// Journals `serverStarted` and starts following a shared journal.
+    ///
+    /// On a journal shared by a cluster, `serverStarted` is not journaled: it
+    /// would drop the presence of the other nodes' live sessions; the
+    /// journal's ``ClusterPresence`` removes the sessions of dead nodes instead.
+    private func start() {
+        let inbox = inbox
+        sharedJournal?.follow { head in inbox.post(.journalHint(head)) }
+        if sharedJournal?.clusterPresence == nil {
+            applyServerCommand(.serverStarted, clientID: nil)
+            flush()
+        }
     }
 
     private func handle(_ event: EngineEvent) async {

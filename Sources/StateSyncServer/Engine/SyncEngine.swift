@@ -64,7 +64,6 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// The journal the engine writes (devtools read it beside the engine).
     let journal: any Journal
     private let effects: EffectRunner<SessionCommand<App.Action>>
-    private let loop: Task<Void, Never>
 
     /// Opens the engine on `journal`: restores the last snapshot, replays the
     /// entries after it through `App.reducer` with their recorded `Meta`
@@ -120,8 +119,9 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         self.shared = shared
         self.effects = effects
         self.journal = journal
-        // Awaited by `shutdown()`: the sequencer's one long-lived task.
-        self.loop = Task { await sequencer.run() }
+        // One run at a time (the inbox decides), so the sequencer is never shared.
+        let runs = SequencerRuns(sequencer)
+        inbox.start { Task.detached { await runs.sequencer.run() } }
     }
 
     /// The journal's epoch (`welcome.epoch`).
@@ -288,6 +288,17 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     public func shutdown() async {
         await effects.shutdown()
         inbox.post(.shutdown)
-        await loop.value
+        await inbox.finished()
+    }
+}
+
+/// Hands the sequencer to each run's task. The inbox starts a run only
+/// when none is going, under its lock, so two tasks never use the
+/// sequencer at once and each sees what the one before it did.
+private final class SequencerRuns<App: StateSyncApp>: @unchecked Sendable {
+    let sequencer: Sequencer<App>
+
+    init(_ sequencer: Sequencer<App>) {
+        self.sequencer = sequencer
     }
 }

@@ -1,46 +1,90 @@
 import Logging
 import StateSyncCore
 import StateSyncJournal
+import Synchronization
 
 /// Writes snapshots off the sequencer: it serializes a published state and
-/// saves it to the journal in a task of its own, so a large state never
+/// saves it to the journal on a task of its own, so a large state never
 /// stalls the sequencer (invariant: whole-state work does not run there).
 ///
 /// At most one save runs at a time; a state handed over while one runs
-/// waits, and a newer one replaces it (only the latest matters). A failed
-/// save is logged: the journal still holds every entry, recovery just
-/// replays more.
+/// waits, and a newer one replaces it (only the latest matters). The task
+/// lives only while there is something to save, so an idle store holds
+/// none. A failed save is logged: the journal still holds every entry,
+/// recovery just replays more.
 final class SnapshotWriter: Sendable {
-    private let requests: AsyncStream<(state: JSONValue, revision: UInt64)>.Continuation
-    private let task: Task<Void, Never>
+    private struct Queue {
+        /// The latest state handed over and not yet taken.
+        var waiting: (state: JSONValue, revision: UInt64)?
+        /// Whether a task is saving (it takes ``waiting`` until none is left).
+        var saving = false
+        /// Whether ``finish()`` was called: later states are ignored.
+        var finished = false
+        /// Callers of ``finish()`` waiting for the last save.
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let queue = Mutex(Queue())
+    private let journal: any Journal
+    private let logger: Logger
 
     /// A writer saving to `journal`.
     init(journal: any Journal, logger: Logger) {
-        let (stream, requests) = AsyncStream.makeStream(
-            of: (state: JSONValue, revision: UInt64).self, bufferingPolicy: .bufferingNewest(1))
-        self.requests = requests
-        // Awaited by `finish()`.
-        task = Task {
-            for await request in stream {
-                let bytes = JSONSerializer().serialize(request.state)
-                do {
-                    try await journal.saveSnapshot(JournalSnapshot(revision: request.revision, state: bytes))
-                    logger.debug("snapshot saved", metadata: ["rev": "\(request.revision)", "bytes": "\(bytes.count)"])
-                } catch {
-                    logger.error("saving a snapshot failed", metadata: ["rev": "\(request.revision)", "error": "\(error)"])
-                }
-            }
-        }
+        self.journal = journal
+        self.logger = logger
     }
 
     /// Saves `state` at `revision` soon; returns at once.
     func save(_ state: JSONValue, at revision: UInt64) {
-        requests.yield((state, revision))
+        let startSaving = queue.withLock { queue in
+            guard !queue.finished else { return false }
+            queue.waiting = (state, revision)
+            defer { queue.saving = true }
+            return !queue.saving
+        }
+        if startSaving { Task.detached { await self.saveWaiting() } }
     }
 
     /// Waits until every state handed over has been saved; later ones are ignored.
     func finish() async {
-        requests.finish()
-        await task.value
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let now = queue.withLock { queue in
+                queue.finished = true
+                guard queue.saving else { return true }
+                queue.finishWaiters.append(waiter)
+                return false
+            }
+            if now { waiter.resume() }
+        }
+    }
+
+    /// Saves the waiting states, one at a time, until none is left.
+    private func saveWaiting() async {
+        while true {
+            let next: (state: JSONValue, revision: UInt64)?
+            let finishWaiters: [CheckedContinuation<Void, Never>]
+            (next, finishWaiters) = queue.withLock { queue in
+                defer { queue.waiting = nil }
+                guard queue.waiting == nil else { return (queue.waiting, []) }
+                queue.saving = false
+                defer { queue.finishWaiters = [] }
+                return (nil, queue.finishWaiters)
+            }
+            guard let next else {
+                for waiter in finishWaiters { waiter.resume() }
+                return
+            }
+            await write(next.state, at: next.revision)
+        }
+    }
+
+    private func write(_ state: JSONValue, at revision: UInt64) async {
+        let bytes = JSONSerializer().serialize(state)
+        do {
+            try await journal.saveSnapshot(JournalSnapshot(revision: revision, state: bytes))
+            logger.debug("snapshot saved", metadata: ["rev": "\(revision)", "bytes": "\(bytes.count)"])
+        } catch {
+            logger.error("saving a snapshot failed", metadata: ["rev": "\(revision)", "error": "\(error)"])
+        }
     }
 }

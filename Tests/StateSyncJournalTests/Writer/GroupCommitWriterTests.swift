@@ -7,14 +7,14 @@ import Testing
 /// storage: retries, refusals, an unknown outcome, a final failure, close.
 @Suite(.timeLimit(.minutes(1)))
 struct GroupCommitWriterTests {
-    /// A running writer on `storage`, after `head`, retrying after 1 ms.
+    /// A writer on `storage`, after `head`, retrying after 1 ms.
     static func writer(_ storage: ScriptedStorage, head: UInt64 = 0, writeFailed: @escaping @Sendable () -> Void = {})
-        -> (GroupCommitWriter<ScriptedStorage>, Task<Void, Never>)
+        -> GroupCommitWriter<ScriptedStorage>
     {
         let writer = GroupCommitWriter(
             storage: storage, lastRevision: head, backoff: RetryBackoff(first: .milliseconds(1), maximum: .milliseconds(2)),
             logger: quietLogger, writeFailed: writeFailed)
-        return (writer, Task { await writer.run() })
+        return writer
     }
 
     /// Appends each batch without waiting, then waits for every completion; returns them in completion order.
@@ -40,7 +40,7 @@ struct GroupCommitWriterTests {
             .fail(GroupCommitFailure.retryable(.storage("disk", operation: "commit", message: "full"), reason: "the disk is full")),
             .fail(GroupCommitFailure.retryable(.storage("disk", operation: "commit", message: "full"), reason: "the disk is full")),
         ])
-        let (writer, task) = Self.writer(storage, writeFailed: { failures.add() })
+        let writer = Self.writer(storage, writeFailed: { failures.add() })
         let results = await Self.appendAll([JournalSamples.batch(1...2)], to: writer)
         #expect(results.count == 1)
         #expect((try? results[0].get()) != nil)
@@ -49,13 +49,12 @@ struct GroupCommitWriterTests {
         #expect(writer.fault == nil)
         #expect(writer.durableRevision == 2)
         #expect(try await writer.close())
-        await task.value
         #expect(storage.released)
     }
 
     @Test func aRefusedGroupFailsWithAGapAndTheWriterContinuesFromTheHead() async throws {
         let storage = ScriptedStorage([.outcome(.refused(head: 5, holdUntil: nil))])
-        let (writer, task) = Self.writer(storage)
+        let writer = Self.writer(storage)
         let results = await Self.appendAll([JournalSamples.batch(1...1)], to: writer)
         #expect(results.allSatisfy { if case .failure(let error) = $0 { error.isRevisionGap } else { false } })
         #expect(writer.durableRevision == 5)
@@ -63,23 +62,21 @@ struct GroupCommitWriterTests {
         #expect((try? next[0].get()) != nil)
         #expect(storage.commits.map(\.seen) == [0, 5])
         _ = try await writer.close()
-        await task.value
     }
 
     @Test func aPairDecidedElsewhereFailsTheGroupAndKeepsTheHead() async throws {
         let storage = ScriptedStorage([.outcome(.decidedElsewhere(pairs: 1))], head: 3)
-        let (writer, task) = Self.writer(storage, head: 3)
+        let writer = Self.writer(storage, head: 3)
         let results = await Self.appendAll([JournalSamples.batch(4...4)], to: writer)
         #expect(results.allSatisfy { if case .failure(let error) = $0 { error.isOutcomeConflict } else { false } })
         #expect(writer.durableRevision == 3)
         _ = try await writer.close()
-        await task.value
     }
 
     @Test func anUnknownOutcomeReadsTheHeadAndNeverReportsSuccess() async throws {
         let unknown = JournalError.commitOutcomeUnknown("the store", "connection reset")
         let storage = ScriptedStorage([.fail(GroupCommitFailure.outcomeUnknown(unknown))], head: 1)
-        let (writer, task) = Self.writer(storage)
+        let writer = Self.writer(storage)
         let results = await Self.appendAll([JournalSamples.batch(1...1)], to: writer)
         #expect(results.allSatisfy { if case .failure(let error) = $0 { error.isCommitOutcomeUnknown } else { false } })
         // The group did land (the stored head says 1): the next append follows it.
@@ -87,24 +84,22 @@ struct GroupCommitWriterTests {
         let next = await Self.appendAll([JournalSamples.batch(2...2)], to: writer)
         #expect((try? next[0].get()) != nil)
         _ = try await writer.close()
-        await task.value
     }
 
     @Test func aFinalFailureFailsThisAndEveryLaterAppend() async throws {
         let storage = ScriptedStorage([.fail(JournalError.storage("disk", operation: "commit", message: "corrupt"))])
-        let (writer, task) = Self.writer(storage)
+        let writer = Self.writer(storage)
         let results = await Self.appendAll([JournalSamples.batch(1...1)], to: writer)
         #expect(results.map { (try? $0.get()) == nil } == [true])
         let later = await Self.appendAll([JournalSamples.batch(1...1)], to: writer)
         guard case .failure(let error) = later[0] else { Issue.record("a later append succeeded"); return }
         #expect(error.description.hasPrefix("the journal stopped accepting writes after a failed write: "))
         _ = try await writer.close()
-        await task.value
     }
 
     @Test func closeWaitsForWhatIsPendingThenReleasesTheStorageOnce() async throws {
         let storage = ScriptedStorage([])
-        let (writer, task) = Self.writer(storage)
+        let writer = Self.writer(storage)
         let completed = Counter()
         for revision in 1...50 as ClosedRange<UInt64> {
             writer.enqueue(.batch(JournalSamples.batch(revision...revision), { result in
@@ -114,7 +109,6 @@ struct GroupCommitWriterTests {
         #expect(try await writer.close())
         #expect(completed.value == 50)
         #expect(try await writer.close() == false)
-        await task.value
         #expect(storage.released)
         #expect(storage.idleCalls.last == true)
         let after = await Self.appendAll([JournalSamples.batch(51...51)], to: writer)

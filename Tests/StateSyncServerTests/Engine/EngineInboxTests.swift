@@ -38,9 +38,9 @@ struct EngineInboxTests {
         for _ in 0..<100 { await Task.yield() }
         let postedEarly = posted.flag.load(ordering: .acquiring)
         #expect(!postedEarly)
-        #expect(inbox.takeAll().count == 3)
+        #expect(inbox.nextRound()?.count == 3)
         #expect(await third.value)
-        #expect(inbox.takeAll().count == 1)
+        #expect(inbox.nextRound()?.count == 1)
     }
 
     @Test func aWaitingRequestIsRefusedOnceTheEngineStops() async {
@@ -63,7 +63,7 @@ struct EngineInboxTests {
         #expect(inbox.postRequestIfRoom(Self.request("2")) == nil)
         inbox.whenRoomForRequests { told.value.add(1, ordering: .relaxed) }
         #expect(told.count == 1, "told of room while the queue is full")
-        #expect(inbox.takeAll().count == 1)
+        #expect(inbox.nextRound()?.count == 1)
         #expect(told.count == 2, "not told once the sequencer took the queue")
         #expect(inbox.postRequestIfRoom(Self.request("2")) == true)
         #expect(full.count == 2, "each call for a request that found the queue full is counted")
@@ -80,5 +80,32 @@ struct EngineInboxTests {
         let toldAtStop = told.flag.load(ordering: .relaxed)
         #expect(toldAtStop)
         #expect(inbox.postRequestIfRoom(Self.request("2")) == false)
+    }
+
+    @Test func aRunStartsWhenAnEventFindsTheInboxIdleAndEndsWithTheQueue() {
+        let inbox = EngineInbox()
+        let runs = Count()
+        inbox.start { runs.value.add(1, ordering: .relaxed) }
+        #expect(runs.count == 1, "the first run (the engine's start) did not start at once")
+        #expect(inbox.post(.leave(sessionID: "s-1")))
+        #expect(runs.count == 1, "an event posted while a run goes started another")
+        #expect(inbox.nextRound()?.count == 1)
+        #expect(inbox.nextRound() == nil)
+        #expect(inbox.post(.leave(sessionID: "s-2")))
+        #expect(runs.count == 2, "an event posted to an idle inbox started no run")
+        #expect(inbox.post(.leave(sessionID: "s-3")))
+        #expect(runs.count == 2)
+        #expect(inbox.finish().count == 2)
+        #expect(!inbox.post(.leave(sessionID: "s-4")))
+        #expect(runs.count == 2, "an event refused after the engine stopped started a run")
+    }
+
+    @Test func shutdownWaitsForTheFinish() async {
+        let inbox = EngineInbox()
+        let waiting = Task { await inbox.finished() }
+        for _ in 0..<100 { await Task.yield() }
+        _ = inbox.finish()
+        await waiting.value
+        await inbox.finished()
     }
 }
