@@ -4,24 +4,31 @@ import StateSyncLoad
 
 // The cost of stores in a real `statesync serve` (release build), over its HTTP API:
 //   swift build -c release && swift run -c release stores-benchmarks [.build/release/statesync]
+//   swift run -c release stores-benchmarks churn [MINUTES] [.build/release/statesync]
 // 1. memory per open idle store (RSS after opening N stores, minus before, over N);
 // 2. creating a store: latency of the first request to a new name;
-// 3. opening a stored store (1 MB state: a snapshot, then 1,000 journal entries): latency
-//    of the first request after it closed.
+// 3. opening a stored store of 1 MB: latency of the first request after it closed idle
+//    (its final snapshot holds everything), and after a crash (SIGKILL: the snapshot is
+//    1,000 entries behind, which the store replays);
+// 4. `churn`: 1,000 clients each opening a new store every 6 s, using and leaving it
+//    (closed after 1 s idle), for MINUTES after a warm-up of a tenth of that: the
+//    server's RSS, descriptors and threads after the warm-up and at the end.
 // Each request is one HTTP/1.1 request on a fresh loopback connection, so each figure
 // includes a TCP connect (~0.1 ms here).
 
-let executable = CommandLine.arguments.dropFirst().first ?? ".build/release/statesync"
+let arguments = Array(CommandLine.arguments.dropFirst())
+let churnMinutes: Int? = arguments.first == "churn" ? Int(arguments.dropFirst().first ?? "") ?? 10 : nil
+let executable = arguments.last { $0.contains("/") } ?? ".build/release/statesync"
 
-/// A `statesync serve` with `arguments`, stopped by `body`'s end.
-func withServer<T>(_ arguments: [String], _ body: (LoopbackHTTP, Int32) throws -> T) throws -> T {
+/// A `statesync serve` with `arguments`, sent `stop` (default SIGTERM) at `body`'s end.
+func withServer<T>(_ arguments: [String], stop: Int32 = SIGTERM, _ body: (LoopbackHTTP, Int32) throws -> T) throws -> T {
     let port = UInt16.random(in: 20_000...60_000)
     let child = try SpawnedChild(
         [executable, "serve", "--port", "\(port)", "--log-level", "error", "--messages-per-second", "1000000", "--burst", "1000000"]
             + arguments,
         standardError: .descriptor(FileHandle.standardError.fileDescriptor))
     defer {
-        child.send(SIGTERM)
+        child.send(stop)
         _ = child.waitUntilExit()
     }
     let http = LoopbackHTTP(port: port)
@@ -81,35 +88,56 @@ func creation(stores: Int, directory: String) throws {
     }
 }
 
-/// 3. Opening a stored store of 1 MB with 1,000 entries after its snapshot.
+/// 3. Opening a stored store of 1 MB: after it closed idle, and after a crash.
 func reopening(times count: Int, directory: String) throws {
     let title = String(repeating: "x", count: 200)
+    let arguments = ["--max-resident-stores", "2", "--snapshot-every", "5000", "--max-todos", "100000"]
     // main + one store open at once: opening "other" closes "big" (idle), and the other way round.
-    try withServer(["--data", directory, "--max-resident-stores", "2", "--snapshot-every", "5000", "--max-todos", "100000"]) { http, _ in
+    try withServer(["--data", directory] + arguments, stop: SIGKILL) { http, _ in
         for _ in 0..<6_000 {
             try http.ok("POST", "/api/stores/big/dispatch", body: #"{"type":"addTodo","title":"\#(title)"}"#)
         }
         let size = try http.ok("GET", "/api/stores/big/state?path=/todos").utf8.count
         print("stored store: \(size / 1_024) KiB of todos, 6,000 revisions, a snapshot every 5,000")
-        var times: [Double] = []
+    }
+    // Killed: "big" has its snapshot at 5,000 and 1,000 entries after it. Each crash run starts from a copy.
+    let crashed = directory + "-crashed"
+    try FileManager.default.copyItem(atPath: directory, toPath: crashed)
+    var afterCrash: [Double] = []
+    for run in 0..<count {
+        let copy = "\(directory)-run-\(run)"
+        try FileManager.default.copyItem(atPath: crashed, toPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try withServer(["--data", copy] + arguments, stop: SIGKILL) { http, _ in
+            afterCrash.append(try milliseconds { try http.ok("GET", "/api/stores/big/state?path=/nothing") })
+        }
+    }
+    report("open a stored store after a crash (1 MB snapshot, 1,000 entries to replay)", afterCrash)
+    try withServer(["--data", directory] + arguments) { http, _ in
+        var afterIdle: [Double] = []
         for _ in 0..<count {
             try http.ok("GET", "/api/stores/other/state?path=/nothing")
             // Wait until "big" is closed (its final snapshot written), then time its reopening.
             while try http.ok("GET", "/api/stores?limit=1").contains(#""name":"big","open":true"#) { usleep(5_000) }
-            times.append(try milliseconds { try http.ok("GET", "/api/stores/big/state?path=/nothing") })
+            afterIdle.append(try milliseconds { try http.ok("GET", "/api/stores/big/state?path=/nothing") })
         }
-        report("open a stored store (1 MB, 1,000 entries to replay)", times)
+        report("open a stored store closed idle (1 MB snapshot, nothing to replay)", afterIdle)
     }
 }
 
 do {
     let base = NSTemporaryDirectory() + "stores-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: base) }
-    try residentMemory(stores: 10_000, storage: ["--memory"])
-    // 2,000: each open SQLite store holds 4 descriptors, and this machine allows 20,000.
-    try residentMemory(stores: 2_000, storage: ["--data", base + "/resident"])
-    try creation(stores: 1_000, directory: base + "/created")
-    try reopening(times: 100, directory: base + "/reopened")
+    if let churnMinutes {
+        // 100,000 stores in 10 minutes: 1,000 clients, a store each every 6 s.
+        try churn(clients: 1_000, duration: .seconds(60 * churnMinutes), directory: base + "/churn")
+    } else {
+        try residentMemory(stores: 10_000, storage: ["--memory"])
+        // 2,000: each open SQLite store holds 4 descriptors, and this machine allows 20,000.
+        try residentMemory(stores: 2_000, storage: ["--data", base + "/resident"])
+        try creation(stores: 1_000, directory: base + "/created")
+        try reopening(times: 100, directory: base + "/reopened")
+    }
 } catch {
     FileHandle.standardError.write(Data("stores-benchmarks: \(error)\n".utf8))
     exit(1)

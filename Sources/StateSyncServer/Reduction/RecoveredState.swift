@@ -13,23 +13,37 @@ struct RecoveredState<App: StateSyncApp> {
 
     /// Restores `journal`'s state through `App.reducer`.
     ///
+    /// The mirror starts from the snapshot's JSON and follows each replayed
+    /// entry's ``Footprint`` (the cost of what changed); an entry whose
+    /// footprint does not say what changed, or no snapshot, makes it
+    /// encode the whole state once at the end instead.
+    ///
     /// - Throws: ``SyncEngineError`` when the snapshot or an entry does not
     ///   decode or an entry is rejected; ``JournalError`` when reading fails.
     static func restore(from journal: any Journal) async throws -> RecoveredState {
         let recovery = try await journal.recovery()
         var state = App.initialState
         var revision: UInt64 = 0
+        var mirror: StateMirror<App>?
         if let snapshot = recovery.snapshot {
-            state = try decode(snapshot)
+            let json = try parse(snapshot)
+            state = try decode(json, of: snapshot)
+            mirror = StateMirror(decodedFrom: json)
             revision = snapshot.revision
         }
         for try await entry in recovery.entries {
-            try apply(entry, to: &state)
+            let footprint = try apply(entry, to: &state)
+            if footprint.changedRegions == nil {
+                mirror = nil
+            } else {
+                try mirror?.update(to: state, footprint: footprint)
+            }
             revision = entry.revision
         }
+        mirror?.forgetChanges()
         return RecoveredState(
             state: state,
-            mirror: try StateMirror<App>(state),
+            mirror: try mirror ?? StateMirror<App>(state),
             revision: revision,
             snapshotRevision: recovery.snapshot?.revision ?? 0,
             epoch: recovery.epoch
@@ -40,8 +54,26 @@ struct RecoveredState<App: StateSyncApp> {
     ///
     /// - Throws: ``SyncEngineError`` when it does not decode as `App.State`.
     static func decode(_ snapshot: JournalSnapshot) throws(SyncEngineError) -> App.State {
+        try decode(try parse(snapshot), of: snapshot)
+    }
+
+    /// The JSON of a snapshot.
+    ///
+    /// - Throws: ``SyncEngineError`` when it is not JSON.
+    private static func parse(_ snapshot: JournalSnapshot) throws(SyncEngineError) -> JSONValue {
         do {
-            return try JSONValueDecoder().decode(App.State.self, from: try JSONParser().parse(snapshot.state))
+            return try JSONParser().parse(snapshot.state)
+        } catch {
+            throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
+        }
+    }
+
+    /// The state the JSON of `snapshot` holds.
+    ///
+    /// - Throws: ``SyncEngineError`` when it does not decode as `App.State`.
+    private static func decode(_ json: JSONValue, of snapshot: JournalSnapshot) throws(SyncEngineError) -> App.State {
+        do {
+            return try JSONValueDecoder().decode(App.State.self, from: json)
         } catch {
             throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
         }

@@ -45,6 +45,22 @@ struct StateMirror<App: StateSyncApp> {
         change = MirrorDelta()   // the first encoding is the starting point, not a change to publish
     }
 
+    /// The mirror of a state decoded from `json` (a snapshot's JSON, which
+    /// the engine serialized from its own mirror): `json` itself, not
+    /// encoded again. Encoding a state of megabytes costs more than parsing
+    /// and decoding it together, and it is what opening a stored store
+    /// would otherwise spend most of its time on.
+    init(decodedFrom json: JSONValue) {
+        self.json = json
+        estimatedBytes = json.estimatedJSONBytes()
+    }
+
+    /// Starts the changes to publish afresh: what the updates so far did
+    /// (replaying a journal) is the starting point.
+    mutating func forgetChanges() {
+        change = MirrorDelta()
+    }
+
     /// Brings the mirror to `state` after a reduction that reported
     /// `footprint`, unless that would grow ``estimatedBytes`` above
     /// `limit`: then the mirror is left as it was and the result is `false`.

@@ -34,6 +34,8 @@ struct RecoveryTests {
         let recovered = try await RecoveredState<Board>.restore(from: view)
         #expect(recovered.revision == before.rev)
         #expect(JSONSerializer().serialize(recovered.mirror.json) == JSONSerializer().serialize(before.value))
+        // From a snapshot, the mirror is its JSON and follows the entries: never encoded whole.
+        #expect(recovered.mirror.fullEncodes == (snapshot == nil ? 1 : 0))
         let reencoded = try JSONValueEncoder().encode(recovered.state)
         #expect(JSONSerializer().serialize(reencoded) == JSONSerializer().serialize(before.value))
     }
