@@ -317,10 +317,16 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     private func open(_ store: StoreName) async {
         let result: Result<SyncEngine<App>, ProtocolError>
         do {
-            let engine = try await makeEngine(store, try await storage.open(store, logger: logger))
+            let start = ContinuousClock.now
+            let journal = try await storage.open(store, logger: logger)
+            let journalOpened = ContinuousClock.now
+            let engine = try await makeEngine(store, journal)
             result = .success(engine)
             opened()
-            logger.info("store opened", metadata: ["store": "\(store)", "rev": "\(engine.revision)"])
+            logger.info("store opened", metadata: [
+                "store": "\(store)", "rev": "\(engine.revision)",
+                "journal": "\(journalOpened - start)", "recovery": "\(ContinuousClock.now - journalOpened)",
+            ])
         } catch {
             logger.warning("a store could not be opened", metadata: ["store": "\(store)", "error": "\(error)"])
             result = .failure(.storeUnavailable(store, reason: "\(error)", id: nil))
