@@ -83,7 +83,7 @@ import Testing
             // Another history of blue, further on than the client's revision, served
             // from the same directory on a port the client does not know.
             let (elsewhere, otherPort) = try await Self.serve(directory)
-            try await StoreAdminClient(url: "http://127.0.0.1:\(otherPort)", token: nil).delete(StoreName("blue"))
+            try await StoreAdminClient(url: "ws://127.0.0.1:\(otherPort)/sync", token: nil).delete(StoreName("blue"))
             try await StateSyncClient.withConnection(ClientFixtures.configuration("ws://127.0.0.1:\(otherPort)/sync")) { writer in
                 for title in ["New1", "New2", "New3"] { try await writer.store("blue").dispatch(["type": "addTodo", "title": .string(title)]) }
             }
