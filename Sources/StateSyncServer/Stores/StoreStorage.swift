@@ -142,7 +142,7 @@ struct StoreStorage: Sendable {
     /// Removes what `store` stored; it must be closed.
     ///
     /// - Throws: ``StoreStorageError`` for `main` or a storage that cannot,
-    ///   or the file system's or the journals' error.
+    ///   or the journals' error.
     func remove(_ store: StoreName) async throws {
         guard !store.isMain else { throw StoreStorageError.mainStays }
         switch base {
