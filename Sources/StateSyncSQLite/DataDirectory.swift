@@ -5,27 +5,26 @@ import Darwin
 #endif
 import StateSyncJournal
 
-/// The data directory of an ``SQLiteJournal``: created when missing, checked
-/// for write access, and held with an exclusive `flock` on `statesync.lock`
-/// so that two servers never share one journal. The lock is released by
+/// The data directory of a journal file: created when missing, checked for
+/// write access, and held with an exclusive `flock` on a lock file of the
+/// file's own (``JournalFileKind/lockFileName``: `statesync.lock` for
+/// `main`'s journal, `stores.lock` for the other stores') so that two
+/// servers never share one journal file. The lock is released by
 /// ``unlock()`` or by the kernel when the process dies (even by SIGKILL).
 final class DataDirectory: Sendable {
     /// The directory path as given.
     let path: String
     private let lockDescriptor: Int32
 
-    /// The name of the lock file inside the directory.
-    static let lockFileName = "statesync.lock"
-
     /// Creates `path` (with missing parents), checks that it is writable, and
-    /// takes its lock.
-    init(path: String) throws(JournalError) {
+    /// takes the lock `lockFileName` in it.
+    init(path: String, lockFileName: String) throws(JournalError) {
         self.path = path
         try Self.createDirectories(path)
         if access(path, W_OK) != 0 {
             throw .notWritable(path, reason: Self.errnoDescription())
         }
-        let lockPath = Self.join(path, Self.lockFileName)
+        let lockPath = Self.join(path, lockFileName)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .notWritable(path, reason: "cannot open \(lockPath): \(Self.errnoDescription())")

@@ -6,7 +6,9 @@ import Darwin
 import StateSyncJournal
 
 /// `statesync.durable`, beside the journal file: the epoch and the highest
-/// revision the journal has reported durable (and acknowledged) so far.
+/// revision the journal has reported durable (and acknowledged) so far
+/// (`stores.durable`, beside the file the other stores share: its epoch and
+/// its count of committed transactions, see ``JournalFileKind``).
 /// On opening, a journal that ends before it (or has another epoch) lost
 /// acknowledged history: ``SQLiteJournal`` refuses it, or starts a new epoch
 /// when told to (``DamagedJournalPolicy``).
@@ -29,8 +31,6 @@ import StateSyncJournal
 /// close): it survives a crash of the process, which is when a damaged
 /// log would otherwise go unnoticed; after a power loss it may be older.
 final class DurableRecord: Sendable {
-    /// The name of the record inside the data directory.
-    static let fileName = "statesync.durable"
     /// The record's fixed size: each write replaces it whole.
     private static let size = 128
 

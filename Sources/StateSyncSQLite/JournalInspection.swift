@@ -2,15 +2,16 @@ import Foundation
 import GRDB
 import StateSyncJournal
 
-/// A read-only look at a journal file: its epoch and last revision, read
-/// without writing anything (a read-only connection never checkpoints, so
-/// a damaged write-ahead log stays as it was found, for `statesync verify`
-/// or an operator to examine).
+/// A read-only look at a journal file: its epoch and the count its durable
+/// record follows (``JournalFileKind/durableCount(_:)``), read without
+/// writing anything (a read-only connection never checkpoints, so a damaged
+/// write-ahead log stays as it was found, for `statesync verify` or an
+/// operator to examine).
 struct JournalInspection: Sendable {
     /// The file's epoch.
     var epoch: String
-    /// Its highest revision (0 when it has no entry).
-    var lastRevision: UInt64
+    /// Its last revision (one store) or its committed transactions (the stores' file).
+    var count: UInt64
 
     /// Opens `path` read-only and runs `body` on it.
     static func reading<T>(_ path: String, _ body: (Database) throws -> T) throws -> T {
@@ -22,31 +23,30 @@ struct JournalInspection: Sendable {
         return try queue.read(body)
     }
 
-    /// The epoch and last revision of the journal at `path`.
-    static func read(path: String) throws -> JournalInspection {
+    /// The epoch and count of the journal file of `kind` at `path`.
+    static func read(path: String, kind: JournalFileKind) throws -> JournalInspection {
         try reading(path) { db in
             guard let epoch = try String.fetchOne(db, sql: "SELECT value FROM statesync_meta WHERE key = 'epoch'") else {
                 throw JournalError.notAJournal(path, reason: "it has no epoch")
             }
-            return JournalInspection(epoch: epoch, lastRevision: try JournalStatements.lastRevision(db))
+            return JournalInspection(epoch: epoch, count: try kind.durableCount(db))
         }
     }
 
-    /// Why the journal at `path` is behind `record` (see ``DurableRecord``):
+    /// Why the journal file at `path` is behind `record` (see ``DurableRecord``):
     /// `nil` when it is not (or nothing was recorded). Reads the record
     /// before the journal, so that a server writing meanwhile can only make
     /// the journal further ahead.
-    static func damage(path: String, recordPath: String) throws -> JournalDamage? {
+    static func damage(path: String, recordPath: String, kind: JournalFileKind) throws -> JournalDamage? {
         guard case .mark(let mark) = DurableRecord.read(path: recordPath), mark.revision > 0 else { return nil }
-        guard FileManager.default.fileExists(atPath: path) else {
-            return JournalDamage(recorded: mark, found: "the journal file is missing")
-        }
-        let found = try read(path: path)
+        let damage = { (found: String) in JournalDamage(recorded: mark, counted: kind.counted, found: found) }
+        guard FileManager.default.fileExists(atPath: path) else { return damage("the journal file is missing") }
+        let found = try read(path: path, kind: kind)
         if found.epoch != mark.epoch {
-            return JournalDamage(recorded: mark, found: "the journal has another epoch, \(found.epoch), ending at revision \(found.lastRevision)")
+            return damage("the journal has another epoch, \(found.epoch), ending at \(kind.counted) \(found.count)")
         }
-        if found.lastRevision < mark.revision {
-            return JournalDamage(recorded: mark, found: "the journal ends at revision \(found.lastRevision)")
+        if found.count < mark.revision {
+            return damage("the journal ends at \(kind.counted) \(found.count)")
         }
         return nil
     }
@@ -54,13 +54,15 @@ struct JournalInspection: Sendable {
 
 /// A journal behind its durable record: what was recorded and what is there.
 struct JournalDamage: Sendable, Hashable, CustomStringConvertible {
-    /// The epoch and revision recorded as durable.
+    /// The epoch and count recorded as durable.
     var recorded: DurableRecord.Mark
+    /// What the count is: `revision` or `commit` (``JournalFileKind/counted``).
+    var counted: String
     /// What the journal holds instead, in words.
     var found: String
 
     /// One sentence for logs and `statesync verify`.
     var description: String {
-        "revision \(recorded.revision) of epoch \(recorded.epoch) was acknowledged as durable, but \(found): acknowledged history was lost (a damaged, missing or replaced journal or write-ahead log)"
+        "\(counted) \(recorded.revision) of epoch \(recorded.epoch) was acknowledged as durable, but \(found): acknowledged history was lost (a damaged, missing or replaced journal or write-ahead log)"
     }
 }

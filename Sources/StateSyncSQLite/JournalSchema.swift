@@ -2,7 +2,9 @@ import GRDB
 import StateSyncJournal
 
 /// The tables of a StateSync journal file and the checks that tell a fresh
-/// file, one of ours, and a foreign one apart.
+/// file, one of ours, and a foreign one apart. A file of one store
+/// (``JournalFileKind/oneStore``) has the tables below; the file the other
+/// stores share has them keyed by store (``StoresSchema``).
 ///
 /// - `statesync_meta(key, value)`: the epoch.
 /// - `journal(revision, time_bits, client_id, action_id, action)`: accepted
@@ -16,16 +18,15 @@ import StateSyncJournal
 /// - `snapshots(revision, state)`: the last few full states.
 ///
 /// The file is marked with `PRAGMA application_id` (`"SSyn"`) and
-/// `PRAGMA user_version` (the schema version).
+/// `PRAGMA user_version` (the schema version of its ``JournalFileKind``).
 enum JournalSchema {
     /// `PRAGMA application_id` of a StateSync journal: the bytes "SSyn".
     static let applicationID: Int32 = 0x5353_796E
-    /// The schema version this code writes and reads.
-    static let version = 1
 
-    /// Creates the schema in a fresh file, or checks that an existing file is
-    /// a journal this code can read; returns the epoch.
-    static func prepare(_ db: Database, path: String) throws -> String {
+    /// Creates the schema of `kind` in a fresh file, or checks that an
+    /// existing file is a journal of that kind this code can read; returns
+    /// the file's epoch.
+    static func prepare(_ db: Database, path: String, kind: JournalFileKind) throws -> String {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if applicationID == 0 {
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
@@ -33,52 +34,37 @@ enum JournalSchema {
                 throw JournalError.notAJournal(
                     path, reason: "it is an SQLite database with \(tables) schema objects not created by StateSync")
             }
-            return try create(db)
+            return try create(db, kind: kind)
         }
         guard applicationID == Self.applicationID else {
             throw JournalError.notAJournal(
                 path, reason: "it is an SQLite database of another application (application_id \(applicationID))")
         }
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        guard version == Self.version else { throw JournalError.unsupportedSchema(path, version: version) }
+        guard version == kind.schemaVersion else { throw JournalError.unsupportedSchema(path, version: version) }
         guard let epoch = try String.fetchOne(db, sql: "SELECT value FROM statesync_meta WHERE key = 'epoch'") else {
             throw JournalError.notAJournal(path, reason: "it has no epoch")
         }
         return epoch
     }
 
-    /// Gives the journal a new epoch (``DamagedJournalPolicy/newEpoch``)
-    /// and returns it.
-    static func startNewEpoch(_ db: Database) throws -> String {
+    /// Gives the file a new epoch (``DamagedJournalPolicy/newEpoch``), and
+    /// every store of a stores' file one, and returns the file's.
+    static func startNewEpoch(_ db: Database, kind: JournalFileKind) throws -> String {
         let epoch = Epoch.random()
         try db.execute(sql: "UPDATE statesync_meta SET value = ? WHERE key = 'epoch'", arguments: [epoch])
+        if kind == .stores { try StoresSchema.startNewEpochs(db) }
         return epoch
     }
 
-    private static func create(_ db: Database) throws -> String {
+    private static func create(_ db: Database, kind: JournalFileKind) throws -> String {
         let epoch = Epoch.random()
         try db.inTransaction(.immediate) {
             try db.execute(sql: """
                 CREATE TABLE statesync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE journal (
-                    revision INTEGER PRIMARY KEY,
-                    time_bits INTEGER NOT NULL,
-                    client_id TEXT,
-                    action_id TEXT,
-                    action BLOB NOT NULL
-                );
-                CREATE TABLE outcomes (
-                    seq INTEGER PRIMARY KEY,
-                    client_id TEXT NOT NULL,
-                    action_id TEXT NOT NULL,
-                    revision INTEGER,
-                    code TEXT,
-                    message TEXT,
-                    UNIQUE (client_id, action_id)
-                );
-                CREATE TABLE snapshots (revision INTEGER PRIMARY KEY, state BLOB NOT NULL);
+                \(kind.tables)
                 PRAGMA application_id = \(applicationID);
-                PRAGMA user_version = \(version);
+                PRAGMA user_version = \(kind.schemaVersion);
                 """)
             try db.execute(sql: "INSERT INTO statesync_meta (key, value) VALUES ('epoch', ?)", arguments: [epoch])
             return .commit

@@ -5,7 +5,8 @@ import StateSyncJournal
 /// ``OutcomeRetention`` and ``JournalBatch``): dropping a forgotten
 /// clientId's outcomes, trimming one to its most recent, and listing the
 /// clientIds for the engine's table after a restart. Each reads one
-/// clientId's rows through the `UNIQUE (client_id, action_id)` index (a
+/// clientId's rows through the `UNIQUE (client_id, action_id)` index
+/// (`UNIQUE (store_id, client_id, action_id)` in the stores' file; a
 /// trim sorts at most twice ``OutcomeRetention/perClient`` rows by `seq`,
 /// once every that many of the clientId's outcomes). An index on
 /// `(client_id, seq)` was tried and left out: it costs every insert and
@@ -14,32 +15,35 @@ import StateSyncJournal
 /// BENCHMARKS.md).
 extension JournalStatements {
     /// Drops every outcome of `clients` (before the batch's own are recorded).
-    static func forgetOutcomes(of clients: [String], in db: Database) throws {
+    static func forgetOutcomes(of clients: [String], in db: Database, scope: JournalScope) throws {
         guard !clients.isEmpty else { return }
-        let delete = try db.cachedStatement(sql: "DELETE FROM outcomes WHERE client_id = ?")
-        for client in clients { try delete.execute(arguments: [client]) }
+        let delete = try db.cachedStatement(sql: "DELETE FROM outcomes WHERE \(scope.condition)client_id = ?")
+        for client in clients { try delete.execute(arguments: scope.arguments([client])) }
     }
 
     /// Keeps only the `keep` most recent outcomes of each clientId of `trims`.
-    static func trimOutcomes(_ trims: [String: Int], in db: Database) throws {
+    static func trimOutcomes(_ trims: [String: Int], in db: Database, scope: JournalScope) throws {
         guard !trims.isEmpty else { return }
         let trim = try db.cachedStatement(sql: """
-            DELETE FROM outcomes WHERE client_id = ?1 AND seq <=
-                (SELECT seq FROM outcomes WHERE client_id = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)
+            DELETE FROM outcomes WHERE seq IN
+                (SELECT seq FROM outcomes WHERE \(scope.condition)client_id = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
             """)
-        for (client, keep) in trims { try trim.execute(arguments: [client, max(1, keep)]) }
+        for (client, keep) in trims { try trim.execute(arguments: scope.arguments([client, max(1, keep)])) }
     }
 
     /// The clientIds with outcomes, least recently recorded first.
-    static func outcomeClients(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT client_id FROM outcomes GROUP BY client_id ORDER BY max(seq)")
+    static func outcomeClients(_ db: Database, scope: JournalScope) throws -> [String] {
+        try String.fetchAll(
+            db, sql: "SELECT client_id FROM outcomes\(scope.whereClause) GROUP BY client_id ORDER BY max(seq)",
+            arguments: scope.arguments())
     }
 
     /// A filter of every `(client_id, action_id)` pair of the outcomes table.
-    static func outcomePairs(_ db: Database) throws -> OutcomePairFilter {
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM outcomes") ?? 0
+    static func outcomePairs(_ db: Database, scope: JournalScope) throws -> OutcomePairFilter {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM outcomes\(scope.whereClause)", arguments: scope.arguments()) ?? 0
         var filter = OutcomePairFilter(expectedPairs: count)
-        let rows = try Row.fetchCursor(db, sql: "SELECT client_id, action_id FROM outcomes")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT client_id, action_id FROM outcomes\(scope.whereClause)", arguments: scope.arguments())
         while let row = try rows.next() {
             filter.insert(clientID: row[0], actionID: row[1])
         }

@@ -10,18 +10,18 @@ extension JournalStatements {
     /// The newest entry is never deleted (entries are kept from a snapshot
     /// at or below the newest snapshot, itself at or below the newest
     /// entry), so the journal's last revision survives trimming.
-    static func applyRetention(_ retention: JournalRetention, in db: Database) throws {
-        let snapshots = try snapshotRevisions(db)
+    static func applyRetention(_ retention: JournalRetention, in db: Database, scope: JournalScope) throws {
+        let snapshots = try snapshotRevisions(db, scope: scope)
         guard let newest = snapshots.last else { return }
         let byRevisions = RetentionPlan.cutoff(newest: newest, revisions: retention.revisions)
-        let byBytes = try bytesCutoff(db, newest: newest, above: byRevisions, budget: retention.bytes)
+        let byBytes = try bytesCutoff(db, scope: scope, newest: newest, above: byRevisions, budget: retention.bytes)
         let keepFrom = RetentionPlan.keepFrom(snapshots: snapshots, cutoff: max(byRevisions, byBytes))
-        try db.cachedStatement(sql: "DELETE FROM journal WHERE revision < ?")
-            .execute(arguments: [Int64(clamping: keepFrom)])
+        try db.cachedStatement(sql: "DELETE FROM journal WHERE \(scope.condition)revision < ?")
+            .execute(arguments: scope.arguments([Int64(clamping: keepFrom)]))
         let kept = Set(RetentionPlan.thinned(snapshots, below: keepFrom, keeping: retention.olderSnapshots))
-        let deleteSnapshot = try db.cachedStatement(sql: "DELETE FROM snapshots WHERE revision = ?")
+        let deleteSnapshot = try db.cachedStatement(sql: "DELETE FROM snapshots WHERE \(scope.condition)revision = ?")
         for revision in snapshots where !kept.contains(revision) {
-            try deleteSnapshot.execute(arguments: [Int64(clamping: revision)])
+            try deleteSnapshot.execute(arguments: scope.arguments([Int64(clamping: revision)]))
         }
     }
 
@@ -30,10 +30,15 @@ extension JournalStatements {
     /// actions (0 when everything above `above` fits). Reads only the
     /// entries above `above` (those the revision limit keeps), newest
     /// first, and stops at the first one past the budget.
-    private static func bytesCutoff(_ db: Database, newest: UInt64, above: UInt64, budget: Int) throws -> UInt64 {
+    private static func bytesCutoff(
+        _ db: Database, scope: JournalScope, newest: UInt64, above: UInt64, budget: Int
+    ) throws -> UInt64 {
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT revision, length(action) FROM journal WHERE revision > ? AND revision <= ? ORDER BY revision DESC",
-            arguments: [Int64(clamping: above), Int64(clamping: newest)])
+            db, sql: """
+                SELECT revision, length(action) FROM journal
+                WHERE \(scope.condition)revision > ? AND revision <= ? ORDER BY revision DESC
+                """,
+            arguments: scope.arguments([Int64(clamping: above), Int64(clamping: newest)]))
         var total = 0
         while let row = try rows.next() {
             let length: Int = row[1]
@@ -47,8 +52,10 @@ extension JournalStatements {
     }
 
     /// The number of entries and their action bytes (for `statesync verify`).
-    static func entryTotals(_ db: Database) throws -> (count: Int, bytes: Int) {
-        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(action)), 0) FROM journal")
+    static func entryTotals(_ db: Database, scope: JournalScope) throws -> (count: Int, bytes: Int) {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT count(*), coalesce(sum(length(action)), 0) FROM journal\(scope.whereClause)",
+            arguments: scope.arguments())
         return (row?[0] ?? 0, row?[1] ?? 0)
     }
 }

@@ -3,9 +3,10 @@ import GRDB
 import StateSyncCore
 import StateSyncJournal
 
-/// The SQL a journal runs, as synchronous functions on a GRDB `Database`:
-/// the writer calls ``write(_:into:retention:)`` inside one transaction,
-/// the readers call the `read…` functions.
+/// The SQL a journal runs, as synchronous functions on a GRDB `Database`,
+/// each on the rows of one ``JournalScope`` (a file of one store, or one
+/// store of the shared file): the writer calls ``write(_:into:scope:retention:)``
+/// inside one transaction, the readers call the others.
 enum JournalStatements {
     // MARK: Writing
 
@@ -13,66 +14,74 @@ enum JournalStatements {
     /// transaction), then, after a snapshot, trims the journal and older
     /// snapshots to their retention. (Outcomes are trimmed per clientId as
     /// each batch says.)
-    static func write(_ group: [GroupCommitQueue.Work], into db: Database, retention: JournalRetention) throws {
+    static func write(
+        _ group: [GroupCommitQueue.Work], into db: Database, scope: JournalScope, retention: JournalRetention
+    ) throws {
         var wroteSnapshot = false
         for work in group {
             switch work {
             case .batch(let batch, _):
-                try forgetOutcomes(of: batch.forgottenClients, in: db)
-                try write(batch, into: db)
-                try trimOutcomes(batch.outcomeTrims, in: db)
+                try forgetOutcomes(of: batch.forgottenClients, in: db, scope: scope)
+                try write(batch, into: db, scope: scope)
+                try trimOutcomes(batch.outcomeTrims, in: db, scope: scope)
             case .snapshot(let snapshot, _):
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO snapshots (revision, state) VALUES (?, ?)")
-                    .execute(arguments: [Int64(snapshot.revision), Data(snapshot.state)])
+                try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO snapshots (\(scope.column)revision, state) VALUES (\(scope.placeholder)?, ?)
+                    """).execute(arguments: scope.arguments([Int64(snapshot.revision), Data(snapshot.state)]))
                 wroteSnapshot = true
             }
         }
-        if wroteSnapshot { try applyRetention(retention, in: db) }
+        if wroteSnapshot { try applyRetention(retention, in: db, scope: scope) }
     }
 
     /// Writes one batch's entries and outcomes.
-    private static func write(_ batch: JournalBatch, into db: Database) throws {
+    private static func write(_ batch: JournalBatch, into db: Database, scope: JournalScope) throws {
         let insertEntry = try db.cachedStatement(sql: """
-            INSERT INTO journal (revision, time_bits, client_id, action_id, action) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO journal (\(scope.column)revision, time_bits, client_id, action_id, action)
+            VALUES (\(scope.placeholder)?, ?, ?, ?, ?)
             """)
         let insertOutcome = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO outcomes (client_id, action_id, revision, code, message) VALUES (?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO outcomes (\(scope.column)client_id, action_id, revision, code, message)
+            VALUES (\(scope.placeholder)?, ?, ?, ?, ?)
             """)
         for entry in batch.entries {
-            try insertEntry.execute(arguments: [
+            try insertEntry.execute(arguments: scope.arguments([
                 Int64(entry.revision), StoredTime.bits(entry.meta.time), entry.meta.clientID, entry.actionID,
                 Data(entry.action),
-            ])
+            ]))
             if let key = entry.outcomeKey {
-                try insertOutcome.execute(arguments: [key.clientID, key.actionID, Int64(entry.revision), nil, nil])
+                try insertOutcome.execute(arguments: scope.arguments([key.clientID, key.actionID, Int64(entry.revision), nil, nil]))
             }
         }
         for rejection in batch.rejections {
-            try insertOutcome.execute(arguments: [
+            try insertOutcome.execute(arguments: scope.arguments([
                 rejection.clientID, rejection.actionID, nil, rejection.code, rejection.message,
-            ])
+            ]))
         }
     }
 
     // MARK: Reading
 
     /// The highest revision in the journal (0 when empty).
-    static func lastRevision(_ db: Database) throws -> UInt64 {
-        UInt64(try Int64.fetchOne(db, sql: "SELECT max(revision) FROM journal") ?? 0)
+    static func lastRevision(_ db: Database, scope: JournalScope) throws -> UInt64 {
+        UInt64(try Int64.fetchOne(db, sql: "SELECT max(revision) FROM journal\(scope.whereClause)", arguments: scope.arguments()) ?? 0)
     }
 
     /// The lowest revision in the journal, `nil` when empty.
-    static func oldestRevision(_ db: Database) throws -> UInt64? {
-        try Int64.fetchOne(db, sql: "SELECT min(revision) FROM journal").map { UInt64($0) }
+    static func oldestRevision(_ db: Database, scope: JournalScope) throws -> UInt64? {
+        try Int64.fetchOne(db, sql: "SELECT min(revision) FROM journal\(scope.whereClause)", arguments: scope.arguments())
+            .map { UInt64($0) }
     }
 
     /// The revisions of the snapshots, ascending.
-    static func snapshotRevisions(_ db: Database) throws -> [UInt64] {
-        try Int64.fetchAll(db, sql: "SELECT revision FROM snapshots ORDER BY revision").map { UInt64($0) }
+    static func snapshotRevisions(_ db: Database, scope: JournalScope) throws -> [UInt64] {
+        try Int64.fetchAll(
+            db, sql: "SELECT revision FROM snapshots\(scope.whereClause) ORDER BY revision", arguments: scope.arguments()
+        ).map { UInt64($0) }
     }
 
     /// The entries with revisions in `from...through`, in order.
-    static func entries(_ db: Database, from: UInt64, through: UInt64) throws -> [JournalEntry] {
+    static func entries(_ db: Database, scope: JournalScope, from: UInt64, through: UInt64) throws -> [JournalEntry] {
         let lower = Int64(clamping: from)
         let upper = Int64(clamping: through)
         guard lower <= upper else { return [] }
@@ -80,9 +89,9 @@ enum JournalStatements {
             db,
             sql: """
                 SELECT revision, time_bits, client_id, action_id, action FROM journal
-                WHERE revision BETWEEN ? AND ? ORDER BY revision
+                WHERE \(scope.condition)revision BETWEEN ? AND ? ORDER BY revision
                 """,
-            arguments: [lower, upper])
+            arguments: scope.arguments([lower, upper]))
         var entries: [JournalEntry] = []
         entries.reserveCapacity(Int(min(UInt64(upper - lower), 4_095)) + 1)
         while let row = try rows.next() {
@@ -96,10 +105,11 @@ enum JournalStatements {
     }
 
     /// The latest snapshot at or before `revision`.
-    static func snapshot(_ db: Database, atOrBefore revision: UInt64) throws -> JournalSnapshot? {
+    static func snapshot(_ db: Database, scope: JournalScope, atOrBefore revision: UInt64) throws -> JournalSnapshot? {
         let row = try Row.fetchOne(
-            db, sql: "SELECT revision, state FROM snapshots WHERE revision <= ? ORDER BY revision DESC LIMIT 1",
-            arguments: [Int64(clamping: revision)])
+            db,
+            sql: "SELECT revision, state FROM snapshots WHERE \(scope.condition)revision <= ? ORDER BY revision DESC LIMIT 1",
+            arguments: scope.arguments([Int64(clamping: revision)]))
         guard let row else { return nil }
         let revision: Int64 = row[0]
         let state: Data = row[1]
@@ -107,10 +117,10 @@ enum JournalStatements {
     }
 
     /// The remembered outcome of a pair.
-    static func outcome(_ db: Database, clientID: String, actionID: String) throws -> JournalOutcome? {
+    static func outcome(_ db: Database, scope: JournalScope, clientID: String, actionID: String) throws -> JournalOutcome? {
         let row = try Row.fetchOne(
-            db, sql: "SELECT revision, code, message FROM outcomes WHERE client_id = ? AND action_id = ?",
-            arguments: [clientID, actionID])
+            db, sql: "SELECT revision, code, message FROM outcomes WHERE \(scope.condition)client_id = ? AND action_id = ?",
+            arguments: scope.arguments([clientID, actionID]))
         guard let row else { return nil }
         if let revision: Int64 = row[0] { return .accepted(revision: UInt64(revision)) }
         return .rejected(code: row[1] ?? "", message: row[2] ?? "")

@@ -36,8 +36,25 @@ extension SQLiteJournal {
     /// Checks that the file is a StateSync journal, SQLite's `quick_check`,
     /// that the kept entries have no gap, that the newest snapshot has every
     /// entry after it (what recovery replays), and that the journal is not
-    /// behind the revision recorded as durable (``DurableRecord``).
+    /// behind the revision recorded as durable (``DurableRecord``). The
+    /// other stores' file is checked by ``SQLiteStores/verify(directory:fileName:)``.
     public static func verify(directory: String, fileName: String = "statesync.sqlite") -> JournalVerification {
+        JournalVerification.checking(directory: directory, fileName: fileName, kind: .oneStore) { db, report in
+            try report.checkEntries(db, scope: .wholeFile)
+        } ?? JournalVerification()
+    }
+}
+
+extension JournalVerification {
+    /// Checks the file `fileName` of `kind` in `directory` read-only: the
+    /// durable record, the log, the schema, `quick_check`, what `entries`
+    /// checks in it, and damage. `nil` when the file and its record are
+    /// both missing and `kind` is the stores' (no store other than `main`
+    /// was ever created).
+    static func checking(
+        directory: String, fileName: String, kind: JournalFileKind,
+        entries: (Database, inout JournalVerification) throws -> Void
+    ) -> JournalVerification? {
         var report = JournalVerification()
         let folder = directory.hasSuffix("/") ? directory : directory + "/"
         let path = folder + fileName
@@ -46,11 +63,13 @@ extension SQLiteJournal {
             report.problem("\(directory) is not a directory")
             return report
         }
-        let recordPath = folder + DurableRecord.fileName
-        switch DurableRecord.read(path: recordPath) {
+        let recordPath = folder + kind.recordFileName
+        let record = DurableRecord.read(path: recordPath)
+        guard FileManager.default.fileExists(atPath: path) || record != .none || kind == .oneStore else { return nil }
+        switch record {
         case .none: report.found("durable record: none (a directory of a server that never wrote one)")
         case .unreadable: report.problem("durable record \(recordPath) is unreadable")
-        case .mark(let mark): report.found("durable record: revision \(mark.revision) of epoch \(mark.epoch)")
+        case .mark(let mark): report.found("durable record: \(kind.counted) \(mark.revision) of epoch \(mark.epoch)")
         }
         guard FileManager.default.fileExists(atPath: path) else {
             report.problem("no journal file \(path)")
@@ -62,46 +81,56 @@ extension SQLiteJournal {
             report.found("write-ahead log: none (checkpointed at a clean stop)")
         }
         do {
-            try JournalInspection.reading(path) { db in try check(db, path: path, into: &report) }
-            if let damage = try JournalInspection.damage(path: path, recordPath: recordPath) {
+            try JournalInspection.reading(path) { db in
+                if try report.checkFile(db, path: path) { try entries(db, &report) }
+            }
+            if let damage = try JournalInspection.damage(path: path, recordPath: recordPath, kind: kind) {
                 report.problem("\(damage)")
             }
         } catch {
-            report.problem("cannot read the journal: \(journalError(error, path: path, operation: "read the journal"))")
+            report.problem("cannot read the journal: \(SQLiteJournal.journalError(error, path: path, operation: "read the journal"))")
         }
         return report
     }
 
-    private static func check(_ db: Database, path: String, into report: inout JournalVerification) throws {
+    /// The file's application id, schema version, epoch and `quick_check`;
+    /// `false` when it is not a StateSync journal (nothing more to check).
+    private mutating func checkFile(_ db: Database, path: String) throws -> Bool {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         guard applicationID == JournalSchema.applicationID else {
-            report.problem("\(path) is not a StateSync journal (application_id \(applicationID))")
-            return
+            problem("\(path) is not a StateSync journal (application_id \(applicationID))")
+            return false
         }
         let epoch = try String.fetchOne(db, sql: "SELECT value FROM statesync_meta WHERE key = 'epoch'") ?? "none"
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        report.found("journal: \(path), schema version \(version), epoch \(epoch)")
+        found("journal: \(path), schema version \(version), epoch \(epoch)")
         let integrity = try String.fetchAll(db, sql: "PRAGMA quick_check")
         if integrity == ["ok"] {
-            report.found("SQLite quick_check: ok")
+            found("SQLite quick_check: ok")
         } else {
-            for line in integrity.prefix(10) { report.problem("SQLite quick_check: \(line)") }
+            for line in integrity.prefix(10) { problem("SQLite quick_check: \(line)") }
         }
-        let last = try JournalStatements.lastRevision(db)
-        let oldest = try JournalStatements.oldestRevision(db)
-        let totals = try JournalStatements.entryTotals(db)
-        let snapshots = try JournalStatements.snapshotRevisions(db)
-        report.found("entries: \(totals.count) (\(totals.bytes) bytes of actions), revisions \(oldest.map(String.init) ?? "none")…\(last)")
-        report.found("snapshots: \(snapshots.isEmpty ? "none" : snapshots.map(String.init).joined(separator: ", "))")
+        return true
+    }
+
+    /// The entries and snapshots of `scope`: no gap among the kept entries,
+    /// and the newest snapshot followed by every entry after it.
+    mutating func checkEntries(_ db: Database, scope: JournalScope) throws {
+        let last = try JournalStatements.lastRevision(db, scope: scope)
+        let oldest = try JournalStatements.oldestRevision(db, scope: scope)
+        let totals = try JournalStatements.entryTotals(db, scope: scope)
+        let snapshots = try JournalStatements.snapshotRevisions(db, scope: scope)
+        found("entries: \(totals.count) (\(totals.bytes) bytes of actions), revisions \(oldest.map(String.init) ?? "none")…\(last)")
+        found("snapshots: \(snapshots.isEmpty ? "none" : snapshots.map(String.init).joined(separator: ", "))")
         if let oldest, UInt64(totals.count) != last - oldest + 1 {
-            report.problem("entries are missing: \(totals.count) entries for revisions \(oldest)…\(last)")
+            problem("entries are missing: \(totals.count) entries for revisions \(oldest)…\(last)")
         }
         if let newest = snapshots.last, newest > last {
-            report.problem("the newest snapshot (revision \(newest)) is past the journal's last revision \(last)")
+            problem("the newest snapshot (revision \(newest)) is past the journal's last revision \(last)")
         }
         let replayFrom = snapshots.last ?? 0
         if let oldest, oldest > replayFrom + 1 {
-            report.problem("recovery cannot replay: entries start at revision \(oldest), the newest snapshot is at \(replayFrom)")
+            problem("recovery cannot replay: entries start at revision \(oldest), the newest snapshot is at \(replayFrom)")
         }
     }
 }

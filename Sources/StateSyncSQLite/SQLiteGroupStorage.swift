@@ -1,63 +1,85 @@
-import Dispatch
 import GRDB
 import Logging
 import StateSyncJournal
 
 /// The transaction of an ``SQLiteJournal``'s group commit, for the shared
-/// ``GroupCommitWriter``: one `BEGIN IMMEDIATE … COMMIT` (one fsync) on
-/// GRDB's writer connection for the whole group, then the durable record.
-/// A full or failing disk (`SQLITE_FULL`, `SQLITE_IOERR`) is retryable; any
-/// other failure is final.
+/// ``GroupCommitWriter``: for `main`'s file, one `BEGIN IMMEDIATE … COMMIT`
+/// (one fsync) on GRDB's writer connection for the whole group, then the
+/// durable record; for a store of the stores' file, the group's part of the
+/// next transaction that file's ``SQLiteCommitCombiner`` writes for every
+/// store. A full or failing disk (`SQLITE_FULL`, `SQLITE_IOERR`) is
+/// retryable; any other failure is final.
 struct SQLiteGroupStorage: GroupCommitStorage {
+    /// Where a group is committed.
+    enum Target: Sendable {
+        /// In a transaction of its own in the journal's own file.
+        case file(JournalFile)
+        /// In the next combined transaction of the stores' file.
+        case shared(SQLiteCommitCombiner)
+    }
+
     let pool: DatabasePool
     let path: String
+    let scope: JournalScope
     let retention: JournalRetention
-    let marker: DurableMarker
+    let target: Target
     let logger: Logger
 
     func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome {
-        do {
-            try await pool.writeWithoutTransaction { [retention] db in
-                try db.inTransaction(.immediate) {
-                    try JournalStatements.write(group, into: db, retention: retention)
-                    return .commit
+        let change: SQLiteCommitCombiner.Change = { [scope, retention] db in
+            try JournalStatements.write(group, into: db, scope: scope, retention: retention)
+        }
+        switch target {
+        case .file(let file):
+            do {
+                try await pool.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        try change(db)
+                        return .commit
+                    }
+                }
+            } catch {
+                throw Self.failure(error, path: path, operation: "commit a batch")
+            }
+            if group.hasBatch {
+                let revision = group.lastEntryRevision ?? seen
+                if !file.marker.mark(revision) {
+                    logger.warning("could not update the durable record", metadata: ["revision": "\(revision)"])
                 }
             }
-        } catch {
-            let journalError = SQLiteJournal.journalError(error, path: path, operation: "commit a batch")
-            guard let reason = Self.retryableReason(error) else { throw journalError }
-            throw GroupCommitFailure.retryable(journalError, reason: reason)
-        }
-        if group.hasBatch {
-            let revision = group.lastEntryRevision ?? seen
-            if !marker.mark(revision) {
-                logger.warning("could not update the durable record", metadata: ["revision": "\(revision)"])
-            }
+        case .shared(let combiner):
+            try await combiner.commit(change)
         }
         return .committed
     }
 
     /// This process is the file's only writer: its head is what it committed.
     func storedHead() async throws -> UInt64 {
-        try await pool.read { try JournalStatements.lastRevision($0) }
+        try await pool.read { [scope] in try JournalStatements.lastRevision($0, scope: scope) }
     }
 
     /// Nothing is held between groups.
     func idle(closing: Bool) async {}
 
-    /// Checkpoints the log into the database and truncates it (a stopped
-    /// server leaves no log whose damage could roll history back), closes
-    /// the file and releases the directory's lock.
+    /// Closes the journal's own file (see ``JournalFile/close(logger:)``);
+    /// a store of the stores' file leaves it open for the others.
     func release() async -> Result<Void, JournalError> {
-        defer { marker.release() }
-        do {
-            _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-            try pool.close()
-            logger.info("journal closed", metadata: ["path": "\(path)"])
+        switch target {
+        case .file(let file):
+            return await file.close(logger: logger)
+        case .shared:
+            logger.debug("store journal closed", metadata: ["path": "\(path)"])
             return .success(())
-        } catch {
-            return .failure(SQLiteJournal.journalError(error, path: path, operation: "close the journal"))
         }
+    }
+
+    /// What to throw for `error`, a failed transaction: a retryable
+    /// ``GroupCommitFailure`` when the disk is full or failing, else the
+    /// final ``JournalError``.
+    static func failure(_ error: any Error, path: String, operation: String) -> any Error {
+        let journalError = SQLiteJournal.journalError(error, path: path, operation: operation)
+        guard let reason = retryableReason(error) else { return journalError }
+        return GroupCommitFailure.retryable(journalError, reason: reason)
     }
 
     /// The path-free reason of a failure worth retrying (the disk is full

@@ -1,5 +1,4 @@
 public import CoreMetrics
-import Foundation
 import GRDB
 public import Logging
 public import StateSyncJournal
@@ -26,6 +25,10 @@ public import StateSyncJournal
 /// before it is durable, and writes resume on their own once space is
 /// freed. Each attempt rewrites the whole transaction. Any other failure is
 /// final, as is a failing write while closing.
+///
+/// **Stores.** This is `main`'s journal, a file of its own; every other
+/// store of a server is a journal of the same type opened from
+/// ``SQLiteStores``, its rows keyed by store in one shared file.
 ///
 /// **Damage.** ``DurableRecord`` keeps the last durable revision beside the
 /// file; opening a journal that ends before it follows
@@ -62,11 +65,14 @@ public final class SQLiteJournal: Journal {
     /// The epoch stored in the file (see ``Journal/epoch``); a new one when
     /// a damaged journal was opened with ``DamagedJournalPolicy/newEpoch``.
     public let epoch: String
-    /// The journal file's path.
+    /// The journal file's path (for a store of ``SQLiteStores``, the file
+    /// every store other than `main` shares).
     public let path: String
 
     let configuration: Configuration
     let pool: DatabasePool
+    /// The rows that are this journal's: the whole file, or one store's.
+    let scope: JournalScope
     let writer: GroupCommitWriter<SQLiteGroupStorage>
 
     /// Opens (or creates) the journal in `configuration.directory`, taking
@@ -86,71 +92,36 @@ public final class SQLiteJournal: Journal {
     public static func open(
         configuration: Configuration = Configuration(), logger: Logger, writeFailures: CoreMetrics.Counter? = nil
     ) async throws -> SQLiteJournal {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try SQLiteJournal(configuration: configuration, logger: logger, writeFailures: writeFailures)
-                })
-            }
+        try await JournalFile.onBackgroundThread {
+            let file = try JournalFile.open(
+                directory: configuration.directory, fileName: configuration.fileName, kind: .oneStore,
+                policy: configuration.damagedJournal, logger: logger)
+            logger.info(
+                "journal opened", metadata: ["path": "\(file.path)", "epoch": "\(file.epoch)", "revision": "\(file.count)"])
+            return SQLiteJournal(
+                configuration: configuration, epoch: file.epoch, lastRevision: file.count, scope: .wholeFile,
+                storage: SQLiteGroupStorage(
+                    pool: file.pool, path: file.path, scope: .wholeFile, retention: configuration.retention, target: .file(file),
+                    logger: logger),
+                logger: logger, writeFailed: { writeFailures?.increment() })
         }
     }
 
-    private init(configuration: Configuration, logger: Logger, writeFailures: CoreMetrics.Counter?) throws {
-        let directory = try DataDirectory(path: configuration.directory)
-        let path = directory.file(configuration.fileName)
-        var record: DurableRecord?
-        do {
-            let damage = try JournalInspection.damage(path: path, recordPath: directory.file(DurableRecord.fileName))
-            if let damage, configuration.damagedJournal == .refuse {
-                throw JournalError.damaged(path, damage: damage.description, remedy: """
-                    Run `statesync verify --data \(configuration.directory)` to see what is there; \
-                    to serve what is left under a new epoch (clients reload their state), start with \
-                    --on-damaged-journal new-epoch
-                    """)
-            }
-            record = try DurableRecord(path: directory.file(DurableRecord.fileName))
-            var options = GRDB.Configuration()
-            options.label = "statesync.journal"
-            options.maximumReaderCount = 2
-            let pool = try DatabasePool(path: path, configuration: options)
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-                let mode = try Int.fetchOne(db, sql: "PRAGMA synchronous")
-                guard mode == 2 else {
-                    throw JournalError.sqlite(path, operation: "set synchronous = FULL", "it reads back as \(mode ?? -1)")
-                }
-            }
-            var epoch = try pool.writeWithoutTransaction { try JournalSchema.prepare($0, path: path) }
-            let lastRevision = try pool.read { try JournalStatements.lastRevision($0) }
-            if let damage {
-                epoch = try pool.write { try JournalSchema.startNewEpoch($0) }
-                logger.critical(
-                    "the journal was damaged: serving what is left under a new epoch (--on-damaged-journal new-epoch)",
-                    metadata: ["path": "\(path)", "damage": "\(damage)", "epoch": "\(epoch)", "revision": "\(lastRevision)"])
-            }
-            if record?.write(DurableRecord.Mark(epoch: epoch, revision: lastRevision)) != true {
-                throw JournalError.notWritable(configuration.directory, reason: "cannot write \(DurableRecord.fileName)")
-            }
-            self.epoch = epoch
-            self.pool = pool
-            let storage = SQLiteGroupStorage(
-                pool: pool, path: path, retention: configuration.retention,
-                marker: DurableMarker(directory: directory, record: record!, epoch: epoch), logger: logger)
-            let writer = GroupCommitWriter(
-                storage: storage, lastRevision: lastRevision,
-                backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
-                logger: logger, writeFailed: { writeFailures?.increment() })
-            self.writer = writer
-            logger.info(
-                "journal opened",
-                metadata: ["path": "\(path)", "epoch": "\(epoch)", "revision": "\(lastRevision)"])
-        } catch {
-            record?.flushAndClose()
-            directory.unlock()
-            throw Self.journalError(error, path: path, operation: "open the journal")
-        }
+    /// A journal on `storage`'s rows `scope`, continuing after `lastRevision`.
+    init(
+        configuration: Configuration, epoch: String, lastRevision: UInt64, scope: JournalScope, storage: SQLiteGroupStorage,
+        logger: Logger, writeFailed: @escaping @Sendable () -> Void
+    ) {
         self.configuration = configuration
-        self.path = path
+        self.epoch = epoch
+        self.path = storage.path
+        self.pool = storage.pool
+        self.scope = scope
+        let writer = GroupCommitWriter(
+            storage: storage, lastRevision: lastRevision,
+            backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
+            logger: logger, writeFailed: writeFailed)
+        self.writer = writer
     }
     /// The highest durable revision (see ``Journal/lastRevision``).
     public var lastRevision: UInt64 { writer.durableRevision }

@@ -34,7 +34,7 @@ struct SQLiteJournalDamageTests {
                 try await journal.close()
             }
             #expect(SQLiteJournal.verify(directory: directory).isIntact)
-            #expect(DurableRecord.read(path: directory + "/" + DurableRecord.fileName).mark?.revision == 40)
+            #expect(DurableRecord.read(path: directory + "/" + JournalFileKind.oneStore.recordFileName).mark?.revision == 40)
         }
     }
 
@@ -45,7 +45,7 @@ struct SQLiteJournalDamageTests {
             let epoch = first.epoch
             try await first.close()
             // As if revisions 11…20 had been acknowledged and then lost with the log.
-            let record = try DurableRecord(path: directory + "/" + DurableRecord.fileName)
+            let record = try DurableRecord(path: directory + "/" + JournalFileKind.oneStore.recordFileName)
             #expect(record.write(DurableRecord.Mark(epoch: epoch, revision: 20)))
             record.flushAndClose()
 

@@ -201,7 +201,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     private func makeStoreDirectory(storage: StoreStorage, group: any EventLoopGroup) -> StoreDirectory<App> {
         StoreDirectory<App>(
             configuration: configuration.stores, storage: storage,
-            footprint: StoreFootprint(storage: configuration.storage), metrics: metrics, logger: logger
+            footprint: storage.footprint, metrics: metrics, logger: logger
         ) { [configuration, middleware, metrics, logger] store, journal in
             var engineConfiguration = configuration.engine
             engineConfiguration.store = store

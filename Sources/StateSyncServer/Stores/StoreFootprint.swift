@@ -1,33 +1,35 @@
 import Foundation
 import StateSyncProtocol
+import StateSyncSQLite
 
 /// How many bytes a store holds, as `GET /api/stores` reports them:
 ///
-/// - a data directory: the sizes of the regular files in the store's own
-///   directory (for `main` the server's data directory, not the `stores/`
-///   under it), open or not: what deleting it would free;
-/// - memory: the estimated size of its state encoded as JSON (the figure
+/// - a data directory: for `main`, the sizes of the regular files of the
+///   directory that are its own (not the other stores' file and what is
+///   beside it); for any other store, the bytes of its rows in the stores'
+///   file (``SQLiteStores/storedBytes(of:)`` says what it counts), open or
+///   not: about what deleting it would free;
+/// - memory (and a ``StoreJournals`` of the application's, `--postgres`):
+///   the estimated size of its state encoded as JSON (the figure
 ///   `--max-state-bytes` is checked against); its journal's entries are not
 ///   counted;
-/// - a journal of the application's (`--postgres`): unknown (`nil`).
+/// - the application's one journal: unknown (`nil`).
 struct StoreFootprint: Sendable {
-    private enum Base: Sendable {
-        case directory(String)
+    /// Where the bytes come from.
+    enum Base: Sendable {
+        /// The data directory and its stores' file.
+        case directory(String, SQLiteStores)
+        /// The engine's estimate of the state.
         case memory
+        /// Nothing to measure.
         case unknown
     }
 
     private let base: Base
 
-    /// The footprint of the stores of `storage`.
-    init(storage: StateSyncStorage) {
-        if let directory = storage.directoryPath {
-            base = .directory(directory)
-        } else if storage.journalOpener != nil {
-            base = .unknown
-        } else {
-            base = .memory
-        }
+    /// The footprint measured from `base`.
+    init(_ base: Base) {
+        self.base = base
     }
 
     /// The bytes `store` holds, `nil` when this storage cannot say (or a
@@ -35,17 +37,20 @@ struct StoreFootprint: Sendable {
     /// when it is open.
     func bytes(of store: StoreName, stateBytes: Int?) -> Int? {
         switch base {
-        case .directory(let directory): Self.fileBytes(in: StoreStorage.path(of: store, in: directory))
+        case .directory(let directory, let stores):
+            store.isMain ? Self.fileBytes(in: directory, except: stores.fileNames) : stores.storedBytes(of: store.rawValue)
         case .memory: stateBytes
         case .unknown: nil
         }
     }
 
-    /// The sum of the sizes of the regular files directly in `path` (0 when it is gone).
-    private static func fileBytes(in path: String) -> Int {
+    /// The sum of the sizes of the regular files directly in `path` but
+    /// those named in `except` (0 when it is gone).
+    private static func fileBytes(in path: String, except: Set<String>) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.reduce(0) { total, name in
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: "\(path)/\(name)"),
+            guard !except.contains(name),
+                  let attributes = try? FileManager.default.attributesOfItem(atPath: "\(path)/\(name)"),
                   attributes[.type] as? FileAttributeType == .typeRegular,
                   let size = attributes[.size] as? NSNumber
             else { return total }

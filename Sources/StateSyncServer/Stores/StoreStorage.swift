@@ -9,9 +9,10 @@ import Synchronization
 /// Where each store of a server keeps its journal, decided by the server's
 /// ``StateSyncStorage``:
 ///
-/// - a data directory: `main` in the directory itself (as before stores
-///   existed), every other store in `stores/NAME/` under it, a data
-///   directory of its own (its lock, its durable record);
+/// - a data directory: `main` in the directory's `statesync.sqlite` (as
+///   before stores existed), every other store in its `stores.sqlite`, one
+///   file keyed by store (``SQLiteStores``, opened with the server and
+///   closed after its stores);
 /// - memory: one ``MemoryJournal`` per store, kept while the server runs,
 ///   so its stores never close when idle (closing would lose them);
 /// - the application's journal of each store (``StateSyncStorage/journals(_:open:)``,
@@ -23,7 +24,7 @@ import Synchronization
 struct StoreStorage: Sendable {
     private enum Base: Sendable {
         case memory(MemoryJournals)
-        case directory(String)
+        case directory(String, SQLiteStores)
         case journal(@Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal)
         case journals(any StoreJournals)
     }
@@ -35,29 +36,50 @@ struct StoreStorage: Sendable {
 
     /// The storage of `configuration`, counting failed writes in
     /// `writeFailures`; opens the application's ``StoreJournals`` when it
-    /// gives one (``StateSyncStorage/journals(_:open:)``).
+    /// gives one (``StateSyncStorage/journals(_:open:)``), or the data
+    /// directory's ``SQLiteStores``.
     ///
     /// - Throws: what opening them threw.
     static func open(
         configuration: StateSyncServerConfiguration, writeFailures: CoreMetrics.Counter, logger: Logger
     ) async throws -> StoreStorage {
-        let journals = try await configuration.storage.journalsOpener?(logger)
-        return StoreStorage(configuration: configuration, journals: journals, writeFailures: writeFailures)
-    }
-
-    private init(configuration: StateSyncServerConfiguration, journals: (any StoreJournals)?, writeFailures: CoreMetrics.Counter) {
-        if let journals {
-            base = .journals(journals)
-        } else if let open = configuration.storage.journalOpener {
+        let storage = configuration.storage
+        let base: Base
+        if let open = storage.journalsOpener {
+            base = .journals(try await open(logger))
+        } else if let open = storage.journalOpener {
             base = .journal(open)
-        } else if let directory = configuration.storage.directoryPath {
-            base = .directory(directory)
+        } else if let directory = storage.directoryPath {
+            base = .directory(directory, try await openStores(in: directory, configuration: configuration, logger: logger))
         } else {
             base = .memory(MemoryJournals())
         }
+        return StoreStorage(base: base, configuration: configuration, writeFailures: writeFailures)
+    }
+
+    private init(base: Base, configuration: StateSyncServerConfiguration, writeFailures: CoreMetrics.Counter) {
+        self.base = base
         retention = configuration.retention
         damagedJournal = configuration.damagedJournal
         self.writeFailures = writeFailures
+    }
+
+    /// Opens the stores' file of the data directory `directory`, warning
+    /// about a `stores/` directory left by a server that kept each store in
+    /// a directory of its own (its stores are not served).
+    private static func openStores(
+        in directory: String, configuration: StateSyncServerConfiguration, logger: Logger
+    ) async throws -> SQLiteStores {
+        let leftover = "\(directory)/stores"
+        if FileManager.default.fileExists(atPath: leftover) {
+            logger.warning(
+                "a stores/ directory of an older layout is not served: stores other than main are in stores.sqlite",
+                metadata: ["path": "\(leftover)"])
+        }
+        return try await SQLiteStores.open(
+            configuration: .init(journal: .init(
+                directory: directory, retention: configuration.retention, damagedJournal: configuration.damagedJournal)),
+            logger: logger)
     }
 
     /// Whether an idle store may close: its journal keeps it (not memory).
@@ -71,9 +93,8 @@ struct StoreStorage: Sendable {
     func exists(_ store: StoreName) -> Bool {
         switch base {
         case .memory(let journals): store.isMain || journals.byStore.withLock { $0[store] != nil }
-        case .directory(let directory): store.isMain || FileManager.default.fileExists(atPath: Self.path(of: store, in: directory))
         case .journal: store.isMain
-        case .journals(let journals): store.isMain || journals.exists(store.rawValue)
+        case .directory(_, let journals as any StoreJournals), .journals(let journals): store.isMain || journals.exists(store.rawValue)
         }
     }
 
@@ -90,17 +111,15 @@ struct StoreStorage: Sendable {
                 journals[store] = journal
                 return journal
             }
-        case .directory(let directory):
-            let path = Self.path(of: store, in: directory)
-            if !store.isMain { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        case .directory(let directory, _) where store.isMain:
             return try await SQLiteJournal.open(
-                configuration: .init(directory: path, retention: retention, damagedJournal: damagedJournal),
+                configuration: .init(directory: directory, retention: retention, damagedJournal: damagedJournal),
                 logger: logger, writeFailures: writeFailures)
         case .journal(let open):
             guard store.isMain else { throw StoreStorageError.oneStoreOnly }
             let writeFailures = writeFailures
             return try await open(logger) { writeFailures.increment() }
-        case .journals(let journals):
+        case .directory(_, let journals as any StoreJournals), .journals(let journals):
             let writeFailures = writeFailures
             return try await journals.open(store.rawValue, logger: logger) { writeFailures.increment() }
         }
@@ -112,12 +131,9 @@ struct StoreStorage: Sendable {
         switch base {
         case .memory(let journals):
             names.formUnion(journals.byStore.withLock { Array($0.keys) })
-        case .directory(let directory):
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/stores")) ?? []
-            names.formUnion(entries.compactMap { try? StoreName($0) })
         case .journal:
             break
-        case .journals(let journals):
+        case .directory(_, let journals as any StoreJournals), .journals(let journals):
             names.formUnion(journals.names().compactMap { try? StoreName($0) })
         }
         return names.sorted()
@@ -126,26 +142,29 @@ struct StoreStorage: Sendable {
     /// Removes what `store` stored; it must be closed.
     ///
     /// - Throws: ``StoreStorageError`` for `main` or a storage that cannot,
-    ///   or the file system's or the journals' error.
+    ///   or the journals' error.
     func remove(_ store: StoreName) async throws {
         guard !store.isMain else { throw StoreStorageError.mainStays }
         switch base {
         case .memory(let journals):
             _ = journals.byStore.withLock { $0.removeValue(forKey: store) }
-        case .directory(let directory):
-            let path = Self.path(of: store, in: directory)
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         case .journal:
             throw StoreStorageError.oneStoreOnly
-        case .journals(let journals):
+        case .directory(_, let journals as any StoreJournals), .journals(let journals):
             try await journals.remove(store.rawValue)
         }
     }
 
-    /// Closes the application's ``StoreJournals``, once every store is
-    /// closed; a failure is logged (the stores' writes are done by then).
+    /// Closes the ``StoreJournals`` (the application's, or the data
+    /// directory's ``SQLiteStores``), once every store is closed; a failure
+    /// is logged (the stores' writes are done by then).
     func close(logger: Logger) async {
-        guard case .journals(let journals) = base else { return }
+        let journals: any StoreJournals
+        switch base {
+        case .directory(_, let stores): journals = stores
+        case .journals(let given): journals = given
+        case .memory, .journal: return
+        }
         do {
             try await journals.close()
         } catch {
@@ -153,9 +172,13 @@ struct StoreStorage: Sendable {
         }
     }
 
-    /// The data directory of `store` under the server's `directory`.
-    static func path(of store: StoreName, in directory: String) -> String {
-        store.isMain ? directory : "\(directory)/stores/\(store.rawValue)"
+    /// How this storage measures what each store holds.
+    var footprint: StoreFootprint {
+        switch base {
+        case .directory(let directory, let stores): StoreFootprint(.directory(directory, stores))
+        case .journal: StoreFootprint(.unknown)
+        case .memory, .journals: StoreFootprint(.memory)
+        }
     }
 }
 

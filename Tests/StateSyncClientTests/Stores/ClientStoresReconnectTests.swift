@@ -58,16 +58,12 @@ import Testing
         }
     }
 
-    /// `blue`'s directory is swapped for one of another history that went
-    /// further than the client's revision, so `subscribe … since` alone
-    /// would be answered with a patch of the wrong history.
+    /// `blue` is deleted and written again (a new epoch) while the client is
+    /// away, further than the client's revision, so `subscribe … since`
+    /// alone would be answered with a patch of the wrong history.
     @Test func aStoreWhoseEpochChangedStartsOverAloneWhileTheOthersResume() async throws {
         let directory = Self.temporaryDirectory("stores-epoch")
-        let other = Self.temporaryDirectory("stores-epoch-other")
-        defer {
-            try? FileManager.default.removeItem(at: directory)   // best-effort cleanup of temp dirs
-            try? FileManager.default.removeItem(at: other)
-        }
+        defer { try? FileManager.default.removeItem(at: directory) }   // best-effort cleanup of a temp dir
         let first = try ServeProcess(["serve", "--host", "127.0.0.1", "--port", "0", "--data", directory.path])
         let port = try #require(try await first.waitForPort(), "serve did not start: \(first.standardError)")
         let client = StateSyncClient(configuration: ClientFixtures.configuration("ws://127.0.0.1:\(port)/sync"))
@@ -84,15 +80,14 @@ import Testing
             let redEpoch = await red.epoch, blueEpoch = await blue.epoch
             await first.stop()
 
-            // Another history of blue, further on than the client's revision.
-            let (elsewhere, otherPort) = try await Self.serve(other)
+            // Another history of blue, further on than the client's revision, served
+            // from the same directory on a port the client does not know.
+            let (elsewhere, otherPort) = try await Self.serve(directory)
+            try await StoreAdminClient(url: "ws://127.0.0.1:\(otherPort)/sync", token: nil).delete(StoreName("blue"))
             try await StateSyncClient.withConnection(ClientFixtures.configuration("ws://127.0.0.1:\(otherPort)/sync")) { writer in
                 for title in ["New1", "New2", "New3"] { try await writer.store("blue").dispatch(["type": "addTodo", "title": .string(title)]) }
             }
             await elsewhere.stop()
-            let blueDirectory = directory.appendingPathComponent("stores/blue")
-            try FileManager.default.removeItem(at: blueDirectory)
-            try FileManager.default.moveItem(at: other.appendingPathComponent("stores/blue"), to: blueDirectory)
 
             let second = try ServeProcess(["serve", "--host", "127.0.0.1", "--port", "\(port)", "--data", directory.path])
             #expect(try await second.waitForPort() == port, "restart failed: \(second.standardError)")

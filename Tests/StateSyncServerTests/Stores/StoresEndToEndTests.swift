@@ -200,7 +200,7 @@ struct StoresEndToEndTests {
             try await client.send(#"{"type":"get","store":"team-a","id":"g","path":"/counters"}"#)
             return try await client.receive("value")
         }
-        #expect(FileManager.default.fileExists(atPath: directory + "/stores/team-a"))
+        #expect(FileManager.default.fileExists(atPath: directory + "/stores.sqlite"), "team-a is in the stores' file")
         try await TestServer.with(configuration) { server in
             let client = try await ProtocolClient.joined(server.url)
             try await client.send(#"{"type":"get","store":"team-a","id":"g","path":"/counters"}"#)

@@ -76,7 +76,6 @@ struct StoresHTTPTests {
                 #expect(try await Curl.run(port: port, "/api/stores/none", ["-X", "DELETE"] + admin).status == 404)
                 let deleted = try await Curl.run(port: port, "/api/stores/a-store", ["-X", "DELETE"] + admin)
                 #expect(deleted.status == 200, "\(deleted.body)")
-                #expect(!FileManager.default.fileExists(atPath: directory + "/stores/a-store"))
                 let after = try await Curl.run(port: port, "/api/stores", admin).json
                 #expect(after["stores"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["b-store", "main"])
                 // Used again, it is a new, empty store.
@@ -117,10 +116,12 @@ struct StoresHTTPTests {
                 let teamA = try #require(listed.first { $0["name"] == "team-a" })
                 #expect(main["sessions"] == 1, "a WebSocket session in main: \(main)")
                 #expect(teamA["sessions"] == 0)
-                // The files of each store's own directory: team-a's under stores/, main's beside it.
-                #expect(teamA["bytes"]?.intValue == Self.fileBytes(in: directory + "/stores/team-a"), "\(teamA)")
+                // team-a's rows in the stores' file (its join and one action), main's own files.
+                let teamABytes = try #require(teamA["bytes"]?.intValue, "\(teamA)")
+                #expect(teamABytes > 0 && teamABytes < 10_000, "\(teamA)")
                 let mainBytes = try #require(main["bytes"]?.intValue)
-                #expect(mainBytes > 0 && mainBytes < Self.fileBytes(in: directory) + 1_000_000)
+                let storesFiles = ["stores.sqlite", "stores.sqlite-wal", "stores.sqlite-shm"].reduce(0) { $0 + Self.fileBytes(of: directory + "/" + $1) }
+                #expect(mainBytes > 0 && mainBytes <= Self.fileBytes(in: directory) - storesFiles, "main's files only")
                 try await client.close()
                 #expect(try await eventually {
                     let again = try await Curl.run(port: server.port, "/api/stores?limit=1").json["stores"]?[0]
@@ -133,10 +134,13 @@ struct StoresHTTPTests {
     /// The sum of the sizes of the regular files directly in `path`.
     private static func fileBytes(in path: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.reduce(0) { total, name in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: "\(path)/\(name)")
-            guard attributes?[.type] as? FileAttributeType == .typeRegular else { return total }
-            return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
-        }
+        return names.reduce(0) { total, name in total + fileBytes(of: "\(path)/\(name)") }
+    }
+
+    /// The size of the regular file `path` (0 when it is none).
+    private static func fileBytes(of path: String) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else { return 0 }
+        return (attributes?[.size] as? NSNumber)?.intValue ?? 0
     }
 }

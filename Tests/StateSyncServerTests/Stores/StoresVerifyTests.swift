@@ -4,8 +4,8 @@ import StateSyncTestSupport
 import TestProcessSupport
 import Testing
 
-/// `statesync verify --data DIR` checks every store's own directory too,
-/// and a damaged store makes the whole directory `damaged`.
+/// `statesync verify --data DIR` checks the stores' file and every store in
+/// it too, and a damaged stores' file makes the whole directory `damaged`.
 @Suite(.timeLimit(.minutes(1)))
 struct StoresVerifyTests {
     @Test func verifyChecksEachStoreAndNamesTheDamagedOne() async throws {
@@ -23,19 +23,20 @@ struct StoresVerifyTests {
 
             let intact = try await Subprocess.run([ServeProcess.executable.path, "verify", "--data", data])
             #expect(intact.status == 0, "\(intact.output)")
+            #expect(intact.output.contains("stores: SQLite quick_check: ok"), "\(intact.output)")
             for store in ["team-a", "team-b"] {
-                #expect(intact.output.contains("store \(store): SQLite quick_check: ok"), "\(intact.output)")
+                #expect(intact.output.contains("store \(store): entries: "), "\(intact.output)")
             }
             #expect(intact.output.hasSuffix("intact\n"))
 
-            // team-b's database loses its header: verify names it, and the directory is damaged.
-            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: data + "/stores/team-b/statesync.sqlite"))
+            // The stores' file loses its header: verify says so, and the directory is damaged.
+            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: data + "/stores.sqlite"))
             try file.write(contentsOf: Data(repeating: 0x5A, count: 100))
             try file.close()
             let damaged = try await Subprocess.run([ServeProcess.executable.path, "verify", "--data", data])
             #expect(damaged.status == 1)
-            #expect(damaged.output.contains("store team-b: PROBLEM:"), "\(damaged.output)")
-            #expect(!damaged.output.contains("store team-a: PROBLEM:"))
+            #expect(damaged.output.contains("stores: PROBLEM:"), "\(damaged.output)")
+            #expect(!damaged.output.contains("\nPROBLEM:"), "main's journal is intact: \(damaged.output)")
             #expect(damaged.output.hasSuffix("damaged\n"))
         }
     }

@@ -1,0 +1,87 @@
+import GRDB
+
+/// The two kinds of journal file in a data directory: `main`'s, a file of
+/// one store (``SQLiteJournal``), and the file every other store shares
+/// (``SQLiteStores``). Each has its own lock and durable record beside it,
+/// so that neither depends on the other being open, and its own schema
+/// version (the same `application_id`).
+///
+/// The durable record of each counts what can only grow while the file is
+/// intact: the last revision of a one-store file, the number of committed
+/// transactions of the shared one (a row of its meta table, incremented by
+/// each of its transactions), since a store's revisions alone do not grow
+/// when another store deletes it.
+enum JournalFileKind: Sendable, Hashable {
+    /// `statesync.sqlite`: the journal of one store, `main`.
+    case oneStore
+    /// `stores.sqlite`: every store other than `main`, keyed by store.
+    case stores
+
+    /// `PRAGMA user_version` of the kind's schema.
+    var schemaVersion: Int {
+        switch self {
+        case .oneStore: 1
+        case .stores: 1_001
+        }
+    }
+
+    /// The lock file's name in the data directory (see ``DataDirectory``).
+    var lockFileName: String {
+        switch self {
+        case .oneStore: "statesync.lock"
+        case .stores: "stores.lock"
+        }
+    }
+
+    /// The durable record's name in the data directory (see ``DurableRecord``).
+    var recordFileName: String {
+        switch self {
+        case .oneStore: "statesync.durable"
+        case .stores: "stores.durable"
+        }
+    }
+
+    /// What the durable record counts, in words: `revision` or `commit`.
+    var counted: String {
+        switch self {
+        case .oneStore: "revision"
+        case .stores: "commit"
+        }
+    }
+
+    /// The count the durable record is compared with, as the file has it.
+    func durableCount(_ db: Database) throws -> UInt64 {
+        switch self {
+        case .oneStore: try JournalStatements.lastRevision(db, scope: .wholeFile)
+        case .stores: try StoresSchema.commits(db)
+        }
+    }
+
+    /// The tables of a new file of this kind.
+    var tables: String {
+        switch self {
+        case .oneStore:
+            """
+            CREATE TABLE journal (
+                revision INTEGER PRIMARY KEY,
+                time_bits INTEGER NOT NULL,
+                client_id TEXT,
+                action_id TEXT,
+                action BLOB NOT NULL
+            );
+            CREATE TABLE outcomes (
+                seq INTEGER PRIMARY KEY,
+                client_id TEXT NOT NULL,
+                action_id TEXT NOT NULL,
+                revision INTEGER,
+                code TEXT,
+                message TEXT,
+                UNIQUE (client_id, action_id)
+            );
+            CREATE TABLE snapshots (revision INTEGER PRIMARY KEY, state BLOB NOT NULL);
+            """
+        case .stores:
+            StoresSchema.tables
+        }
+    }
+}
