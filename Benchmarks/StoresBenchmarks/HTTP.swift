@@ -47,6 +47,23 @@ struct LoopbackHTTP {
     }
 }
 
+/// A loopback port no one listens on now: the kernel's pick for a socket bound to port 0.
+func freeLoopbackPort() throws -> UInt16 {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+        }
+    }
+    guard bound else { throw BenchmarkFailure("cannot pick a free port: errno \(errno)") }
+    return UInt16(bigEndian: address.sin_port)
+}
+
 /// Why the benchmark stopped.
 struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String

@@ -22,7 +22,7 @@ let executable = arguments.last { $0.contains("/") } ?? ".build/release/statesyn
 
 /// A `statesync serve` with `arguments`, sent `stop` (default SIGTERM) at `body`'s end.
 func withServer<T>(_ arguments: [String], stop: Int32 = SIGTERM, _ body: (LoopbackHTTP, Int32) throws -> T) throws -> T {
-    let port = UInt16.random(in: 20_000...60_000)
+    let port = try freeLoopbackPort()
     let child = try SpawnedChild(
         [executable, "serve", "--port", "\(port)", "--log-level", "error", "--messages-per-second", "1000000", "--burst", "1000000"]
             + arguments,
@@ -37,6 +37,8 @@ func withServer<T>(_ arguments: [String], stop: Int32 = SIGTERM, _ body: (Loopba
         guard Date().timeIntervalSince(start) < 30, child.isRunning else { throw BenchmarkFailure("serve did not start") }
         usleep(10_000)
     }
+    // Another process that took the port meanwhile would have answered instead.
+    guard child.isRunning else { throw BenchmarkFailure("serve exited: port \(port) was taken") }
     return try body(http, child.processIdentifier)
 }
 

@@ -2,7 +2,8 @@
 struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONValueDecoderImpl
     let object: JSONObject
-    let codingPath: [any CodingKey]
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
 
     var allKeys: [Key] { object.keyArray.compactMap { Key(stringValue: $0) } }
 
@@ -18,7 +19,7 @@ struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return value
     }
 
-    private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
+    private func path(_ key: Key) -> [any CodingKey] { decoder.path(.key(key)) }
 
     func decodeNil(forKey key: Key) throws -> Bool { try member(key).isNull }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.unbox(member(key), as: type, path: path(key)) }
@@ -37,34 +38,28 @@ struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.unboxInteger(member(key), as: type, path: path(key)) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unboxDecodable(member(key), as: type, path: path(key))
+        try decoder.unboxDecodable(member(key), as: type, at: .key(key))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type,
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try JSONValueDecoderImpl(value: member(key), codingPath: path(key), options: decoder.options)
-            .container(keyedBy: type)
+        try decoder.child(member(key), at: .key(key)).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try JSONValueDecoderImpl(value: member(key), codingPath: path(key), options: decoder.options)
-            .unkeyedContainer()
+        try decoder.child(member(key), at: .key(key)).unkeyedContainer()
     }
 
     /// The decoder for the member `"super"`; `null` when it is absent (as
     /// Foundation's `JSONDecoder` does).
     func superDecoder() throws -> any Decoder {
-        JSONValueDecoderImpl(
-            value: object[JSONCodingKey.super.stringValue] ?? .null,
-            codingPath: codingPath + [JSONCodingKey.super],
-            options: decoder.options
-        )
+        decoder.child(object[JSONCodingKey.super.stringValue] ?? .null, at: .key(JSONCodingKey.super))
     }
 
     /// The decoder for the member `key`; `null` when it is absent.
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        JSONValueDecoderImpl(value: object[key.stringValue] ?? .null, codingPath: path(key), options: decoder.options)
+        decoder.child(object[key.stringValue] ?? .null, at: .key(key))
     }
 }

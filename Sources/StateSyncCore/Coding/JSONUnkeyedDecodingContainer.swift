@@ -2,24 +2,24 @@
 struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let decoder: JSONValueDecoderImpl
     let values: JSONArray
-    let codingPath: [any CodingKey]
     private(set) var currentIndex = 0
 
-    init(decoder: JSONValueDecoderImpl, values: JSONArray, codingPath: [any CodingKey]) {
+    init(decoder: JSONValueDecoderImpl, values: JSONArray) {
         self.decoder = decoder
         self.values = values
-        self.codingPath = codingPath
     }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
 
     var count: Int? { values.count }
     var isAtEnd: Bool { currentIndex >= values.count }
 
-    private var path: [any CodingKey] { codingPath + [JSONCodingKey(index: currentIndex)] }
+    private var path: [any CodingKey] { decoder.path(.index(currentIndex)) }
 
     /// The next element; advances only when `read` succeeds.
     private mutating func next<T>(
         _ type: T.Type,
-        _ read: (JSONValueDecoderImpl, JSONValue, [any CodingKey]) throws -> T
+        _ read: (JSONValueDecoderImpl, JSONValue, CodingPathStep) throws -> T
     ) throws -> T {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, .init(
@@ -27,7 +27,7 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 debugDescription: "the array has only \(values.count) elements"
             ))
         }
-        let result = try read(decoder, values[currentIndex], path)
+        let result = try read(decoder, values[currentIndex], .index(currentIndex))
         currentIndex += 1
         return result
     }
@@ -38,41 +38,41 @@ struct JSONUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.unbox($1, as: type, path: $2) } }
-    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.unbox($1, as: type, path: $2) } }
-    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.unboxFloat($1, as: type, path: $2) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try $0.unboxFloat($1, as: type, path: $2) } }
-    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
-    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.unboxInteger($1, as: type, path: $2) } }
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type) { try $0.unbox($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type) { try $0.unbox($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type) { try $0.unboxFloat($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type) { try $0.unboxFloat($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type) { try $0.unboxInteger($1, as: type, path: $0.path($2)) } }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try next(type) { try $0.unboxDecodable($1, as: type, path: $2) }
+        try next(type) { try $0.unboxDecodable($1, as: type, at: $2) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         try next(KeyedDecodingContainer<NestedKey>.self) {
-            try JSONValueDecoderImpl(value: $1, codingPath: $2, options: $0.options).container(keyedBy: type)
+            try $0.child($1, at: $2).container(keyedBy: type)
         }
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try next((any UnkeyedDecodingContainer).self) {
-            try JSONValueDecoderImpl(value: $1, codingPath: $2, options: $0.options).unkeyedContainer()
+            try $0.child($1, at: $2).unkeyedContainer()
         }
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        try next((any Decoder).self) { JSONValueDecoderImpl(value: $1, codingPath: $2, options: $0.options) }
+        try next((any Decoder).self) { $0.child($1, at: $2) }
     }
 }
 
@@ -101,6 +101,6 @@ struct JSONSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unboxInteger(value, as: type, path: codingPath) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decoder.unboxDecodable(value, as: type, path: codingPath)
+        try decoder.unboxDecodable(value, as: type, at: nil)
     }
 }

@@ -32,6 +32,6 @@ public struct JSONValueDecoder: Sendable {
 
     /// Decodes a `T` from `value`.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try JSONValueDecoderImpl(value: value, codingPath: [], options: self).unboxDecodable(value, as: T.self, path: [])
+        try JSONValueDecoderImpl(value: value, options: self).unboxDecodable(value, as: T.self, at: nil)
     }
 }

@@ -2,31 +2,60 @@ import Foundation
 
 /// The `Decoder` behind ``JSONValueDecoder``: one per decoded value that is
 /// not a primitive. Also holds the conversions every container shares.
+///
+/// Its coding path is computed when asked (an error, or a type that reads
+/// it), from the decoder of the enclosing value and the value's key or index
+/// there: decoding builds no path array per value.
 final class JSONValueDecoderImpl: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
     let options: JSONValueDecoder
+    /// The enclosing value's decoder and where this value is in it; `nil` at the root.
+    private let location: (parent: JSONValueDecoderImpl, step: CodingPathStep)?
 
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
-    init(value: JSONValue, codingPath: [any CodingKey], options: JSONValueDecoder) {
+    var codingPath: [any CodingKey] {
+        guard let location else { return [] }
+        return location.parent.codingPath + [location.step.key]
+    }
+
+    /// The decoder of the root value.
+    init(value: JSONValue, options: JSONValueDecoder) {
         self.value = value
-        self.codingPath = codingPath
         self.options = options
+        location = nil
+    }
+
+    private init(value: JSONValue, options: JSONValueDecoder, location: (parent: JSONValueDecoderImpl, step: CodingPathStep)?) {
+        self.value = value
+        self.options = options
+        self.location = location
+    }
+
+    /// The decoder of `value`, found at `step` in this decoder's value
+    /// (`nil`: in this decoder's place, for a single-value container).
+    func child(_ value: JSONValue, at step: CodingPathStep?) -> JSONValueDecoderImpl {
+        JSONValueDecoderImpl(value: value, options: options, location: step.map { (self, $0) } ?? location)
+    }
+
+    /// The coding path of what is at `step` in this decoder's value (`nil`: this value).
+    func path(_ step: CodingPathStep?) -> [any CodingKey] {
+        guard let step else { return codingPath }
+        return codingPath + [step.key]
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
             throw mismatch([String: JSONValue].self, "an object", value, path: codingPath)
         }
-        return KeyedDecodingContainer(JSONKeyedDecodingContainer<Key>(decoder: self, object: object, codingPath: codingPath))
+        return KeyedDecodingContainer(JSONKeyedDecodingContainer<Key>(decoder: self, object: object))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let values) = value else {
             throw mismatch([JSONValue].self, "an array", value, path: codingPath)
         }
-        return JSONUnkeyedDecodingContainer(decoder: self, values: values, codingPath: codingPath)
+        return JSONUnkeyedDecodingContainer(decoder: self, values: values)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -73,28 +102,29 @@ final class JSONValueDecoderImpl: Decoder {
         return converted
     }
 
-    func unboxDecodable<T: Decodable>(_ value: JSONValue, as type: T.Type, path: @autoclosure () -> [any CodingKey]) throws -> T {
+    /// `value`, found at `step` in this decoder's value (`nil`: this value), as a `T`.
+    func unboxDecodable<T: Decodable>(_ value: JSONValue, as type: T.Type, at step: CodingPathStep?) throws -> T {
         // Common leaves first, without a nested decoder.
-        if T.self == String.self { return try unbox(value, as: String.self, path: path()) as! T }
-        if T.self == Int.self { return try unboxInteger(value, as: Int.self, path: path()) as! T }
-        if T.self == Bool.self { return try unbox(value, as: Bool.self, path: path()) as! T }
+        if T.self == String.self { return try unbox(value, as: String.self, path: path(step)) as! T }
+        if T.self == Int.self { return try unboxInteger(value, as: Int.self, path: path(step)) as! T }
+        if T.self == Bool.self { return try unbox(value, as: Bool.self, path: path(step)) as! T }
         if T.self == JSONValue.self { return value as! T }
-        if T.self == Date.self, let date = try decodeDate(value, path: path()) { return date as! T }
+        if T.self == Date.self, let date = try decodeDate(value, path: path(step)) { return date as! T }
         if T.self == Data.self {
-            guard case .string(let text) = value else { throw mismatch(type, "a Base64 string", value, path: path()) }
+            guard case .string(let text) = value else { throw mismatch(type, "a Base64 string", value, path: path(step)) }
             guard let data = Data(base64Encoded: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "\(value) is not valid Base64"))
+                throw DecodingError.dataCorrupted(.init(codingPath: path(step), debugDescription: "\(value) is not valid Base64"))
             }
             return data as! T
         }
         if T.self == URL.self {
-            guard case .string(let text) = value else { throw mismatch(type, "a URL string", value, path: path()) }
+            guard case .string(let text) = value else { throw mismatch(type, "a URL string", value, path: path(step)) }
             guard let url = URL(string: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "\(value) is not a valid URL"))
+                throw DecodingError.dataCorrupted(.init(codingPath: path(step), debugDescription: "\(value) is not a valid URL"))
             }
             return url as! T
         }
-        return try T(from: JSONValueDecoderImpl(value: value, codingPath: path(), options: options))
+        return try T(from: child(value, at: step))
     }
 
     private func decodeDate(_ value: JSONValue, path: [any CodingKey]) throws -> Date? {

@@ -2,6 +2,7 @@ import CoreMetrics
 import Dispatch
 import StateSyncCore
 import StateSyncProtocol
+import Synchronization
 
 /// Serializes large whole values (a subscription's `snapshot`, a `get`'s
 /// `value`) off the fan-out shard's event loop, so that a `get ""` of a
@@ -10,7 +11,8 @@ import StateSyncProtocol
 ///
 /// One serial queue of its own per shard (a private Dispatch queue: it
 /// never takes an event loop's thread nor one of the few threads that run
-/// the server's tasks, the sequencer's among them). Jobs run in the order
+/// the server's tasks, the sequencer's among them), made at its first job:
+/// a store nobody asks for a whole value holds none. Jobs run in the order
 /// they were handed over.
 ///
 /// Ordering per session (``Publication``'s side of it): before handing over
@@ -24,7 +26,7 @@ import StateSyncProtocol
 /// sent after the job overtakes its message, and at most one encoded whole
 /// value per session exists beyond what its sink holds.
 final class AnswerEncoder: Sendable {
-    private let queue = DispatchQueue(label: "statesync.answers")
+    private let madeQueue = Mutex<DispatchQueue?>(nil)
     private let encoder: MessageEncoder
     private let metrics: ServerMetrics
 
@@ -39,6 +41,12 @@ final class AnswerEncoder: Sendable {
     /// once the sink can take more (``SessionSink/notifyWhenWritable(_:)``).
     func send(_ message: ServerMessage, to sink: any SessionSink, then drained: @escaping @Sendable () -> Void) {
         let (encoder, metrics) = (encoder, metrics)
+        let queue = madeQueue.withLock { made in
+            if let made { return made }
+            let queue = DispatchQueue(label: "statesync.answers")
+            made = queue
+            return queue
+        }
         queue.async {
             let bytes = encoder.encode(message)
             sink.send(bytes)
@@ -49,6 +57,7 @@ final class AnswerEncoder: Sendable {
 
     /// Returns once every job handed over so far has run.
     func finish() async {
+        guard let queue = madeQueue.withLock({ $0 }) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { continuation.resume() }
         }
