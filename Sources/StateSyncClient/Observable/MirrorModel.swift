@@ -71,6 +71,7 @@ struct MirrorModel<App: StateSyncApp>: Sendable {
             default: .everything
             }
         } catch {
+            touched = .everything   // the slices decoded before the failure did change
             decodingError = .decodingFailed(path: "/", type: "\(App.State.self)", reason: "\(error)")
         }
     }
