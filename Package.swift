@@ -12,7 +12,10 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "statesync",
-    platforms: [.macOS(.v15)],
+    // The Apple platforms the client builds for: its `Synchronization`
+    // (`Mutex`) and `Observation` imports need these. Only Linux is built and
+    // tested here; see README.md, "Platforms".
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "StateSyncCore", targets: ["StateSyncCore"]),
         .library(name: "WebSocket", targets: ["WebSocket"]),
@@ -26,6 +29,7 @@ let package = Package(
         .library(name: "StateSyncServer", targets: ["StateSyncServer"]),
         .library(name: "StateSyncPostgres", targets: ["StateSyncPostgres"]),
         .library(name: "StateSyncClient", targets: ["StateSyncClient"]),
+        .library(name: "StateSyncCombine", targets: ["StateSyncCombine"]),
         .executable(name: "statesync", targets: ["statesync"]),
     ],
     // Every dependency is pinned to the exact version that the tests and
@@ -52,6 +56,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         // Per-store access tokens (`serve --jwt-key-file`): HS256 and ES256 JWTs.
         .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
+        // `StateSyncCombine`: publishers of a mirror's slices (Apple's Combine where there is one).
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
         // Transitive only.
         .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
@@ -127,7 +133,7 @@ let package = Package(
         // `swift run -c release optimistic-benchmarks` (see BENCHMARKS.md "## Optimistic rebase").
         .executableTarget(
             name: "optimistic-benchmarks",
-            dependencies: ["StateSyncCore", "BoardApp"],
+            dependencies: ["StateSyncCore", "StateSyncClient", "BoardApp"],
             path: "Benchmarks/OptimisticBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -377,10 +383,23 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Combine-style publishers over the client's mirrors, for apps written
+        // with Combine or RxSwift drivers (docs/observing.md).
+        .target(
+            name: "StateSyncCombine",
+            dependencies: [
+                "StateSyncClient",
+                "StateSyncCore",
+                .product(name: "OpenCombineShim", package: "OpenCombine"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "StateSyncClientTests",
             dependencies: [
                 "StateSyncClient",
+                "StateSyncCombine",
+                .product(name: "OpenCombineShim", package: "OpenCombine"),
                 "StateSyncCore",
                 "StateSyncProtocol",
                 "StateSyncServer",

@@ -5,7 +5,8 @@ import StateSyncCore
 // The cost of an optimistic rebase: the server's patch moves the confirmed
 // board, and N pending actions are reduced again on top of it.
 // Run: swift run -c release optimistic-benchmarks
-// Prints a markdown table for BENCHMARKS.md ("## Optimistic rebase").
+// Prints markdown tables for BENCHMARKS.md ("## Optimistic rebase", and an
+// observable mirror's cost per patch).
 
 /// A board of `todos` todos (every third done), 20 counters and a full chat.
 func board(todos: Int) -> BoardState {
@@ -80,4 +81,18 @@ for todos in [100, 1_000] {
     let decode = microsecondsPerDecode(todos: todos)
     let cells = (rebases + [decode]).map { String(format: "%.1f µs", $0) }
     print("| \(todos) todos, 20 counters, 100 chat lines | \(cells.joined(separator: " | ")) | \(String(format: "%.2fx", rebases[1] / decode)) |")
+}
+
+print()
+print("| rebase of 1,000 pending actions (100 todos, 20 counters, 100 chat lines) |")
+print("|---|")
+print("| \(String(format: "%.0f µs", microsecondsPerRebase(pending: 1_000, todos: 100))) |")
+
+print()
+print("| observable mirror, 1,000 observed key paths | encoded board | one-field patch | decode of the whole board |")
+print("|---|---|---|---|")
+for todos in [20_000, 40_000] {
+    let (bytes, patch) = microsecondsPerObservedPatch(todos: todos)
+    let decode = microsecondsPerDecode(todos: todos)
+    print("| \(todos) todos | \(String(format: "%.2f MB", Double(bytes) / 1e6)) | \(String(format: "%.1f µs", patch)) | \(String(format: "%.0f µs", decode)) |")
 }

@@ -31,10 +31,14 @@ extension StateSyncClient {
             break
         case .snapshot(let id, let rev, let value):
             learn(epoch, in: store)
-            apply(store.subscriptions.snapshot(wireID: id, rev: rev, value: value), rev: rev, in: store)
+            apply(store.subscriptions.snapshot(wireID: id, rev: rev, value: value), rev: rev, in: store) { path in
+                [.replace(path: path, value: value)]
+            }
             heard(rev: rev, in: store)
         case .patch(let id, let base, let rev, let ops):
-            apply(store.subscriptions.patch(wireID: id, base: base, rev: rev, ops: ops), rev: rev, in: store)
+            apply(store.subscriptions.patch(wireID: id, base: base, rev: rev, ops: ops), rev: rev, in: store) { path in
+                path.isRoot ? ops.operations : ops.operations.map { $0.under(path) }
+            }
             heard(rev: rev, in: store)
         case .value(let id, let rev, let value):
             if epochProbeAnswered(id, epoch: epoch, in: store) { return }
@@ -45,7 +49,11 @@ extension StateSyncClient {
             heard(rev: rev, in: store)
             takeDispatch(id, in: store)?.continuation?.resume(returning: rev)
         case .reject(let id, let code, let message):
-            takeDispatch(id, in: store)?.continuation?.resume(throwing: DispatchRejection(code: code, message: message, actionID: id))
+            let rejection = DispatchRejection(code: code, message: message, actionID: id)
+            if store.pending.dispatches[id] != nil {
+                for sink in store.liveOptimisticSinks { sink.rejected(rejection) }
+            }
+            takeDispatch(id, in: store)?.continuation?.resume(throwing: rejection)
         case .authorized(let id, let role, _):
             authorized(id, role: role)
         case .error(_, .behind, _):
@@ -67,12 +75,16 @@ extension StateSyncClient {
     }
 
     /// Writes a subscription's new value (of revision `rev`) into `store`'s
-    /// mirror, or re-subscribes.
-    private func apply(_ outcome: MirrorSubscriptions.Outcome, rev: UInt64, in store: StoreState) {
+    /// mirror, or re-subscribes. `changes` says, for the subscription's
+    /// path, which operations made the value (absolute paths).
+    private func apply(
+        _ outcome: MirrorSubscriptions.Outcome, rev: UInt64, in store: StoreState, changes: (JSONPointer) -> [JSONPatchOperation]
+    ) {
         switch outcome {
         case .write(let path, let value):
             let nested = store.subscriptions.nested(in: path)
-            writeMirror(at: path, rev: rev, in: store) { document in
+            let written = changes(path) + nested.map { JSONPatchOperation.replace(path: $0.path, value: $0.value) }
+            writeMirror(at: path, rev: rev, in: store, changes: written) { document in
                 document.setMirrored(value, at: path)
                 for record in nested { document.setMirrored(record.value, at: record.path) }
             }
@@ -84,16 +96,19 @@ extension StateSyncClient {
         }
     }
 
-    /// Changes `store`'s mirror document at `path` with `update`, then
+    /// Changes `store`'s mirror document at `path` with `update` (which
+    /// `changes` describe, for the optimistic mirrors' typed states), then
     /// publishes it to the mirror's observers and the ``changes(at:)`` sequences.
-    func writeMirror(at path: JSONPointer, rev: UInt64, in store: StoreState, _ update: (inout JSONValue) -> Void) {
+    func writeMirror(
+        at path: JSONPointer, rev: UInt64, in store: StoreState, changes: [JSONPatchOperation], _ update: (inout JSONValue) -> Void
+    ) {
         update(&store.document)
         let document = store.document
         store.mirror.performStateUpdate { $0 = document }
         store.changeFeeds.changed(at: path, rev: rev, document: document)
         // Optimistic mirrors hold the whole state: the revision is the root subscription's.
         if let rootRev = store.subscriptions[.root]?.rev {
-            for sink in store.liveOptimisticSinks { sink.confirm(document: document, rev: rootRev) }
+            for sink in store.liveOptimisticSinks { sink.confirm(document: document, rev: rootRev, changes: changes) }
         }
     }
 

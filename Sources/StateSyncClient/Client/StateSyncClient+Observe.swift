@@ -44,7 +44,9 @@ extension StateSyncClient {
         if let covering = store.subscriptions.covering(pointer), covering.isSynced {
             value = covering.value[covering.path.relativePath(to: pointer) ?? .root] ?? nil
         }
-        writeMirror(at: pointer, rev: store.rev, in: store) { $0.setMirrored(value, at: pointer) }
+        writeMirror(at: pointer, rev: store.rev, in: store, changes: [.replace(path: pointer, value: value)]) {
+            $0.setMirrored(value, at: pointer)
+        }
     }
 
     /// The value at `path` now and after every change, as an `AsyncSequence`

@@ -1,4 +1,5 @@
 public import StateSyncCore
+import Foundation
 import StateSyncProtocol
 
 extension StateSyncClient {
@@ -32,11 +33,28 @@ extension StateSyncClient {
         let restored = store.pending.dispatchesInOrder.map { (id: $0.id, action: $0.action) }
         // Online, the earlier ones were sent again already: in doubt until answered.
         let doubtful = connection == nil ? [] : store.everSent
-        let mirror = try OptimisticMirror<App>(
-            client: self, store: name, predicts: optimistic, document: store.document, rev: rev, restored: restored, doubtful: doubtful)
+        let state = try decode(store.document, as: App.State.self, path: "")
+        var queue = OptimisticQueue<App>(confirmed: state, rev: rev, session: predictedSession, clientID: clientID)
+        if optimistic {
+            for (id, wire) in restored {
+                if let action = try? App.Action(wireValue: wire) {   // one the app cannot read: the server answers it, unpredicted
+                    queue.enqueue(id: id, action: action, at: Date())
+                }
+            }
+            queue.doubt(ids: doubtful)
+        }
+        let observable = ObservableMirror(client: self, store: name, queue: queue, predicts: optimistic)
         store.optimisticSinks.removeAll { $0.sink == nil }
-        store.optimisticSinks.append(WeakOptimisticSink(sink: mirror))
-        return mirror
+        store.optimisticSinks.append(WeakOptimisticSink(sink: observable))
+        return OptimisticMirror(observable: observable)
+    }
+
+    /// The session actions are predicted as: this connection's id, and the
+    /// name the server gives it (the configured one, else the session id).
+    nonisolated var predictedSession: SessionInfo {
+        let id = status.session ?? ""
+        let name = configuration.name.flatMap { $0.isEmpty ? nil : $0 } ?? id
+        return SessionInfo(id: id, name: name)
     }
 
     /// Removes dispatch `id` of `store` once answered: from the requests,

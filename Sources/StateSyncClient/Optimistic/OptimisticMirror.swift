@@ -1,7 +1,4 @@
 public import StateSyncCore
-import Foundation
-import StateSyncProtocol
-import Synchronization
 
 /// A typed mirror of the whole state that shows this client's own actions at
 /// once: it keeps the server's confirmed state and the actions not answered
@@ -49,62 +46,44 @@ import Synchronization
 /// what the client does not hold. So there is no optimistic mirror of a
 /// path, and a server that forbids this role to read everything
 /// (`--restrict-read`) refuses it with `forbidden`.
+///
+/// ## Observation
+/// ``observable`` is the same mirror for the Observation framework: a view
+/// reading `observable.state.todos` is invalidated only by changes of
+/// `todos`. The sequences and callbacks here each keep a copy of the
+/// state, made on their first use, so the next patch copies what it
+/// changes; with ``observable`` alone a patch costs what it changes.
 public final class OptimisticMirror<App: StateSyncApp>: Sendable {
-    private let client: StateSyncClient
-    private let store: StoreName
-    private let predicts: Bool
-    private let queue: Mutex<OptimisticQueue<App>>
-    private let predictedStore: LocalStore<App.State>
-    private let viewStore: LocalStore<OptimisticView<App.State>>
-    private let lastError = Mutex<StateSyncClientError?>(nil)
+    /// This mirror for the Observation framework (SwiftUI), read per slice.
+    public let observable: ObservableMirror<App>
 
-    /// A mirror of `document` at `rev` of `store` on `client`, predicting `restored`
-    /// (actions pending from before it was made, e.g. from the outbox)
-    /// except those in `doubtful` (re-sent, maybe applied already).
-    init(
-        client: StateSyncClient, store: StoreName, predicts: Bool, document: JSONValue, rev: UInt64,
-        restored: [(id: String, action: JSONObject)], doubtful: Set<String>
-    ) throws(StateSyncClientError) {
-        self.client = client
-        self.store = store
-        self.predicts = predicts
-        let state = try decode(document, as: App.State.self, path: "")
-        var queue = OptimisticQueue<App>(confirmed: state, rev: rev, session: Self.session(of: client), clientID: client.clientID)
-        if predicts {
-            for (id, wire) in restored {
-                if let action = try? App.Action(wireValue: wire) {   // one the app cannot read: the server answers it, unpredicted
-                    queue.enqueue(id: id, action: action, at: Date())
-                }
-            }
-            queue.doubt(ids: doubtful)
-        }
-        self.queue = Mutex(queue)
-        predictedStore = LocalStore(initialState: queue.predicted)
-        viewStore = LocalStore(initialState: Self.view(of: queue))
+    /// A mirror over `observable`.
+    init(observable: ObservableMirror<App>) {
+        self.observable = observable
     }
 
     /// The predicted state now.
-    public var state: App.State { predictedStore.state }
+    public var state: App.State { observable.view.predicted }
 
     /// The prediction, the confirmed state and the number of pending actions now.
-    public var view: OptimisticView<App.State> { viewStore.state }
+    public var view: OptimisticView<App.State> { observable.view }
 
     /// The decoding failure of the latest confirmed document, if it did not
-    /// decode as `App.State` (the confirmed state then stays the last that did).
-    public var decodingError: StateSyncClientError? { lastError.withLock { $0 } }
+    /// decode as `App.State` (the slices that did not decode keep their last values).
+    public var decodingError: StateSyncClientError? { observable.decodingError }
 
     /// Dispatches `action`: it shows at once, and this returns the revision
     /// the server applied it at, or throws its ``DispatchRejection`` (the
     /// prediction has rolled back by then).
     @discardableResult
     public func dispatch(_ action: App.Action) async throws -> UInt64 {
-        try await client.dispatch(action.wireValue, to: store)
+        try await observable.dispatch(action)
     }
 
     /// The predicted value at `path` now and after every change, as an
     /// `AsyncSequence` of distinct values (``Store/observe(_:)-(KeyPath)``).
     public func observe<Value: Equatable & Sendable>(_ path: any KeyPath<App.State, Value> & Sendable) -> StateObservation<Value> {
-        predictedStore.observe(path)
+        observable.stores.predicted(state).observe(path)
     }
 
     /// Calls `receive` with the predicted value at `path` now and after every
@@ -112,7 +91,7 @@ public final class OptimisticMirror<App: StateSyncApp>: Sendable {
     public func subscribe<Value: Equatable & Sendable>(
         _ path: any KeyPath<App.State, Value> & Sendable, _ receive: @escaping @Sendable (Value) -> Void
     ) -> ObservationToken {
-        predictedStore.subscribe(path, receive)
+        observable.stores.predicted(state).subscribe(path, receive)
     }
 
     /// A value of the whole ``OptimisticView`` (prediction, confirmed state,
@@ -121,59 +100,6 @@ public final class OptimisticMirror<App: StateSyncApp>: Sendable {
     public func observeView<Value: Equatable & Sendable>(
         _ path: any KeyPath<OptimisticView<App.State>, Value> & Sendable
     ) -> StateObservation<Value> {
-        viewStore.observe(path)
-    }
-
-    private static func view(of queue: OptimisticQueue<App>) -> OptimisticView<App.State> {
-        OptimisticView(predicted: queue.predicted, confirmed: queue.confirmed, pendingCount: queue.pending.count)
-    }
-
-    /// The session actions are predicted as: this connection's id, and the
-    /// name the server gives it (the configured one, else the session id).
-    private static func session(of client: StateSyncClient) -> SessionInfo {
-        let id = client.status.session ?? ""
-        let name = client.configuration.name.flatMap { $0.isEmpty ? nil : $0 } ?? id
-        return SessionInfo(id: id, name: name)
-    }
-}
-
-extension OptimisticMirror: OptimisticSink {
-    func enqueue(id: String, action: JSONObject) {
-        guard predicts, let typed = try? App.Action(wireValue: action) else { return }   // unreadable: the server rejects it; nothing to predict
-        let session = Self.session(of: client)
-        queue.withLock { queue in
-            queue.session = session
-            queue.enqueue(id: id, action: typed, at: Date())
-        }
-        publish()
-    }
-
-    func confirm(document: JSONValue, rev: UInt64) {
-        do throws(StateSyncClientError) {
-            let state = try decode(document, as: App.State.self, path: "")
-            lastError.withLock { $0 = nil }
-            let session = Self.session(of: client)
-            queue.withLock { queue in
-                queue.session = session
-                queue.confirm(state, rev: rev)
-            }
-        } catch {
-            lastError.withLock { $0 = error }
-        }
-    }
-
-    func doubt(ids: Set<String>) {
-        queue.withLock { $0.doubt(ids: ids) }
-    }
-
-    func settle(id: String) {
-        queue.withLock { _ = $0.settle(id: id) }
-    }
-
-    func publish() {
-        let view = queue.withLock { Self.view(of: $0) }
-        let predicted = view.predicted
-        predictedStore.performStateUpdate { $0 = predicted }
-        viewStore.performStateUpdate { $0 = view }
+        observable.stores.view(view).observe(path)
     }
 }

@@ -61,7 +61,11 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
     /// The unanswered local actions, in the order dispatched.
     public private(set) var pending: [Pending] = []
     /// ``confirmed`` with ``pending`` applied: what the app shows.
-    public private(set) var predicted: App.State
+    public var predicted: App.State { prediction ?? confirmed }
+    /// The prediction while actions are pending; `nil` when it is
+    /// ``confirmed`` itself, so that ``confirm(rev:updating:)`` changes the
+    /// one copy of the state in place.
+    private var prediction: App.State?
     /// The ids of the pending actions the reducer rejected in the prediction.
     public private(set) var predictedRejections: Set<String> = []
     /// The session the actions are predicted as coming from (its name is
@@ -74,7 +78,6 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
     public init(confirmed: App.State, rev: UInt64, session: SessionInfo, clientID: String? = nil) {
         self.confirmed = confirmed
         self.confirmedRev = rev
-        self.predicted = confirmed
         self.session = session
         self.clientID = clientID
     }
@@ -89,9 +92,12 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         let next = Pending(id: id, action: action, time: time, inDoubt: false)
         pending.append(next)
         let accepted = UInt64(pending.dropLast().count { !$0.inDoubt } - predictedRejections.count)
-        if !Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &predicted) {
+        var state = predicted
+        prediction = nil
+        if !Self.reduce(next, revision: confirmedRev + accepted + 1, session: session, clientID: clientID, into: &state) {
             predictedRejections.insert(id)
         }
+        prediction = state
     }
 
     /// The server's state moved to `state` at `rev` (a snapshot or patch):
@@ -100,6 +106,18 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         confirmed = state
         confirmedRev = rev
         rebase()
+    }
+
+    /// The server's state moved at `rev`, as `update` says (a patch applied
+    /// to the typed state): changes ``confirmed`` in place, so that with no
+    /// pending action the cost is what `update` changes, not a copy of the
+    /// state, then rebases the pending actions on it. A throwing `update`
+    /// leaves the revision as it was.
+    public mutating func confirm<Failure: Error>(rev: UInt64, updating update: (inout App.State) throws(Failure) -> Void) throws(Failure) {
+        prediction = nil
+        defer { rebase() }
+        try update(&confirmed)
+        confirmedRev = rev
     }
 
     /// The server answered action `id` (ack, reject or error): it is no
@@ -124,6 +142,11 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
 
     /// Recomputes ``predicted``: ``confirmed`` with every pending action applied in order.
     public mutating func rebase() {
+        guard pending.contains(where: { !$0.inDoubt }) else {
+            prediction = nil
+            predictedRejections = []
+            return
+        }
         var state = confirmed
         var rejections: Set<String> = []
         var accepted: UInt64 = 0
@@ -134,7 +157,7 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
                 rejections.insert(next.id)
             }
         }
-        predicted = state
+        prediction = state
         predictedRejections = rejections
     }
 
