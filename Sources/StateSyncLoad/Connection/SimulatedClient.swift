@@ -71,7 +71,7 @@ final class SimulatedClient {
     func opened(_ outbound: WebSocketOutbound) {
         self.outbound = outbound
         let name = "\(shared.scenario.clientPrefix)-\(index)"
-        send(.hello(clientID: name, token: shared.scenario.token, name: name))
+        send(.hello(clientID: "\(name)-\(shared.scenario.runID)", token: shared.scenario.token, name: name))
     }
 
     func received(_ message: WebSocketMessage) {

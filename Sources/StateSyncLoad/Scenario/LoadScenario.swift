@@ -58,6 +58,11 @@ public struct LoadScenario: Sendable {
     public var maxOutstandingPerWriter: Int
     /// Prefix of every client's `clientId` and name; default `bench`.
     public var clientPrefix: String
+    /// Ends every client's `clientId`: random for each scenario, so that a
+    /// second run against the same server is not taken for the first one
+    /// sending its dispatches again (exactly-once would answer them with
+    /// their old outcomes and apply nothing).
+    public var runID = String(UInt32.random(in: .min ... .max), radix: 16)
     /// Stores the clients are spread over: 0 (the default) puts every client
     /// in `main`; N puts client *i* (writers included) in the store
     /// `bench-(i % N)`, whose revisions, deliveries and gaps are its own.

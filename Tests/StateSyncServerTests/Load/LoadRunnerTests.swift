@@ -24,6 +24,19 @@ struct LoadRunnerTests {
         #expect(result.ackLatency.count == UInt64(result.counts.acked))
     }
 
+    @Test func aSecondRunAgainstTheSameServerMeasuresItsOwnActions() async throws {
+        let (first, second) = try await TestServer.with { server in
+            (try await LoadRunner(scenario: Self.scenario(server.url)).run { _ in },
+             try await LoadRunner(scenario: Self.scenario(server.url)).run { _ in })
+        }
+        // The second run's dispatches reuse the first one's ids: with the same clientIds
+        // the server would take them for retries, apply nothing, and deliver nothing.
+        #expect(first.passed, "\(first.problems)")
+        #expect(second.passed, "\(second.problems)")
+        #expect(second.counts.deliveries == second.counts.acked * 12)
+        #expect(second.counts.deliveries > 0)
+    }
+
     @Test func anOwnCounterIsDeliveredOnlyToItsSubscriber() async throws {
         let result = try await TestServer.with { server in
             var scenario = Self.scenario(server.url)
