@@ -34,14 +34,24 @@ final class DeliveryLedger: Sendable {
         var paths = PathTable()
     }
 
-    /// Revisions remembered: 262,144, over four minutes at 1,000 actions/s.
-    /// A patch that reaches further back is matched only with what is left.
-    static let capacity = 1 << 18
+    /// Revisions remembered in all, shared by the stores of a run: 262,144,
+    /// over four minutes at 1,000 actions/s. A patch that reaches further
+    /// back is matched only with what is left.
+    static let runCapacity = 1 << 18
+    /// Revisions remembered by one store's ledger at least: 4,096, over six
+    /// minutes at 10 actions/s.
+    static let storeCapacity = 1 << 12
 
+    /// Revisions this ledger remembers.
+    let capacity: Int
     private let state: Mutex<State>
 
-    init() {
-        state = Mutex(State(ring: Array(repeating: Entry(rev: 0, sent: 0, path: 0, node: 0), count: Self.capacity)))
+    /// The ledger of one store of a run over `stores` stores: its share of
+    /// ``runCapacity``, at least ``storeCapacity`` (32 bytes a revision: a
+    /// ledger of the whole capacity for each of 1,000 stores took 8 GiB).
+    init(stores: Int = 1) {
+        capacity = max(Self.storeCapacity, Self.runCapacity / max(1, stores))
+        state = Mutex(State(ring: Array(repeating: Entry(rev: 0, sent: 0, path: 0, node: 0), count: capacity)))
     }
 
     /// Registers a subscription before the run; returns its path's id.
@@ -58,7 +68,7 @@ final class DeliveryLedger: Sendable {
     /// connected to `node` got `rev`; returns how many subscriptions must receive it.
     func recordAck(rev: UInt64, sent: UInt64, path: PathTable.ID, node: Int) -> Int {
         state.withLock { state in
-            state.ring[Int(rev % UInt64(Self.capacity))] = Entry(rev: rev, sent: sent, path: path, node: node)
+            state.ring[Int(rev % UInt64(capacity))] = Entry(rev: rev, sent: sent, path: path, node: node)
             return state.paths.subscribersAffected(by: path)
         }
     }
@@ -81,7 +91,7 @@ final class DeliveryLedger: Sendable {
                     kept += 1
                     continue
                 }
-                let capacity = UInt64(Self.capacity)
+                let capacity = UInt64(self.capacity)
                 let first = max(patch.base + 1, patch.rev >= capacity ? patch.rev - capacity + 1 : 0)
                 guard first <= patch.rev else { continue }
                 for rev in first...patch.rev {

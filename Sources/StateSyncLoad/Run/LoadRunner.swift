@@ -43,7 +43,7 @@ public struct LoadRunner: Sendable {
         let startedAt = ISO8601DateFormatter().string(from: Date())
         let loadBefore = ProcessResources.loadAverage()
         let shared = RunShared(
-            scenario: scenario, counters: LoadCounters(), ledgers: (0..<scenario.storeCount).map { _ in DeliveryLedger() },
+            scenario: scenario, counters: LoadCounters(), ledgers: (0..<scenario.storeCount).map { _ in DeliveryLedger(stores: scenario.storeCount) },
             watermark: AnswerWatermark(writers: scenario.writers), problems: ProblemLog())
         let loops = try await RunLoops.start(threads: scenario.threads, stores: scenario.storeCount)
         let phase = PhaseClock()

@@ -30,7 +30,7 @@ import Testing
         let path = ledger.addSubscription("/counters")
         let action = ledger.actionPath("/counters/hits")
         _ = ledger.recordAck(rev: 1, sent: 0, path: action, node: 0)
-        let far = UInt64(DeliveryLedger.capacity) + 5
+        let far = UInt64(ledger.capacity) + 5
         _ = ledger.recordAck(rev: far, sent: 0, path: action, node: 0)
         var pending = [PendingPatch(path: path, base: 0, rev: far, arrived: 10, node: 0)]
         let found = ledger.match(&pending, before: .max) { _, _ in }
@@ -54,5 +54,22 @@ import Testing
         #expect(ledger.match(&pending, before: .max) { samples.append(($0, $1)) } == 3)
         #expect(samples.map(\.0) == [2_000, 3_000, 5_000])
         #expect(samples.map(\.1) == [true, false, false])
+    }
+
+    @Test func theStoresOfARunShareItsCapacityEachKeepingAFloor() {
+        #expect(DeliveryLedger().capacity == DeliveryLedger.runCapacity)
+        #expect(DeliveryLedger(stores: 4).capacity == DeliveryLedger.runCapacity / 4)
+        #expect(DeliveryLedger(stores: 1_000).capacity == DeliveryLedger.storeCapacity)
+    }
+
+    @Test func aPatchOlderThanASmallLedgerRemembersIsMatchedWithWhatIsLeft() {
+        let ledger = DeliveryLedger(stores: 1_000)
+        let counters = ledger.addSubscription("/counters")
+        let hits = ledger.actionPath("/counters/hits")
+        let newest = UInt64(ledger.capacity) + 10
+        for rev in 1...newest { _ = ledger.recordAck(rev: rev, sent: rev, path: hits, node: 0) }
+        // Covers every revision; only the newest `capacity` of them are still known.
+        var pending = [PendingPatch(path: counters, base: 0, rev: newest, arrived: newest + 1, node: 0)]
+        #expect(ledger.match(&pending, before: .max) { _, _ in } == ledger.capacity)
     }
 }
