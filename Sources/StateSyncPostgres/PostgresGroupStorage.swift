@@ -72,8 +72,15 @@ import Synchronization
 /// inserted and not yet ended waits for it, then conflicts if it committed
 /// and goes in if it rolled back, so one outcome of a pair is ever stored.
 ///
-/// **A lost connection** (the server restarted, the backend was terminated,
-/// no answer within the deadline) is reconnected, with a backoff from
+/// **Bounded waits.** Every session starts with ``PostgresSessionBounds``:
+/// a node stopped inside a group's transaction (SIGSTOP, a long pause) has
+/// its session ended by PostgreSQL after the idle timeout, which frees the
+/// store's row for the other nodes; resumed, it finds its connection lost
+/// (below). A statement that waits for the row past the lock timeout fails,
+/// and the group is written again after the backoff, like a lost connection.
+///
+/// **A lost connection** (the server restarted, the backend was terminated
+/// or ended for idling in a transaction, no answer within the deadline) is reconnected, with a backoff from
 /// ``PostgresJournal/Configuration/firstRetryDelay`` doubling up to
 /// ``PostgresJournal/Configuration/maximumRetryDelay`` (the writer's
 /// retry of a ``GroupCommitFailure/retryable(_:reason:)``); meanwhile
@@ -182,7 +189,7 @@ final class PostgresGroupStorage: GroupCommitStorage {
                     throw JournalError.postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
                         + "revision \(seen) this node saw committed: the database lost committed transactions")
                 }
-                return .refused(head: actual, holdUntil: try await hold(connection, of: lease, at: actual))
+                return .refused(head: actual, holdUntil: hold(connection, of: lease, at: actual))
             }
             if !entries.isEmpty {
                 try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
@@ -207,6 +214,9 @@ final class PostgresGroupStorage: GroupCommitStorage {
                 throw Self.lost(failure)
             }
             await rollBack(connection, of: lease)
+            if PostgresFailure.isLockTimeout(error) {
+                throw GroupCommitFailure.retryable(failure, reason: "another node holds the store's row too long")
+            }
             throw failure
         }
         do {
@@ -216,6 +226,10 @@ final class PostgresGroupStorage: GroupCommitStorage {
                 throw JournalError.postgres(server, "commit a batch", PostgresFailure.message(error))
             }
             lease.connection.drop(connection)
+            if error is TimedConnection.Closed {
+                // COMMIT was never sent: the session ended without it, so nothing committed.
+                throw Self.lost(PostgresFailure.journalError(error, server: server, operation: "commit a batch"))
+            }
             throw GroupCommitFailure.outcomeUnknown(.commitOutcomeUnknown("PostgreSQL at \(server)", PostgresFailure.message(error)))
         }
         logger.trace("PostgreSQL group committed", metadata: ["batches": "\(batches.count)", "revision": "\(head)"])

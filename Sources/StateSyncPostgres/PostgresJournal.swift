@@ -83,6 +83,12 @@ public final class PostgresJournal: SharedJournal {
         /// store locked for its redo (see `PostgresGroupStorage+Turns.swift`).
         /// Default 200 ms: a catch-up and a redo take a few milliseconds.
         public var heldTurnLimit: Duration = .milliseconds(200)
+        /// How long PostgreSQL lets the node's sessions sit idle inside a
+        /// transaction or wait for a lock, and how it detects a node gone
+        /// from the network (see ``PostgresSessionBounds``): what bounds the
+        /// other nodes' wait for a node stopped inside a group commit.
+        /// Default: ``PostgresSessionBounds``'s defaults (5 s idle, 8 s lock wait).
+        public var sessionBounds = PostgresSessionBounds()
 
         /// A configuration with the documented defaults.
         public init(

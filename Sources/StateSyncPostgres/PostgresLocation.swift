@@ -81,12 +81,6 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// `USER@HOST:PORT/DATABASE`, for logs and error messages (no password).
     public var description: String { "\(user)@\(host):\(port)/\(database)" }
 
-    /// The connection settings for postgres-nio (no TLS).
-    var configuration: PostgresConnection.Configuration {
-        PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: .disable)
-    }
-
     /// `text` with its `%XX` escapes decoded (a password may hold `@` or `/`).
     private static func decoded(_ text: Substring) -> String {
         var bytes: [UInt8] = []
