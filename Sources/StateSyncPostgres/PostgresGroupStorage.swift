@@ -53,7 +53,7 @@ import Synchronization
 /// acknowledged; a client that retries the same `(clientId, id)` finds the
 /// outcome in `statesync_outcomes` if it did commit. A statement the server
 /// refuses is final for this journal: every later append fails, as with
-/// ``SQLiteJournal``.
+/// ``SQLiteJournal``, and the node's ``PostgresNodeFailure`` records it.
 ///
 /// **Taking turns.** A refused writer keeps the store row locked while
 /// its engine redoes the refused group (PostgresGroupStorage+Turns.swift).
@@ -112,6 +112,8 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// The node whose sessions' joins this writer journals, when presence
     /// is kept per node (``PresenceRows``).
     private let nodeID: String?
+    /// Where a statement PostgreSQL refused is recorded for every store of the node.
+    private let nodeFailure: PostgresNodeFailure
     let server: String
     let logger: Logger
     /// The transaction kept open after a refusal (see "Taking turns"); only
@@ -121,9 +123,10 @@ final class PostgresGroupStorage: GroupCommitStorage {
     let heldTurnLimit: Duration
 
     init(
-        writers: PostgresWriterPool, storeID: String, nodeID: String?, server: String, heldTurnLimit: Duration,
-        logger: Logger
+        writers: PostgresWriterPool, storeID: String, nodeID: String?, nodeFailure: PostgresNodeFailure, server: String,
+        heldTurnLimit: Duration, logger: Logger
     ) {
+        self.nodeFailure = nodeFailure
         self.heldTurnLimit = heldTurnLimit
         self.writers = writers
         self.storeID = storeID
@@ -136,6 +139,14 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// the writer writes the group again after its backoff.
     private static func lost(_ error: JournalError) -> GroupCommitFailure {
         .retryable(error, reason: "PostgreSQL is unreachable")
+    }
+
+    /// PostgreSQL refused a statement of the group (`error`, its `failure`):
+    /// final for this journal, and recorded for the node's other stores.
+    private func refused(_ error: any Error, _ failure: JournalError) -> GroupCommitFailure {
+        let reason = "PostgreSQL refused a write to store \(storeID): \(PostgresFailure.message(error))"
+        nodeFailure.record(JournalWriteFault(reason: reason, failures: 1, isFinal: true))
+        return .final(failure, reason: reason)
     }
 
     /// Runs the group's transaction (see the type's documentation) on the
@@ -186,8 +197,10 @@ final class PostgresGroupStorage: GroupCommitStorage {
             if let actual {
                 guard actual > seen else {
                     try await connection.run("ROLLBACK", logger: logger)
-                    throw JournalError.postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
-                        + "revision \(seen) this node saw committed: the database lost committed transactions")
+                    throw GroupCommitFailure.final(
+                        .postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
+                            + "revision \(seen) this node saw committed: the database lost committed transactions"),
+                        reason: "the head revision of store \(storeID) in PostgreSQL went back")
                 }
                 return .refused(head: actual, holdUntil: hold(connection, of: lease, at: actual))
             }
@@ -205,6 +218,8 @@ final class PostgresGroupStorage: GroupCommitStorage {
                 try await connection.run("ROLLBACK", logger: logger)
                 return .decidedElsewhere(pairs: decidedElsewhere)
             }
+        } catch let failure as GroupCommitFailure {
+            throw failure
         } catch let error as JournalError {
             throw error
         } catch {
@@ -217,13 +232,13 @@ final class PostgresGroupStorage: GroupCommitStorage {
             if PostgresFailure.isLockTimeout(error) {
                 throw GroupCommitFailure.retryable(failure, reason: "another node holds the store's row too long")
             }
-            throw failure
+            throw refused(error, failure)
         }
         do {
             try await connection.run("COMMIT", logger: logger)
         } catch {
             if PostgresFailure.isServerAnswer(error) {
-                throw JournalError.postgres(server, "commit a batch", PostgresFailure.message(error))
+                throw refused(error, .postgres(server, "commit a batch", PostgresFailure.message(error)))
             }
             lease.connection.drop(connection)
             if error is TimedConnection.Closed {

@@ -64,6 +64,8 @@ public final class PostgresStores: StoreJournals {
     let reader: ReconnectingConnection
     let watcher: PostgresHeadWatcher
     let presence: PostgresPresence?
+    /// The first write PostgreSQL refused on any of these stores.
+    let failure = PostgresNodeFailure()
     /// The store whose rows hold the node's heartbeat (`main`'s, or a
     /// journal opened alone's), whose presence ``presence`` keeps.
     let nodeStoreID: String
