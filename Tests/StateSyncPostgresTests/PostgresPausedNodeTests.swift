@@ -65,7 +65,9 @@ struct PostgresPausedNodeTests {
     /// Pauses `node` (written through by `writer`) until a pause catches it
     /// inside a transaction: its backend idle in one while another
     /// backend waits for it. Returns when that pause began; the node stays
-    /// paused. Each missed attempt resumes it and waits for its next ack.
+    /// paused. Each missed attempt resumes it, waits for its next two acks,
+    /// then for a random part of the time between them (a pause right after
+    /// an ack would always find the node between two transactions).
     static func pauseInsideATransaction(
         _ node: ClusterNode, writer: CountingWriter, on postgres: TestPostgres
     ) async throws -> ContinuousClock.Instant {
@@ -79,7 +81,9 @@ struct PostgresPausedNodeTests {
                 if try await blockingIdleTransactions(on: postgres) > 0 { return stoppedAt }
             }
             node.process.send(SIGCONT)
-            await writer.waitForAcks(writer.acks.count + 1)
+            await writer.waitForAcks(writer.acks.count + 2)
+            let acks = writer.acks
+            try await Task.sleep(for: (acks[acks.count - 1] - acks[acks.count - 2]) * Double.random(in: 0..<1))
         }
         throw TestCluster.Failure(description: "no pause of 40 caught the node inside a transaction")
     }
