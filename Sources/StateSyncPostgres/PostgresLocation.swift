@@ -1,5 +1,3 @@
-import PostgresNIO
-
 /// Where a ``PostgresJournal`` connects, parsed from a URL of the form
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`postgresql://` too),
 /// the form `statesync serve --postgres` and `STATESYNC_POSTGRES_URL` take.

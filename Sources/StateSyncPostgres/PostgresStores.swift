@@ -21,8 +21,9 @@ import Synchronization
 /// - one for the node's heartbeat when ``PostgresJournal/Configuration/node``
 ///   is set (``PostgresPresence``; the node row belongs to `main`).
 ///
-/// Each connection is opened again when lost, and every statement has a
-/// deadline (``PostgresJournal/Configuration/statementTimeout``). Closing a
+/// Each connection is opened again when lost, starts with the session
+/// bounds (``PostgresJournal/Configuration/sessionBounds``), and every
+/// statement has a deadline (``PostgresJournal/Configuration/statementTimeout``). Closing a
 /// store's journal leaves them open; ``close()`` closes them, once every
 /// journal is closed.
 ///

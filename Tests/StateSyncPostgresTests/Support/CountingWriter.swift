@@ -19,7 +19,8 @@ final class CountingWriter: Sendable {
         var acks: [ContinuousClock.Instant] = []
         var rejections: [DispatchRejection] = []
         var stopped = false
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWaiter = 0
     }
 
     /// The counter it increments (`{"type":"increment","counter":…}`).
@@ -60,15 +61,28 @@ final class CountingWriter: Sendable {
         }
     }
 
-    /// Returns once `count` dispatches in all were acknowledged.
+    /// Returns once `count` dispatches in all were acknowledged, or the
+    /// task is cancelled (a test past its time limit).
     func waitForAcks(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let ready = record.withLock { record in
-                guard record.acks.count < count else { return true }
-                record.waiters.append((count, continuation))
-                return false
+        let id = record.withLock { record in
+            defer { record.nextWaiter += 1 }
+            return record.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = record.withLock { record in
+                    guard record.acks.count < count, !Task.isCancelled else { return true }
+                    record.waiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = record.withLock { record in
+                defer { record.waiters.removeAll { $0.id == id } }
+                return record.waiters.first { $0.id == id }
+            }
+            waiter?.continuation.resume()
         }
     }
 
