@@ -43,7 +43,8 @@ public protocol Journal: AnyObject, Sendable {
     var lastRevision: UInt64 { get }
 
     /// Why writes are failing right now while the journal retries them, or
-    /// `nil` when they succeed (always `nil` for ``MemoryJournal``).
+    /// why they failed for good (``JournalWriteFault/isFinal``), or `nil`
+    /// when they succeed (always `nil` for ``MemoryJournal``).
     var writeFault: JournalWriteFault? { get }
 
     /// Writes `batch` in one transaction with one fsync and calls

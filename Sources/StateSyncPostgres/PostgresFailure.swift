@@ -16,13 +16,26 @@ enum PostgresFailure {
     /// Whether `error` came from the server answering (the statement was
     /// refused, the connection still stood) rather than from the connection.
     /// The server ending the session (SQLSTATE class 57P: terminated by
-    /// `pg_terminate_backend`, shut down, crashed) or a connection exception
-    /// (class 08) is a lost connection, even when its message arrives as the
-    /// answer to a statement.
+    /// `pg_terminate_backend`, shut down, crashed; 25P03: left idle in a
+    /// transaction past ``PostgresSessionBounds/idleInTransactionTimeout``)
+    /// or a connection exception (class 08) is a lost connection, even when
+    /// its message arrives as the answer to a statement.
     static func isServerAnswer(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError, error.code == .server else { return false }
-        let state = error.serverInfo?[.sqlState] ?? ""
-        return !(state.hasPrefix("57P") || state.hasPrefix("08"))
+        let state = sqlState(of: error)
+        return !(state.hasPrefix("57P") || state.hasPrefix("08") || state == "25P03")
+    }
+
+    /// Whether `error` is a statement that waited for a lock longer than
+    /// ``PostgresSessionBounds/lockTimeout`` (SQLSTATE 55P03): the session
+    /// still stands and the statement may be tried again.
+    static func isLockTimeout(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server else { return false }
+        return sqlState(of: error) == "55P03"
+    }
+
+    private static func sqlState(of error: PSQLError) -> String {
+        error.serverInfo?[.sqlState] ?? ""
     }
 
     /// The most specific text `error` carries.

@@ -15,8 +15,8 @@ import Synchronization
 /// The turn is bounded: a group that does not come within
 /// ``heldTurnLimit`` (or does not start right after the locked head) rolls
 /// the transaction back, and the session's
-/// `idle_in_transaction_session_timeout` ends it should this process stop
-/// (SIGSTOP) while holding it. Correctness does not rest on the turn:
+/// `idle_in_transaction_session_timeout` (``PostgresSessionBounds``) ends
+/// it should this process stop (SIGSTOP) while holding it. Correctness does not rest on the turn:
 /// every group still goes through the compare-and-set.
 extension PostgresGroupStorage {
     /// A transaction holding the store row's lock at `head`, on
@@ -28,20 +28,11 @@ extension PostgresGroupStorage {
         var deadline: ContinuousClock.Instant
     }
 
-    /// How long PostgreSQL lets a held turn's session sit idle before it
-    /// ends the session (a writer process that was stopped).
-    static let idleTurnTimeoutMilliseconds = 2_000
-
     /// Keeps the transaction open on `connection`, holding the store row at
     /// `head`, for the refused group's redo (see "Taking turns"); returns
     /// the turn's deadline, at which the writer wakes to end it if nothing
     /// came. The turn keeps `lease` until it ends.
-    func hold(_ connection: TimedConnection, of lease: PostgresWriterPool.Lease, at head: UInt64) async throws
-        -> ContinuousClock.Instant {
-        // SET takes no bind parameters; the value is this type's constant.
-        try await connection.run(
-            PostgresQuery(unsafeSQL: "SET LOCAL idle_in_transaction_session_timeout = \(Self.idleTurnTimeoutMilliseconds)"),
-            logger: logger)
+    func hold(_ connection: TimedConnection, of lease: PostgresWriterPool.Lease, at head: UInt64) -> ContinuousClock.Instant {
         let deadline = ContinuousClock.now + heldTurnLimit
         heldTurn.withLock { $0 = HeldTurn(lease: lease, connection: connection, head: head, deadline: deadline) }
         return deadline

@@ -53,7 +53,7 @@ import Synchronization
 /// acknowledged; a client that retries the same `(clientId, id)` finds the
 /// outcome in `statesync_outcomes` if it did commit. A statement the server
 /// refuses is final for this journal: every later append fails, as with
-/// ``SQLiteJournal``.
+/// ``SQLiteJournal``, and the node's ``PostgresNodeFailure`` records it.
 ///
 /// **Taking turns.** A refused writer keeps the store row locked while
 /// its engine redoes the refused group (PostgresGroupStorage+Turns.swift).
@@ -72,8 +72,15 @@ import Synchronization
 /// inserted and not yet ended waits for it, then conflicts if it committed
 /// and goes in if it rolled back, so one outcome of a pair is ever stored.
 ///
-/// **A lost connection** (the server restarted, the backend was terminated,
-/// no answer within the deadline) is reconnected, with a backoff from
+/// **Bounded waits.** Every session starts with ``PostgresSessionBounds``:
+/// a node stopped inside a group's transaction (SIGSTOP, a long pause) has
+/// its session ended by PostgreSQL after the idle timeout, which frees the
+/// store's row for the other nodes; resumed, it finds its connection lost
+/// (below). A statement that waits for the row past the lock timeout fails,
+/// and the group is written again after the backoff, like a lost connection.
+///
+/// **A lost connection** (the server restarted, the backend was terminated
+/// or ended for idling in a transaction, no answer within the deadline) is reconnected, with a backoff from
 /// ``PostgresJournal/Configuration/firstRetryDelay`` doubling up to
 /// ``PostgresJournal/Configuration/maximumRetryDelay`` (the writer's
 /// retry of a ``GroupCommitFailure/retryable(_:reason:)``); meanwhile
@@ -105,6 +112,8 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// The node whose sessions' joins this writer journals, when presence
     /// is kept per node (``PresenceRows``).
     private let nodeID: String?
+    /// Where a statement PostgreSQL refused is recorded for every store of the node.
+    private let nodeFailure: PostgresNodeFailure
     let server: String
     let logger: Logger
     /// The transaction kept open after a refusal (see "Taking turns"); only
@@ -114,9 +123,10 @@ final class PostgresGroupStorage: GroupCommitStorage {
     let heldTurnLimit: Duration
 
     init(
-        writers: PostgresWriterPool, storeID: String, nodeID: String?, server: String, heldTurnLimit: Duration,
-        logger: Logger
+        writers: PostgresWriterPool, storeID: String, nodeID: String?, nodeFailure: PostgresNodeFailure, server: String,
+        heldTurnLimit: Duration, logger: Logger
     ) {
+        self.nodeFailure = nodeFailure
         self.heldTurnLimit = heldTurnLimit
         self.writers = writers
         self.storeID = storeID
@@ -129,6 +139,14 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// the writer writes the group again after its backoff.
     private static func lost(_ error: JournalError) -> GroupCommitFailure {
         .retryable(error, reason: "PostgreSQL is unreachable")
+    }
+
+    /// PostgreSQL refused a statement of the group (`error`, its `failure`):
+    /// final for this journal, and recorded for the node's other stores.
+    private func refused(_ error: any Error, _ failure: JournalError) -> GroupCommitFailure {
+        let reason = "PostgreSQL refused a write to store \(storeID): \(PostgresFailure.message(error))"
+        nodeFailure.record(JournalWriteFault(reason: reason, failures: 1, isFinal: true))
+        return .final(failure, reason: reason)
     }
 
     /// Runs the group's transaction (see the type's documentation) on the
@@ -179,10 +197,12 @@ final class PostgresGroupStorage: GroupCommitStorage {
             if let actual {
                 guard actual > seen else {
                     try await connection.run("ROLLBACK", logger: logger)
-                    throw JournalError.postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
-                        + "revision \(seen) this node saw committed: the database lost committed transactions")
+                    throw GroupCommitFailure.final(
+                        .postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
+                            + "revision \(seen) this node saw committed: the database lost committed transactions"),
+                        reason: "the head revision of store \(storeID) in PostgreSQL went back")
                 }
-                return .refused(head: actual, holdUntil: try await hold(connection, of: lease, at: actual))
+                return .refused(head: actual, holdUntil: hold(connection, of: lease, at: actual))
             }
             if !entries.isEmpty {
                 try await PostgresStatements.insert(entries, store: storeID, on: connection, logger: logger)
@@ -198,6 +218,8 @@ final class PostgresGroupStorage: GroupCommitStorage {
                 try await connection.run("ROLLBACK", logger: logger)
                 return .decidedElsewhere(pairs: decidedElsewhere)
             }
+        } catch let failure as GroupCommitFailure {
+            throw failure
         } catch let error as JournalError {
             throw error
         } catch {
@@ -207,15 +229,22 @@ final class PostgresGroupStorage: GroupCommitStorage {
                 throw Self.lost(failure)
             }
             await rollBack(connection, of: lease)
-            throw failure
+            if PostgresFailure.isLockTimeout(error) {
+                throw GroupCommitFailure.retryable(failure, reason: "another node holds the store's row too long")
+            }
+            throw refused(error, failure)
         }
         do {
             try await connection.run("COMMIT", logger: logger)
         } catch {
             if PostgresFailure.isServerAnswer(error) {
-                throw JournalError.postgres(server, "commit a batch", PostgresFailure.message(error))
+                throw refused(error, .postgres(server, "commit a batch", PostgresFailure.message(error)))
             }
             lease.connection.drop(connection)
+            if error is TimedConnection.Closed {
+                // COMMIT was never sent: the session ended without it, so nothing committed.
+                throw Self.lost(PostgresFailure.journalError(error, server: server, operation: "commit a batch"))
+            }
             throw GroupCommitFailure.outcomeUnknown(.commitOutcomeUnknown("PostgreSQL at \(server)", PostgresFailure.message(error)))
         }
         logger.trace("PostgreSQL group committed", metadata: ["batches": "\(batches.count)", "revision": "\(head)"])

@@ -48,7 +48,7 @@ final class PostgresHeadWatcher: Sendable {
         var stopped = false
     }
 
-    private let location: PostgresLocation
+    private let connector: PostgresConnector
     private let pollInterval: Duration
     private let backoff: RetryBackoff
     private let reader: ReconnectingConnection
@@ -57,10 +57,10 @@ final class PostgresHeadWatcher: Sendable {
     private let state = Mutex(State())
 
     init(
-        location: PostgresLocation, pollInterval: Duration, backoff: RetryBackoff, reader: ReconnectingConnection,
+        connector: PostgresConnector, pollInterval: Duration, backoff: RetryBackoff, reader: ReconnectingConnection,
         catalog: PostgresStoreCatalog, logger: Logger
     ) {
-        self.location = location
+        self.connector = connector
         self.pollInterval = pollInterval
         self.backoff = backoff
         self.reader = reader
@@ -146,7 +146,7 @@ final class PostgresHeadWatcher: Sendable {
             }
         } catch {
             logger.warning("polling the stores' heads failed", metadata: [
-                "server": "\(location)", "error": "\(PostgresFailure.message(error))"])
+                "server": "\(connector)", "error": "\(PostgresFailure.message(error))"])
         }
     }
 
@@ -154,16 +154,14 @@ final class PostgresHeadWatcher: Sendable {
         var failures = 0
         while !Task.isCancelled {
             do {
-                var configuration = location.configuration
-                configuration.options.additionalStartupParameters.append(("application_name", Self.applicationName))
-                let connection = try await PostgresConnection.connect(configuration: configuration, id: 3, logger: logger)
+                let connection = try await connector.connect(id: 3, applicationName: Self.applicationName, logger: logger)
                 failures = 0
                 await consume(connection)
                 try? await connection.close()
             } catch {
                 failures += 1
                 logger.warning("the PostgreSQL LISTEN connection failed", metadata: [
-                    "server": "\(location)", "error": "\(PostgresFailure.message(error))", "failures": "\(failures)"])
+                    "server": "\(connector)", "error": "\(PostgresFailure.message(error))", "failures": "\(failures)"])
             }
             guard !Task.isCancelled else { return }
             failures = max(failures, 1)
@@ -187,11 +185,11 @@ final class PostgresHeadWatcher: Sendable {
                         self.handle(notification.payload)
                     }
                 }
-                logger.warning("the PostgreSQL LISTEN connection ended; reconnecting", metadata: ["server": "\(location)"])
+                logger.warning("the PostgreSQL LISTEN connection ended; reconnecting", metadata: ["server": "\(connector)"])
             } catch {
                 if !Task.isCancelled {
                     logger.warning("the PostgreSQL LISTEN connection was lost; reconnecting", metadata: [
-                        "server": "\(location)", "error": "\(PostgresFailure.message(error))"])
+                        "server": "\(connector)", "error": "\(PostgresFailure.message(error))"])
                 }
             }
         } onCancel: {

@@ -83,6 +83,12 @@ public final class PostgresJournal: SharedJournal {
         /// store locked for its redo (see `PostgresGroupStorage+Turns.swift`).
         /// Default 200 ms: a catch-up and a redo take a few milliseconds.
         public var heldTurnLimit: Duration = .milliseconds(200)
+        /// How long PostgreSQL lets the node's sessions sit idle inside a
+        /// transaction or wait for a lock, and how it detects a node gone
+        /// from the network (see ``PostgresSessionBounds``): what bounds the
+        /// other nodes' wait for a node stopped inside a group commit.
+        /// Default: ``PostgresSessionBounds``'s defaults (5 s idle, 8 s lock wait).
+        public var sessionBounds = PostgresSessionBounds()
 
         /// A configuration with the documented defaults.
         public init(
@@ -159,7 +165,7 @@ public final class PostgresJournal: SharedJournal {
         self.logger = logger
         let storage = PostgresGroupStorage(
             writers: stores.writers, storeID: configuration.storeID, nodeID: stores.presence?.nodeID,
-            server: stores.location.description, heldTurnLimit: configuration.heldTurnLimit, logger: logger)
+            nodeFailure: stores.failure, server: stores.location.description, heldTurnLimit: configuration.heldTurnLimit, logger: logger)
         let writer = GroupCommitWriter(
             storage: storage, lastRevision: head,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
@@ -171,10 +177,11 @@ public final class PostgresJournal: SharedJournal {
     /// node left.
     public var lastRevision: UInt64 { writer.durableRevision }
 
-    /// Why writes are failing while the writer reconnects, or `nil` (see
-    /// ``Journal/writeFault``): the engine refuses new actions meanwhile
-    /// and `/health` answers 503.
-    public var writeFault: JournalWriteFault? { writer.fault }
+    /// Why writes are failing while the writer reconnects (the engine refuses
+    /// new actions meanwhile), or failed for good, this journal's or another
+    /// store's of the node (``PostgresNodeFailure``), or `nil` (see
+    /// ``Journal/writeFault``); `/health` answers 503 for either.
+    public var writeFault: JournalWriteFault? { writer.fault ?? stores.failure.fault }
 
     /// This node's presence in the cluster when ``Configuration/node`` is
     /// set (see ``PostgresPresence``), else `nil`. One per node: every

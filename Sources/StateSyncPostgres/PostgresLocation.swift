@@ -1,5 +1,3 @@
-import PostgresNIO
-
 /// Where a ``PostgresJournal`` connects, parsed from a URL of the form
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`postgresql://` too),
 /// the form `statesync serve --postgres` and `STATESYNC_POSTGRES_URL` take.
@@ -80,12 +78,6 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// `USER@HOST:PORT/DATABASE`, for logs and error messages (no password).
     public var description: String { "\(user)@\(host):\(port)/\(database)" }
-
-    /// The connection settings for postgres-nio (no TLS).
-    var configuration: PostgresConnection.Configuration {
-        PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: .disable)
-    }
 
     /// `text` with its `%XX` escapes decoded (a password may hold `@` or `/`).
     private static func decoded(_ text: Substring) -> String {

@@ -104,6 +104,10 @@ enum PostgresSchema {
     static func prepare(_ connection: TimedConnection, server: String, logger: Logger) async throws {
         try await connection.run("BEGIN", logger: logger)
         do {
+            // Another node's migration, or its writers, may hold the locks for longer than the
+            // session's lock timeout (PostgresSessionBounds): the wait is bounded by the open deadline instead.
+            let openTimeout = connection.timeout.nanoseconds / 1_000_000
+            try await connection.run(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(openTimeout)"), logger: logger)
             try await connection.run("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             try await connection.run(
                 "CREATE TABLE IF NOT EXISTS statesync_schema (version integer NOT NULL)", logger: logger)

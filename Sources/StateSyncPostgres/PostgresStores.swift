@@ -21,8 +21,9 @@ import Synchronization
 /// - one for the node's heartbeat when ``PostgresJournal/Configuration/node``
 ///   is set (``PostgresPresence``; the node row belongs to `main`).
 ///
-/// Each connection is opened again when lost, and every statement has a
-/// deadline (``PostgresJournal/Configuration/statementTimeout``). Closing a
+/// Each connection is opened again when lost, starts with the session
+/// bounds (``PostgresJournal/Configuration/sessionBounds``), and every
+/// statement has a deadline (``PostgresJournal/Configuration/statementTimeout``). Closing a
 /// store's journal leaves them open; ``close()`` closes them, once every
 /// journal is closed.
 ///
@@ -64,6 +65,8 @@ public final class PostgresStores: StoreJournals {
     let reader: ReconnectingConnection
     let watcher: PostgresHeadWatcher
     let presence: PostgresPresence?
+    /// The first write PostgreSQL refused on any of these stores.
+    let failure = PostgresNodeFailure()
     /// The store whose rows hold the node's heartbeat (`main`'s, or a
     /// journal opened alone's), whose presence ``presence`` keeps.
     let nodeStoreID: String
@@ -98,12 +101,13 @@ public final class PostgresStores: StoreJournals {
     ) async throws -> PostgresStores {
         let server = location.description
         let journal = configuration.journal
+        let connector = PostgresConnector(location: location, bounds: journal.sessionBounds)
         let timeout = TimeAmount(journal.statementTimeout)
         let openTimeout = TimeAmount(journal.openTimeout)
-        let writer = TimedConnection(connection: try await connect(location, id: 1, logger: logger), timeout: openTimeout)
+        let writer = TimedConnection(connection: try await connect(connector, id: 1, logger: logger), timeout: openTimeout)
         let reader: TimedConnection
         do {
-            reader = TimedConnection(connection: try await connect(location, id: 2, logger: logger), timeout: timeout)
+            reader = TimedConnection(connection: try await connect(connector, id: 2, logger: logger), timeout: timeout)
         } catch {
             try? await writer.close()   // the connect error is the one to report
             throw error
@@ -114,16 +118,16 @@ public final class PostgresStores: StoreJournals {
             var presence: PostgresPresence?
             if let node = journal.node {
                 presence = try await registerNode(
-                    node, store: nodeStoreID, location: location, timeouts: (open: openTimeout, statement: timeout), logger: logger)
+                    node, store: nodeStoreID, connector: connector, timeouts: (open: openTimeout, statement: timeout), logger: logger)
             }
             let catalog = PostgresStoreCatalog(logger: logger)
-            let reconnectingReader = ReconnectingConnection(reader, role: "reader", location: location, logger: logger)
+            let reconnectingReader = ReconnectingConnection(reader, role: "reader", connector: connector, logger: logger)
             await catalog.reload(from: reconnectingReader)
             return PostgresStores(
-                location: location, configuration: configuration,
+                connector: connector, configuration: configuration,
                 writers: PostgresWriterPool(
                     first: TimedConnection(connection: writer.connection, timeout: timeout),
-                    count: configuration.writerConnections, location: location, logger: logger),
+                    count: configuration.writerConnections, connector: connector, logger: logger),
                 reader: reconnectingReader, presence: presence, nodeStoreID: nodeStoreID, catalog: catalog, logger: logger)
         } catch {
             try? await writer.close()   // the open error is the one to report
@@ -133,11 +137,11 @@ public final class PostgresStores: StoreJournals {
     }
 
     private init(
-        location: PostgresLocation, configuration: Configuration, writers: PostgresWriterPool, reader: ReconnectingConnection,
+        connector: PostgresConnector, configuration: Configuration, writers: PostgresWriterPool, reader: ReconnectingConnection,
         presence: PostgresPresence?, nodeStoreID: String, catalog: PostgresStoreCatalog, logger: Logger
     ) {
         self.nodeStoreID = nodeStoreID
-        self.location = location
+        location = connector.location
         self.configuration = configuration
         self.writers = writers
         self.reader = reader
@@ -145,7 +149,7 @@ public final class PostgresStores: StoreJournals {
         self.catalog = catalog
         self.logger = logger
         watcher = PostgresHeadWatcher(
-            location: location, pollInterval: configuration.journal.pollInterval,
+            connector: connector, pollInterval: configuration.journal.pollInterval,
             backoff: RetryBackoff(first: configuration.journal.firstRetryDelay, maximum: configuration.journal.maximumRetryDelay),
             reader: reader, catalog: catalog, logger: logger)
     }
@@ -282,15 +286,15 @@ public final class PostgresStores: StoreJournals {
 
     /// Opens the presence connection and registers `node` in the cluster.
     private static func registerNode(
-        _ node: PostgresNode, store: String, location: PostgresLocation, timeouts: (open: TimeAmount, statement: TimeAmount),
+        _ node: PostgresNode, store: String, connector: PostgresConnector, timeouts: (open: TimeAmount, statement: TimeAmount),
         logger: Logger
     ) async throws -> PostgresPresence {
-        let opened = TimedConnection(connection: try await connect(location, id: 4, logger: logger), timeout: timeouts.open)
+        let opened = TimedConnection(connection: try await connect(connector, id: 4, logger: logger), timeout: timeouts.open)
         let presence = PostgresPresence(
             node: node, store: store,
             connection: ReconnectingConnection(
                 TimedConnection(connection: opened.connection, timeout: timeouts.statement), role: "presence",
-                location: location, logger: logger),
+                connector: connector, logger: logger),
             logger: logger)
         do {
             try await presence.register(on: opened)
@@ -301,11 +305,11 @@ public final class PostgresStores: StoreJournals {
         return presence
     }
 
-    private static func connect(_ location: PostgresLocation, id: Int, logger: Logger) async throws -> PostgresConnection {
+    private static func connect(_ connector: PostgresConnector, id: Int, logger: Logger) async throws -> PostgresConnection {
         do {
-            return try await PostgresConnection.connect(configuration: location.configuration, id: id, logger: logger)
+            return try await connector.connect(id: id, logger: logger)
         } catch {
-            throw PostgresFailure.journalError(error, server: location.description, operation: "connect")
+            throw PostgresFailure.journalError(error, server: connector.description, operation: "connect")
         }
     }
 }

@@ -32,13 +32,13 @@ final class PostgresWriterPool: Sendable {
     private let slots: [ReconnectingConnection]
     private let state: Mutex<State>
 
-    /// A pool of `count` connections to `location` (at least 1), the first
-    /// of them `first`, already open; the others open when first leased.
-    init(first: TimedConnection, count: Int, location: PostgresLocation, logger: Logger) {
-        var slots = [ReconnectingConnection(first, role: "writer", location: location, logger: logger)]
+    /// A pool of `count` connections opened by `connector` (at least 1),
+    /// the first of them `first`, already open; the others open when first leased.
+    init(first: TimedConnection, count: Int, connector: PostgresConnector, logger: Logger) {
+        var slots = [ReconnectingConnection(first, role: "writer", connector: connector, logger: logger)]
         for index in 1..<max(1, count) {
             slots.append(ReconnectingConnection(
-                role: "writer", id: index + 10, timeout: first.timeout, location: location, logger: logger))
+                role: "writer", id: index + 10, timeout: first.timeout, connector: connector, logger: logger))
         }
         self.slots = slots
         state = Mutex(State(free: Array(slots.indices)))

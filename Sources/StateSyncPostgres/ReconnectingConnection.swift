@@ -14,7 +14,7 @@ import Synchronization
 /// replaced before a statement is sent on it, since postgres-nio 1.33.2
 /// would leave that statement unanswered until the deadline.
 final class ReconnectingConnection: Sendable {
-    private let location: PostgresLocation
+    private let connector: PostgresConnector
     private let role: String
     private let id: PostgresConnection.ID
     private let timeout: TimeAmount
@@ -25,8 +25,8 @@ final class ReconnectingConnection: Sendable {
 
     /// Wraps `connection`, the first one, already open; `role` ("writer",
     /// "reader") names it in the log.
-    init(_ connection: TimedConnection, role: String, location: PostgresLocation, logger: Logger) {
-        self.location = location
+    init(_ connection: TimedConnection, role: String, connector: PostgresConnector, logger: Logger) {
+        self.connector = connector
         self.role = role
         id = connection.connection.id
         timeout = connection.timeout
@@ -37,8 +37,8 @@ final class ReconnectingConnection: Sendable {
 
     /// A connection not opened yet: the first statement opens it, with
     /// connection id `id` and statements bounded by `timeout`.
-    init(role: String, id: PostgresConnection.ID, timeout: TimeAmount, location: PostgresLocation, logger: Logger) {
-        self.location = location
+    init(role: String, id: PostgresConnection.ID, timeout: TimeAmount, connector: PostgresConnector, logger: Logger) {
+        self.connector = connector
         self.role = role
         self.id = id
         self.timeout = timeout
@@ -53,7 +53,7 @@ final class ReconnectingConnection: Sendable {
     func connection() async throws -> TimedConnection {
         if let open = current.withLock({ $0 }), !open.connection.isClosed { return open }
         let fresh = TimedConnection(
-            connection: try await PostgresConnection.connect(configuration: location.configuration, id: id, logger: logger),
+            connection: try await connector.connect(id: id, logger: logger),
             timeout: timeout)
         let replaced = current.withLock { current in
             defer { current = fresh }
@@ -61,9 +61,9 @@ final class ReconnectingConnection: Sendable {
         }
         if let replaced { Self.discard(replaced) }
         if self.opened.add(1, ordering: .relaxed).oldValue == 0 {
-            logger.debug("PostgreSQL connection opened", metadata: ["server": "\(location)", "connection": "\(role)"])
+            logger.debug("PostgreSQL connection opened", metadata: ["server": "\(connector)", "connection": "\(role)"])
         } else {
-            logger.info("PostgreSQL connection opened again", metadata: ["server": "\(location)", "connection": "\(role)"])
+            logger.info("PostgreSQL connection opened again", metadata: ["server": "\(connector)", "connection": "\(role)"])
         }
         return fresh
     }

@@ -11,7 +11,9 @@ import PostgresNIO
 /// PostgreSQL 15). So the wait is bounded here, on the connection's event
 /// loop: past ``timeout`` the statement fails with ``TimedOut``, and the
 /// journal treats that as a lost connection (an unknown outcome when the
-/// statement was `COMMIT`).
+/// statement was `COMMIT`). A statement for a connection already closed (its
+/// session ended, say by `idle_in_transaction_session_timeout` while this
+/// process was stopped) is not sent: it fails at once with ``Closed``.
 struct TimedConnection: Sendable {
     /// A statement got no answer within the deadline.
     struct TimedOut: Error, CustomStringConvertible {
@@ -19,12 +21,19 @@ struct TimedConnection: Sendable {
         var description: String { "PostgreSQL did not answer within \(timeout.nanoseconds / 1_000_000) ms" }
     }
 
+    /// The connection was closed before the statement was sent: the
+    /// statement never reached PostgreSQL.
+    struct Closed: Error, CustomStringConvertible {
+        var description: String { "the connection to PostgreSQL is closed" }
+    }
+
     let connection: PostgresConnection
     let timeout: TimeAmount
 
-    /// Runs `query` and returns its rows, or throws its error or ``TimedOut``.
+    /// Runs `query` and returns its rows, or throws its error, ``TimedOut`` or ``Closed``.
     @discardableResult
     func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        guard !connection.isClosed else { throw Closed() }
         let eventLoop = connection.eventLoop
         let promise = eventLoop.makePromise(of: [PostgresRow].self)
         let timeout = timeout

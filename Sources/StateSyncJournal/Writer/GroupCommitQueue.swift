@@ -37,7 +37,8 @@ package struct GroupCommitQueue: Sendable {
     private var pending: [Work] = []
     private var draining = false
     private var failure: JournalError?
-    /// Why writes are failing while a group is retried; `nil` when healthy.
+    /// Why writes are failing while a group is retried, or failed for good
+    /// (``failed(_:reason:)``); `nil` when healthy.
     package private(set) var fault: JournalWriteFault?
     private var closed = false
     private var closeWaiters: [Completion] = []
@@ -140,11 +141,12 @@ package struct GroupCommitQueue: Sendable {
     /// Whether ``close(completion:)`` was called.
     package var isClosed: Bool { closed }
 
-    /// Records a failed write; returns the work still pending, which must be
-    /// failed too. Every later `enqueue` is rejected with the same error.
-    package mutating func failed(_ error: JournalError) -> [Work] {
+    /// Records a failed write, for the path-free `reason`, which ``fault``
+    /// keeps (final) from then on; returns the work still pending, which
+    /// must be failed too. Every later `enqueue` is rejected with the same error.
+    package mutating func failed(_ error: JournalError, reason: String) -> [Work] {
         failure = .failed(after: error)
-        fault = nil
+        fault = JournalWriteFault(reason: reason, failures: (fault?.failures ?? 0) + 1, isFinal: true)
         acceptedRevision = durableRevision
         defer { pending.removeAll() }
         return pending

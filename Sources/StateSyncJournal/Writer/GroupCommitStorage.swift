@@ -38,8 +38,9 @@ package enum GroupCommitOutcome: Sendable {
     case decidedElsewhere(pairs: Int)
 }
 
-/// Why a group's transaction failed when the writer may do something about
-/// it; any other error a back end throws is final.
+/// Why a group's transaction failed: when the writer may do something about
+/// it, or, for ``final(_:reason:)``, why it gives up; any other error a back
+/// end throws is final too, for a reason the writer cannot name.
 package enum GroupCommitFailure: Error {
     /// Nothing was written and the same group may be written again after a
     /// backoff (a full disk, a lost connection before `COMMIT`); `reason`
@@ -49,4 +50,8 @@ package enum GroupCommitFailure: Error {
     /// `COMMIT`): it is never written again, and the writer reads the head
     /// (``GroupCommitStorage/storedHead()``) before going on.
     case outcomeUnknown(JournalError)
+    /// The storage refused the group (a read-only database, a canceled
+    /// statement): the writer gives up, and `reason` is the path-free
+    /// ``JournalWriteFault/reason`` of its final fault.
+    case final(JournalError, reason: String)
 }

@@ -41,7 +41,7 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
     /// The highest durable revision.
     package var durableRevision: UInt64 { queue.withLock { $0.durableRevision } }
 
-    /// Why writes are failing while a group is retried, or `nil`.
+    /// Why writes are failing while a group is retried, or failed for good, or `nil`.
     package var fault: JournalWriteFault? { queue.withLock { $0.fault } }
 
     /// Whether ``close()`` was called.
@@ -103,14 +103,18 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
                 return
             } catch GroupCommitFailure.retryable(let error, let reason) {
                 writeFailed()
-                guard await waitToRetry(after: error, reason: reason) else { return fail(group, with: error) }
+                guard await waitToRetry(after: error, reason: reason) else { return fail(group, with: error, reason: reason) }
             } catch GroupCommitFailure.outcomeUnknown(let error) {
                 writeFailed()
                 return await readHead(afterUnknown: group, error: error)
+            } catch GroupCommitFailure.final(let error, let reason) {
+                writeFailed()
+                return fail(group, with: error, reason: reason)
             } catch {
                 writeFailed()
                 return fail(group, with: error as? JournalError
-                    ?? .storage("the journal's storage", operation: "write a batch", message: "\(error)"))
+                    ?? .storage("the journal's storage", operation: "write a batch", message: "\(error)"),
+                    reason: Self.unnamedReason)
             }
         }
     }
@@ -194,17 +198,23 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
                 let failure = readError as? JournalError
                     ?? .storage("the journal's storage", operation: "read the head", message: "\(readError)")
                 guard await waitToRetry(after: failure, reason: "the store is unreachable") else {
-                    return fail(group, with: error)
+                    return fail(group, with: error, reason: "the store was unreachable when the journal closed")
                 }
             }
         }
     }
 
-    /// A write failed for good: this group fails with `error`, and every
-    /// later append with ``JournalError/failed(after:)``.
-    private func fail(_ group: [GroupCommitQueue.Work], with error: JournalError) {
-        logger.error("journal write failed; no further writes", metadata: ["error": "\(error)"])
-        let rest = queue.withLock { $0.failed(error) }
+    /// The final fault's reason when the storage threw an error it did not
+    /// classify (its text may name paths, so it stays in the log).
+    private static var unnamedReason: String { "the storage refused a write; the log says why" }
+
+    /// A write failed for good: this group fails with `error`, every later
+    /// append with ``JournalError/failed(after:)``, and ``fault`` stays final
+    /// for the path-free `reason`.
+    private func fail(_ group: [GroupCommitQueue.Work], with error: JournalError, reason: String) {
+        logger.critical("journal write failed; no further writes until the server restarts (/health answers 503)", metadata: [
+            "error": "\(error)", "reason": "\(reason)"])
+        let rest = queue.withLock { $0.failed(error, reason: reason) }
         for work in group { work.completion(.failure(error)) }
         for work in rest { work.completion(.failure(.failed(after: error))) }
     }

@@ -22,10 +22,11 @@ extension Sequencer {
             commits.answer(dispatch.answer(.rejected(code: "internal_error", message: failure), isDuplicate: false))
             return
         }
-        if let fault = journal.writeFault {
+        if let fault = journal.writeFault, !fault.isFinal {
             // Refused, not held: what was accepted before the fault waits for
             // the journal's retries, and nothing more piles up behind it.
             // Not remembered either, so the same pair may be sent again.
+            // (A final fault is not: the append finds out, and the engine stops.)
             let message = "the server cannot store actions right now (\(fault.reason)); nothing was applied: retry later"
             answerAtOnce(dispatch.answer(.rejected(code: RejectCode.unavailable.rawValue, message: message), isDuplicate: false))
             return

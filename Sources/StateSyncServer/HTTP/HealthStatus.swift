@@ -7,9 +7,10 @@ import StateSyncJournal
 /// `status` is `ok` while serving, `storage_failing` while the journal's
 /// writes fail and are retried (the disk is full or failing: new actions
 /// are refused with `unavailable`; `reason` says what fails), `failed` once
-/// the engine accepts no more actions (the journal failed for good: every
-/// dispatch is refused `internal_error` until a restart; `reason` says why),
-/// and `stopping` once shutdown began. Anything but `ok` is answered with
+/// the engine accepts no more actions or the journal failed for good
+/// (PostgreSQL: any store's journal of the node; every dispatch is refused
+/// `internal_error` until a restart; `reason` says why), and `stopping`
+/// once shutdown began. Anything but `ok` is answered with
 /// 503, so that load balancers stop sending new clients.
 public struct HealthStatus: Sendable, Hashable {
     /// `ok`, `storage_failing`, `failed` or `stopping`.
@@ -33,12 +34,16 @@ public struct HealthStatus: Sendable, Hashable {
         self.reason = reason
     }
 
-    /// The status of a server that is `stopping` or not, whose engine
-    /// stopped for `stopReason` or not, and whose journal reports `fault`
+    /// The status of a server that is `stopping` or not, whose journal
+    /// failed for good (`fault` final) or not, whose engine stopped for
+    /// `stopReason` or not, and whose journal's writes are retried (`fault`)
     /// or not; the first of these that holds decides.
     init(stopping: Bool, stopReason: String?, fault: JournalWriteFault?, epoch: String, rev: UInt64, connections: Int) {
         if stopping {
             self.init(status: "stopping", epoch: epoch, rev: rev, connections: connections)
+        } else if let fault, fault.isFinal {
+            self.init(status: "failed", epoch: epoch, rev: rev, connections: connections,
+                      reason: "journal writes failed for good (\(fault.reason)); its actions are refused until the server restarts")
         } else if let stopReason {
             self.init(status: "failed", epoch: epoch, rev: rev, connections: connections, reason: stopReason)
         } else if let fault {

@@ -31,8 +31,13 @@ import Testing
         _ = queue.enqueue(.batch(JournalSamples.batch(11...11), ignore))
         _ = queue.next()
         _ = queue.enqueue(.batch(JournalSamples.batch(12...12), ignore))
-        let rest = queue.failed(.storage("SQLite in /data/statesync.sqlite", operation: "commit a batch", message: "disk I/O error"))
+        #expect(queue.retrying(reason: "a disk I/O error") == 1)
+        let rest = queue.failed(
+            .storage("SQLite in /data/statesync.sqlite", operation: "commit a batch", message: "disk I/O error"),
+            reason: "the storage refused a write")
         #expect(rest.count == 1)
+        // The fault stays, final, for /health: it is not cleared as a retried one is.
+        #expect(queue.fault == JournalWriteFault(reason: "the storage refused a write", failures: 2, isFinal: true))
         #expect(queue.acceptedRevision == 10)
         guard case .reject(let error) = queue.enqueue(.batch(JournalSamples.batch(11...11), ignore)) else { Issue.record(); return }
         #expect(error.description == "the journal stopped accepting writes after a failed write: "

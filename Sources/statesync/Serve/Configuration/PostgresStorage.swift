@@ -9,10 +9,10 @@ enum PostgresStorage {
     /// The ``PostgresStores`` at `url` (called `name` in errors: `--postgres`,
     /// `STATESYNC_POSTGRES_URL`) with the server's journal `retention` and
     /// `pollInterval`, as the cluster `node`, sharing `writerConnections`,
-    /// opened when the server starts.
+    /// every session within `sessionBounds`, opened when the server starts.
     static func storage(
         url: String, named name: String, retention: JournalRetention, pollInterval: Duration, node: PostgresNode,
-        writerConnections: Int
+        writerConnections: Int, sessionBounds: PostgresSessionBounds
     ) throws(CommandFailure) -> StateSyncStorage {
         let location: PostgresLocation
         do {
@@ -20,9 +20,9 @@ enum PostgresStorage {
         } catch {
             throw CommandFailure(message: "\(name): \(error)")
         }
-        let configuration = PostgresStores.Configuration(
-            journal: PostgresJournal.Configuration(retention: retention, pollInterval: pollInterval, node: node),
-            writerConnections: writerConnections)
+        var journal = PostgresJournal.Configuration(retention: retention, pollInterval: pollInterval, node: node)
+        journal.sessionBounds = sessionBounds
+        let configuration = PostgresStores.Configuration(journal: journal, writerConnections: writerConnections)
         return .journals("postgres \(location)") { logger in
             try await PostgresStores.open(location: location, configuration: configuration, logger: logger)
         }

@@ -15,6 +15,12 @@ extension ServeConfiguration {
         /// Writer connections to PostgreSQL that the node's stores share
         /// for their group commits. Default ``PostgresStores/Configuration/writerConnections``'s (4).
         var postgresWriters = PostgresStores.Configuration().writerConnections
+        /// Seconds PostgreSQL lets the node's sessions idle inside a transaction.
+        /// Default ``PostgresSessionBounds/idleInTransactionTimeout``'s (5 s).
+        var postgresIdleTransactionTimeout = PostgresSessionBounds().idleInTransactionTimeout.inSeconds
+        /// Seconds a statement of the node's may wait for a lock. Default
+        /// ``PostgresSessionBounds/lockTimeout``'s (8 s).
+        var postgresLockTimeout = PostgresSessionBounds().lockTimeout.inSeconds
 
         /// The settings of this section.
         enum Keys {
@@ -22,6 +28,9 @@ extension ServeConfiguration {
             static let presenceHeartbeat = Setting<Double>("cluster.presenceHeartbeat", flag: "--presence-heartbeat")
             static let presenceExpiry = Setting<Double>("cluster.presenceExpiry", flag: "--presence-expiry")
             static let postgresWriters = Setting<Int>("cluster.postgresWriters", flag: "--postgres-writers")
+            static let postgresIdleTransactionTimeout = Setting<Double>(
+                "cluster.postgresIdleTransactionTimeout", flag: "--postgres-idle-transaction-timeout")
+            static let postgresLockTimeout = Setting<Double>("cluster.postgresLockTimeout", flag: "--postgres-lock-timeout")
         }
 
         /// The defaults.
@@ -29,12 +38,14 @@ extension ServeConfiguration {
 
         /// The section as `settings` give it, each value checked: the
         /// heartbeat at least 0.1 s, the expiry longer than it and at most an
-        /// hour, 1 to 64 writer connections.
+        /// hour, 1 to 64 writer connections, PostgreSQL's bounds 0.1 s to an hour.
         init(reading settings: inout SettingsReader) throws(ConfigurationError) {
             try settings.read(Keys.pollInterval, into: &pollInterval, .between(0.05...60, "seconds"))
             try settings.read(Keys.presenceHeartbeat, into: &presenceHeartbeat)
             try settings.read(Keys.presenceExpiry, into: &presenceExpiry)
             try settings.read(Keys.postgresWriters, into: &postgresWriters, .between(1...64, "connections"))
+            try settings.read(Keys.postgresIdleTransactionTimeout, into: &postgresIdleTransactionTimeout, .between(0.1...3_600, "seconds"))
+            try settings.read(Keys.postgresLockTimeout, into: &postgresLockTimeout, .between(0.1...3_600, "seconds"))
             guard presenceHeartbeat >= 0.1, presenceExpiry > presenceHeartbeat, presenceExpiry <= 3_600 else {
                 throw .presenceTimings(
                     heartbeat: settings.given(Keys.presenceHeartbeat, value: presenceHeartbeat).origin,
@@ -48,7 +59,15 @@ extension ServeConfiguration {
             [
                 ConfigurationEntry(Keys.pollInterval, pollInterval), ConfigurationEntry(Keys.presenceHeartbeat, presenceHeartbeat),
                 ConfigurationEntry(Keys.presenceExpiry, presenceExpiry), ConfigurationEntry(Keys.postgresWriters, postgresWriters),
+                ConfigurationEntry(Keys.postgresIdleTransactionTimeout, postgresIdleTransactionTimeout),
+                ConfigurationEntry(Keys.postgresLockTimeout, postgresLockTimeout),
             ]
+        }
+
+        /// The bounds of the node's PostgreSQL sessions (keepalives at their defaults).
+        var sessionBounds: PostgresSessionBounds {
+            PostgresSessionBounds(
+                idleInTransactionTimeout: .seconds(postgresIdleTransactionTimeout), lockTimeout: .seconds(postgresLockTimeout))
         }
 
         /// A new cluster node (random id) with these timings.

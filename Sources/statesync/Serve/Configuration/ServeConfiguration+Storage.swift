@@ -95,7 +95,8 @@ extension ServeConfiguration {
             } else if let postgresURL {
                 configuration.storage = try PostgresStorage.storage(
                     url: postgresURL, named: postgresOrigin.name, retention: retention,
-                    pollInterval: .seconds(cluster.pollInterval), node: cluster.node, writerConnections: cluster.postgresWriters)
+                    pollInterval: .seconds(cluster.pollInterval), node: cluster.node, writerConnections: cluster.postgresWriters,
+                    sessionBounds: cluster.sessionBounds)
             } else {
                 configuration.storage = .directory(data)
             }

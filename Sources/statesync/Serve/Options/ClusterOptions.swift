@@ -24,10 +24,22 @@ struct ClusterOptions: SettingOptions {
         default: ServeConfiguration.defaults.cluster.postgresWriters))
     var postgresWriters: Int?
 
+    @Option(help: ArgumentHelp(
+        "With --postgres: seconds PostgreSQL lets a node's session sit idle inside a transaction before it ends it, so that a stopped node frees the store for the others (0.1…3600).",
+        default: ServeConfiguration.defaults.cluster.postgresIdleTransactionTimeout))
+    var postgresIdleTransactionTimeout: Double?
+
+    @Option(help: ArgumentHelp(
+        "With --postgres: seconds a statement may wait for another node's lock before the write is retried (0.1…3600; keep it above --postgres-idle-transaction-timeout).",
+        default: ServeConfiguration.defaults.cluster.postgresLockTimeout))
+    var postgresLockTimeout: Double?
+
     func add(to flags: inout FlagValues) {
         flags.set(Keys.pollInterval, pollInterval)
         flags.set(Keys.presenceHeartbeat, presenceHeartbeat)
         flags.set(Keys.presenceExpiry, presenceExpiry)
         flags.set(Keys.postgresWriters, postgresWriters)
+        flags.set(Keys.postgresIdleTransactionTimeout, postgresIdleTransactionTimeout)
+        flags.set(Keys.postgresLockTimeout, postgresLockTimeout)
     }
 }
