@@ -64,9 +64,9 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
         }
     }
 
-    /// Stops taking work, waits until what is pending is written, ends
-    /// ``run()`` and releases the storage. Returns `false` when an earlier
-    /// call did (or is doing) it.
+    /// Stops taking work, waits until what is pending is written, and
+    /// releases the storage. Returns `false` when an earlier call did (or
+    /// is doing) it.
     package func close() async throws -> Bool {
         let action: GroupCommitQueue.CloseAction = await withCheckedContinuation { continuation in
             let completion: GroupCommitQueue.Completion = { _ in continuation.resume(returning: .waitForDrain) }

@@ -97,13 +97,12 @@ struct GroupCommitWriterTests {
         // The fault stays, final, without the error's text (it may name paths): /health reports it.
         #expect(writer.fault == JournalWriteFault(reason: "the storage refused a write; the log says why", failures: 1, isFinal: true))
         _ = try await writer.close()
-        await task.value
     }
 
     @Test func aFinalFailureWithAReasonKeepsItInTheFault() async throws {
         let refused = JournalError.storage("PostgreSQL at db", operation: "write a batch", message: "read-only (SQLSTATE 25006)")
         let storage = ScriptedStorage([.fail(GroupCommitFailure.final(refused, reason: "PostgreSQL refused a write"))])
-        let (writer, task) = Self.writer(storage)
+        let writer = Self.writer(storage)
         let results = await Self.appendAll([JournalSamples.batch(1...1)], to: writer)
         #expect(results.map { (try? $0.get()) == nil } == [true])
         #expect(writer.fault == JournalWriteFault(reason: "PostgreSQL refused a write", failures: 1, isFinal: true))
