@@ -181,15 +181,29 @@ final class SimulatedClient {
 
     /// Dispatches `rate` actions per second from `start` until `end`
     /// (monotonic nanoseconds), on a schedule that does not drift.
+    ///
+    /// The writers take turns: writer k of n starts k/n of its period late,
+    /// so that together they send at an even pace rather than all at the
+    /// same instant (1,000 writers at 1 action/s each are 1,000 actions a
+    /// second, not a burst of 1,000 every second). A writer ticks once per
+    /// action (at most every 1 ms, at least every second), so the ticks of
+    /// the run grow with its rate, not with its number of writers.
     func startWriting(rate: Double, start: UInt64, end: UInt64, loop: any EventLoop) {
-        guard writer != nil, rate > 0 else { return }
+        guard let writer, rate > 0 else { return }
         shared.counters.writing.add(1, ordering: .releasing)
-        // A tick at least every 10 ms (a smooth rate), at most every 1 ms.
-        let interval = min(10_000_000, max(1_000_000, Int64(1e9 / rate)))
+        let phase = Self.phase(ofWriter: writer.number, of: shared.scenario.writers, rate: rate)
+        let interval = Int64(min(1e9, max(1e6, 1e9 / rate)))
         let bound = NIOLoopBound(self, eventLoop: loop)
-        writer?.timer = loop.scheduleRepeatedTask(initialDelay: .zero, delay: .nanoseconds(interval)) { task in
-            bound.value.tick(start: start, end: end, rate: rate, task: task)
+        writer.timer = loop.scheduleRepeatedTask(initialDelay: .nanoseconds(Int64(phase)), delay: .nanoseconds(interval)) { task in
+            bound.value.tick(start: start + phase, end: end, rate: rate, task: task)
         }
+    }
+
+    /// How late (nanoseconds) writer `number` of `writers`, each sending
+    /// `rate` actions per second, starts: its share of one period.
+    static func phase(ofWriter number: Int, of writers: Int, rate: Double) -> UInt64 {
+        let writers = max(1, writers)
+        return UInt64(1e9 / rate * Double(number % writers) / Double(writers))
     }
 
     private func tick(start: UInt64, end: UInt64, rate: Double, task: RepeatedTask) {
