@@ -20,7 +20,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     /// What an acquisition yields: the store's engine, or why not.
     typealias Completion = @Sendable (Result<SyncEngine<App>, ProtocolError>) -> Void
 
-    private enum Phase {
+    enum Phase {
         case opening([Completion])
         case open(SyncEngine<App>)
         case closing(SyncEngine<App>, reopenFor: [Completion])
@@ -28,7 +28,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         case deleting
     }
 
-    private struct Entry {
+    struct Entry {
         var phase: Phase
         /// Sessions in the store, and those waiting to be.
         var users: Int
@@ -36,20 +36,20 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         var idleSince: ContinuousClock.Instant?
     }
 
-    private enum Job {
+    enum Job {
         case open(StoreName)
         case close(StoreName, SyncEngine<App>)
     }
 
     /// What an acquisition decided under the lock.
-    private enum Decision {
+    enum Decision {
         case ready(SyncEngine<App>)
         case waiting
         case open
         case refused(ProtocolError)
     }
 
-    private struct State {
+    struct State {
         var entries: [StoreName: Entry] = [:]
         /// Stores held in all, open or not (``StoreDirectoryConfiguration/maxStores``).
         var stored: Int
@@ -57,13 +57,13 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     }
 
     let configuration: StoreDirectoryConfiguration
-    private let storage: StoreStorage
-    private let footprint: StoreFootprint
-    private let makeEngine: @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
-    private let logger: Logger
-    private let metrics: ServerMetrics
-    private let gauges: StoreGauges
-    private let state: Mutex<State>
+    let storage: StoreStorage
+    let footprint: StoreFootprint
+    let makeEngine: @Sendable (StoreName, any Journal) async throws -> SyncEngine<App>
+    let logger: Logger
+    let metrics: ServerMetrics
+    let gauges: StoreGauges
+    let state: Mutex<State>
     /// Stores created per client address.
     private let creations: AddressRateLimiter
     private let jobs: AsyncStream<Job>
@@ -293,75 +293,18 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         gauges.update(figures)
     }
 
-    private func opened() {
+    func opened() {
         metrics.storesOpen.increment()
         metrics.storesOpened.increment()
     }
 
     /// Shuts `engine` down: its final snapshot, its journal closed.
-    private func shutDown(_ engine: SyncEngine<App>) async {
+    func shutDown(_ engine: SyncEngine<App>) async {
         await engine.shutdown()
         metrics.storesOpen.decrement()
         metrics.storesClosed.increment()
     }
 
-    // MARK: Opening and closing (in run()'s task group)
-
-    private func perform(_ job: Job) async {
-        switch job {
-        case .open(let store): await open(store)
-        case let .close(store, engine): await close(store, engine)
-        }
-    }
-
-    private func open(_ store: StoreName) async {
-        let result: Result<SyncEngine<App>, ProtocolError>
-        do {
-            let start = ContinuousClock.now
-            let journal = try await storage.open(store, logger: logger)
-            let journalOpened = ContinuousClock.now
-            let engine = try await makeEngine(store, journal)
-            result = .success(engine)
-            opened()
-            logger.info("store opened", metadata: [
-                "store": "\(store)", "rev": "\(engine.revision)",
-                "journal": "\(journalOpened - start)", "recovery": "\(ContinuousClock.now - journalOpened)",
-            ])
-        } catch {
-            logger.warning("a store could not be opened", metadata: ["store": "\(store)", "error": "\(error)"])
-            result = .failure(.storeUnavailable(store, reason: "\(error)", id: nil))
-        }
-        let (waiting, closeAtOnce): ([Completion], Bool) = state.withLock { state in
-            guard case .opening(let waiting) = state.entries[store]?.phase else { return ([], true) }
-            switch result {
-            case .success(let engine):
-                state.entries[store]?.phase = .open(engine)
-                return (waiting, state.stopped)
-            case .failure:
-                state.entries[store] = nil
-                return (waiting, false)
-            }
-        }
-        if closeAtOnce, case .success(let engine) = result { await shutDown(engine) }
-        for completion in waiting { completion(result) }
-    }
-
-    private func close(_ store: StoreName, _ engine: SyncEngine<App>) async {
-        await shutDown(engine)
-        logger.info("store closed", metadata: ["store": "\(store)", "rev": "\(engine.revision)"])
-        let reopen: Bool = state.withLock { state in
-            guard case .closing(_, let waiting) = state.entries[store]?.phase else { return false }
-            if waiting.isEmpty || state.stopped {
-                state.entries[store] = nil
-                return false
-            }
-            state.entries[store]?.phase = .opening(waiting)
-            return true
-        }
-        if reopen { await open(store) }
-    }
-
-    /// Starts closing the idle open stores whose idle time is up.
     private func closeIdleStores() {
         let now = ContinuousClock.now
         let closing: [(StoreName, SyncEngine<App>)] = state.withLock { state in
