@@ -13,9 +13,12 @@ import Synchronization
 /// none. A failed save is logged: the journal still holds every entry,
 /// recovery just replays more.
 final class SnapshotWriter: Sendable {
+    /// A state handed over and not yet saved.
+    private typealias Waiting = (state: JSONValue, revision: UInt64)
+
     private struct Queue {
         /// The latest state handed over and not yet taken.
-        var waiting: (state: JSONValue, revision: UInt64)?
+        var waiting: Waiting?
         /// Whether a task is saving (it takes ``waiting`` until none is left).
         var saving = false
         /// Whether ``finish()`` was called: later states are ignored.
@@ -61,14 +64,15 @@ final class SnapshotWriter: Sendable {
     /// Saves the waiting states, one at a time, until none is left.
     private func saveWaiting() async {
         while true {
-            let next: (state: JSONValue, revision: UInt64)?
-            let finishWaiters: [CheckedContinuation<Void, Never>]
-            (next, finishWaiters) = queue.withLock { queue in
-                defer { queue.waiting = nil }
-                guard queue.waiting == nil else { return (queue.waiting, []) }
+            let (next, finishWaiters) = queue.withLock { queue -> (Waiting?, [CheckedContinuation<Void, Never>]) in
+                if let waiting = queue.waiting {
+                    queue.waiting = nil
+                    return (waiting, [])
+                }
                 queue.saving = false
-                defer { queue.finishWaiters = [] }
-                return (nil, queue.finishWaiters)
+                let waiters = queue.finishWaiters
+                queue.finishWaiters = []
+                return (nil, waiters)
             }
             guard let next else {
                 for waiter in finishWaiters { waiter.resume() }
