@@ -94,8 +94,16 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
 
     /// Writes `group` and runs its completions; writes it again after a
     /// backoff while its failure is retryable.
+    ///
+    /// A group's first retryable failure is retried at once, without a
+    /// fault: a connection the storage dropped meanwhile (a node resumed
+    /// after a pause longer than PostgreSQL's idle-in-transaction bound) is
+    /// opened again by the retry, and the actions arriving meanwhile are not
+    /// refused as `unavailable` for a failure nobody would see twice. A
+    /// second failure reports the fault and backs off.
     private func commit(_ group: [GroupCommitQueue.Work]) async {
         let seen = queue.withLock { $0.durableRevision }
+        var retriedAtOnce = false
         while true {
             do {
                 let outcome = try await storage.commit(group, after: seen)
@@ -103,6 +111,11 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
                 return
             } catch GroupCommitFailure.retryable(let error, let reason) {
                 writeFailed()
+                if !retriedAtOnce {
+                    retriedAtOnce = true
+                    logger.notice("journal write failed; retrying at once", metadata: ["error": "\(error)"])
+                    continue
+                }
                 guard await waitToRetry(after: error, reason: reason) else { return fail(group, with: error, reason: reason) }
             } catch GroupCommitFailure.outcomeUnknown(let error) {
                 writeFailed()
