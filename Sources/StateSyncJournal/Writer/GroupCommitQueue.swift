@@ -74,20 +74,31 @@ package struct GroupCommitQueue: Sendable {
     package enum Next {
         /// Commit these in one transaction.
         case write([Work])
-        /// Nothing is pending: the drain ends; run these `close` completions
-        /// after releasing the journal's resources.
-        case stop(closeWaiters: [Completion])
+        /// Nothing is pending: let the storage end what it holds
+        /// (``GroupCommitStorage/idle(closing:)``, `closing` once the queue
+        /// is closed), then ask ``endDrain()``. The drain still counts as
+        /// running meanwhile, so no other drain starts beside the storage's
+        /// idle work.
+        case idle(closing: Bool)
     }
 
-    /// Takes everything pending as one group, or ends the drain.
+    /// Takes everything pending as one group, or says the drain is idle.
     package mutating func next() -> Next {
         guard pending.isEmpty else {
             defer { pending.removeAll(keepingCapacity: true) }
             return .write(pending)
         }
+        return .idle(closing: !closeWaiters.isEmpty)
+    }
+
+    /// After the storage's idle work: ends the drain and returns the
+    /// `close` completions to run, or `nil` when work arrived meanwhile
+    /// (the drain goes on).
+    package mutating func endDrain() -> [Completion]? {
+        guard pending.isEmpty else { return nil }
         draining = false
         defer { closeWaiters.removeAll() }
-        return .stop(closeWaiters: closeWaiters)
+        return closeWaiters
     }
 
     /// The writer woke at a deadline so that the storage can end what it

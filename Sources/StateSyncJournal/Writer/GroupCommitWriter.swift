@@ -84,8 +84,9 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
             switch queue.withLock({ $0.next() }) {
             case .write(let group):
                 await commit(group)
-            case .stop(let closeWaiters):
-                await storage.idle(closing: !closeWaiters.isEmpty)
+            case .idle(let closing):
+                await storage.idle(closing: closing)
+                guard let closeWaiters = queue.withLock({ $0.endDrain() }) else { continue }
                 for waiter in closeWaiters { waiter(.success(())) }
                 return
             }
