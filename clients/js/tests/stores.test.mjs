@@ -222,8 +222,10 @@ test("a new epoch of one store starts only that store's mirrors over", { timeout
     const teamEpoch = team.epoch;
 
     await server.stop();
-    // team-42's history starts anew (its data directory is gone); main's stays.
-    rmSync(join(data, "stores", "team-42"), { recursive: true });
+    // team-42's history starts anew (the file of every store but main is gone); main's stays.
+    for (const file of ["stores.sqlite", "stores.sqlite-wal", "stores.sqlite-shm", "stores.durable"]) {
+      rmSync(join(data, file), { force: true });
+    }
     const before = sent.length;
     server = await startServer(args);
     await until(() => team.epoch !== teamEpoch && teamCounters.rev !== null, "team-42's fresh snapshot in its new epoch");
