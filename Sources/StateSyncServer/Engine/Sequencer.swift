@@ -110,13 +110,16 @@ final class Sequencer<App: StateSyncApp> {
 
     /// Journals `serverStarted` and starts following a shared journal.
     ///
-    /// On a journal shared by a cluster, `serverStarted` is not journaled: it
-    /// would drop the presence of the other nodes' live sessions; the
-    /// journal's ``ClusterPresence`` removes the sessions of dead nodes instead.
+    /// `serverStarted` is journaled only over a history: a store with no
+    /// entry yet (a new store, a fresh data directory) has no session from
+    /// before to forget, and its creation costs one commit less. On a
+    /// journal shared by a cluster it is not journaled either: it would drop
+    /// the presence of the other nodes' live sessions; the journal's
+    /// ``ClusterPresence`` removes the sessions of dead nodes instead.
     private func start() {
         let inbox = inbox
         sharedJournal?.follow { head in inbox.post(.journalHint(head)) }
-        if sharedJournal?.clusterPresence == nil {
+        if sharedJournal?.clusterPresence == nil, authority.revision > 0 {
             applyServerCommand(.serverStarted, clientID: nil)
             flush()
         }

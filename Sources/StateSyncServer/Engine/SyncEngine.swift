@@ -68,8 +68,9 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// Opens the engine on `journal`: restores the last snapshot, replays the
     /// entries after it through `App.reducer` with their recorded `Meta`
     /// (middleware and effects do not run on replay), then starts the
-    /// sequencer, which first journals `serverStarted`. The engine takes over
-    /// the journal and closes it in ``shutdown()``.
+    /// sequencer, which first journals `serverStarted` when the journal held
+    /// a history. The engine takes over the journal and closes it in
+    /// ``shutdown()``.
     ///
     /// - Parameters:
     ///   - journal: Where accepted actions, outcomes and snapshots go

@@ -56,7 +56,7 @@ struct DevtoolsRoutesTests {
             #expect(journal["oldest"] == 1)
             let entries = try #require(journal["entries"]?.arrayValue)
             #expect(entries.map { $0["rev"]?.intValue } == (1...rev).map { $0 })
-            #expect(entries.first?["command"] == "serverStarted")
+            #expect(entries.first?["command"] == "sessionJoined", "a fresh journal starts with the session's join, not serverStarted")
             let added = try #require(entries.last)
             #expect(added["command"] == "dispatch")
             #expect(added["clientId"] == "c-dev")

@@ -47,8 +47,33 @@ struct EnginePipelineTests {
         await engine.shutdown()
         #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "put"), ("outcome", "accepted")]) == 1)
         #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "delete"), ("outcome", "not_found")]) == 1)
-        #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "serverStarted"), ("outcome", "accepted")]) == 1)
         #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "sessionJoined"), ("outcome", "accepted")]) == 1)
+    }
+
+    @Test func serverStartedIsJournaledOnlyOverAStoredHistory() async throws {
+        let journal = CountingJournal(forwardsClose: false)
+        let fresh = try await Self.keyValueEngine(journal: journal)
+        let alice = fresh.joinRecording("s-a", clientID: "c-a")
+        fresh.handle(.dispatch(id: "a1", action: ["type": "put", "key": "k", "value": 1]), from: "s-a")
+        await alice.waitForAnswer("a1")
+        await fresh.shutdown()
+        let reopened = try await Self.keyValueEngine(journal: journal)
+        let bob = reopened.joinRecording("s-b", clientID: "c-b")
+        reopened.handle(.dispatch(id: "b1", action: ["type": "put", "key": "k", "value": 2]), from: "s-b")
+        await bob.waitForAnswer("b1")
+        await reopened.shutdown()
+
+        let commands = try await journal.entries(from: 1, through: journal.lastRevision)
+            .map { try SessionCommandCoding.decode($0.action, as: KeyValueApp.Action.self) }
+        let story = commands.compactMap { command -> String? in
+            switch command {
+            case .serverStarted: "serverStarted"
+            case .dispatch(.put(_, let value), _): "put \(value.intValue ?? 0)"
+            default: nil   // the sessions' joins and leaves
+            }
+        }
+        // A fresh journal has no session from before to forget; a reopened one does, first of all.
+        #expect(story == ["put 1", "serverStarted", "put 2"])
     }
 
     @Test func anEffectsFollowUpIsJournaledAsASystemCommandAndReplayNeverRunsTheEffect() async throws {
