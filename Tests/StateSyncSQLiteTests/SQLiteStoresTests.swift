@@ -100,6 +100,27 @@ struct SQLiteStoresTests {
         }
     }
 
+    @Test func aStoresCreationWaitsForTheNextSyncedCommitAndIsNotCounted() async throws {
+        try await withTemporaryDirectory { directory in
+            let stores = try await openStores(directory)
+            let before = try await stores.commits()
+            let a = try await stores.journal("a")
+            #expect(try await stores.commits() == before, "a creation alone is not a counted (synced) commit")
+            #expect(try await stores.writerSynchronous() == 2, "the writer is back to FULL after it")
+            try await a.append(JournalSamples.batch(1...1))
+            #expect(try await stores.commits() == before + 1)
+            let epoch = a.epoch
+            try await a.close()
+            try await stores.close()
+
+            let reopened = try await openStores(directory)
+            let again = try await reopened.journal("a")
+            #expect((again.epoch, again.lastRevision) == (epoch, 1), "the synced commit made the creation durable with it")
+            try await again.close()
+            try await reopened.close()
+        }
+    }
+
     @Test func aStoreWhosePartFailsIsRolledBackAloneAndTheOthersCommitInTheSameTransaction() async throws {
         try await withTemporaryDirectory { directory in
             let stores = try await openStores(directory)

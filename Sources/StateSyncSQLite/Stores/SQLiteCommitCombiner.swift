@@ -18,6 +18,14 @@ import Synchronization
 /// counts itself in the file's meta table, and the count goes to the
 /// durable record after the commit (``JournalFileKind``).
 ///
+/// **Changes that may wait for the next fsync.** A transaction of only
+/// such changes (a store created: its row, and no entry yet) commits with
+/// `synchronous = NORMAL`: written to the log, not synced, and not
+/// counted, so that losing it in an OS crash is not taken for damage. The
+/// next counted commit's fsync makes it durable with the log before it; a
+/// process crash never loses it (the log is written). What it costs at
+/// worst is an empty store whose creation an OS crash undid.
+///
 /// **No task of its own.** The caller whose change arrives while no
 /// transaction is being written leads: it writes the transaction on GRDB's
 /// writer queue (taking every change pending when the queue runs it), then
@@ -38,6 +46,7 @@ final class SQLiteCommitCombiner: Sendable {
     private struct Part: Sendable {
         let id: UInt64
         let change: Change
+        let waitsForSync: Bool
         let signal: CheckedContinuation<Signal, Never>
     }
 
@@ -47,6 +56,8 @@ final class SQLiteCommitCombiner: Sendable {
         var nextID: UInt64 = 0
         /// The transactions committed to the file so far.
         var commits: UInt64
+        /// Whether the writer's `synchronous` is `FULL` (as the pool opens it).
+        var synchronousFull = true
     }
 
     private let state: Mutex<State>
@@ -70,18 +81,20 @@ final class SQLiteCommitCombiner: Sendable {
     var pendingCount: Int { state.withLock { $0.pending.count } }
 
     /// Writes `change` in the next combined transaction and returns once
-    /// that transaction is durable.
+    /// that transaction is durable, or, when `waitsForSync` (and every
+    /// change of the transaction does), once it is written to the log for
+    /// the next synced commit to make durable.
     ///
     /// - Throws: the change's own ``JournalError`` (it alone was rolled
     ///   back), or the transaction's failure: a retryable
     ///   ``GroupCommitFailure`` for a full or failing disk, else a ``JournalError``.
-    func commit(_ change: @escaping Change) async throws {
+    func commit(waitsForSync: Bool = false, _ change: @escaping Change) async throws {
         var id: UInt64 = 0
         let signal = await withCheckedContinuation { (continuation: CheckedContinuation<Signal, Never>) in
             let leads = state.withLock { state in
                 id = state.nextID
                 state.nextID += 1
-                state.pending.append(Part(id: id, change: change, signal: continuation))
+                state.pending.append(Part(id: id, change: change, waitsForSync: waitsForSync, signal: continuation))
                 let leads = !state.leading
                 state.leading = true
                 return leads
@@ -121,10 +134,31 @@ final class SQLiteCommitCombiner: Sendable {
         return own
     }
 
+    /// Sets the writer's `synchronous` to `FULL` or `NORMAL` when it is not
+    /// already; a synced transaction whose `FULL` cannot be set fails.
+    private func setSynchronous(full: Bool, in db: Database) throws {
+        guard state.withLock({ $0.synchronousFull }) != full else { return }
+        try db.execute(sql: full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        state.withLock { $0.synchronousFull = full }
+    }
+
+    /// Puts the writer back to `FULL` after an unsynced commit, at once, as
+    /// the pool's other writes (snapshots, retention) expect it; when that
+    /// fails, the next synced transaction sets it or fails.
+    private func restoreFullSynchronous(in db: Database) {
+        do {
+            try setSynchronous(full: true, in: db)
+        } catch {
+            logger.error("could not set synchronous = FULL again", metadata: ["path": "\(path)", "error": "\(error)"])
+        }
+    }
+
     /// Runs `parts` in one transaction, each in a savepoint; their results in order.
     private func write(_ parts: [Part], in db: Database) -> [Result<Void, any Error>] {
         var results: [Result<Void, any Error>] = []
+        let synced = !parts.allSatisfy(\.waitsForSync)
         do {
+            try setSynchronous(full: synced, in: db)
             try db.beginTransaction(.immediate)
             for part in parts {
                 do {
@@ -136,6 +170,11 @@ final class SQLiteCommitCombiner: Sendable {
                 } catch where SQLiteGroupStorage.retryableReason(error) == nil && db.isInsideTransaction {
                     results.append(.failure(SQLiteJournal.journalError(error, path: path, operation: "commit a batch")))
                 }
+            }
+            guard synced else {
+                try db.commit()
+                restoreFullSynchronous(in: db)
+                return results
             }
             let commits = state.withLock { $0.commits } + 1
             try StoresSchema.setCommits(commits, in: db)
@@ -149,6 +188,7 @@ final class SQLiteCommitCombiner: Sendable {
             if db.isInsideTransaction {
                 try? db.rollback()   // the transaction's own error is the one to report
             }
+            if !synced { restoreFullSynchronous(in: db) }
             let failure = SQLiteGroupStorage.failure(error, path: path, operation: "commit a batch")
             logger.error("the stores' transaction failed", metadata: ["path": "\(path)", "error": "\(error)", "changes": "\(parts.count)"])
             return parts.map { _ in .failure(failure) }

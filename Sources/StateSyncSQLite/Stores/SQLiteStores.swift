@@ -123,7 +123,10 @@ public final class SQLiteStores: StoreJournals {
         case .new(let id):
             let epoch = Epoch.random()
             do {
-                try await change("create the store \(store)") { try StoresSchema.create(store, id: id, epoch: epoch, in: $0) }
+                // Its row may wait for the next synced commit (its first entry's, or another store's).
+                try await change("create the store \(store)", waitsForSync: true) {
+                    try StoresSchema.create(store, id: id, epoch: epoch, in: $0)
+                }
             } catch {
                 catalog.withLock { $0.release(store) }
                 throw error
@@ -195,9 +198,9 @@ public final class SQLiteStores: StoreJournals {
     }
 
     /// Writes `body` in the next combined transaction, mapping errors to ``JournalError``.
-    private func change(_ operation: String, _ body: @escaping SQLiteCommitCombiner.Change) async throws {
+    private func change(_ operation: String, waitsForSync: Bool = false, _ body: @escaping SQLiteCommitCombiner.Change) async throws {
         do {
-            try await combiner.commit(body)
+            try await combiner.commit(waitsForSync: waitsForSync, body)
         } catch GroupCommitFailure.retryable(let error, _) {
             throw error
         } catch {

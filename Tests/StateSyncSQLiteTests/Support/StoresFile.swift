@@ -17,6 +17,11 @@ extension SQLiteStores {
         try #require(try await open(store, logger: quietLogger, writeFailed: {}) as? SQLiteJournal)
     }
 
+    /// The writer connection's `PRAGMA synchronous` (2: `FULL`, 1: `NORMAL`).
+    func writerSynchronous() async throws -> Int {
+        try await pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
     /// The file's count of committed transactions.
     func commits() async throws -> UInt64 {
         try await pool.read { try StoresSchema.commits($0) }
