@@ -34,7 +34,9 @@ public protocol StoreJournals: Sendable {
     func exists(_ store: String) -> Bool
 
     /// The names of the stores that exist, as far as this server knows
-    /// now, in any order. Must not block.
+    /// now, in any order. May read the storage (SQLite reads its file, to
+    /// keep no name in memory): the server asks for listings and at start,
+    /// never under a lock.
     func names() -> [String]
 
     /// Deletes everything `store` holds, at once (in one transaction where

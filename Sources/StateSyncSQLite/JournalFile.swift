@@ -65,12 +65,19 @@ struct JournalFile: Sendable {
     /// The file's epoch.
     var epoch: String { marker.epoch }
 
+    /// The page cache of each connection, in KiB (SQLite's default is
+    /// 2,000): with a writer and two readers, a file holds at most 1.5 MiB
+    /// of cached pages, however many stores it holds; the operating
+    /// system's cache keeps the file's pages anyway.
+    static let pageCacheKiB = 512
+
     /// A pool on `path` whose writer commits with `synchronous = FULL` (GRDB
     /// sets NORMAL when it enables WAL; this sets FULL and checks that it holds).
     private static func openPool(_ path: String, label: String) throws -> DatabasePool {
         var options = GRDB.Configuration()
         options.label = label
         options.maximumReaderCount = 2
+        options.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB)") }
         let pool = try DatabasePool(path: path, configuration: options)
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")

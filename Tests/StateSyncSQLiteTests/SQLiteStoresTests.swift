@@ -121,6 +121,36 @@ struct SQLiteStoresTests {
         }
     }
 
+    @Test func aStoreTheCatalogTakesForExistingButTheFileLacksIsCreatedWhenItOpens() async throws {
+        try await withTemporaryDirectory { directory in
+            let stores = try await openStores(directory)
+            let a = try await stores.journal("a")
+            try await a.append(JournalSamples.batch(1...2))
+            try await a.close()
+            // As a name whose hash is another store's would look: known to the catalog, not in the file.
+            try await stores.pool.write { db in try db.execute(sql: "DELETE FROM stores WHERE name = 'a'") }
+            #expect(stores.exists("a"))
+            #expect(stores.names().isEmpty, "names are read from the file")
+
+            let again = try await stores.journal("a")
+            #expect(again.lastRevision == 0)
+            #expect(stores.names() == ["a"])
+            try await again.append(JournalSamples.batch(1...1))
+            try await again.close()
+            try await stores.close()
+        }
+    }
+
+    @Test func everyConnectionOfTheFileHasABoundedPageCache() async throws {
+        try await withTemporaryDirectory { directory in
+            let stores = try await openStores(directory)
+            let bound = -JournalFile.pageCacheKiB
+            #expect(try await stores.pool.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == bound)
+            #expect(try await stores.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA cache_size") } == bound)
+            try await stores.close()
+        }
+    }
+
     @Test func aStoreWhosePartFailsIsRolledBackAloneAndTheOthersCommitInTheSameTransaction() async throws {
         try await withTemporaryDirectory { directory in
             let stores = try await openStores(directory)

@@ -35,7 +35,7 @@ extension SQLiteStores {
     public static func verify(directory: String, fileName: String = "stores.sqlite") -> StoresVerification {
         var stores: [StoresVerification.Store] = []
         let file = JournalVerification.checking(directory: directory, fileName: fileName, kind: .stores) { db, _ in
-            for (name, id) in try StoresSchema.catalog(db).sorted(by: { $0.key < $1.key }) {
+            for (name, id) in try StoresSchema.catalog(db) {
                 var report = JournalVerification()
                 report.found("epoch \(try StoresSchema.epoch(ofStore: id, in: db) ?? "none")")
                 try report.checkEntries(db, scope: .store(id))

@@ -73,10 +73,10 @@ public final class SQLiteStores: StoreJournals {
                 policy: configuration.journal.damagedJournal, logger: logger)
         }
         do {
-            let ids = try await file.pool.read { try StoresSchema.catalog($0) }
+            let catalog = try await file.pool.read { try StoresSchema.storeCatalog($0) }
             logger.info("stores opened", metadata: [
-                "path": "\(file.path)", "epoch": "\(file.epoch)", "stores": "\(ids.count)", "commits": "\(file.count)"])
-            return SQLiteStores(configuration: configuration, file: file, catalog: StoreCatalog(ids: ids), logger: logger)
+                "path": "\(file.path)", "epoch": "\(file.epoch)", "stores": "\(catalog.count)", "commits": "\(file.count)"])
+            return SQLiteStores(configuration: configuration, file: file, catalog: catalog, logger: logger)
         } catch {
             _ = await file.close(logger: logger)   // the read's error is the one to report
             throw SQLiteJournal.journalError(error, path: file.path, operation: "read the list of stores")
@@ -112,39 +112,47 @@ public final class SQLiteStores: StoreJournals {
 
     /// The id, epoch and last revision of `store`, created when missing.
     private func storeRow(_ store: String) async throws -> (id: Int64, epoch: String, lastRevision: UInt64) {
-        switch catalog.withLock({ $0.idOrReserve(store) }) {
-        case .existing(let id):
-            return try await read("open the store \(store)") { db in
-                guard let epoch = try StoresSchema.epoch(ofStore: id, in: db) else {
-                    throw JournalError.sqlite(self.path, operation: "open the store \(store)", "its row is missing")
-                }
+        switch catalog.withLock({ $0.lookUpOrReserve(store) }) {
+        case .existing:
+            let found = try await read("open the store \(store)") { db -> (id: Int64, epoch: String, lastRevision: UInt64)? in
+                guard let (id, epoch) = try StoresSchema.row(ofStore: store, in: db) else { return nil }
                 return (id, epoch, try JournalStatements.lastRevision(db, scope: .store(id)))
             }
+            if let found { return found }
+            // Its name's hash is another store's (see StoreCatalog): it is new.
+            return try await create(store, id: catalog.withLock { $0.reserve(store) })
         case .new(let id):
-            let epoch = Epoch.random()
-            do {
-                // Its row may wait for the next synced commit (its first entry's, or another store's).
-                try await change("create the store \(store)", waitsForSync: true) {
-                    try StoresSchema.create(store, id: id, epoch: epoch, in: $0)
-                }
-            } catch {
-                catalog.withLock { $0.release(store) }
-                throw error
-            }
-            catalog.withLock { $0.created(store, id: id) }
-            logger.info("store created", metadata: ["store": "\(store)", "epoch": "\(epoch)"])
-            return (id, epoch, 0)
+            return try await create(store, id: id)
         }
+    }
+
+    /// Creates `store` with the reserved `id` and a new epoch.
+    private func create(_ store: String, id: Int64) async throws -> (id: Int64, epoch: String, lastRevision: UInt64) {
+        let epoch = Epoch.random()
+        do {
+            // Its row may wait for the next synced commit (its first entry's, or another store's).
+            try await change("create the store \(store)", waitsForSync: true) {
+                try StoresSchema.create(store, id: id, epoch: epoch, in: $0)
+            }
+        } catch {
+            catalog.withLock { $0.release(store) }
+            throw error
+        }
+        catalog.withLock { $0.created(store) }
+        logger.info("store created", metadata: ["store": "\(store)", "epoch": "\(epoch)"])
+        return (id, epoch, 0)
     }
 
     /// Whether `store` exists (from memory: it never blocks).
     public func exists(_ store: String) -> Bool {
-        catalog.withLock { $0.id(of: store) != nil }
+        catalog.withLock { $0.contains(store) }
     }
 
-    /// The names of the stores, in no order (from memory: it never blocks).
+    /// The names of the stores, in no order: one read of the file on a
+    /// reader connection (names are not kept in memory, see
+    /// ``StoreCatalog``); empty when the read fails.
     public func names() -> [String] {
-        catalog.withLock { $0.names }
+        (try? pool.read { try StoresSchema.names($0) }) ?? []   // empty: the listing shows what could be read
     }
 
     /// Deletes every row of `store`, its catalog row included, in one
@@ -153,7 +161,9 @@ public final class SQLiteStores: StoreJournals {
     ///
     /// - Throws: ``JournalError``: nothing was deleted.
     public func remove(_ store: String) async throws {
-        guard let id = catalog.withLock({ $0.id(of: store) }) else { return }
+        guard exists(store),
+              let id = try await read("delete the store \(store)", { try StoresSchema.row(ofStore: store, in: $0)?.id })
+        else { return }
         try await change("delete the store \(store)") { try StoresSchema.remove(store: id, in: $0) }
         catalog.withLock { $0.removed(store) }
         logger.info("store deleted", metadata: ["store": "\(store)"])
@@ -177,8 +187,10 @@ public final class SQLiteStores: StoreJournals {
     /// reader connection, bounded by the store's retention; it blocks the
     /// calling thread while it runs.
     public func storedBytes(of store: String) -> Int? {
-        guard let id = catalog.withLock({ $0.id(of: store) }) else { return nil }
-        return try? pool.read { db in try StoresSchema.storedBytes(ofStore: id, in: db) }   // nil: unknown, as documented
+        guard exists(store) else { return nil }
+        return try? pool.read { db in   // nil: unknown, as documented
+            try StoresSchema.row(ofStore: store, in: db).map { try StoresSchema.storedBytes(ofStore: $0.id, in: db) }
+        } ?? nil
     }
 
     /// The names of the files beside `main`'s in the data directory that

@@ -1,42 +1,62 @@
-/// The stores of the stores' file as this server knows them (name → id),
-/// loaded when the file opens and kept current by its own creations and
-/// deletions (it is the file's only writer), so that a server can ask
-/// whether a store exists, or list them, without reading the file.
+/// Which stores the stores' file holds, as this server knows them: the
+/// 64-bit hash of each existing store's name (8 bytes a store, however long
+/// its name, so that a server that has created a million stores does not
+/// hold a million names), loaded when the file opens and kept current by
+/// its own creations and deletions (it is the file's only writer), so that
+/// a server can ask whether a store exists without reading the file.
+/// Names and ids stay in the file.
+///
+/// The hashes are Swift's, seeded at random for each process, so no one
+/// can choose a name that collides with another; two names colliding by
+/// chance (about 1 in 10^7 with a million stores) would make the newer one
+/// look existing, which ``SQLiteStores`` answers by creating it when it
+/// opens.
 ///
 /// A store being created has its id reserved, and exists once its row is
 /// committed.
 struct StoreCatalog: Sendable {
-    private var ids: [String: Int64]
+    private var existing: Set<Int>
     private var reserved: [String: Int64] = [:]
     private var nextID: Int64
 
-    /// The catalog of a file whose stores are `ids`.
-    init(ids: [String: Int64]) {
-        self.ids = ids
-        nextID = (ids.values.max() ?? 0) + 1
+    /// The catalog of a file whose largest store id is `largestID`; each
+    /// existing store is added with ``add(existing:)``.
+    init(largestID: Int64) {
+        existing = []
+        nextID = largestID + 1
     }
 
-    /// What ``idOrReserve(_:)`` found.
+    /// Adds `name`, a store the file holds, while loading.
+    mutating func add(existing name: String) {
+        existing.insert(name.hashValue)
+    }
+
+    /// What ``lookUpOrReserve(_:)`` found.
     enum Lookup: Sendable, Hashable {
-        /// The store exists with this id.
-        case existing(Int64)
+        /// The store exists: read its id from the file.
+        case existing
         /// The store does not exist: create it with this id.
         case new(Int64)
     }
 
-    /// The id of `name`, or a new id reserved for it.
-    mutating func idOrReserve(_ name: String) -> Lookup {
-        if let id = ids[name] { return .existing(id) }
+    /// Whether `name` exists, or else a new id reserved for it.
+    mutating func lookUpOrReserve(_ name: String) -> Lookup {
+        if existing.contains(name.hashValue) { return .existing }
+        return .new(reserve(name))
+    }
+
+    /// A new id reserved for `name`.
+    mutating func reserve(_ name: String) -> Int64 {
         let id = nextID
         nextID += 1
         reserved[name] = id
-        return .new(id)
+        return id
     }
 
-    /// The store `name`'s row is committed with `id`.
-    mutating func created(_ name: String, id: Int64) {
+    /// The store `name`'s row is committed.
+    mutating func created(_ name: String) {
         reserved[name] = nil
-        ids[name] = id
+        existing.insert(name.hashValue)
     }
 
     /// Creating `name` failed: its id is not used.
@@ -46,12 +66,12 @@ struct StoreCatalog: Sendable {
 
     /// The store `name` was deleted.
     mutating func removed(_ name: String) {
-        ids[name] = nil
+        existing.remove(name.hashValue)
     }
 
-    /// The id of the existing store `name`.
-    func id(of name: String) -> Int64? { ids[name] }
+    /// Whether the store `name` exists.
+    func contains(_ name: String) -> Bool { existing.contains(name.hashValue) }
 
-    /// The existing stores' names, in no order.
-    var names: [String] { Array(ids.keys) }
+    /// How many stores exist.
+    var count: Int { existing.count }
 }

@@ -58,11 +58,28 @@ enum StoresSchema {
             .execute(arguments: [String(count)])
     }
 
-    /// Every store's name and id.
-    static func catalog(_ db: Database) throws -> [String: Int64] {
-        var catalog: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT name, id FROM stores") { catalog[row[0]] = row[1] }
+    /// Every store's name and id, in name order.
+    static func catalog(_ db: Database) throws -> [(name: String, id: Int64)] {
+        try Row.fetchAll(db, sql: "SELECT name, id FROM stores ORDER BY name").map { ($0[0], $0[1]) }
+    }
+
+    /// The catalog of which stores exist, read from the file.
+    static func storeCatalog(_ db: Database) throws -> StoreCatalog {
+        var catalog = StoreCatalog(largestID: try Int64.fetchOne(db, sql: "SELECT max(id) FROM stores") ?? 0)
+        let names = try String.fetchCursor(db, sql: "SELECT name FROM stores")
+        while let name = try names.next() { catalog.add(existing: name) }
         return catalog
+    }
+
+    /// Every store's name, in no order.
+    static func names(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM stores")
+    }
+
+    /// The id and epoch of the store `name`, if it exists.
+    static func row(ofStore name: String, in db: Database) throws -> (id: Int64, epoch: String)? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, epoch FROM stores WHERE name = ?"), arguments: [name])
+            .map { ($0[0], $0[1]) }
     }
 
     /// The epoch of the store `id`.

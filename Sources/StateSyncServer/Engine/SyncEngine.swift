@@ -98,11 +98,15 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         logger: Logger = Logger(label: "statesync.engine"),
         eventLoops: (any EventLoopGroup)? = nil
     ) async throws {
+        // The exactly-once tables are read on the journal's readers while the state is rebuilt.
+        let start = ContinuousClock.now
+        async let outcomes = Self.readOutcomes(of: journal)
         let recovered = try await RecoveredState<App>.restore(from: journal)
-        let outcomeClients = try await journal.outcomeClients()
-        let outcomePairs = recovered.revision > 0 ? try await journal.outcomePairs() : nil
+        let restored = ContinuousClock.now - start
+        let (outcomeClients, outcomePairs, outcomesRead) = try await outcomes
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
+            "state": "\(restored)", "outcomes": "\(outcomesRead)",
         ])
         let inboxFull = metrics.engineInboxFull
         let inbox = EngineInbox(capacity: configuration.maxQueuedRequests) { inboxFull.increment() }
@@ -123,6 +127,18 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         // One run at a time (the inbox decides), so the sequencer is never shared.
         let runs = SequencerRuns(sequencer)
         inbox.start { Task.detached { await runs.sequencer.run() } }
+    }
+
+    /// The clientIds and pairs with remembered outcomes (see
+    /// ``Journal/outcomePairs()``; no pairs for a journal with no entry,
+    /// whose pairs are never looked up), and how long reading them took.
+    private static func readOutcomes(of journal: any Journal) async throws
+        -> (clients: [String], pairs: OutcomePairFilter?, took: Duration)
+    {
+        let start = ContinuousClock.now
+        let clients = try await journal.outcomeClients()
+        let pairs = journal.lastRevision > 0 ? try await journal.outcomePairs() : nil
+        return (clients, pairs, ContinuousClock.now - start)
     }
 
     /// The journal's epoch (`welcome.epoch`).
