@@ -100,6 +100,16 @@ final class ReconnectingConnection: Sendable {
         try await open.close()
     }
 
+    /// A connection released without ``close()`` (its journal was never
+    /// closed: a caller's error path) is closed here, without waiting, and
+    /// said in the log, instead of staying open (postgres-nio's debug
+    /// builds stop the process on a connection released open).
+    deinit {
+        guard let open = current.withLock({ $0 }), !open.connection.isClosed else { return }
+        logger.warning("a PostgreSQL connection was released without being closed: closing it", metadata: ["role": "\(role)"])
+        Self.discard(open)
+    }
+
     /// Closes a lost connection without waiting for it (closing may not
     /// finish on a connection whose server is gone), keeping it alive until
     /// closing ends: postgres-nio requires a connection closed before it is

@@ -3,6 +3,7 @@ import StateSyncCore
 import StateSyncJournal
 import StateSyncPostgres
 import StateSyncServer
+import StateSyncTestSupport
 import TestProcessSupport
 import Testing
 
@@ -10,6 +11,20 @@ import Testing
 /// (``TestPostgres``): what it stores, and what it keeps across reopening.
 @Suite(.timeLimit(.minutes(2)))
 struct PostgresJournalTests {
+    @Test func aJournalReleasedWithoutClosingClosesItsConnections() async throws {
+        try await TestPostgres.with { postgres in
+            let connections = """
+                SELECT count(*)::text FROM pg_stat_activity WHERE datname = '\(TestPostgres.database)' AND pid <> pg_backend_pid()
+                """
+            do {
+                let journal = try await JournalFixtures.open(postgres)
+                try await journal.append(JournalBatch(entries: [JournalFixtures.entry(1)]))
+                #expect(try await PostgresQueries.text(connections, on: postgres) != "0")
+            }   // released here, as a caller's error path would, never closed
+            #expect(try await eventually { try await PostgresQueries.text(connections, on: postgres) == "0" })
+        }
+    }
+
     @Test func storesEntriesOutcomesAndSnapshotsAcrossReopening() async throws {
         try await TestPostgres.with { postgres in
             let journal = try await JournalFixtures.open(postgres)

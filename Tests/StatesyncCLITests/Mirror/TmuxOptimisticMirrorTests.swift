@@ -126,12 +126,13 @@ struct TmuxOptimisticMirrorTests {
                 #expect(try await eventually(within: .seconds(25)) { try tmux.capture("board").contains(Self.emptyBoard) }, tmux.show("board"))
                 try tmux.send("board", keys: ["add Milk"], literal: true)
                 try tmux.send("board", keys: ["Enter"])
-                // Applied by the server, its ack five seconds away: kill the process.
-                #expect(try await eventually { try await Self.serverTodos(port: port).contains("Milk") })
-                let listed = try String(contentsOf: outbox, encoding: .utf8)
-                #expect(listed.contains("Milk"), "the outbox does not list the pending action: \(listed)")
-                #expect(try tmux.capture("board").contains("Milk  (pending)"), tmux.show("board"))
+                // Listed in the outbox before it is sent, and shown pending.
+                #expect(try await eventually { try String(contentsOf: outbox, encoding: .utf8).contains("Milk") },
+                        "the outbox does not list the pending action: \((try? String(contentsOf: outbox, encoding: .utf8)) ?? "")")
+                #expect(try await eventually { try tmux.capture("board").contains("Milk  (pending)") }, tmux.show("board"))
                 try tmux.keepServerWhenEmpty()
+                // Applied by the server, its ack five seconds away: kill the process at once.
+                #expect(try await eventually { try await Self.serverTodos(port: port).contains("Milk") })
                 #expect(kill(try tmux.panePID("board"), SIGKILL) == 0)
 
                 // The pane closed with its process (the tmux server stays): start again.
