@@ -15,7 +15,7 @@ import StateSyncJournal
 ///   has more than ``OutcomeRetention/maxClients``, the least recently
 ///   used clientIds unused for longer than ``OutcomeRetention/window`` are
 ///   forgotten (their row and all their outcomes), down to that number. A
-///   clientId used within the window stays, whichever node it used.
+///   clientId used within the window stays, whichever node it dispatched through.
 /// - A batch's ``JournalBatch/forgottenClients`` (one node's view) are
 ///   ignored. Its ``JournalBatch/outcomeTrims`` keep the clientId's most
 ///   recent outcomes in the table, whichever node recorded them: only the
