@@ -17,7 +17,11 @@ public import StateSyncCore
 /// server. Such a journal never lists its outcome pairs
 /// (``Journal/outcomePairs()`` returns `nil`): any pair may be decided
 /// elsewhere, so the engine asks the journal about every pair memory does
-/// not hold.
+/// not hold. Nor does it forget the clientIds of a batch's
+/// ``JournalBatch/forgottenClients`` (one server's view, in which another
+/// server's clients may look quiet): which clientIds' outcomes it keeps
+/// it decides by one rule over what it stores, the same for every server
+/// (PostgreSQL: `PostgresOutcomeClients`), and the engine sends none.
 public protocol SharedJournal: Journal {
     /// Starts telling `hint` the store's head revision whenever this journal
     /// learns that another writer may have moved it past

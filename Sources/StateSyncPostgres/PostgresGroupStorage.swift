@@ -121,11 +121,14 @@ final class PostgresGroupStorage: GroupCommitStorage {
     let heldTurn = Mutex<HeldTurn?>(nil)
     /// How long a held turn waits for the redo.
     let heldTurnLimit: Duration
+    /// The numbers of the store's outcome retention (``PostgresOutcomeClients``).
+    private let outcomeRetention: OutcomeRetention
 
     init(
         writers: PostgresWriterPool, storeID: String, nodeID: String?, nodeFailure: PostgresNodeFailure, server: String,
-        heldTurnLimit: Duration, logger: Logger
+        heldTurnLimit: Duration, outcomeRetention: OutcomeRetention, logger: Logger
     ) {
+        self.outcomeRetention = outcomeRetention
         self.nodeFailure = nodeFailure
         self.heldTurnLimit = heldTurnLimit
         self.writers = writers
@@ -218,6 +221,7 @@ final class PostgresGroupStorage: GroupCommitStorage {
                 try await connection.run("ROLLBACK", logger: logger)
                 return .decidedElsewhere(pairs: decidedElsewhere)
             }
+            try await PostgresOutcomeClients.retain(batches, retention: outcomeRetention, store: storeID, on: connection, logger: logger)
         } catch let failure as GroupCommitFailure {
             throw failure
         } catch let error as JournalError {

@@ -89,6 +89,14 @@ public final class PostgresJournal: SharedJournal {
         /// other nodes' wait for a node stopped inside a group commit.
         /// Default: ``PostgresSessionBounds``'s defaults (5 s idle, 8 s lock wait).
         public var sessionBounds = PostgresSessionBounds()
+        /// Which clientIds' exactly-once outcomes the store keeps: its
+        /// ``OutcomeRetention/maxClients`` and ``OutcomeRetention/window``,
+        /// applied to the shared tables in every group commit
+        /// (``JournalBatch/outcomeTrims`` keep the engine's per-client
+        /// share). Give every node the engine's `outcomeRetention`, as
+        /// `statesync serve` does. Default: ``OutcomeRetention``'s defaults,
+        /// the engine's.
+        public var outcomeRetention = OutcomeRetention()
 
         /// A configuration with the documented defaults.
         public init(
@@ -165,7 +173,8 @@ public final class PostgresJournal: SharedJournal {
         self.logger = logger
         let storage = PostgresGroupStorage(
             writers: stores.writers, storeID: configuration.storeID, nodeID: stores.presence?.nodeID,
-            nodeFailure: stores.failure, server: stores.location.description, heldTurnLimit: configuration.heldTurnLimit, logger: logger)
+            nodeFailure: stores.failure, server: stores.location.description, heldTurnLimit: configuration.heldTurnLimit,
+            outcomeRetention: configuration.outcomeRetention, logger: logger)
         let writer = GroupCommitWriter(
             storage: storage, lastRevision: head,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),

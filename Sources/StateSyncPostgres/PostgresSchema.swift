@@ -24,6 +24,12 @@ import StateSyncJournal
 /// - `statesync_nodes`: the live nodes, one row each with its heartbeat,
 /// - `statesync_presence`: the sessions whose `sessionJoined` is committed
 ///   and whose `sessionLeft` is not, with the node that owns each.
+///
+/// Migration 3 (outcome retention decided by the shared table, see
+/// ``PostgresOutcomeClients``):
+/// - `statesync_outcome_clients`: the clientIds with outcomes, one row each
+///   with when a batch last recorded one (PostgreSQL's clock); an older
+///   database's clientIds count as used when it migrates.
 enum PostgresSchema {
     /// The version this code reads and writes.
     static let version = migrations.count
@@ -92,6 +98,21 @@ enum PostgresSchema {
             )
             """,
             "CREATE INDEX statesync_presence_by_node ON statesync_presence (store_id, node_id)",
+        ],
+        [
+            """
+            CREATE TABLE statesync_outcome_clients (
+                store_id text NOT NULL REFERENCES statesync_stores (store_id),
+                client_id text NOT NULL,
+                last_used timestamptz NOT NULL,
+                PRIMARY KEY (store_id, client_id)
+            )
+            """,
+            "CREATE INDEX statesync_outcome_clients_by_use ON statesync_outcome_clients (store_id, last_used)",
+            """
+            INSERT INTO statesync_outcome_clients (store_id, client_id, last_used)
+            SELECT store_id, client_id, now() FROM statesync_outcomes GROUP BY store_id, client_id
+            """,
         ],
     ]
 

@@ -26,17 +26,12 @@ enum PostgresStatements {
             """, logger: logger)
     }
 
-    /// Records a batch's outcomes as ``JournalBatch`` says: forgotten
-    /// clientIds first, then each accepted pair and rejection, then the
-    /// trims. Returns how many of the batch's pairs already had an outcome
+    /// Records each accepted pair and rejection of a batch (which
+    /// clientIds' outcomes stay is ``PostgresOutcomeClients``'s rule).
+    /// Returns how many of the batch's pairs already had an outcome
     /// (decided by another node: the first outcome of a pair stays, and the
     /// caller must roll the transaction back).
     static func record(_ batch: JournalBatch, store: String, on connection: TimedConnection, logger: Logger) async throws -> Int {
-        if !batch.forgottenClients.isEmpty {
-            try await connection.run(
-                "DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = ANY(\(batch.forgottenClients))",
-                logger: logger)
-        }
         let accepted = batch.entries.compactMap { entry -> (String, String, Int64)? in
             guard let client = entry.meta.clientID, let action = entry.actionID else { return nil }
             return (client, action, Int64(entry.revision))
@@ -60,13 +55,6 @@ enum PostgresStatements {
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, logger: logger)
             decidedBefore += rejections.count - inserted.count
-        }
-        for (client, keep) in batch.outcomeTrims.sorted(by: { $0.key < $1.key }) {
-            try await connection.run("""
-                DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client) AND seq <=
-                    (SELECT seq FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client)
-                      ORDER BY seq DESC LIMIT 1 OFFSET \(max(1, keep)))
-                """, logger: logger)
         }
         return decidedBefore
     }

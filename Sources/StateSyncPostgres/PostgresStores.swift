@@ -192,7 +192,7 @@ public final class PostgresStores: StoreJournals {
     }
 
     /// Deletes every row of `store` in one transaction: its journal,
-    /// snapshots, outcomes, presence and its row; `main` is refused. It
+    /// snapshots, outcomes and their clientIds, presence and its row; `main` is refused. It
     /// must be closed on this node; another node that has it open is not
     /// detected (its next write fails).
     ///
@@ -209,6 +209,7 @@ public final class PostgresStores: StoreJournals {
                 try await connection.run("DELETE FROM statesync_journal WHERE store_id = \(id)", logger: logger)
                 try await connection.run("DELETE FROM statesync_snapshots WHERE store_id = \(id)", logger: logger)
                 try await connection.run("DELETE FROM statesync_outcomes WHERE store_id = \(id)", logger: logger)
+                try await connection.run("DELETE FROM statesync_outcome_clients WHERE store_id = \(id)", logger: logger)
                 try await connection.run("DELETE FROM statesync_presence WHERE store_id = \(id)", logger: logger)
                 try await connection.run("DELETE FROM statesync_nodes WHERE store_id = \(id)", logger: logger)
                 try await connection.run("""

@@ -56,16 +56,15 @@ struct PostgresJournalTests {
         }
     }
 
-    @Test func forgetsAndTrimsOutcomesPerClient() async throws {
+    @Test func trimsOutcomesPerClient() async throws {
         try await TestPostgres.with { postgres in
             let journal = try await JournalFixtures.open(postgres)
             let first = (1...4).map { JournalFixtures.entry($0, client: "c-\($0 % 2)") }
             try await journal.append(JournalBatch(entries: first))
             #expect(try await journal.outcomeClients() == ["c-1", "c-0"])
-            // c-0 is forgotten before revision 5 records its new outcome; c-1 keeps its newest one.
-            try await journal.append(JournalBatch(
-                entries: [JournalFixtures.entry(5, client: "c-0")], forgottenClients: ["c-0"], outcomeTrims: ["c-1": 1]))
-            #expect(try await journal.outcome(clientID: "c-0", actionID: "a2") == nil)
+            // c-1 keeps its newest outcome; c-0's are not c-1's to push out.
+            try await journal.append(JournalBatch(entries: [JournalFixtures.entry(5, client: "c-0")], outcomeTrims: ["c-1": 1]))
+            #expect(try await journal.outcome(clientID: "c-0", actionID: "a2") == .accepted(revision: 2))
             #expect(try await journal.outcome(clientID: "c-0", actionID: "a5") == .accepted(revision: 5))
             #expect(try await journal.outcome(clientID: "c-1", actionID: "a1") == nil)
             #expect(try await journal.outcome(clientID: "c-1", actionID: "a3") == .accepted(revision: 3))

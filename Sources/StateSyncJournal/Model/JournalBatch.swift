@@ -10,7 +10,9 @@
 /// instructions: ``forgottenClients`` lose every outcome *before* the
 /// batch's own are recorded, and each clientId of ``outcomeTrims`` keeps
 /// only its most recent outcomes *after* them. No other outcome is ever
-/// dropped.
+/// dropped. A ``SharedJournal`` ignores ``forgottenClients``: one server's
+/// view of the clientIds must not drop outcomes another server's clients
+/// use, so it forgets clientIds by a rule of its own over what it stores.
 ///
 /// ```swift
 /// var batch = JournalBatch()
@@ -25,7 +27,7 @@ public struct JournalBatch: Sendable, Hashable {
     /// Rejected dispatches to remember.
     public var rejections: [JournalRejection]
     /// clientIds whose remembered outcomes are all dropped, before this
-    /// batch's outcomes are recorded.
+    /// batch's outcomes are recorded (ignored by a ``SharedJournal``).
     public var forgottenClients: [String]
     /// clientIds whose remembered outcomes are trimmed, after this batch's
     /// are recorded, to the given number of their most recent.

@@ -17,7 +17,11 @@
 ///   until one has been;
 /// - dispatches without a clientId are not deduplicated;
 /// - the outcomes are in the journal, so all of this holds across a
-///   restart, which counts as activity of every clientId the journal remembers.
+///   restart, which counts as activity of every clientId the journal remembers;
+/// - on a ``SharedJournal`` (a cluster) each server's table only admits (at
+///   most ``maxClients`` active clientIds of its own); the journal decides
+///   which clientIds the store forgets, by these numbers applied to every
+///   server's use of them (PostgreSQL: `PostgresOutcomeClients`).
 ///
 /// ```swift
 /// var engine = SyncEngineConfiguration()

@@ -11,7 +11,8 @@ import StateSyncJournal
 /// journal, which keeps each clientId's own share. The pairs the journal
 /// held at the start are known from an ``OutcomePairFilter`` read once, so
 /// after a restart only a pair the filter may contain is looked up. The ``ClientTable``
-/// decides which clientIds are remembered at all. This value decides,
+/// decides which clientIds are remembered at all (on a shared journal:
+/// which this node admits; the journal decides which the store keeps). This value decides,
 /// without I/O, whether a pair's outcome is known, certainly new, or must be
 /// looked up; the sequencer does the lookups (a whole round's at once, see
 /// ``pairsToPrefetch(_:)``) and reports what it found, and hands the journal
@@ -59,7 +60,10 @@ struct ExactlyOnce {
     /// nodes decide pairs too) a pair memory does not hold is new: the
     /// journal's commit refuses a batch with a pair decided elsewhere
     /// (``JournalError/isOutcomeConflict``), and the round that sequences
-    /// it again looks its pairs up (``verifyWithJournal()``).
+    /// it again looks its pairs up (``verifyWithJournal()``), and the
+    /// clientIds the table forgets leave this node's memory only: which
+    /// outcomes the store keeps is the shared journal's rule, the same for
+    /// every node (no ``JournalChanges/forgottenClients``).
     init(
         capacity: Int, retention: OutcomeRetention, journalRevision: UInt64, restoredClients: [String] = [],
         restoredPairs: OutcomePairFilter? = nil, sharedJournal: Bool = false, now: Date = Date()
@@ -68,7 +72,7 @@ struct ExactlyOnce {
         self.retention = retention
         outcomes = OutcomeCache(capacity: capacity)
         clients = ClientTable(retention: retention, restored: restoredClients, now: now)
-        changes.forgottenClients = clients.restoredBeyondCapacity
+        if !sharedJournal { changes.forgottenClients = clients.restoredBeyondCapacity }
         journalHasEarlierOutcomes = journalRevision > 0
         earlierPairs = restoredPairs
         self.sharedJournal = sharedJournal
@@ -120,7 +124,7 @@ struct ExactlyOnce {
     mutating func admit(_ clientID: String, now: Date) -> String? {
         switch clients.admit(clientID, now: now) {
         case .admitted(let forgotten):
-            if let forgotten {
+            if let forgotten, !sharedJournal {
                 changes.forgottenClients.append(forgotten)
                 changes.outcomeTrims[forgotten] = nil
             }

@@ -13,10 +13,11 @@ enum JournalFixtures {
     /// A journal of the default store at `postgres`.
     static func open(
         _ postgres: TestPostgres, retention: JournalRetention = JournalRetention(), statementTimeout: Duration = .seconds(10),
-        heldTurnLimit: Duration = .milliseconds(200)
+        heldTurnLimit: Duration = .milliseconds(200), outcomeRetention: OutcomeRetention = OutcomeRetention()
     ) async throws -> PostgresJournal {
         var configuration = PostgresJournal.Configuration(retention: retention, statementTimeout: statementTimeout)
         configuration.heldTurnLimit = heldTurnLimit
+        configuration.outcomeRetention = outcomeRetention
         return try await PostgresJournal.open(
             location: try PostgresLocation(url: postgres.url), configuration: configuration, logger: logger)
     }

@@ -146,4 +146,14 @@ import Testing
         #expect(rule.admit("c-new", now: start + 61) == nil)
         #expect(rule.takeJournalChanges() == ExactlyOnce.JournalChanges(forgottenClients: ["c-a"]))
     }
+
+    @Test func onASharedJournalTheTableForgetsClientsFromThisNodesMemoryOnly() {
+        let retention = OutcomeRetention(perClient: 10, window: .seconds(60), maxClients: 2)
+        var rule = ExactlyOnce(
+            capacity: 100, retention: retention, journalRevision: 40, restoredClients: ["c-old", "c-a", "c-b"],
+            sharedJournal: true, now: start)
+        #expect(rule.admit("c-new", now: start + 30) != nil)
+        #expect(rule.admit("c-new", now: start + 61) == nil)
+        #expect(rule.takeJournalChanges() == ExactlyOnce.JournalChanges())
+    }
 }

@@ -8,11 +8,12 @@ import StateSyncServer
 enum PostgresStorage {
     /// The ``PostgresStores`` at `url` (called `name` in errors: `--postgres`,
     /// `STATESYNC_POSTGRES_URL`) with the server's journal `retention` and
-    /// `pollInterval`, as the cluster `node`, sharing `writerConnections`,
-    /// every session within `sessionBounds`, opened when the server starts.
+    /// `pollInterval` and the engine's `outcomeRetention`, as the cluster
+    /// `node`, sharing `writerConnections`, every session within
+    /// `sessionBounds`, opened when the server starts.
     static func storage(
-        url: String, named name: String, retention: JournalRetention, pollInterval: Duration, node: PostgresNode,
-        writerConnections: Int, sessionBounds: PostgresSessionBounds
+        url: String, named name: String, retention: JournalRetention, outcomeRetention: OutcomeRetention, pollInterval: Duration,
+        node: PostgresNode, writerConnections: Int, sessionBounds: PostgresSessionBounds
     ) throws(CommandFailure) -> StateSyncStorage {
         let location: PostgresLocation
         do {
@@ -22,6 +23,7 @@ enum PostgresStorage {
         }
         var journal = PostgresJournal.Configuration(retention: retention, pollInterval: pollInterval, node: node)
         journal.sessionBounds = sessionBounds
+        journal.outcomeRetention = outcomeRetention
         let configuration = PostgresStores.Configuration(journal: journal, writerConnections: writerConnections)
         return .journals("postgres \(location)") { logger in
             try await PostgresStores.open(location: location, configuration: configuration, logger: logger)

@@ -63,10 +63,14 @@ extension ServeConfiguration {
             ]
         }
 
+        /// The exactly-once retention these settings give (the engine's, and a cluster's journals').
+        var outcomeRetention: OutcomeRetention {
+            OutcomeRetention(perClient: outcomesPerClient, window: .seconds(outcomeWindow), maxClients: maxClientIds)
+        }
+
         /// Sets these bounds on the server's configuration.
         func apply(to configuration: inout StateSyncServerConfiguration) {
-            configuration.engine.outcomeRetention = OutcomeRetention(
-                perClient: outcomesPerClient, window: .seconds(outcomeWindow), maxClients: maxClientIds)
+            configuration.engine.outcomeRetention = outcomeRetention
             configuration.engine.maxStateBytes = maxStateBytes
             configuration.engine.maxDeferredAnswers = maxDeferredAnswers
             configuration.engine.maxDeferredBytes = maxDeferredBytes

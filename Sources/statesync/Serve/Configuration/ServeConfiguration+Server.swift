@@ -9,7 +9,9 @@ extension ServeConfiguration {
     func serverConfiguration() throws(CommandFailure) -> StateSyncServerConfiguration {
         var configuration = StateSyncServerConfiguration()
         try network.apply(to: &configuration)
-        try storage.apply(to: &configuration, cluster: cluster, postgresOrigin: origins[Storage.Keys.postgresURL])
+        try storage.apply(
+            to: &configuration, cluster: cluster, outcomeRetention: engine.outcomeRetention,
+            postgresOrigin: origins[Storage.Keys.postgresURL])
         try auth.apply(to: &configuration, origins: origins)
         configuration.connections = connections.limits
         session.apply(to: &configuration.session)

@@ -85,8 +85,12 @@ extension ServeConfiguration {
         }
 
         /// Sets the server's storage (a PostgreSQL one with `cluster`'s
-        /// timings; `postgresOrigin` names the URL in errors), retention and snapshots.
-        func apply(to configuration: inout StateSyncServerConfiguration, cluster: Cluster, postgresOrigin: SettingOrigin) throws(CommandFailure) {
+        /// timings and the engine's `outcomeRetention`; `postgresOrigin`
+        /// names the URL in errors), retention and snapshots.
+        func apply(
+            to configuration: inout StateSyncServerConfiguration, cluster: Cluster, outcomeRetention: OutcomeRetention,
+            postgresOrigin: SettingOrigin
+        ) throws(CommandFailure) {
             configuration.retention = retention
             configuration.damagedJournal = onDamagedJournal
             configuration.engine.snapshotEvery = UInt64(snapshotEvery)
@@ -94,7 +98,7 @@ extension ServeConfiguration {
                 configuration.storage = .memory
             } else if let postgresURL {
                 configuration.storage = try PostgresStorage.storage(
-                    url: postgresURL, named: postgresOrigin.name, retention: retention,
+                    url: postgresURL, named: postgresOrigin.name, retention: retention, outcomeRetention: outcomeRetention,
                     pollInterval: .seconds(cluster.pollInterval), node: cluster.node, writerConnections: cluster.postgresWriters,
                     sessionBounds: cluster.sessionBounds)
             } else {

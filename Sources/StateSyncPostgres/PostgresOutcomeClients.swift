@@ -1,0 +1,93 @@
+import Logging
+import PostgresNIO
+import StateSyncCore
+import StateSyncJournal
+
+/// Which clientIds' outcomes a store keeps in PostgreSQL: decided in each
+/// group commit's transaction from the shared tables, never from one
+/// node's view of its clientIds, so that every node applies the same rule
+/// to the same rows (the numbers are ``OutcomeRetention``'s).
+///
+/// - Every clientId with outcomes has a row in `statesync_outcome_clients`
+///   saying when a batch last recorded one of its outcomes, whichever node
+///   wrote it, by PostgreSQL's clock (one clock for every node).
+/// - When a group records a clientId new to the store and the store then
+///   has more than ``OutcomeRetention/maxClients``, the least recently
+///   used clientIds unused for longer than ``OutcomeRetention/window`` are
+///   forgotten (their row and all their outcomes), down to that number. A
+///   clientId used within the window stays, whichever node it dispatched through.
+/// - A batch's ``JournalBatch/forgottenClients`` (one node's view) are
+///   ignored. Its ``JournalBatch/outcomeTrims`` keep the clientId's most
+///   recent outcomes in the table, whichever node recorded them: only the
+///   clientId's own dispatches push its outcomes out.
+///
+/// The bound: clientIds unused for the window leave as soon as a new one
+/// comes while the store is over ``OutcomeRetention/maxClients``; those
+/// used within it are at most what the nodes admitted, each node at most
+/// ``OutcomeRetention/maxClients`` (its engine refuses more with
+/// `too_many_clients`).
+enum PostgresOutcomeClients {
+    /// Applies the rule after `batches` recorded their outcomes, in their transaction.
+    static func retain(
+        _ batches: [JournalBatch], retention: OutcomeRetention, store: String, on connection: TimedConnection, logger: Logger
+    ) async throws {
+        var clients: Set<String> = []
+        for batch in batches {
+            for entry in batch.entries where entry.actionID != nil {
+                if let client = entry.meta.clientID { clients.insert(client) }
+            }
+            for rejection in batch.rejections { clients.insert(rejection.clientID) }
+        }
+        if try await used(clients, store: store, on: connection, logger: logger) {
+            try await forgetBeyondBound(retention, store: store, on: connection, logger: logger)
+        }
+        for batch in batches {
+            try await trim(batch.outcomeTrims, store: store, on: connection, logger: logger)
+        }
+    }
+
+    /// Records that `clients` were used now; returns whether one of them is new to the store.
+    private static func used(_ clients: Set<String>, store: String, on connection: TimedConnection, logger: Logger) async throws -> Bool {
+        guard !clients.isEmpty else { return false }
+        // `xmax = 0` holds only for a row the statement inserted (an updated
+        // row carries the updating transaction's id): PostgreSQL's known way
+        // to tell an upsert's inserts from its updates.
+        return try await connection.run("""
+            INSERT INTO statesync_outcome_clients (store_id, client_id, last_used)
+            SELECT \(store), c, now() FROM unnest(\(clients.sorted())) AS u(c)
+            ON CONFLICT (store_id, client_id) DO UPDATE SET last_used = EXCLUDED.last_used
+            RETURNING xmax = 0
+            """, logger: logger).decode(Bool.self).contains(true)
+    }
+
+    /// Forgets the least recently used clientIds unused for the window, down to ``OutcomeRetention/maxClients``.
+    private static func forgetBeyondBound(
+        _ retention: OutcomeRetention, store: String, on connection: TimedConnection, logger: Logger
+    ) async throws {
+        let (seconds, attoseconds) = retention.window.components
+        let window = Double(seconds) + Double(attoseconds) / 1e18
+        try await connection.run("""
+            WITH quiet AS (
+                SELECT client_id FROM statesync_outcome_clients
+                 WHERE store_id = \(store) AND last_used < now() - make_interval(secs => \(window))
+                 ORDER BY last_used, client_id
+                 LIMIT greatest(0, (SELECT count(*) FROM statesync_outcome_clients WHERE store_id = \(store)) - \(Int64(retention.maxClients)))
+            ), forgotten AS (
+                DELETE FROM statesync_outcome_clients AS k USING quiet
+                 WHERE k.store_id = \(store) AND k.client_id = quiet.client_id RETURNING k.client_id
+            )
+            DELETE FROM statesync_outcomes AS o USING forgotten WHERE o.store_id = \(store) AND o.client_id = forgotten.client_id
+            """, logger: logger)
+    }
+
+    /// Keeps only the `keep` most recent outcomes of each clientId of `trims`.
+    private static func trim(_ trims: [String: Int], store: String, on connection: TimedConnection, logger: Logger) async throws {
+        for (client, keep) in trims.sorted(by: { $0.key < $1.key }) {
+            try await connection.run("""
+                DELETE FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client) AND seq <=
+                    (SELECT seq FROM statesync_outcomes WHERE store_id = \(store) AND client_id = \(client)
+                      ORDER BY seq DESC LIMIT 1 OFFSET \(max(1, keep)))
+                """, logger: logger)
+        }
+    }
+}
