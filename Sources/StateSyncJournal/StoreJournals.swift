@@ -39,6 +39,11 @@ public protocol StoreJournals: Sendable {
     /// never under a lock.
     func names() -> [String]
 
+    /// Why the storage every store shares has failed for good, if it has
+    /// (until a restart): a server reports it in `/health` (503 `failed`),
+    /// whichever store met it. `nil` by default.
+    var failure: String? { get }
+
     /// Deletes everything `store` holds, at once (in one transaction where
     /// the storage has them). The server closed its journal first.
     ///
@@ -48,4 +53,11 @@ public protocol StoreJournals: Sendable {
     /// Closes what the journals share; the server calls it once, after
     /// every journal it opened is closed.
     func close() async throws
+}
+
+extension StoreJournals {
+    /// No shared failure: a storage whose stores fail one by one (each
+    /// journal's own ``Journal/writeFault``), or that reports its failure
+    /// through every journal.
+    public var failure: String? { nil }
 }

@@ -58,6 +58,8 @@ final class SQLiteCommitCombiner: Sendable {
         var commits: UInt64
         /// Whether the writer's `synchronous` is `FULL` (as the pool opens it).
         var synchronousFull = true
+        /// The first failure of a whole transaction that no retry mends.
+        var failure: String?
     }
 
     private let state: Mutex<State>
@@ -75,6 +77,11 @@ final class SQLiteCommitCombiner: Sendable {
         self.logger = logger
         state = Mutex(State(commits: commits))
     }
+
+    /// Why a whole transaction failed for good, if one has (the file
+    /// refuses writes, say): every store of the file fails with it, so
+    /// the server reports it as its own failure.
+    var failure: String? { state.withLock { $0.failure } }
 
     /// The changes waiting for the next transaction (tests use it to line
     /// changes up in one).
@@ -191,6 +198,9 @@ final class SQLiteCommitCombiner: Sendable {
             if !synced { restoreFullSynchronous(in: db) }
             let failure = SQLiteGroupStorage.failure(error, path: path, operation: "commit a batch")
             logger.error("the stores' transaction failed", metadata: ["path": "\(path)", "error": "\(error)", "changes": "\(parts.count)"])
+            if SQLiteGroupStorage.retryableReason(error) == nil {
+                state.withLock { $0.failure = $0.failure ?? "the stores' file \(path) failed: \(failure)" }
+            }
             return parts.map { _ in .failure(failure) }
         }
     }

@@ -143,6 +143,10 @@ public final class SQLiteStores: StoreJournals {
         return (id, epoch, 0)
     }
 
+    /// Why the stores' file failed for good, if a whole transaction did
+    /// (see ``StoreJournals/failure``).
+    public var failure: String? { combiner.failure }
+
     /// Whether `store` exists (from memory: it never blocks).
     public func exists(_ store: String) -> Bool {
         catalog.withLock { $0.contains(store) }

@@ -278,7 +278,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         }
         let health = ServerHTTPRoutes.health { [self] in
             HealthStatus(
-                stopping: stopping.load(ordering: .acquiring), stopReason: engine.stopReason, fault: journal.writeFault,
+                stopping: stopping.load(ordering: .acquiring), stopReason: engine.stopReason ?? stores.storage.sharedFailure,
+                fault: journal.writeFault,
                 epoch: engine.epoch, rev: engine.revision, connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
         }
         var serverConfiguration = WebSocketServerConfiguration(

@@ -88,6 +88,14 @@ struct StoreStorage: Sendable {
         return true
     }
 
+    /// Why the storage every store but `main` shares failed for good, if it did.
+    var sharedFailure: String? {
+        switch base {
+        case .memory, .journal: nil
+        case .directory(_, let journals as any StoreJournals), .journals(let journals): journals.failure
+        }
+    }
+
     /// Whether `store` has a journal already (a role that may not create
     /// stores may still open it).
     func exists(_ store: StoreName) -> Bool {
