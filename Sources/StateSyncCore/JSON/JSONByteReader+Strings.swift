@@ -7,6 +7,8 @@ extension JSONByteReader {
         let start = index
         lastStringWasNonASCII = false
         while index < bytes.count {
+            index = StringByteScan.skipPlainASCII(bytes, from: index)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1

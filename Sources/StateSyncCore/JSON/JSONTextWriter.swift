@@ -67,6 +67,8 @@ enum JSONTextWriter {
         var index = 0
         let count = bytes.count
         while index < count {
+            index = StringByteScan.skipUnescaped(bytes, from: index)
+            guard index < count else { break }
             let byte = bytes[index]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 index += 1
