@@ -135,8 +135,7 @@ do {
         try churn(clients: 1_000, duration: .seconds(60 * churnMinutes), directory: base + "/churn")
     } else {
         try residentMemory(stores: 10_000, storage: ["--memory"])
-        // 2,000: each open SQLite store holds 4 descriptors, and this machine allows 20,000.
-        try residentMemory(stores: 2_000, storage: ["--data", base + "/resident"])
+        try residentMemory(stores: 10_000, storage: ["--data", base + "/resident"])
         try creation(stores: 1_000, directory: base + "/created")
         try reopening(times: 100, directory: base + "/reopened")
     }
