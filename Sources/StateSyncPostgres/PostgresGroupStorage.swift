@@ -142,8 +142,8 @@ final class PostgresGroupStorage: GroupCommitStorage {
     }
 
     /// The path-free reason of the final fault of a store whose history went back.
-    private static func historyLostReason(_ storeID: String) -> String {
-        "the history of store \(storeID) in PostgreSQL went back"
+    private var historyLostReason: String {
+        historyLoss.reason(of: storeID) ?? "store \(storeID) lost history in PostgreSQL"
     }
 
     /// The connection lost before `COMMIT`: nothing can be committed, so
@@ -163,7 +163,7 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// Runs the group's transaction (see the type's documentation) on the
     /// held turn's connection, else on a writer connection leased for it.
     func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome {
-        if let lost = historyLoss.error(of: storeID) { throw GroupCommitFailure.final(lost, reason: Self.historyLostReason(storeID)) }
+        if let lost = historyLoss.error(of: storeID) { throw GroupCommitFailure.final(lost, reason: historyLostReason) }
         let turn = await takeTurn(at: seen)
         let lease: PostgresWriterPool.Lease
         let connection: TimedConnection
@@ -211,8 +211,7 @@ final class PostgresGroupStorage: GroupCommitStorage {
                     try await connection.run("ROLLBACK", logger: logger)
                     await historyLoss.headWentBack(store: storeID, epoch: epoch, seen: seen, head: actual)
                     throw GroupCommitFailure.final(
-                        historyLoss.error(of: storeID) ?? .historyLost(storeID, "its head went back"),
-                        reason: Self.historyLostReason(storeID))
+                        historyLoss.error(of: storeID) ?? .historyLost(storeID, "its head went back"), reason: historyLostReason)
                 }
                 return .refused(head: actual, holdUntil: hold(connection, of: lease, at: actual))
             }

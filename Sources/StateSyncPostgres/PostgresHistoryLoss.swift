@@ -25,7 +25,15 @@ import Synchronization
 /// `failed`, for every store of the node, as its stores share the database).
 /// A changed epoch stops only that store's journal on this node.
 final class PostgresHistoryLoss: Sendable {
-    private let lost = Mutex<[String: JournalError]>([:])
+    /// What is known of one store's loss.
+    private struct Loss {
+        /// What its journal's reads and writes throw.
+        let error: JournalError
+        /// Why, without the server's address (for `/health`).
+        let reason: String
+    }
+
+    private let lost = Mutex<[String: Loss]>([:])
     private let nodeFailure: PostgresNodeFailure
     private let reader: ReconnectingConnection
     private let server: String
@@ -40,7 +48,13 @@ final class PostgresHistoryLoss: Sendable {
 
     /// Why `storeID` may not be read or written any more, or `nil`.
     func error(of storeID: String) -> JournalError? {
-        lost.withLock { $0[storeID] }
+        lost.withLock { $0[storeID]?.error }
+    }
+
+    /// Why `storeID` may not be written any more, without the server's
+    /// address (a ``JournalWriteFault/reason``), or `nil`.
+    func reason(of storeID: String) -> String? {
+        lost.withLock { $0[storeID]?.reason }
     }
 
     /// The head of `storeID` is `head` in the database, behind the revision
@@ -79,17 +93,15 @@ final class PostgresHistoryLoss: Sendable {
     /// Records the loss of `storeID` once, and the node's failure when
     /// `failingTheNode`: `false` when it was known already.
     private func record(_ storeID: String, damage: String, seen: UInt64?, head: UInt64, failingTheNode: Bool) -> Bool {
-        let error = JournalError.historyLost("store \(storeID) at PostgreSQL \(server)", damage)
+        let loss = Loss(
+            error: .historyLost("store \(storeID) at PostgreSQL \(server)", damage),
+            reason: "store \(storeID) lost history in PostgreSQL: \(damage); this node serves it no more until it restarts")
         guard lost.withLock({ lost in
             guard lost[storeID] == nil else { return false }
-            lost[storeID] = error
+            lost[storeID] = loss
             return true
         }) else { return false }
-        if failingTheNode {
-            nodeFailure.record(JournalWriteFault(
-                reason: "store \(storeID) lost history in PostgreSQL: \(damage); this node serves it no more until it restarts",
-                failures: 1, isFinal: true))
-        }
+        if failingTheNode { nodeFailure.record(JournalWriteFault(reason: loss.reason, failures: 1, isFinal: true)) }
         var metadata: Logger.Metadata = ["store": "\(storeID)", "head": "\(head)", "reason": "\(damage)"]
         if let seen { metadata["seen"] = "\(seen)" }
         logger.critical("a store lost history in PostgreSQL; this node serves and writes it no more until it restarts",

@@ -24,16 +24,16 @@ struct PostgresHistoryLossTests {
 
             // The failover: the promoted replica lacks the last two revisions.
             let kept = served - 2
-            for table in ["statesync_journal", "statesync_outcomes", "statesync_snapshots"] {
-                try await PostgresQueries.run("DELETE FROM \(table) WHERE store_id = 'default' AND revision > \(kept)", on: postgres)
-            }
-            try await PostgresQueries.run("UPDATE statesync_stores SET head_revision = \(kept) WHERE store_id = 'default'", on: postgres)
+            try await Self.failOver(keeping: kept, on: postgres)
 
             let health = try await HTTPProbe.health(port: a.port) { $0.status != 200 }
             #expect(health.status == 503 && health.body["status"] == "failed", "\(health.body)")
             let reason = health.body["reason"]?.stringValue ?? ""
             #expect(reason.contains("lost history") && reason.contains("\(kept)") && reason.contains("\(served)"), "\(health.body)")
-            #expect(a.process.standardError.contains("a store lost history in PostgreSQL"), "\(a.process.standardError)")
+            #expect(!reason.contains("127.0.0.1"), "no connection details in \(health.body)")
+            let log = a.process.standardError
+            #expect(log.contains("a store lost history in PostgreSQL") && log.contains("store=default")
+                && log.contains("seen=\(served)") && log.contains("head=\(kept)"), "\(log)")
             let newEpoch = try await Self.epoch(on: postgres)
             #expect(newEpoch != epoch, "the store starts a new epoch")
             let refused = try await Self.increment("a4", from: onA)
@@ -50,6 +50,36 @@ struct PostgresHistoryLossTests {
             #expect(try await HTTPProbe.health(port: a.port) { _ in true }.status == 503)
             for node in [a, b] { await node.process.stop() }
         }
+    }
+
+    @Test func aWriteFindingTheHeadBehindIsRefusedAndStartsANewEpoch() async throws {
+        try await TestPostgres.with { postgres in
+            // No poll within the test: the write is what finds the head behind.
+            let a = try await ClusterNode.start(postgres, ["--poll-interval", "60"])
+            let onA = try await ProtocolClient.joined(a.url, clientID: "c-a")
+            for index in 1...3 { #expect(try await Self.increment("a\(index)", from: onA)["type"] == "ack") }
+            let epoch = try await Self.epoch(on: postgres)
+            let served = try await ClusterChecks.head(on: postgres)
+            try await Self.failOver(keeping: served - 2, on: postgres)
+
+            let refused = try await Self.increment("a4", from: onA)
+            #expect(refused["type"] == "reject" && refused["code"] == "internal_error", "\(refused)")
+            #expect(try await ClusterChecks.head(on: postgres) == served - 2, "nothing written on top")
+            #expect(try await Self.epoch(on: postgres) != epoch, "the store starts a new epoch")
+            let health = try await HTTPProbe.health(port: a.port) { $0.status != 200 }
+            #expect(health.body["status"] == "failed" && (health.body["reason"]?.stringValue ?? "").contains("lost history"), "\(health.body)")
+            await a.process.stop()
+        }
+    }
+
+    /// Makes the store's rows what a promoted replica that had only the
+    /// revisions through `kept` has: newer journal rows, outcomes and
+    /// snapshots gone, the head at `kept`.
+    private static func failOver(keeping kept: Int64, on postgres: TestPostgres) async throws {
+        for table in ["statesync_journal", "statesync_outcomes", "statesync_snapshots"] {
+            try await PostgresQueries.run("DELETE FROM \(table) WHERE store_id = 'default' AND revision > \(kept)", on: postgres)
+        }
+        try await PostgresQueries.run("UPDATE statesync_stores SET head_revision = \(kept) WHERE store_id = 'default'", on: postgres)
     }
 
     /// Dispatches an increment of `hits` with `id` and returns its answer (`ack` or `reject`).
