@@ -38,6 +38,10 @@ import Synchronization
 ///   so committed revisions are contiguous across all writers.
 /// - `PRIMARY KEY (store_id, revision)` is a second, independent guard: a
 ///   revision can be stored once, whatever a buggy writer might try.
+/// - A head found *behind* the revision this writer saw committed means the
+///   database lost commits (a failover to a replica that was behind): the
+///   group is rolled back and fails for good, and ``PostgresHistoryLoss``
+///   starts the store's new epoch and stops it on this node.
 /// - A refused writer learns the head from the same transaction; its
 ///   ``PostgresJournal/lastRevision`` moves there, and it must read the
 ///   entries it missed (``PostgresJournal/entries(from:through:)``) and
