@@ -21,6 +21,7 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
         case corruptEntry(path: String, revision: UInt64, reason: String)
         case missingEntry(revision: UInt64, lastRevision: UInt64)
         case damaged(location: String, damage: String, remedy: String)
+        case historyLost(store: String, message: String)
         case failed(underlying: String)
         case closed
     }
@@ -83,6 +84,11 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func damaged(_ location: String, damage: String, remedy: String) -> JournalError {
         JournalError(.damaged(location: location, damage: damage, remedy: remedy))
     }
+    /// A shared store lost history this server had seen committed (its head
+    /// revision went back, or it started a new epoch): `message` says how.
+    package static func historyLost(_ store: String, _ message: String) -> JournalError {
+        JournalError(.historyLost(store: store, message: message))
+    }
     /// The connection to `store` was lost while `COMMIT` was on its way: the
     /// batch may or may not be durable, so nothing of it may be acknowledged.
     public static func commitOutcomeUnknown(_ store: String, _ message: String) -> JournalError {
@@ -107,6 +113,14 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (see ``DamagedJournalPolicy``).
     public var isDamaged: Bool {
         if case .damaged = base { return true }
+        return false
+    }
+
+    /// Whether a shared store lost history this server had seen committed
+    /// (a database failed over to a replica that was behind): following it
+    /// would fork what was served.
+    public var isHistoryLost: Bool {
+        if case .historyLost = base { return true }
         return false
     }
 
@@ -166,6 +180,8 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
             "the journal has no entry at revision \(revision) although it ends at revision \(lastRevision)"
         case .damaged(let location, let damage, let remedy):
             "refusing to open \(location): \(damage). \(remedy)"
+        case .historyLost(let store, let message):
+            "\(store) lost history this server had seen committed: \(message)"
         case .failed(let underlying):
             "the journal stopped accepting writes after a failed write: \(underlying)"
         case .closed:

@@ -38,6 +38,10 @@ import Synchronization
 ///   so committed revisions are contiguous across all writers.
 /// - `PRIMARY KEY (store_id, revision)` is a second, independent guard: a
 ///   revision can be stored once, whatever a buggy writer might try.
+/// - A head found *behind* the revision this writer saw committed means the
+///   database lost commits (a failover to a replica that was behind): the
+///   group is rolled back and fails for good, and ``PostgresHistoryLoss``
+///   starts the store's new epoch and stops it on this node.
 /// - A refused writer learns the head from the same transaction; its
 ///   ``PostgresJournal/lastRevision`` moves there, and it must read the
 ///   entries it missed (``PostgresJournal/entries(from:through:)``) and
@@ -109,11 +113,15 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// leases one for its transaction (see ``PostgresWriterPool``).
     let writers: PostgresWriterPool
     private let storeID: String
+    /// The store's epoch as this node serves it.
+    private let epoch: String
     /// The node whose sessions' joins this writer journals, when presence
     /// is kept per node (``PresenceRows``).
     private let nodeID: String?
     /// Where a statement PostgreSQL refused is recorded for every store of the node.
     private let nodeFailure: PostgresNodeFailure
+    /// Where a head behind the one this writer saw is recorded, and the store's new epoch started.
+    private let historyLoss: PostgresHistoryLoss
     let server: String
     let logger: Logger
     /// The transaction kept open after a refusal (see "Taking turns"); only
@@ -125,10 +133,13 @@ final class PostgresGroupStorage: GroupCommitStorage {
     private let outcomeRetention: OutcomeRetention
 
     init(
-        writers: PostgresWriterPool, storeID: String, nodeID: String?, nodeFailure: PostgresNodeFailure, server: String,
-        heldTurnLimit: Duration, outcomeRetention: OutcomeRetention, logger: Logger
+        writers: PostgresWriterPool, storeID: String, epoch: String, nodeID: String?, nodeFailure: PostgresNodeFailure,
+        historyLoss: PostgresHistoryLoss, server: String, heldTurnLimit: Duration, outcomeRetention: OutcomeRetention,
+        logger: Logger
     ) {
         self.outcomeRetention = outcomeRetention
+        self.epoch = epoch
+        self.historyLoss = historyLoss
         self.nodeFailure = nodeFailure
         self.heldTurnLimit = heldTurnLimit
         self.writers = writers
@@ -136,6 +147,11 @@ final class PostgresGroupStorage: GroupCommitStorage {
         self.nodeID = nodeID
         self.server = server
         self.logger = logger
+    }
+
+    /// The path-free reason of the final fault of a store whose history went back.
+    private var historyLostReason: String {
+        historyLoss.reason(of: storeID) ?? "store \(storeID) lost history in PostgreSQL"
     }
 
     /// The connection lost before `COMMIT`: nothing can be committed, so
@@ -155,6 +171,7 @@ final class PostgresGroupStorage: GroupCommitStorage {
     /// Runs the group's transaction (see the type's documentation) on the
     /// held turn's connection, else on a writer connection leased for it.
     func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome {
+        if let lost = historyLoss.error(of: storeID) { throw GroupCommitFailure.final(lost, reason: historyLostReason) }
         let turn = await takeTurn(at: seen)
         let lease: PostgresWriterPool.Lease
         let connection: TimedConnection
@@ -200,10 +217,9 @@ final class PostgresGroupStorage: GroupCommitStorage {
             if let actual {
                 guard actual > seen else {
                     try await connection.run("ROLLBACK", logger: logger)
+                    await historyLoss.headWentBack(store: storeID, epoch: epoch, seen: seen, head: actual)
                     throw GroupCommitFailure.final(
-                        .postgres(server, "write a batch", "the store's head revision \(actual) is behind the "
-                            + "revision \(seen) this node saw committed: the database lost committed transactions"),
-                        reason: "the head revision of store \(storeID) in PostgreSQL went back")
+                        historyLoss.error(of: storeID) ?? .historyLost(storeID, "its head went back"), reason: historyLostReason)
                 }
                 return .refused(head: actual, holdUntil: hold(connection, of: lease, at: actual))
             }

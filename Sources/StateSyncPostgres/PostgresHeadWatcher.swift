@@ -25,8 +25,12 @@ import Synchronization
 ///
 /// Either way a store's hint fires only for a head past its journal's
 /// ``PostgresJournal/lastRevision`` (this node's own commits are not news).
-/// The watcher starts with the first journal that follows and runs until
-/// ``stop()``.
+/// A notified head behind it is stale news, but a polled head behind the
+/// journal's revision as it was before the poll, or a polled epoch that is
+/// not the journal's, means the store lost history this node saw committed
+/// (``PostgresHistoryLoss``): the journal's engine is then woken with a
+/// hint, to find its reads refused. The watcher starts with the first
+/// journal that follows and runs until ``stop()``.
 final class PostgresHeadWatcher: Sendable {
     /// The channel of the head and store notifications.
     static let channel = "statesync_head"
@@ -36,6 +40,8 @@ final class PostgresHeadWatcher: Sendable {
     /// One journal following its store.
     private struct Follower {
         let storeID: String
+        /// The epoch the journal serves.
+        let epoch: String
         /// The journal's view of the head (``PostgresJournal/lastRevision``).
         let lastRevision: @Sendable () -> UInt64
         let hint: @Sendable (UInt64) -> Void
@@ -53,13 +59,15 @@ final class PostgresHeadWatcher: Sendable {
     private let backoff: RetryBackoff
     private let reader: ReconnectingConnection
     private let catalog: PostgresStoreCatalog
+    private let historyLoss: PostgresHistoryLoss
     private let logger: Logger
     private let state = Mutex(State())
 
     init(
         connector: PostgresConnector, pollInterval: Duration, backoff: RetryBackoff, reader: ReconnectingConnection,
-        catalog: PostgresStoreCatalog, logger: Logger
+        catalog: PostgresStoreCatalog, historyLoss: PostgresHistoryLoss, logger: Logger
     ) {
+        self.historyLoss = historyLoss
         self.connector = connector
         self.pollInterval = pollInterval
         self.backoff = backoff
@@ -78,17 +86,18 @@ final class PostgresHeadWatcher: Sendable {
         "\(created ? "+" : "-") \(store)"
     }
 
-    /// Tells `hint` each head past `lastRevision()` of `storeID` it learns
-    /// of, until ``unfollow(_:)`` with the returned token; starts the
-    /// watcher with its first follower. `nil` once stopped.
+    /// Tells `hint` each head past `lastRevision()` of `storeID` (served
+    /// under `epoch`) it learns of, until ``unfollow(_:)`` with the returned
+    /// token; starts the watcher with its first follower. `nil` once stopped.
     func follow(
-        storeID: String, lastRevision: @escaping @Sendable () -> UInt64, hint: @escaping @Sendable (UInt64) -> Void
+        storeID: String, epoch: String, lastRevision: @escaping @Sendable () -> UInt64,
+        hint: @escaping @Sendable (UInt64) -> Void
     ) -> Int? {
         state.withLock { state in
             guard !state.stopped else { return nil }
             let token = state.nextToken
             state.nextToken += 1
-            state.followers[token] = Follower(storeID: storeID, lastRevision: lastRevision, hint: hint)
+            state.followers[token] = Follower(storeID: storeID, epoch: epoch, lastRevision: lastRevision, hint: hint)
             if state.task == nil { state.task = Task { await self.run() } }
             return token
         }
@@ -119,8 +128,25 @@ final class PostgresHeadWatcher: Sendable {
     }
 
     private func announce(_ head: UInt64, of storeID: String) {
+        guard historyLoss.error(of: storeID) == nil else { return }
         let followers = state.withLock { $0.followers.values.filter { $0.storeID == storeID } }
         for follower in followers where head > follower.lastRevision() { follower.hint(head) }
+    }
+
+    /// What a poll read of `follower`'s store, whose journal was at
+    /// `revision` before the read: a head past it is announced; a head
+    /// behind it, or another epoch, is history lost (see the type's documentation).
+    private func check(_ follower: Follower, before revision: UInt64, head: UInt64, epoch: String) async {
+        guard historyLoss.error(of: follower.storeID) == nil else { return }
+        if epoch != follower.epoch {
+            historyLoss.epochChanged(store: follower.storeID, epoch: follower.epoch, found: epoch, head: head)
+        } else if head < revision {
+            await historyLoss.headWentBack(store: follower.storeID, epoch: epoch, seen: revision, head: head)
+        } else {
+            if head > follower.lastRevision() { follower.hint(head) }
+            return
+        }
+        follower.hint(revision + 1)   // wakes the engine, whose reads of the store now fail
     }
 
     private func poll() async {
@@ -134,15 +160,20 @@ final class PostgresHeadWatcher: Sendable {
         }
     }
 
-    /// Reads the heads of every followed store, in one query.
+    /// Reads the heads and epochs of every followed store, in one query.
+    /// Each journal's revision is taken before the query is sent: a head
+    /// read after it can be behind it only if the store lost history.
     private func readHeads() async {
-        let stores = Array(Set(state.withLock { $0.followers.values.map(\.storeID) }))
+        let followers = state.withLock { Array($0.followers.values) }.map { ($0, $0.lastRevision()) }
+        let stores = Array(Set(followers.map(\.0.storeID)))
         guard !stores.isEmpty else { return }
         do {
-            for (store, head) in try await reader.run(
-                "SELECT store_id, head_revision FROM statesync_stores WHERE store_id = ANY(\(stores))", logger: logger
-            ).decode((String, Int64).self) {
-                announce(UInt64(head), of: store)
+            for (store, head, epoch) in try await reader.run(
+                "SELECT store_id, head_revision, epoch FROM statesync_stores WHERE store_id = ANY(\(stores))", logger: logger
+            ).decode((String, Int64, String).self) {
+                for (follower, revision) in followers where follower.storeID == store {
+                    await check(follower, before: revision, head: UInt64(head), epoch: epoch)
+                }
             }
         } catch {
             logger.warning("polling the stores' heads failed", metadata: [

@@ -165,7 +165,10 @@ extension PostgresJournal {
         }
     }
 
+    /// Throws when the journal is closed, or its store lost history this
+    /// node saw committed (nothing of it may be served on top of what was).
     private func checkOpen() throws {
         if writerIsClosed { throw JournalError.closed }
+        if let historyLost { throw historyLost }
     }
 }

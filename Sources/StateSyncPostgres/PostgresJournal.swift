@@ -172,9 +172,9 @@ public final class PostgresJournal: SharedJournal {
         self.ownsStores = ownsStores
         self.logger = logger
         let storage = PostgresGroupStorage(
-            writers: stores.writers, storeID: configuration.storeID, nodeID: stores.presence?.nodeID,
-            nodeFailure: stores.failure, server: stores.location.description, heldTurnLimit: configuration.heldTurnLimit,
-            outcomeRetention: configuration.outcomeRetention, logger: logger)
+            writers: stores.writers, storeID: configuration.storeID, epoch: epoch, nodeID: stores.presence?.nodeID,
+            nodeFailure: stores.failure, historyLoss: stores.historyLoss, server: stores.location.description,
+            heldTurnLimit: configuration.heldTurnLimit, outcomeRetention: configuration.outcomeRetention, logger: logger)
         let writer = GroupCommitWriter(
             storage: storage, lastRevision: head,
             backoff: RetryBackoff(first: configuration.firstRetryDelay, maximum: configuration.maximumRetryDelay),
@@ -204,6 +204,10 @@ public final class PostgresJournal: SharedJournal {
     /// Whether ``close()`` was called.
     var writerIsClosed: Bool { writer.isClosed }
 
+    /// Why the store may be neither read nor written any more: its history
+    /// went back in PostgreSQL (``PostgresHistoryLoss``); `nil` while it did not.
+    var historyLost: JournalError? { stores.historyLoss.error(of: configuration.storeID) }
+
     /// Follows the store through the node's ``PostgresHeadWatcher`` (LISTEN
     /// plus polling every ``Configuration/pollInterval``): `hint` gets each
     /// head past ``lastRevision`` it learns of (see ``SharedJournal/follow(hint:)``).
@@ -213,7 +217,7 @@ public final class PostgresJournal: SharedJournal {
         following.withLock { token in
             guard token == nil, !writerIsClosed else { return }
             token = stores.watcher.follow(
-                storeID: configuration.storeID, lastRevision: { writer.durableRevision }, hint: hint)
+                storeID: configuration.storeID, epoch: epoch, lastRevision: { writer.durableRevision }, hint: hint)
         }
     }
 

@@ -65,8 +65,10 @@ public final class PostgresStores: StoreJournals {
     let reader: ReconnectingConnection
     let watcher: PostgresHeadWatcher
     let presence: PostgresPresence?
-    /// The first write PostgreSQL refused on any of these stores.
+    /// The first write PostgreSQL refused on any of these stores, or the first history lost.
     let failure = PostgresNodeFailure()
+    /// The stores whose history went back in PostgreSQL.
+    let historyLoss: PostgresHistoryLoss
     /// The store whose rows hold the node's heartbeat (`main`'s, or a
     /// journal opened alone's), whose presence ``presence`` keeps.
     let nodeStoreID: String
@@ -148,10 +150,11 @@ public final class PostgresStores: StoreJournals {
         self.presence = presence
         self.catalog = catalog
         self.logger = logger
+        historyLoss = PostgresHistoryLoss(nodeFailure: failure, reader: reader, server: connector.location.description, logger: logger)
         watcher = PostgresHeadWatcher(
             connector: connector, pollInterval: configuration.journal.pollInterval,
             backoff: RetryBackoff(first: configuration.journal.firstRetryDelay, maximum: configuration.journal.maximumRetryDelay),
-            reader: reader, catalog: catalog, logger: logger)
+            reader: reader, catalog: catalog, historyLoss: historyLoss, logger: logger)
     }
 
     /// Opens the journal of `store`, creating the store when it does not

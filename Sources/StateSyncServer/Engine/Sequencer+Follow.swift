@@ -13,6 +13,8 @@ struct FollowState {
     var hintedHead: UInt64 = 0
     /// Inputs of refused batches, to sequence again once caught up.
     var redo: [BatchInput] = []
+    /// The batch whose commit's outcome is unknown, until a catch-up settles it.
+    var unknownCommit: UnknownCommit?
     /// Whether a refused batch held a pair another node had decided: the
     /// round that sequences it again looks its pairs up in the journal.
     var verifyPairs = false
@@ -89,11 +91,12 @@ extension Sequencer {
     /// batch may or may not be stored. Its acks are withheld and their
     /// sessions closed (their clients retry, on any node, and are answered
     /// from the stored outcome or applied once); the engine then reads the
-    /// store's head and entries, which say whether the batch landed, and
-    /// goes on.
+    /// store's head and entries, which say whether the batch landed
+    /// (``settle(_:against:)``), and goes on.
     func outcomeUnknown(_ error: JournalError) {
         logger.error("the journal lost its connection during COMMIT; catching up from the store", metadata: ["error": "\(error)"])
         let unknown = commits.inFlight.map(Self.acceptedDispatches) ?? []
+        following.unknownCommit = commits.inFlight.map(UnknownCommit.init)
         let reason = "the server lost its storage while storing the action"
         guard var failed = commits.outcomeUnknown(reason: reason) else { return }
         exactlyOnce.forgetUndurable()
@@ -110,7 +113,7 @@ extension Sequencer {
             try? await Task.sleep(for: FollowState.delay(attempt: following.conflictsInARow - FollowState.quietConflicts + 1))
         }
         let dropped = commits.takeBuilding()
-        let inputs = following.redo + dropped.inputs
+        var inputs = following.redo + dropped.inputs
         following.redo = []
         if authority.revision != publication.revision || !dropped.journal.isEmpty {
             exactlyOnce.forgetUndurable()
@@ -125,10 +128,13 @@ extension Sequencer {
             missed = try await readMissedEntries()
         } catch let error as SyncEngineError {
             return stopFollowing("the store's snapshot does not load here (\(error))", inputs: inputs)
+        } catch let error as JournalError where error.isHistoryLost {
+            return stopFollowing("\(error)", inputs: inputs)
         } catch {
             return retryCatchUp(after: error, inputs: inputs)
         }
         following.failedReads = 0
+        let settled = following.unknownCommit.take().map { settle($0, against: missed) }
         if !missed.isEmpty {
             var batch = missed.batch
             do throws(SyncEngineError) {
@@ -142,10 +148,36 @@ extension Sequencer {
             countLiveSessionsRemoved(by: missed.entries)
             logger.debug("followed the store", metadata: ["entries": "\(missed.entries.count)", "rev": "\(publication.revision)"])
         }
+        if let settled {
+            for start in settled.effects { start() }
+            inputs = settled.commands + inputs
+        }
         sharedJournal?.caughtUp(through: publication.revision)
         following.behind = false
         following.hintedHead = 0
         await sequenceAgain(inputs)
+    }
+
+    /// What to do for the batch whose commit's outcome was unknown, now that
+    /// `missed` says whether it landed: start its effects (it landed: they
+    /// run as if its commit had been acknowledged, once its entries are
+    /// published), or sequence its commands again (nothing of it is stored;
+    /// its clients send their dispatches again).
+    private func settle(_ unknown: UnknownCommit, against missed: MissedEntries) -> (effects: [@Sendable () -> Void], commands: [BatchInput]) {
+        let settlement = unknown.settle(against: missed.entries, skippedSnapshot: missed.skipped > 0)
+        let metadata: Logger.Metadata = [
+            "revisions": "\(unknown.entries.first?.revision ?? 0)-\(unknown.entries.last?.revision ?? 0)", "outcome": "\(settlement)"]
+        switch settlement {
+        case .landed:
+            logger.notice("the commit of unknown outcome landed; starting its effects", metadata: metadata)
+            return (unknown.effects, [])
+        case .lost:
+            logger.notice("the commit of unknown outcome did not land; sequencing its commands again", metadata: metadata)
+            return ([], unknown.commands)
+        case .undecidable:
+            logger.warning("whether the commit of unknown outcome landed cannot be told (the store no longer keeps its entries); its effects and commands are dropped", metadata: metadata)
+            return ([], [])
+        }
     }
 
     /// Reading what others wrote failed: the inputs wait, and the catch-up
@@ -168,6 +200,7 @@ extension Sequencer {
     /// held are answered `internal_error`.
     private func stopFollowing(_ reason: String, inputs: [BatchInput]) {
         logger.critical("cannot follow the shared journal; the engine accepts no more actions", metadata: ["reason": "\(reason)"])
+        following.unknownCommit = nil
         stopAccepting(reason: "the server cannot follow the shared store and accepts no more actions")
         following.behind = false
         following.hintedHead = 0

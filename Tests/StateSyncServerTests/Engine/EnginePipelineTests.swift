@@ -12,20 +12,11 @@ import Testing
 /// every command, and the app's effects, whose follow-ups are journaled.
 @Suite(.timeLimit(.minutes(1)))
 struct EnginePipelineTests {
-    private static func keyValueEngine(
-        journal: any Journal, middleware: [any Middleware<JSONValue, SessionCommand<KeyValueApp.Action>>] = [],
-        metrics: TestMetrics = TestMetrics()
-    ) async throws -> SyncEngine<KeyValueApp> {
-        try await SyncEngine<KeyValueApp>(
-            journal: journal, configuration: engineConfiguration(), middleware: middleware,
-            metrics: ServerMetrics(factory: metrics), logger: quietLogger)
-    }
-
     @Test func aMiddlewaresRejectionAnswersTheDispatchWithItsCodeAndChangesNothing() async throws {
         let readOnly = Validate<JSONValue, SessionCommand<KeyValueApp.Action>> { command, _, _ in
             if case .dispatch(.put(key: "locked", _), _) = command { throw Rejection(code: "locked", message: "key locked is read-only") }
         }
-        let engine = try await Self.keyValueEngine(journal: MemoryJournal(), middleware: [readOnly])
+        let engine = try await keyValueEngine(journal: MemoryJournal(), middleware: [readOnly])
         let alice = engine.joinRecording("s-a", clientID: "c-a")
         engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "locked", "value": 1]), from: "s-a")
         engine.handle(.dispatch(id: "a2", action: ["type": "put", "key": "open", "value": 2]), from: "s-a")
@@ -38,7 +29,7 @@ struct EnginePipelineTests {
 
     @Test func middlewareSeesEveryCommandClientsAndTheServersOwn() async throws {
         let metrics = TestMetrics()
-        let engine = try await Self.keyValueEngine(
+        let engine = try await keyValueEngine(
             journal: MemoryJournal(), middleware: [ActionMetricsMiddleware<KeyValueApp>(factory: metrics)])
         let alice = engine.joinRecording("s-a", clientID: "c-a")
         engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "k", "value": 1]), from: "s-a")
@@ -52,12 +43,12 @@ struct EnginePipelineTests {
 
     @Test func serverStartedIsJournaledOnlyOverAStoredHistory() async throws {
         let journal = CountingJournal(forwardsClose: false)
-        let fresh = try await Self.keyValueEngine(journal: journal)
+        let fresh = try await keyValueEngine(journal: journal)
         let alice = fresh.joinRecording("s-a", clientID: "c-a")
         fresh.handle(.dispatch(id: "a1", action: ["type": "put", "key": "k", "value": 1]), from: "s-a")
         await alice.waitForAnswer("a1")
         await fresh.shutdown()
-        let reopened = try await Self.keyValueEngine(journal: journal)
+        let reopened = try await keyValueEngine(journal: journal)
         let bob = reopened.joinRecording("s-b", clientID: "c-b")
         reopened.handle(.dispatch(id: "b1", action: ["type": "put", "key": "k", "value": 2]), from: "s-b")
         await bob.waitForAnswer("b1")
@@ -78,7 +69,7 @@ struct EnginePipelineTests {
 
     @Test func anEffectsFollowUpIsJournaledAsASystemCommandAndReplayNeverRunsTheEffect() async throws {
         let journal = CountingJournal(forwardsClose: false)
-        let engine = try await Self.keyValueEngine(journal: journal)
+        let engine = try await keyValueEngine(journal: journal)
         let alice = engine.joinRecording("s-a", clientID: "c-a")
         engine.handle(.subscribe(id: "answer", path: pointer("/answer"), since: nil), from: "s-a")
         engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "ask", "value": true]), from: "s-a")
@@ -86,19 +77,19 @@ struct EnginePipelineTests {
         let answered = try await engine.value(at: "/answer", session: "s-a", sink: alice)
         #expect(answered.value.intValue != nil)
         await engine.shutdown()
-        let runsBefore = KeyValueApp.effectRuns.load(ordering: .relaxed)
+        let runsBefore = KeyValueApp.effectRuns(of: "ask")
 
         let entries = try await journal.entries(from: 1, through: journal.lastRevision)
         let system = entries.filter { (try? SessionCommandCoding.decode($0.action, as: KeyValueApp.Action.self))?.isSystem == true }
         #expect(system.count == 1)
         #expect(system.first?.meta.clientID == nil)
 
-        let restarted = try await Self.keyValueEngine(journal: journal)
+        let restarted = try await keyValueEngine(journal: journal)
         let bob = restarted.joinRecording("s-b")
         let replayed = try await restarted.value(at: "/answer", session: "s-b", sink: bob)
         #expect(replayed.value == answered.value)
         await restarted.shutdown()
-        #expect(KeyValueApp.effectRuns.load(ordering: .relaxed) == runsBefore)
+        #expect(KeyValueApp.effectRuns(of: "ask") == runsBefore)
     }
 }
 

@@ -29,6 +29,17 @@ func boardEngine(
         metrics: ServerMetrics(factory: metrics), logger: quietLogger, eventLoops: MultiThreadedEventLoopGroup.singleton.next())
 }
 
+/// An engine of ``KeyValueApp`` (whose `put` of `ask` has an effect) on
+/// `journal`, on one event loop as ``boardEngine(journal:configuration:middleware:metrics:)``.
+func keyValueEngine(
+    journal: any Journal, middleware: [any Middleware<JSONValue, SessionCommand<KeyValueApp.Action>>] = [],
+    metrics: TestMetrics = TestMetrics()
+) async throws -> SyncEngine<KeyValueApp> {
+    try await SyncEngine<KeyValueApp>(
+        journal: journal, configuration: engineConfiguration(), middleware: middleware,
+        metrics: ServerMetrics(factory: metrics), logger: quietLogger, eventLoops: MultiThreadedEventLoopGroup.singleton.next())
+}
+
 extension SyncEngine {
     /// Joins a session `id` (named after it) with a recording sink.
     func joinRecording(_ id: String, clientID: String? = nil, role: Role = .writer) -> RecordingSink {

@@ -7,9 +7,10 @@ import Synchronization
 /// entries, whose state *is* a ``JSONValue`` (so the engine's mirror needs no
 /// encoding). Actions: `{"type":"put","key":…,"value":…}`, `{"type":"delete","key":…}`.
 ///
-/// Its effect: a `put` of key `ask` makes the server answer with a random
-/// number, put at `answer` as a system command (``effectRuns`` counts how
-/// often the effect ran, so a test can see that replay never runs it).
+/// Its effect: a `put` of key `ask` (or `ask-NAME`) makes the server answer
+/// with a random number, put at `answer` (or `answer-NAME`) as a system
+/// command (``effectRuns(of:)`` counts how often the effect ran for each
+/// key, so a test can see that replay never runs it, or that it ran once).
 enum KeyValueApp: StateSyncApp {
     enum Action: WireAction {
         case put(key: String, value: JSONValue)
@@ -52,15 +53,21 @@ enum KeyValueApp: StateSyncApp {
     static var initialState: JSONValue { .object(JSONObject()) }
     static var reducer: any Reducer<JSONValue, SessionCommand<Action>> { KeyValueReducer() }
 
-    /// How many times the `ask` effect has run in this process.
-    static let effectRuns = Atomic<Int>(0)
+    /// How many times the effect of a `put` of each question key has run in this process.
+    private static let runs = Mutex<[String: Int]>([:])
+
+    /// How many times the effect of a `put` of `key` has run in this process.
+    static func effectRuns(of key: String) -> Int {
+        runs.withLock { $0[key] ?? 0 }
+    }
 
     static var effects: Effects<JSONValue, SessionCommand<Action>>? {
         Effects { command, _, _ in
-            guard case .dispatch(.put(key: "ask", _), _) = command else { return .none }
+            guard case .dispatch(.put(let key, _), _) = command, key == "ask" || key.hasPrefix("ask-") else { return .none }
+            let answerKey = "answer" + key.dropFirst("ask".count)
             return .run { send in
-                effectRuns.add(1, ordering: .relaxed)
-                await send(.system(.put(key: "answer", value: .integer(Int64.random(in: 1...1_000_000)))))
+                runs.withLock { $0[key, default: 0] += 1 }
+                await send(.system(.put(key: answerKey, value: .integer(Int64.random(in: 1...1_000_000)))))
             }
         }
     }

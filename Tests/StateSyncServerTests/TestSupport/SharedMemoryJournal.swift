@@ -14,8 +14,9 @@ import Synchronization
 final class SharedMemoryJournal: SharedJournal {
     private struct Control {
         var hint: (@Sendable (UInt64) -> Void)?
-        /// Whether the next append's outcome is lost: `true` when it is written all the same.
-        var loseNext: Bool?
+        /// Which append's outcome is lost (the next one its batch matches),
+        /// and whether it is written all the same.
+        var lose: (landing: Bool, matching: @Sendable (JournalBatch) -> Bool)?
     }
 
     private let store: MemoryJournal
@@ -48,17 +49,19 @@ final class SharedMemoryJournal: SharedJournal {
         hint?(store.lastRevision)
     }
 
-    /// Makes the next append end with an unknown outcome, written to the store when `landing`.
-    func loseNextCommit(landing: Bool) {
-        control.withLock { $0.loseNext = landing }
+    /// Makes the next append whose batch is `matching` end with an unknown
+    /// outcome, written to the store when `landing`.
+    func loseNextCommit(landing: Bool, matching: @escaping @Sendable (JournalBatch) -> Bool = { _ in true }) {
+        control.withLock { $0.lose = (landing, matching) }
     }
 
     func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void) {
-        let lose = control.withLock { control in
-            defer { control.loseNext = nil }
-            return control.loseNext
+        let landing = control.withLock { control -> Bool? in
+            guard let lose = control.lose, lose.matching(batch) else { return nil }
+            control.lose = nil
+            return lose.landing
         }
-        guard let landing = lose else { return appendChecked(batch, completion: completion) }
+        guard let landing else { return appendChecked(batch, completion: completion) }
         let unknown = JournalError.commitOutcomeUnknown("memory", "the connection was lost during COMMIT")
         if landing {
             store.append(batch) { _ in completion(.failure(unknown)) }
