@@ -6,7 +6,8 @@ import StateSyncLoad
 //   swift build -c release && swift run -c release stores-benchmarks [.build/release/statesync]
 //   swift run -c release stores-benchmarks churn [MINUTES] [.build/release/statesync]
 // 1. memory per open idle store (RSS after opening N stores, minus before, over N);
-// 2. creating a store: latency of the first request to a new name;
+// 2. creating a store: latency of the first request to a new name (a dispatch, whose
+//    action is stored, and a read);
 // 3. opening a stored store of 1 MB: latency of the first request after it closed idle
 //    (its final snapshot holds everything), and after a crash (SIGKILL: the snapshot is
 //    1,000 entries behind, which the store replays);
@@ -84,6 +85,9 @@ func creation(stores: Int, directory: String) throws {
             times.append(try milliseconds { try http.ok("POST", "/api/stores/new-\(index)/dispatch", body: #"{"type":"increment","counter":"n"}"#) })
         }
         report("create a store and store its first action (SQLite)", times)
+        var created: [Double] = []
+        for index in 0..<stores { created.append(try milliseconds { try http.ok("GET", "/api/stores/read-\(index)/state?path=/counters") }) }
+        report("create a store by reading it (SQLite; no action stored)", created)
         var reads: [Double] = []
         for index in 0..<stores { reads.append(try milliseconds { try http.ok("GET", "/api/stores/new-\(index)/state?path=/counters") }) }
         report("read an open store (the same request, for comparison)", reads)
@@ -119,8 +123,9 @@ func reopening(times count: Int, directory: String) throws {
         try http.ok("GET", "/api/stores/big/state?path=/nothing")   // the replay after the crash, not timed
         var afterIdle: [Double] = []
         for _ in 0..<count {
-            // Wait until "big" is closed (its final snapshot written), then time its reopening.
-            while try http.ok("GET", "/api/stores?limit=1").contains(#""name":"big","open":true"#) { usleep(50_000) }
+            // Wait until "big" is closed (its final snapshot written: the listing says it is not open
+            // as soon as it starts closing), then time its reopening.
+            try waitUntilStoresClosed(http)
             afterIdle.append(try milliseconds { try http.ok("GET", "/api/stores/big/state?path=/nothing") })
         }
         report("open a stored store closed idle (1 MB snapshot, nothing to replay)", afterIdle)

@@ -32,14 +32,7 @@ enum StringByteScan {
     /// the serializer escapes; `index` itself when fewer than eight bytes are left.
     @inline(__always)
     static func skipUnescaped(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
-        guard let base = bytes.baseAddress else { return index }
-        var index = index
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if needsEscape(word) { break }
-            index += 8
-        }
-        return index
+        skip(bytes, from: index, alsoStoppingAt: 0)
     }
 
     /// The first index from `index` on whose word of eight may hold a byte
@@ -47,11 +40,17 @@ enum StringByteScan {
     /// a non-ASCII byte); `index` itself when fewer than eight bytes are left.
     @inline(__always)
     static func skipPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        skip(bytes, from: index, alsoStoppingAt: highBits)
+    }
+
+    /// Skips whole words that need no escape and have none of the bits of `mask`.
+    @inline(__always)
+    private static func skip(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, alsoStoppingAt mask: UInt64) -> Int {
         guard let base = bytes.baseAddress else { return index }
         var index = index
         while index + 8 <= bytes.count {
             let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if word & highBits != 0 || needsEscape(word) { break }
+            if word & mask != 0 || needsEscape(word) { break }
             index += 8
         }
         return index

@@ -46,8 +46,9 @@ extension StoreDirectory {
     }
 
     private func close(_ store: StoreName, _ engine: SyncEngine<App>) async {
+        let start = ContinuousClock.now
         await shutDown(engine)
-        logger.info("store closed", metadata: ["store": "\(store)", "rev": "\(engine.revision)"])
+        logger.info("store closed", metadata: ["store": "\(store)", "rev": "\(engine.revision)", "took": "\(ContinuousClock.now - start)"])
         let reopen: Bool = state.withLock { state in
             guard case .closing(_, let waiting) = state.entries[store]?.phase else { return false }
             if waiting.isEmpty || state.stopped {
