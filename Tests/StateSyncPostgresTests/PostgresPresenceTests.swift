@@ -51,7 +51,8 @@ struct PostgresPresenceTests {
             try await PostgresQueries.run(
                 "INSERT INTO statesync_nodes (store_id, node_id, heartbeat_at) VALUES ('default', 'n-dead', now() - interval '1 hour')",
                 on: postgres)
-            let fast = (heartbeat: Duration.milliseconds(100), expiry: Duration.seconds(1))
+            // A fast heartbeat, and an expiry no pause of a loaded machine reaches (n-dead's is an hour old).
+            let fast = (heartbeat: Duration.milliseconds(100), expiry: Duration.seconds(10))
             let first = try await Self.open(postgres, node: PostgresNode(id: "n-first", heartbeatInterval: fast.heartbeat, expiry: fast.expiry))
             let second = try await Self.open(postgres, node: PostgresNode(id: "n-second", heartbeatInterval: fast.heartbeat, expiry: fast.expiry))
             let (reports, report) = AsyncStream.makeStream(of: (node: String, sessions: [String]).self)

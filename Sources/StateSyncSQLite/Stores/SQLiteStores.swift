@@ -194,7 +194,7 @@ public final class SQLiteStores: StoreJournals {
         guard exists(store) else { return nil }
         return try? pool.read { db in   // nil: unknown, as documented
             try StoresSchema.row(ofStore: store, in: db).map { try StoresSchema.storedBytes(ofStore: $0.id, in: db) }
-        } ?? nil
+        }
     }
 
     /// The names of the files beside `main`'s in the data directory that

@@ -69,7 +69,8 @@ struct OutboxEndToEndTests {
         let first = StateSyncClient(configuration: offline)   // never run: the dispatch is only written down
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try? await first.store("team-42").dispatch(ClientFixtures.increment("hits", by: 4)) }   // fails with closed
-            #expect(try await eventually { (try? OutboxFile(url: outbox).load())??.dispatches.count == 1 })
+            // However loaded the machine (in CI this took more than the default 10 s once).
+            #expect(try await eventually(within: .seconds(40)) { (try? OutboxFile(url: outbox).load())??.dispatches.count == 1 })
             await first.close()
             try await group.waitForAll()
         }
