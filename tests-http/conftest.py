@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
+import requests
 
 REPO = Path(__file__).resolve().parent.parent
 LISTENING = re.compile(r"statesync listening on ws://127\.0\.0\.1:(\d+)/sync")
@@ -113,34 +115,26 @@ def limits_server():
                        "--request-timeout", "3", "--max-connections-per-ip", "3")
 
 
-def immutable(path: Path, on: bool) -> bool:
-    """Sets or clears the immutable attribute of `path` (`chattr`); whether it
-    could (it needs root and a file system that has it)."""
-    try:
-        return subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True).returncode == 0
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="session")
 def stores_server(tmp_path_factory):
-    """A data directory holding, besides `main`: `broken` (a file where its
-    directory belongs: it cannot be opened), `old` (closed, to delete) and,
-    when the file system allows it, `sticky` (a file in it that cannot be
-    removed: deleting it fails); at most 5 stores in all, so one more can be
-    created. `server.sticky` says whether `sticky` was made so."""
+    """A data directory holding, besides `main`: `broken` (its stored entry
+    and snapshot do not decode: it cannot be opened), `old` (closed, to
+    delete) and `sticky` (a trigger in the stores' file refuses to delete
+    its row, as a failing storage would: deleting it fails); at most 5 stores
+    in all, so one more can be created."""
     data = tmp_path_factory.mktemp("stores-data")
-    (data / "stores" / "old").mkdir(parents=True)
-    (data / "stores" / "broken").write_text("not a store\n")
-    keep = data / "stores" / "sticky" / "keep"
-    keep.parent.mkdir()
-    keep.write_text("cannot be removed\n")
-    sticky = immutable(keep, True)
-    try:
-        server = Server("--max-stores", "5", "--messages-per-second", "100000", "--burst", "100000", data=data)
-        server.sticky = sticky
-        yield server
-        server.stop()
-    finally:
-        if sticky:
-            immutable(keep, False)
+    setup = Server("--messages-per-second", "100000", "--burst", "100000", data=data)
+    for store in ("broken", "old", "sticky"):
+        response = requests.post(f"{setup.base}/api/stores/{store}/dispatch", json={"type": "clearCompleted"}, timeout=30)
+        assert response.status_code == 200, response.text
+    setup.stop()   # a clean stop: each store's final snapshot, the log checkpointed away
+    with sqlite3.connect(data / "stores.sqlite") as db:
+        broken = "(SELECT id FROM stores WHERE name = 'broken')"
+        db.execute(f"UPDATE snapshots SET state = x'7b' WHERE store_id = {broken}")
+        db.execute(f"UPDATE journal SET action = x'7b' WHERE store_id = {broken}")
+        db.execute("""CREATE TRIGGER sticky BEFORE DELETE ON stores WHEN old.name = 'sticky'
+                      BEGIN SELECT RAISE(ABORT, 'the storage refuses'); END""")
+    db.close()
+    server = Server("--max-stores", "5", "--messages-per-second", "100000", "--burst", "100000", data=data)
+    yield server
+    server.stop()

@@ -65,8 +65,7 @@ OPERATIONS = [(method.upper(), path) for path, item in schema.raw_schema["paths"
 ANSWERED: set[tuple[str, str, int]] = set()
 
 # Documented statuses no request from outside can bring about: a journal that
-# failed for good (and a store's files that cannot be removed, where the file
-# system has no immutable files: see test_store_storage). 408 and 431 are
+# failed for good. 408 and 431 are
 # answered before routing and checked once (test_request_timeout,
 # test_head_too_large).
 UNREACHABLE = {("POST", "/api/dispatch", 500), ("POST", "/api/stores/{store}/dispatch", 500)}
@@ -538,12 +537,9 @@ def test_store_storage(stores_server):
     # A closed store is deleted too; then there is room for one more.
     delete(stores_server, "old", 200)
     store_dispatch(stores_server, "one-more", {"type": "clearCompleted"}, 200)
-    # Files that cannot be removed: 500.
-    if stores_server.sticky:
-        failed = delete(stores_server, "sticky", 500).json()
-        assert "could not be removed" in failed["message"], failed
-    else:
-        UNREACHABLE.add(("DELETE", "/api/stores/{store}", 500))
+    # Rows the storage refuses to delete: 500.
+    failed = delete(stores_server, "sticky", 500).json()
+    assert "could not be removed" in failed["message"], failed
 
 
 # Server bugs found while documenting the store routes, fixed: each test failed before the fix.
@@ -558,8 +554,6 @@ def test_store_listing_refuses_an_undecodable_after(open_server):
 
 
 def test_store_deletion_failure_is_no_conflict(stores_server):
-    if not stores_server.sticky:
-        pytest.skip("no immutable file here (chattr +i needs root and a file system that has it)")
     assert delete(stores_server, "sticky", 500).json()["code"] != "conflict"
 
 
