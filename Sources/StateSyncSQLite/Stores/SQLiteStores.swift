@@ -120,7 +120,7 @@ public final class SQLiteStores: StoreJournals {
             }
             if let found { return found }
             // Its name's hash is another store's (see StoreCatalog): it is new.
-            return try await create(store, id: catalog.withLock { $0.reserve(store) })
+            return try await create(store, id: catalog.withLock { $0.reserveID() })
         case .new(let id):
             return try await create(store, id: id)
         }
@@ -129,14 +129,9 @@ public final class SQLiteStores: StoreJournals {
     /// Creates `store` with the reserved `id` and a new epoch.
     private func create(_ store: String, id: Int64) async throws -> (id: Int64, epoch: String, lastRevision: UInt64) {
         let epoch = Epoch.random()
-        do {
-            // Its row may wait for the next synced commit (its first entry's, or another store's).
-            try await change("create the store \(store)", waitsForSync: true) {
-                try StoresSchema.create(store, id: id, epoch: epoch, in: $0)
-            }
-        } catch {
-            catalog.withLock { $0.release(store) }
-            throw error
+        // Its row may wait for the next synced commit (its first entry's, or another store's).
+        try await change("create the store \(store)", waitsForSync: true) {
+            try StoresSchema.create(store, id: id, epoch: epoch, in: $0)
         }
         catalog.withLock { $0.created(store) }
         logger.info("store created", metadata: ["store": "\(store)", "epoch": "\(epoch)"])

@@ -12,11 +12,10 @@
 /// look existing, which ``SQLiteStores`` answers by creating it when it
 /// opens.
 ///
-/// A store being created has its id reserved, and exists once its row is
-/// committed.
+/// A store being created has its id reserved (ids are never used twice),
+/// and exists once its row is committed.
 struct StoreCatalog: Sendable {
     private var existing: Set<Int>
-    private var reserved: [String: Int64] = [:]
     private var nextID: Int64
 
     /// The catalog of a file whose largest store id is `largestID`; each
@@ -42,26 +41,18 @@ struct StoreCatalog: Sendable {
     /// Whether `name` exists, or else a new id reserved for it.
     mutating func lookUpOrReserve(_ name: String) -> Lookup {
         if existing.contains(name.hashValue) { return .existing }
-        return .new(reserve(name))
+        return .new(reserveID())
     }
 
-    /// A new id reserved for `name`.
-    mutating func reserve(_ name: String) -> Int64 {
-        let id = nextID
-        nextID += 1
-        reserved[name] = id
-        return id
+    /// A new id, never used before.
+    mutating func reserveID() -> Int64 {
+        defer { nextID += 1 }
+        return nextID
     }
 
     /// The store `name`'s row is committed.
     mutating func created(_ name: String) {
-        reserved[name] = nil
         existing.insert(name.hashValue)
-    }
-
-    /// Creating `name` failed: its id is not used.
-    mutating func release(_ name: String) {
-        reserved[name] = nil
     }
 
     /// The store `name` was deleted.
