@@ -56,7 +56,7 @@ import Testing
     @Test func stopKillsAChildThatIgnoresTheFirstSignal() async throws {
         // The ignored SIGTERM survives the exec: sleep ignores it too.
         let child = try SpawnedChild(
-            ["/bin/sh", "-c", "trap '' TERM; echo ready; exec /bin/sleep 30"], standardOutput: .pipe)
+            ["/bin/sh", "-c", "trap '' TERM; echo ready; exec /bin/sleep 300"], standardOutput: .pipe)
         let pipe = try #require(child.standardOutput)
         let ready = await onOwnThread { pipe.availableData }
         #expect(String(decoding: ready, as: UTF8.self) == "ready\n")

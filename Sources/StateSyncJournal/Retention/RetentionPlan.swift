@@ -22,23 +22,28 @@ package enum RetentionPlan {
     }
 
     /// The snapshots to keep of `snapshots` (ascending): every one at or
-    /// after `base`, and of those before it, the oldest of each distance
-    /// class (distances 1, 2–3, 4–7, 8–15… revisions below `base`), the
-    /// `older` nearest of those.
+    /// after `base`, and `older` of those before it (all of them when there
+    /// are fewer). Those are the oldest of each distance class (distances
+    /// 1, 2–3, 4–7, 8–15… revisions below `base`), the nearest classes
+    /// first; when the snapshots below `base` fill fewer classes than
+    /// `older` (large batches bunch them), the nearest others make up the
+    /// number.
     ///
     /// Keeping the oldest of a class means that a snapshot, once kept,
     /// stays until a still older one reaches its class as `base` advances:
     /// the kept ones drift apart exponentially with age.
     package static func thinned(_ snapshots: [UInt64], below base: UInt64, keeping older: Int) -> [UInt64] {
-        var kept: [UInt64] = []
+        let candidates = snapshots.filter { $0 < base }
+        var sparse: [UInt64] = []
         var lastClass: Int?
-        for revision in snapshots where revision < base {
-            let distance = base - revision
-            let distanceClass = UInt64.bitWidth - distance.leadingZeroBitCount
-            if distanceClass != lastClass { kept.append(revision) }
+        for revision in candidates {
+            let distanceClass = UInt64.bitWidth - (base - revision).leadingZeroBitCount
+            if distanceClass != lastClass { sparse.append(revision) }
             lastClass = distanceClass
         }
-        return Array(kept.suffix(older)) + snapshots.filter { $0 >= base }
+        var kept = Set(sparse.suffix(older))
+        for revision in candidates.reversed() where kept.count < older { kept.insert(revision) }
+        return candidates.filter(kept.contains) + snapshots.filter { $0 >= base }
     }
 
     /// The cutoff for `revisions` kept behind the newest snapshot `newest`:

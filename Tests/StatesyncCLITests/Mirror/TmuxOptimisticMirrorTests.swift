@@ -112,6 +112,12 @@ struct TmuxOptimisticMirrorTests {
         }
     }
 
+    /// The outbox file's text; empty while the mirror has not written it
+    /// yet (a loaded machine may poll before its first write).
+    private static func text(of outbox: URL) -> String {
+        (try? String(contentsOf: outbox, encoding: .utf8)) ?? ""
+    }
+
     @Test func aMirrorKilledWithAPendingActionSendsItAgainOnRestartAndItAppliesOnce() async throws {
         let outbox = FileManager.default.temporaryDirectory.appending(path: "statesync-mirror-outbox-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
@@ -127,8 +133,8 @@ struct TmuxOptimisticMirrorTests {
                 try tmux.send("board", keys: ["add Milk"], literal: true)
                 try tmux.send("board", keys: ["Enter"])
                 // Listed in the outbox before it is sent, and shown pending.
-                #expect(try await eventually { try String(contentsOf: outbox, encoding: .utf8).contains("Milk") },
-                        "the outbox does not list the pending action: \((try? String(contentsOf: outbox, encoding: .utf8)) ?? "")")
+                #expect(try await eventually { Self.text(of: outbox).contains("Milk") },
+                        "the outbox does not list the pending action: \(Self.text(of: outbox))")
                 #expect(try await eventually { try tmux.capture("board").contains("Milk  (pending)") }, tmux.show("board"))
                 try tmux.keepServerWhenEmpty()
                 // Applied by the server, its ack five seconds away: kill the process at once.
@@ -140,7 +146,7 @@ struct TmuxOptimisticMirrorTests {
                 // Its snapshot, then the ack of the action sent again, each one latency away.
                 #expect(try await eventually(within: .seconds(25)) { let text = try tmux.capture("again"); return text.contains("online") && Self.showsTodo("Milk", in: text) },
                         tmux.show("again"))
-                #expect(try await eventually(within: .seconds(25)) { !(try String(contentsOf: outbox, encoding: .utf8).contains("Milk")) })
+                #expect(try await eventually(within: .seconds(25)) { !Self.text(of: outbox).contains("Milk") })
                 #expect(try await eventually(within: .seconds(25)) { !(try tmux.capture("again").contains("(pending)")) }, tmux.show("again"))
                 let todos = try await Self.serverTodos(port: port)
                 #expect(todos.components(separatedBy: "Milk").count == 2, "applied more than once: \(todos)")
