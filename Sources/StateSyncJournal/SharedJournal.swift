@@ -49,10 +49,19 @@ public protocol SharedJournal: Journal {
     /// the store. Empty when ``clusterPresence`` removes them itself, as
     /// it does for the store it keeps the node's heartbeat in.
     func sessionsOfDepartedNodes() async -> [SessionInfo]
+
+    /// Starts telling `change` which node writes the store (``StoreWriter``)
+    /// whenever that changes, the first answer as soon as it is known. Called
+    /// at most once, by the engine; `change` must not block.
+    func watchWriter(_ change: @escaping @Sendable (StoreWriter) -> Void)
 }
 
 extension SharedJournal {
     /// None: a journal whose ``SharedJournal/clusterPresence`` removes every
     /// departed node's sessions, or keeps no presence.
     public func sessionsOfDepartedNodes() async -> [SessionInfo] { [] }
+
+    /// Never called: a journal that keeps no leases leaves the writer
+    /// ``StoreWriter/unknown``, and every node writes for its own sessions.
+    public func watchWriter(_ change: @escaping @Sendable (StoreWriter) -> Void) {}
 }

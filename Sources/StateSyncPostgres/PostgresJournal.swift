@@ -131,6 +131,8 @@ public final class PostgresJournal: SharedJournal {
     private let writer: GroupCommitWriter<PostgresGroupStorage>
     /// The ``PostgresHeadWatcher``'s token for this journal once it follows.
     private let following = Mutex<Int?>(nil)
+    /// The ``PostgresLeases``' token for this journal once it watches its writer.
+    private let watchingWriter = Mutex<Int?>(nil)
 
     /// Connects to `location`, creates or migrates the schema, and creates
     /// the store ``Configuration/storeID`` when it does not exist yet: a
@@ -221,6 +223,18 @@ public final class PostgresJournal: SharedJournal {
         }
     }
 
+    /// Takes part in the store's lease (``PostgresLeases``) when the node
+    /// keeps leases (``Configuration/node`` is set): `change` hears which
+    /// node writes the store (see ``SharedJournal/watchWriter(_:)``).
+    /// Without a node it is never called. ``close()`` stops it and gives
+    /// the lease up; a second call does nothing.
+    public func watchWriter(_ change: @escaping @Sendable (StoreWriter) -> Void) {
+        watchingWriter.withLock { token in
+            guard token == nil, !writerIsClosed, let leases = stores.leases else { return }
+            token = leases.watch(storeID: configuration.storeID, change: change)
+        }
+    }
+
     /// The engine applied every entry through `revision`: the next group
     /// commit's compare-and-set starts from it (see ``SharedJournal/caughtUp(through:)``).
     public func caughtUp(through revision: UInt64) {
@@ -258,6 +272,9 @@ public final class PostgresJournal: SharedJournal {
     private func end() async {
         if let token = following.withLock({ token in defer { token = nil }; return token }) {
             stores.watcher.unfollow(token)
+        }
+        if let token = watchingWriter.withLock({ token in defer { token = nil }; return token }) {
+            stores.leases?.unwatch(token)
         }
         guard ownsStores else { return }
         do {

@@ -20,12 +20,33 @@ public struct PostgresNode: Sendable, Hashable {
     /// and a dead node's sessions are gone from presence within 20 s, inside
     /// the 30 s the cluster promises. Must be longer than ``heartbeatInterval``.
     public var expiry: Duration
+    /// Where the other nodes reach this one (`host:port` of its listener),
+    /// recorded with each store lease it holds (``PostgresLeases``), so
+    /// that they can send it the writes of the stores it holds. Default
+    /// `nil`: none advertised.
+    public var address: String?
+    /// How long a store's lease lasts past its last renewal, on PostgreSQL's
+    /// clock: a node that dies holding it loses it this long after its last
+    /// renewal, and another node with the store open takes it within a
+    /// quarter of it more (it tries every ``leaseRenewal``). Default 1.2 s,
+    /// so the stores of a dead node have a new writer within 1.5 s.
+    public var leaseDuration: Duration = .milliseconds(1_200)
+
+    /// How often the node renews its leases and tries to take those of
+    /// the stores it has open that nobody holds: a quarter of
+    /// ``leaseDuration``, so three renewals in a row may fail before a
+    /// lease is lost.
+    public var leaseRenewal: Duration { leaseDuration / 4 }
 
     /// A node with the documented defaults.
-    public init(id: String = PostgresNode.randomID(), heartbeatInterval: Duration = .seconds(5), expiry: Duration = .seconds(15)) {
+    public init(
+        id: String = PostgresNode.randomID(), heartbeatInterval: Duration = .seconds(5), expiry: Duration = .seconds(15),
+        address: String? = nil
+    ) {
         self.id = id
         self.heartbeatInterval = heartbeatInterval
         self.expiry = expiry
+        self.address = address
     }
 
     /// A new node id, `n-` and 12 hex digits from the system's secure random source.

@@ -30,6 +30,11 @@ import StateSyncJournal
 /// - `statesync_outcome_clients`: the clientIds with outcomes, one row each
 ///   with when a batch last recorded one (PostgreSQL's clock); an older
 ///   database's clientIds count as used when it migrates.
+///
+/// Migration 4 (one writer per store, see ``PostgresLeases``):
+/// - `statesync_leases`: which node writes each store, until when on
+///   PostgreSQL's clock, where the other nodes reach it, and the lease's
+///   term (one more at each change of holder).
 enum PostgresSchema {
     /// The version this code reads and writes.
     static let version = migrations.count
@@ -112,6 +117,17 @@ enum PostgresSchema {
             """
             INSERT INTO statesync_outcome_clients (store_id, client_id, last_used)
             SELECT store_id, client_id, now() FROM statesync_outcomes GROUP BY store_id, client_id
+            """,
+        ],
+        [
+            """
+            CREATE TABLE statesync_leases (
+                store_id text PRIMARY KEY REFERENCES statesync_stores (store_id),
+                node_id text NOT NULL,
+                address text,
+                term bigint NOT NULL CHECK (term > 0),
+                expires_at timestamptz NOT NULL
+            )
             """,
         ],
     ]

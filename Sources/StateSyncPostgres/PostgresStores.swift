@@ -19,7 +19,9 @@ import Synchronization
 ///   to the open stores' journals (``PostgresHeadWatcher``), opened when
 ///   the first journal follows;
 /// - one for the node's heartbeat when ``PostgresJournal/Configuration/node``
-///   is set (``PostgresPresence``; the node row belongs to `main`).
+///   is set (``PostgresPresence``; the node row belongs to `main`);
+/// - one for the node's store leases then too (``PostgresLeases``), opened
+///   when the first journal watches its writer.
 ///
 /// Each connection is opened again when lost, starts with the session
 /// bounds (``PostgresJournal/Configuration/sessionBounds``), and every
@@ -46,8 +48,8 @@ public final class PostgresStores: StoreJournals {
         /// The writer connections the stores' group commits share (at least
         /// 1). Default 4: a group commit holds one for a round trip or two,
         /// so four let four stores commit at once, more than a node's cores
-        /// keep busy; with the reader, LISTEN and heartbeat connections a
-        /// node holds at most 7, so a dozen nodes stay well within
+        /// keep busy; with the reader, LISTEN, heartbeat and lease connections a
+        /// node holds at most 8, so a dozen nodes stay well within
         /// PostgreSQL's default `max_connections` (100).
         public var writerConnections: Int
 
@@ -65,6 +67,8 @@ public final class PostgresStores: StoreJournals {
     let reader: ReconnectingConnection
     let watcher: PostgresHeadWatcher
     let presence: PostgresPresence?
+    /// The node's store leases when it is a node (``PostgresJournal/Configuration/node``).
+    let leases: PostgresLeases?
     /// The first write PostgreSQL refused on any of these stores, or the first history lost.
     let failure = PostgresNodeFailure()
     /// The stores whose history went back in PostgreSQL.
@@ -150,6 +154,13 @@ public final class PostgresStores: StoreJournals {
         self.presence = presence
         self.catalog = catalog
         self.logger = logger
+        leases = configuration.journal.node.map { node in
+            PostgresLeases(
+                node: node,
+                connection: ReconnectingConnection(
+                    role: "leases", id: 5, timeout: TimeAmount(node.leaseDuration), connector: connector, logger: logger),
+                logger: logger)
+        }
         historyLoss = PostgresHistoryLoss(nodeFailure: failure, reader: reader, server: connector.location.description, logger: logger)
         watcher = PostgresHeadWatcher(
             connector: connector, pollInterval: configuration.journal.pollInterval,
@@ -195,7 +206,7 @@ public final class PostgresStores: StoreJournals {
     }
 
     /// Deletes every row of `store` in one transaction: its journal,
-    /// snapshots, outcomes and their clientIds, presence and its row; `main` is refused. It
+    /// snapshots, outcomes and their clientIds, presence, lease and its row; `main` is refused. It
     /// must be closed on this node; another node that has it open is not
     /// detected (its next write fails).
     ///
@@ -215,6 +226,7 @@ public final class PostgresStores: StoreJournals {
                 try await connection.run("DELETE FROM statesync_outcome_clients WHERE store_id = \(id)", logger: logger)
                 try await connection.run("DELETE FROM statesync_presence WHERE store_id = \(id)", logger: logger)
                 try await connection.run("DELETE FROM statesync_nodes WHERE store_id = \(id)", logger: logger)
+                try await connection.run("DELETE FROM statesync_leases WHERE store_id = \(id)", logger: logger)
                 try await connection.run("""
                     DELETE FROM statesync_stores WHERE store_id = \(id)
                     RETURNING pg_notify(\(PostgresHeadWatcher.channel), \(PostgresHeadWatcher.payload(created: false, store: id)))::text
@@ -235,6 +247,7 @@ public final class PostgresStores: StoreJournals {
     public func close() async throws {
         guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
         await watcher.stop()
+        await leases?.stop()
         await presence?.unregister()
         do {
             try await reader.close()

@@ -74,12 +74,12 @@ struct PostgresStoresServeTests {
             let stores = try await StoresAPI.list(port: node.port)
             #expect(stores.count == 51)
             #expect(stores.values.allSatisfy { $0 }, "every store is open")
-            // Two writers, the reader, LISTEN and the heartbeat: 5, however many stores are open.
+            // Two writers, the reader, LISTEN, the heartbeat and the leases: 6, however many stores are open.
             let connections = try await PostgresQueries.text("""
                 SELECT count(*)::text FROM pg_stat_activity WHERE datname = '\(TestPostgres.database)' AND pid <> pg_backend_pid()
                 """, on: postgres)
-            // At least the first writer, the reader, LISTEN and the heartbeat: the count is of this node's connections.
-            #expect((4...5).contains(Int(connections ?? "") ?? 0), "\(connections ?? "?") connections")
+            // At least the first writer, the reader, LISTEN, the heartbeat and the leases: the count is of this node's connections.
+            #expect((5...6).contains(Int(connections ?? "") ?? 0), "\(connections ?? "?") connections")
             let keyed = try await PostgresQueries.text(
                 "SELECT count(DISTINCT store_id)::text FROM statesync_journal WHERE store_id LIKE 'store:s-%'", on: postgres)
             #expect(keyed == "50")

@@ -1,3 +1,4 @@
+import StateSyncJournal
 import Synchronization
 
 /// What ``SyncEngine``'s callers read while the sequencer runs: the latest
@@ -18,6 +19,10 @@ final class EngineShared: Sendable {
     let sessionCount = Atomic(0)
     /// About how many bytes the state takes encoded as JSON, kept by the sequencer.
     let stateBytes = Atomic(0)
+    /// Which node writes the store, as its shared journal last said
+    /// (``SharedJournal/watchWriter(_:)``); `nil` while it said nothing (no
+    /// cluster, or a journal that keeps no leases).
+    let writer = Mutex<StoreWriter?>(nil)
     /// Why the engine accepts no more actions (its journal failed for good,
     /// or it cannot follow a shared store), or `nil` while it does.
     private let failure = Mutex<String?>(nil)

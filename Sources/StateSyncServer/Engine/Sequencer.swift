@@ -108,7 +108,8 @@ final class Sequencer<App: StateSyncApp> {
         }
     }
 
-    /// Journals `serverStarted` and starts following a shared journal.
+    /// Journals `serverStarted` and starts following a shared journal and
+    /// hearing which node writes it.
     ///
     /// `serverStarted` is journaled only over a history: a store with no
     /// entry yet (a new store, a fresh data directory) has no session from
@@ -117,8 +118,9 @@ final class Sequencer<App: StateSyncApp> {
     /// the presence of the other nodes' live sessions; the journal's
     /// ``ClusterPresence`` removes the sessions of dead nodes instead.
     private func start() {
-        let inbox = inbox
+        let (inbox, shared) = (inbox, shared)
         sharedJournal?.follow { head in inbox.post(.journalHint(head)) }
+        sharedJournal?.watchWriter { writer in shared.writer.withLock { $0 = writer } }
         if sharedJournal?.clusterPresence == nil, authority.revision > 0 {
             applyServerCommand(.serverStarted, clientID: nil)
             flush()

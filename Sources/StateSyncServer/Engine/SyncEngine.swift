@@ -160,6 +160,10 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// dispatch is then rejected `internal_error`, and `/health` says `failed`.
     public var stopReason: String? { shared.stopReason }
 
+    /// Which node of the cluster writes this store (``SharedJournal/watchWriter(_:)``),
+    /// or `nil` when the journal did not say (no cluster, no leases).
+    public var writer: StoreWriter? { shared.writer.withLock { $0 } }
+
     /// How many times, since this engine started, another node's
     /// `sessionLeft` removed a session that is live here (announced and
     /// still connected). In a cluster that is a claimer's leave of a node

@@ -12,6 +12,10 @@ import StateSyncJournal
 /// `internal_error` until a restart; `reason` says why), and `stopping`
 /// once shutdown began. Anything but `ok` is answered with
 /// 503, so that load balancers stop sending new clients.
+///
+/// In a cluster (`serve --postgres`), `writer` says which node writes the
+/// store `main` (the holder of its lease): `this` for this node, another
+/// node's id, or `unknown` while nobody is known to hold it.
 public struct HealthStatus: Sendable, Hashable {
     /// `ok`, `storage_failing`, `failed` or `stopping`.
     public var status: String
@@ -24,6 +28,9 @@ public struct HealthStatus: Sendable, Hashable {
     /// Why the status is not `ok`, without server paths; `nil` (and no
     /// `reason` key) when there is nothing to add.
     public var reason: String?
+    /// Which node writes `main` in a cluster (`this`, a node id, or
+    /// `unknown`); `nil` (and no `writer` key) outside a cluster.
+    public var writer: String?
 
     /// A status.
     public init(status: String, epoch: String, rev: UInt64, connections: Int, reason: String? = nil) {
@@ -54,6 +61,15 @@ public struct HealthStatus: Sendable, Hashable {
         }
     }
 
+    /// `writer` as the `writer` key says it.
+    static func describe(_ writer: StoreWriter) -> String {
+        switch writer {
+        case .unknown: "unknown"
+        case .this: "this"
+        case .other(let node, _): node
+        }
+    }
+
     /// The JSON body.
     public var json: String {
         var object: JSONObject = [
@@ -61,6 +77,7 @@ public struct HealthStatus: Sendable, Hashable {
             "connections": .integer(Int64(connections)),
         ]
         if let reason { object["reason"] = .string(reason) }
+        if let writer { object["writer"] = .string(writer) }
         return JSONSerializer().string(for: .object(object))
     }
 }

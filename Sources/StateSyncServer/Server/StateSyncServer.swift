@@ -277,10 +277,12 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             routes.append(WebSocketRoute(path: "/echo", configuration: webSocket, handler: .eventLoop(WebSocketEchoHandler())))
         }
         let health = ServerHTTPRoutes.health { [self] in
-            HealthStatus(
+            var status = HealthStatus(
                 stopping: stopping.load(ordering: .acquiring), stopReason: engine.stopReason ?? stores.storage.sharedFailure,
                 fault: journal.writeFault,
                 epoch: engine.epoch, rev: engine.revision, connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
+            status.writer = engine.writer.map(HealthStatus.describe)
+            return status
         }
         var serverConfiguration = WebSocketServerConfiguration(
             host: configuration.host, port: configuration.port, tls: configuration.tls,

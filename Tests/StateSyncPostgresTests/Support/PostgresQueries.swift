@@ -81,3 +81,20 @@ extension PostgresQueries {
         try await texts("SELECT node_id FROM statesync_nodes ORDER BY node_id", on: postgres)
     }
 }
+
+extension PostgresQueries {
+    /// Runs `body` while a transaction of a connection of its own holds
+    /// what `lockSQL` takes (e.g. `LOCK TABLE … IN ACCESS EXCLUSIVE MODE`),
+    /// then rolls it back.
+    static func whileHolding<T: Sendable>(
+        _ lockSQL: String, on postgres: TestPostgres, _ body: () async throws -> T
+    ) async throws -> T {
+        try await withConnection(to: postgres) { connection in
+            _ = try await connection.query("BEGIN", logger: logger)
+            _ = try await connection.query(PostgresQuery(unsafeSQL: lockSQL), logger: logger)
+            return try await withCleanup { try await body() } cleanup: {
+                _ = try await connection.query("ROLLBACK", logger: logger)
+            }
+        }
+    }
+}

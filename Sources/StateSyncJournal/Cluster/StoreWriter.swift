@@ -1,0 +1,16 @@
+/// Which node of a cluster writes a shared store (see
+/// ``SharedJournal/watchWriter(_:)``): one writer per store, so that nodes
+/// do not refuse each other's group commits. Knowing it is an optimization,
+/// never what keeps history linear: the compare-and-set on the store's head
+/// revision still refuses any batch written on a stale view, whoever sends it.
+public enum StoreWriter: Sendable, Hashable {
+    /// Nobody is known to write the store (no lease yet, or this node
+    /// cannot reach the storage to renew or read one): a node writes for
+    /// its own sessions, as every node did before leases.
+    case unknown
+    /// This node holds the store's lease: it writes the store.
+    case this
+    /// Node `node` holds the lease; `address` (`host:port`) is where other
+    /// nodes reach it, `nil` when it advertised none.
+    case other(node: String, address: String?)
+}

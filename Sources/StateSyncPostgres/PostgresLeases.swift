@@ -1,0 +1,244 @@
+import Logging
+import PostgresNIO
+import StateSyncJournal
+import Synchronization
+
+/// One writer per store among a cluster's nodes: a lease row per store in
+/// `statesync_leases`, timed on PostgreSQL's clock (`now()`), so that no
+/// two nodes' clocks need agree. One per node (``PostgresStores``), for
+/// every store the node has open.
+///
+/// Every ``PostgresNode/leaseRenewal`` the node runs one statement for all
+/// its open stores: it renews the leases it holds, takes those nobody
+/// holds or whose holder let them expire (the term goes up by one), and
+/// reads who holds the others. A store's journal is told when its writer
+/// changes (``SharedJournal/watchWriter(_:)``). A node that closes a store
+/// gives its lease up at once, so another node with it open takes it at
+/// its next renewal; a node that dies loses its leases at expiry.
+///
+/// The lease decides who should write, not who can: a holder that lost its
+/// lease without knowing (paused past the expiry) may still send a batch,
+/// and the compare-and-set on the store's head (``PostgresGroupStorage``)
+/// refuses it if the new holder wrote meanwhile, as it refuses any batch
+/// written on a stale view. So a node counts a lease as its own only until
+/// its last renewal's start plus ``PostgresNode/leaseDuration`` by its own
+/// clock, which is never later than PostgreSQL's expiry; past that without
+/// a renewal the writer is ``StoreWriter/unknown``.
+///
+/// The statements run on a connection of their own, whose deadline is the
+/// lease's duration: a renewal that cannot finish in time is late anyway.
+final class PostgresLeases: Sendable {
+    /// One journal told of its store's writer.
+    private struct Watcher {
+        let storeID: String
+        let change: @Sendable (StoreWriter) -> Void
+    }
+
+    private struct State {
+        var watchers: [Int: Watcher] = [:]
+        var nextToken = 0
+        /// The writer each watched store was last known to have.
+        var writers: [String: StoreWriter] = [:]
+        /// Until when, by this node's clock, each lease it holds is surely its own.
+        var heldUntil: [String: ContinuousClock.Instant] = [:]
+        /// Stores closed here whose lease, if held, the next round gives up.
+        var released: Set<String> = []
+        var task: Task<Void, Never>?
+        /// The loop's wait for its next round, cut short by ``wake()``.
+        var pause: Task<Void, Never>?
+        /// A wake-up that came while no wait was under way.
+        var woken = false
+        var stopped = false
+        /// Whether the last round failed (logged once until one succeeds).
+        var failing = false
+    }
+
+    /// A lease as a round read it.
+    private struct Lease {
+        let node: String
+        let address: String?
+    }
+
+    let node: PostgresNode
+    private let connection: ReconnectingConnection
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    /// Leases of `node`, kept on `connection` (a connection of their own).
+    init(node: PostgresNode, connection: ReconnectingConnection, logger: Logger) {
+        self.node = node
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Tells `change` the writer of `storeID` each time it changes, until
+    /// ``unwatch(_:)`` with the returned token; the node tries to take the
+    /// store's lease from now on. `nil` once stopped.
+    func watch(storeID: String, change: @escaping @Sendable (StoreWriter) -> Void) -> Int? {
+        state.withLock { state in
+            guard !state.stopped else { return nil }
+            let token = state.nextToken
+            state.nextToken += 1
+            state.watchers[token] = Watcher(storeID: storeID, change: change)
+            state.released.remove(storeID)
+            if state.task == nil {
+                state.task = Task { await self.run() }
+            } else {
+                Self.wake(&state)
+            }
+            return token
+        }
+    }
+
+    /// Stops telling the watcher of `token`; the store's lease is given up
+    /// when no other journal of it is open here.
+    func unwatch(_ token: Int) {
+        state.withLock { state in
+            guard let watcher = state.watchers.removeValue(forKey: token) else { return }
+            guard !state.watchers.values.contains(where: { $0.storeID == watcher.storeID }) else { return }
+            state.writers[watcher.storeID] = nil
+            if state.heldUntil.removeValue(forKey: watcher.storeID) != nil {
+                state.released.insert(watcher.storeID)
+                Self.wake(&state)
+            }
+        }
+    }
+
+    /// Stops renewing, gives up every lease held here and closes the connection.
+    func stop() async {
+        let (task, held) = state.withLock { state in
+            state.stopped = true
+            state.watchers = [:]
+            let held = Set(state.heldUntil.keys).union(state.released)
+            state.heldUntil = [:]
+            state.released = []
+            return (state.task, held)
+        }
+        task?.cancel()
+        await task?.value
+        if !held.isEmpty { try? await release(held) }   // best effort: they expire anyway
+        try? await connection.close()   // a connection that fails to close is gone anyway
+    }
+
+    /// Runs a round every ``PostgresNode/leaseRenewal``, or sooner when woken.
+    private func run() async {
+        while !Task.isCancelled {
+            await round()
+            let pause = Task<Void, Never> { _ = try? await Task.sleep(for: node.leaseRenewal) }   // cancelled: woken early
+            let woken = state.withLock { state in
+                defer { state.woken = false }
+                if !state.woken { state.pause = pause }
+                return state.woken
+            }
+            if woken { pause.cancel() }
+            await withTaskCancellationHandler { await pause.value } onCancel: { pause.cancel() }
+            state.withLock { $0.pause = nil }
+        }
+    }
+
+    /// Cuts the loop's wait short, or has its next one end at once.
+    private static func wake(_ state: inout State) {
+        if let pause = state.pause { pause.cancel() } else { state.woken = true }
+    }
+
+    /// Gives up the leases released since the last round, then renews,
+    /// takes and reads those of every watched store, and tells the watchers
+    /// of each store whose writer changed.
+    private func round() async {
+        let (stores, released) = state.withLock { state in
+            defer { state.released = [] }
+            return (Set(state.watchers.values.map(\.storeID)), state.released)
+        }
+        let started = ContinuousClock.now
+        do {
+            if !released.isEmpty { try await release(released) }
+            let leases = stores.isEmpty ? [:] : try await renewAndRead(stores.sorted())
+            settle(stores, leases: leases, renewedAt: started)
+            state.withLock { $0.failing = false }
+        } catch {
+            let first = state.withLock { state in
+                defer { state.failing = true }
+                return !state.failing
+            }
+            if first { logger.warning("store leases could not be renewed", metadata: ["error": "\(error)"]) }
+            settle(stores, leases: nil, renewedAt: started)
+        }
+    }
+
+    /// Records each store's writer after a round: from `leases` when the
+    /// round read them, else each lease this node held stays its own until
+    /// its bound passes (then the writer is unknown).
+    private func settle(_ stores: Set<String>, leases: [String: Lease]?, renewedAt started: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        let changes = state.withLock { state -> [(Watcher, StoreWriter)] in
+            var changes: [(Watcher, StoreWriter)] = []
+            for store in stores where state.watchers.values.contains(where: { $0.storeID == store }) {
+                let writer: StoreWriter
+                if let leases {
+                    writer = leases[store].map { $0.node == node.id ? .this : .other(node: $0.node, address: $0.address) } ?? .unknown
+                    if writer == .this { state.heldUntil[store] = started + node.leaseDuration } else { state.heldUntil[store] = nil }
+                } else if let until = state.heldUntil[store], until > now {
+                    writer = .this
+                } else {
+                    state.heldUntil[store] = nil
+                    writer = state.writers[store] == .this ? .unknown : state.writers[store] ?? .unknown
+                }
+                guard state.writers[store] != writer else { continue }
+                state.writers[store] = writer
+                changes += state.watchers.values.filter { $0.storeID == store }.map { ($0, writer) }
+            }
+            return changes
+        }
+        for (watcher, writer) in changes {
+            logger.log(level: writer == .this ? .notice : .info, "store writer changed", metadata: [
+                "store": "\(watcher.storeID)", "writer": "\(Self.describe(writer))"])
+            watcher.change(writer)
+        }
+    }
+
+    /// Renews this node's leases of `stores`, takes those free or expired,
+    /// and returns every lease of `stores` that exists.
+    private func renewAndRead(_ stores: [String]) async throws -> [String: Lease] {
+        let seconds = Double(node.leaseDuration.components.seconds)
+            + Double(node.leaseDuration.components.attoseconds) / 1e18
+        let rows = try await connection.run("""
+            WITH taken AS (
+                INSERT INTO statesync_leases AS l (store_id, node_id, address, term, expires_at)
+                SELECT s.store_id, \(node.id), \(node.address), 1, now() + make_interval(secs => \(seconds))
+                  FROM statesync_stores s WHERE s.store_id = ANY(\(stores))
+                ON CONFLICT (store_id) DO UPDATE
+                  SET node_id = excluded.node_id, address = excluded.address, expires_at = excluded.expires_at,
+                      term = l.term + CASE WHEN l.node_id = excluded.node_id THEN 0 ELSE 1 END
+                  WHERE l.node_id = excluded.node_id OR l.expires_at < now()
+                RETURNING store_id, node_id, address
+            )
+            SELECT store_id, node_id, address FROM taken
+            UNION ALL
+            SELECT store_id, node_id, address FROM statesync_leases
+             WHERE store_id = ANY(\(stores)) AND store_id NOT IN (SELECT store_id FROM taken)
+            """, logger: logger)
+        var leases: [String: Lease] = [:]
+        for (store, holder, address) in try rows.decode((String, String, String?).self) {
+            leases[store] = Lease(node: holder, address: address)
+        }
+        return leases
+    }
+
+    /// Gives up this node's leases of `stores`: each expires now, keeping
+    /// its term, so the next holder's is one more.
+    private func release(_ stores: Set<String>) async throws {
+        try await connection.run("""
+            UPDATE statesync_leases SET expires_at = now() - interval '1 millisecond'
+             WHERE store_id = ANY(\(stores.sorted())) AND node_id = \(node.id)
+            """, logger: logger)
+    }
+
+    /// `writer` for the log.
+    private static func describe(_ writer: StoreWriter) -> String {
+        switch writer {
+        case .unknown: "unknown"
+        case .this: "this node"
+        case let .other(node, address): address.map { "\(node) at \($0)" } ?? node
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import StateSyncCore
+import StateSyncTestSupport
+import TestProcessSupport
+import Testing
+
+/// One writer per store across real `statesync serve --postgres` nodes: one
+/// node holds `main`'s lease and `/health` says which; when the holder is
+/// SIGKILLed, another node takes the store at the lease's expiry.
+@Suite(.timeLimit(.minutes(2)))
+struct ClusterWriterLeaseTests {
+    @Test func oneNodeWritesMainAndAnotherTakesItWhenTheWriterIsKilled() async throws {
+        try await TestCluster.with(nodes: 2) { cluster in
+            // Each node says who writes main, once both have heard.
+            var writers: [String] = []
+            for node in cluster.nodes {
+                let health = try await HTTPProbe.health(port: node.port, of: node.process) { answer in
+                    answer.body["writer"]?.stringValue.map { $0 != "unknown" } ?? false
+                }
+                writers.append(try #require(health.body["writer"]?.stringValue))
+            }
+            let holder = try #require(writers.firstIndex(of: "this"), "no node writes main: \(writers)")
+            let survivor = 1 - holder
+            #expect(writers[survivor].hasPrefix("n-"), "the other node names the writer: \(writers)")
+            #expect(writers.count { $0 == "this" } == 1, "two writers: \(writers)")
+
+            let killed = ContinuousClock.now
+            cluster.nodes[holder].process.send(SIGKILL)
+            let node = cluster.nodes[survivor]
+            _ = try await HTTPProbe.health(port: node.port, of: node.process) { $0.body["writer"]?.stringValue == "this" }
+            // The default lease lasts 1.2 s past its last renewal and is tried for every 0.3 s.
+            let took = ContinuousClock.now - killed
+            #expect(took < .seconds(10), "the store stayed without a writer for \(took)")
+            print("ClusterWriterLeaseTests: main had a new writer \(took) after its writer was killed")
+        }
+    }
+}
