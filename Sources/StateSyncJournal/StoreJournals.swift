@@ -44,6 +44,17 @@ public protocol StoreJournals: Sendable {
     /// whichever store met it. `nil` by default.
     var failure: String? { get }
 
+    /// The secret with which the servers sharing this storage prove to each
+    /// other that they do (a cluster: one forwards to another the writes
+    /// of a store that other one writes), or `nil` when the storage is not
+    /// shared. `nil` by default.
+    var clusterSecret: String? { get }
+
+    /// Records `address` (`host:port`) as where the other servers sharing
+    /// this storage reach this one; the server calls it once it listens.
+    /// Does nothing by default.
+    func advertise(address: String)
+
     /// Deletes everything `store` holds, at once (in one transaction where
     /// the storage has them). The server closed its journal first.
     ///
@@ -60,4 +71,10 @@ extension StoreJournals {
     /// journal's own ``Journal/writeFault``), or that reports its failure
     /// through every journal.
     public var failure: String? { nil }
+
+    /// Not shared: no secret.
+    public var clusterSecret: String? { nil }
+
+    /// Not shared: nobody to tell.
+    public func advertise(address: String) {}
 }

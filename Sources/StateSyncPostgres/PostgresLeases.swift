@@ -60,6 +60,8 @@ final class PostgresLeases: Sendable {
     }
 
     let node: PostgresNode
+    /// Where the other nodes reach this one, recorded with each lease it holds.
+    private let address: Mutex<String?>
     private let connection: ReconnectingConnection
     private let logger: Logger
     private let state = Mutex(State())
@@ -67,6 +69,7 @@ final class PostgresLeases: Sendable {
     /// Leases of `node`, kept on `connection` (a connection of their own).
     init(node: PostgresNode, connection: ReconnectingConnection, logger: Logger) {
         self.node = node
+        address = Mutex(node.address)
         self.connection = connection
         self.logger = logger
     }
@@ -88,6 +91,13 @@ final class PostgresLeases: Sendable {
             }
             return token
         }
+    }
+
+    /// Records `address` with the leases held here from the next round on,
+    /// which starts at once.
+    func advertise(_ address: String) {
+        self.address.withLock { $0 = address }
+        state.withLock { Self.wake(&$0) }
     }
 
     /// Stops telling the watcher of `token`; the store's lease is given up
@@ -201,10 +211,11 @@ final class PostgresLeases: Sendable {
     private func renewAndRead(_ stores: [String]) async throws -> [String: Lease] {
         let seconds = Double(node.leaseDuration.components.seconds)
             + Double(node.leaseDuration.components.attoseconds) / 1e18
+        let address = address.withLock { $0 }
         let rows = try await connection.run("""
             WITH taken AS (
                 INSERT INTO statesync_leases AS l (store_id, node_id, address, term, expires_at)
-                SELECT s.store_id, \(node.id), \(node.address), 1, now() + make_interval(secs => \(seconds))
+                SELECT s.store_id, \(node.id), \(address), 1, now() + make_interval(secs => \(seconds))
                   FROM statesync_stores s WHERE s.store_id = ANY(\(stores))
                 ON CONFLICT (store_id) DO UPDATE
                   SET node_id = excluded.node_id, address = excluded.address, expires_at = excluded.expires_at,

@@ -34,7 +34,9 @@ import StateSyncJournal
 /// Migration 4 (one writer per store, see ``PostgresLeases``):
 /// - `statesync_leases`: which node writes each store, until when on
 ///   PostgreSQL's clock, where the other nodes reach it, and the lease's
-///   term (one more at each change of holder).
+///   term (one more at each change of holder);
+/// - `statesync_cluster`: one row, the secret with which the nodes prove
+///   to each other that they share the database (``PostgresStores/clusterSecret``).
 enum PostgresSchema {
     /// The version this code reads and writes.
     static let version = migrations.count
@@ -127,6 +129,12 @@ enum PostgresSchema {
                 address text,
                 term bigint NOT NULL CHECK (term > 0),
                 expires_at timestamptz NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE statesync_cluster (
+                id integer PRIMARY KEY CHECK (id = 1),
+                secret text NOT NULL
             )
             """,
         ],

@@ -69,6 +69,19 @@ public final class PostgresStores: StoreJournals {
     let presence: PostgresPresence?
     /// The node's store leases when it is a node (``PostgresJournal/Configuration/node``).
     let leases: PostgresLeases?
+    /// The secret every node of the database reads (`statesync_cluster`,
+    /// made by the first node to open it): a node proves with it to
+    /// another that it shares the database, and so may send it the writes
+    /// of the stores it holds. Anyone who can read the database is trusted
+    /// as a node anyway.
+    public let clusterSecret: String?
+
+    /// Records `address` (`host:port`) as where the other nodes reach this
+    /// one, with every store lease it holds from its next renewal on (see
+    /// ``StoreJournals/advertise(address:)``); nothing without a node.
+    public func advertise(address: String) {
+        leases?.advertise(address)
+    }
     /// The first write PostgreSQL refused on any of these stores, or the first history lost.
     let failure = PostgresNodeFailure()
     /// The stores whose history went back in PostgreSQL.
@@ -121,6 +134,7 @@ public final class PostgresStores: StoreJournals {
         do {
             try await PostgresSchema.prepare(writer, server: server, logger: logger)
             _ = try await createStore(nodeStoreID, on: writer, server: server, logger: logger)
+            let secret = try await clusterSecret(on: writer, server: server, logger: logger)
             var presence: PostgresPresence?
             if let node = journal.node {
                 presence = try await registerNode(
@@ -134,7 +148,8 @@ public final class PostgresStores: StoreJournals {
                 writers: PostgresWriterPool(
                     first: TimedConnection(connection: writer.connection, timeout: timeout),
                     count: configuration.writerConnections, connector: connector, logger: logger),
-                reader: reconnectingReader, presence: presence, nodeStoreID: nodeStoreID, catalog: catalog, logger: logger)
+                reader: reconnectingReader, presence: presence, nodeStoreID: nodeStoreID, catalog: catalog, secret: secret,
+                logger: logger)
         } catch {
             try? await writer.close()   // the open error is the one to report
             try? await reader.close()
@@ -144,8 +159,9 @@ public final class PostgresStores: StoreJournals {
 
     private init(
         connector: PostgresConnector, configuration: Configuration, writers: PostgresWriterPool, reader: ReconnectingConnection,
-        presence: PostgresPresence?, nodeStoreID: String, catalog: PostgresStoreCatalog, logger: Logger
+        presence: PostgresPresence?, nodeStoreID: String, catalog: PostgresStoreCatalog, secret: String, logger: Logger
     ) {
+        clusterSecret = secret
         self.nodeStoreID = nodeStoreID
         location = connector.location
         self.configuration = configuration
@@ -299,6 +315,22 @@ public final class PostgresStores: StoreJournals {
             throw JournalError.postgres(server, "open the store", "the store \(id) vanished while it was created")
         }
         return (epoch, UInt64(head))
+    }
+
+    /// The cluster's secret, made now (64 hex digits from the system's
+    /// secure random source) when no node made it before.
+    private static func clusterSecret(on connection: TimedConnection, server: String, logger: Logger) async throws -> String {
+        var generator = SystemRandomNumberGenerator()
+        let made = (0..<4).map { _ in
+            let digits = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
+        try await connection.run(
+            "INSERT INTO statesync_cluster (id, secret) VALUES (1, \(made)) ON CONFLICT (id) DO NOTHING", logger: logger)
+        for secret in try await connection.run("SELECT secret FROM statesync_cluster", logger: logger).decode(String.self) {
+            return secret
+        }
+        throw JournalError.postgres(server, "read the cluster's secret", "statesync_cluster holds no row")
     }
 
     /// Opens the presence connection and registers `node` in the cluster.

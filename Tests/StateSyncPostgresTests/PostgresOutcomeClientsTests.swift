@@ -64,7 +64,7 @@ struct PostgresOutcomeClientsTests {
             try await journal.close()
             // The database as version 2 left it.
             try await PostgresQueries.run("DROP TABLE statesync_outcome_clients", on: postgres)
-            try await PostgresQueries.run("DROP TABLE statesync_leases", on: postgres)
+            try await PostgresQueries.run("DROP TABLE statesync_leases, statesync_cluster", on: postgres)
             try await PostgresQueries.run("UPDATE statesync_schema SET version = 2", on: postgres)
 
             let reopened = try await JournalFixtures.open(postgres)

@@ -163,6 +163,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 throw error
             }
             started.finish(.success(address))
+            if let port = address.port { stores.storage.advertise(address: Self.clusterAddress(host: configuration.host, port: port)) }
             logger.info("listening", metadata: ["address": "\(address)", "epoch": "\(engine.epoch)", "rev": "\(engine.revision)"])
             await withDiscardingTaskGroup { lifetime in
                 // The node's presence ends (its sessions leave) before the engine's last batch.
@@ -222,6 +223,14 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         }
     }
 
+    /// Where the other nodes of a cluster reach this one: the host it is
+    /// bound to, `127.0.0.1` when bound to every address (a cluster on one
+    /// machine; an address other machines reach comes with a later flag).
+    private static func clusterAddress(host: String, port: Int) -> String {
+        let reachable = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host
+        return reachable.contains(":") ? "[\(reachable)]:\(port)" : "\(reachable):\(port)"
+    }
+
     /// Delays everything sent on `channel` by `latency` (``StateSyncServerConfiguration/injectedLatency``);
     /// called on the channel's event loop as its WebSocket handler is installed.
     private static func injectLatency(_ latency: Duration, into channel: any Channel) {
@@ -273,6 +282,13 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                     holdBeforeEachMessage: configuration.sessionWillHandleMessage)
             })
         var routes = [sync]
+        if stores.storage.clusterSecret != nil {
+            let writes = ForwardedWrites(main: engine, stores: stores, logger: logger)
+            routes.append(WebSocketRoute(
+                path: ClusterLinkAuthorization.path,
+                handshake: WebSocketServerHandshake(subprotocols: [ForwardedWrites<App>.subprotocol], rejectsUnknownSubprotocols: true),
+                configuration: webSocket, handler: writes.serve))
+        }
         if configuration.echo {
             routes.append(WebSocketRoute(path: "/echo", configuration: webSocket, handler: .eventLoop(WebSocketEchoHandler())))
         }
@@ -290,7 +306,13 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             maxConnections: limits.maxConnections, maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
         // An HTTP dispatch is a message: the same size limit (413 above it).
         serverConfiguration.maxRequestBodySize = session.maxMessageBytes
-        serverConfiguration.requestFilter = configuration.requestPolicy.filter(bindHost: configuration.host)
+        let policy = configuration.requestPolicy.filter(bindHost: configuration.host)
+        if let secret = stores.storage.clusterSecret {
+            let cluster = ClusterLinkAuthorization(secret: secret)
+            serverConfiguration.requestFilter = { head in cluster.refusal(of: head) ?? policy(head) }
+        } else {
+            serverConfiguration.requestFilter = policy
+        }
         let metricsRoutes = configuration.metricsExposition.map {
             [ServerHTTPRoutes.metrics($0, adminOnly: configuration.metricsAdminOnly, authentication: configuration.authentication)]
         } ?? []

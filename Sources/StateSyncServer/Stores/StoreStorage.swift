@@ -96,6 +96,18 @@ struct StoreStorage: Sendable {
         }
     }
 
+    /// The secret of the cluster that shares this storage, `nil` outside one
+    /// (``StoreJournals/clusterSecret``).
+    var clusterSecret: String? {
+        if case .journals(let journals) = base { return journals.clusterSecret }
+        return nil
+    }
+
+    /// Tells the other servers sharing the storage where this one listens.
+    func advertise(address: String) {
+        if case .journals(let journals) = base { journals.advertise(address: address) }
+    }
+
     /// Whether `store` has a journal already (a role that may not create
     /// stores may still open it).
     func exists(_ store: StoreName) -> Bool {

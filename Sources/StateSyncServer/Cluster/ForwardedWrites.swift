@@ -1,0 +1,136 @@
+import Logging
+import NIOCore
+import StateSyncCore
+import StateSyncProtocol
+import WebSocket
+
+/// The writer's end of the links between the nodes of a cluster: another
+/// node that does not hold a store's lease sends the dispatches of its
+/// sessions to the node that does, over a WebSocket to `/cluster`
+/// (docs/PROTOCOL.md, "Between the nodes of a cluster"), and this node
+/// applies them as its own sessions' (same exactly-once key, the sender's
+/// session as the action's `Meta`), then answers each when it is durable.
+///
+/// Each session of the sending node becomes a session here that is not
+/// announced in presence (the sending node journals its joins) and that
+/// holds its store open, until the sender says it `left` or the link
+/// closes. A link holds at most ``maxSessions`` of them.
+struct ForwardedWrites<App: StateSyncApp>: Sendable {
+    /// The subprotocol of `/cluster`.
+    static var subprotocol: String { "statesync-cluster.v1" }
+    /// The sessions one link may have here at once: beyond, a forward is
+    /// rejected `limit_reached` (the sender then writes it itself).
+    static var maxSessions: Int { 65_536 }
+
+    let main: SyncEngine<App>
+    let stores: StoreDirectory<App>
+    let logger: Logger
+
+    /// A session of the sending node, here.
+    private struct Remote: Hashable {
+        let store: StoreName
+        let session: String
+    }
+
+    /// Serves one link until it closes, then removes its sessions.
+    func serve(_ connection: WebSocketConnection) async throws {
+        var joined: [Remote: SyncEngine<App>] = [:]
+        defer {
+            for (remote, engine) in joined { leave(remote, engine) }
+        }
+        for try await message in connection.inbound {
+            guard case .object(let object) = try? JSONParser().parse(Array(message.data.readableBytesView)),
+                  let type = object["type"]?.stringValue, let session = object["session"]?.stringValue,
+                  let store = try? StoreName(object["store"]?.stringValue ?? StoreName.main.rawValue)
+            else {
+                logger.warning("a cluster link sent a message that is not one; closing it")
+                return
+            }
+            let remote = Remote(store: store, session: session)
+            switch type {
+            case "forward":
+                await forward(object, as: remote, joined: &joined, outbound: connection.outbound)
+            case "left":
+                if let engine = joined.removeValue(forKey: remote) { leave(remote, engine) }
+            default:
+                logger.warning("a cluster link sent an unknown message; closing it", metadata: ["type": "\(type)"])
+                return
+            }
+        }
+    }
+
+    /// Applies one forwarded dispatch, joining its session first.
+    private func forward(
+        _ object: JSONObject, as remote: Remote, joined: inout [Remote: SyncEngine<App>], outbound: WebSocketOutbound
+    ) async {
+        guard let id = object["id"]?.stringValue, case .object(let action)? = object["action"],
+              let role = object["role"]?.stringValue.flatMap(Role.init(rawValue:))
+        else {
+            logger.warning("a cluster link forwarded a dispatch without id, action or role; dropped")
+            return
+        }
+        let sink = ForwardedAnswers(remote.session, store: remote.store, outbound: outbound)
+        let engine: SyncEngine<App>
+        if let known = joined[remote] {
+            engine = known
+        } else {
+            guard joined.count < Self.maxSessions else {
+                return sink.send(answer: .reject(id: id, code: RejectCode(rawValue: ErrorCode.limitReached.rawValue),
+                                                 message: "the link has \(Self.maxSessions) sessions here"))
+            }
+            do throws(ProtocolError) {
+                engine = remote.store.isMain ? main : try await stores.acquire(remote.store, role: role, from: nil)
+            } catch {
+                return sink.send(answer: .reject(id: id, code: RejectCode(rawValue: error.code.rawValue), message: error.message))
+            }
+            let name = object["name"]?.stringValue ?? remote.session
+            _ = engine.join(
+                session: SessionInfo(id: remote.session, name: name), clientID: object["clientId"]?.stringValue, role: role,
+                sink: sink, announced: false)
+            joined[remote] = engine
+        }
+        _ = await engine.submit(.dispatch(id: id, action: action), from: remote.session)
+    }
+
+    /// Removes `remote`'s session and gives its store back.
+    private func leave(_ remote: Remote, _ engine: SyncEngine<App>) {
+        engine.leave(session: remote.session)
+        if !remote.store.isMain { stores.release(remote.store) }
+    }
+}
+
+/// What the engine sends a forwarded session: each message wrapped with
+/// the session and store it is for, on the link it came by.
+private final class ForwardedAnswers: SessionSink {
+    private let prefix: [UInt8]
+    private let outbound: WebSocketOutbound
+
+    init(_ session: String, store: StoreName, outbound: WebSocketOutbound) {
+        let head: JSONObject = ["session": .string(session), "store": .string(store.rawValue)]
+        var prefix = Array(JSONSerializer().string(for: .object(head)).utf8)
+        prefix.removeLast()   // the closing brace: the answer follows
+        prefix += Array(#","answer":"#.utf8)
+        self.prefix = prefix
+        self.outbound = outbound
+    }
+
+    func send(_ message: [UInt8]) {
+        outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: prefix + message + [UInt8(ascii: "}")])))
+    }
+
+    /// Sends an answer the engine did not make (the session could not join).
+    func send(answer: ServerMessage) {
+        send(MessageEncoder().encode(answer))
+    }
+
+    var eventLoop: (any EventLoop)? { outbound.eventLoop }
+    var isWritable: Bool { outbound.isWritable }
+
+    func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) {
+        outbound.whenWritable().whenComplete { _ in drained() }
+    }
+
+    func close(reason: String) {
+        outbound.close(code: .policyViolation, reason: reason, promise: nil)
+    }
+}
