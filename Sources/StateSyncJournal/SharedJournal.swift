@@ -54,6 +54,13 @@ public protocol SharedJournal: Journal {
     /// whenever that changes, the first answer as soon as it is known. Called
     /// at most once, by the engine; `change` must not block.
     func watchWriter(_ change: @escaping @Sendable (StoreWriter) -> Void)
+
+    /// This server will write the store no more (its engine stopped
+    /// accepting actions): it gives up the store's lease, and takes it no
+    /// more, so that another server writes the store at once instead of
+    /// answering every forwarded dispatch with a failure. Called at most
+    /// once, by the engine.
+    func stopWriting()
 }
 
 extension SharedJournal {
@@ -64,4 +71,7 @@ extension SharedJournal {
     /// Never called: a journal that keeps no leases leaves the writer
     /// ``StoreWriter/unknown``, and every node writes for its own sessions.
     public func watchWriter(_ change: @escaping @Sendable (StoreWriter) -> Void) {}
+
+    /// Nothing to give up: the journal keeps no leases.
+    public func stopWriting() {}
 }

@@ -235,6 +235,14 @@ public final class PostgresJournal: SharedJournal {
         }
     }
 
+    /// Gives up the store's lease and takes it no more (see
+    /// ``SharedJournal/stopWriting()``): the writer is then another node.
+    public func stopWriting() {
+        if let token = watchingWriter.withLock({ token in defer { token = nil }; return token }) {
+            stores.leases?.unwatch(token)
+        }
+    }
+
     /// The engine applied every entry through `revision`: the next group
     /// commit's compare-and-set starts from it (see ``SharedJournal/caughtUp(through:)``).
     public func caughtUp(through revision: UInt64) {

@@ -6,14 +6,11 @@ import WebSocket
 /// node reads from the storage the nodes share. Any other request to it is
 /// answered 401 before the upgrade; other paths are not its business.
 struct ClusterLinkAuthorization: Sendable {
-    /// The path of the links between nodes.
-    static let path = "/cluster"
-
     let secret: String
 
     /// The refusal of `head`, or `nil` when it may go on.
     func refusal(of head: HTTPRequestHead) -> HTTPRouteResponse? {
-        guard head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == Self.path else { return nil }
+        guard head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == ClusterLinks.path else { return nil }
         let given = head.headers.bearerToken ?? ""
         guard SessionAuthentication.constantTimeEqual(Array(given.utf8), Array(secret.utf8)) else {
             return HTTPRouteResponse(status: .unauthorized, body: "the cluster's secret is required\n")

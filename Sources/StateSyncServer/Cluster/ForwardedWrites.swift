@@ -16,8 +16,6 @@ import WebSocket
 /// holds its store open, until the sender says it `left` or the link
 /// closes. A link holds at most ``maxSessions`` of them.
 struct ForwardedWrites<App: StateSyncApp>: Sendable {
-    /// The subprotocol of `/cluster`.
-    static var subprotocol: String { "statesync-cluster.v1" }
     /// The sessions one link may have here at once: beyond, a forward is
     /// rejected `limit_reached` (the sender then writes it itself).
     static var maxSessions: Int { 65_536 }

@@ -34,6 +34,9 @@ enum EngineEvent: Sendable {
     /// A ``SharedJournal``'s hint (``SharedJournal/follow(hint:)``): its
     /// head may be at `head`, past this engine's revision.
     case journalHint(UInt64)
+    /// The writer of the store answered a dispatch this node forwarded to
+    /// it, or its link closed first (``ClusterLinks``).
+    case forwardAnswered(sessionID: String, id: String, action: JSONObject, received: ContinuousClock.Instant, outcome: ForwardOutcome)
     /// A held request's deadline passed: run a round to answer it.
     case deadline
     /// Finish what is queued, then stop.

@@ -2,7 +2,10 @@
 /// caused before it (its own join, its dispatches), even before those are
 /// durable: a `get` or `subscribe` sent right after `welcome` or a
 /// `dispatch` waits until the revision the session caused is published,
-/// and the session's later requests wait behind it, in order.
+/// and the session's later requests wait behind it, in order. A dispatch
+/// forwarded to the store's writer in a cluster (``ClusterLinks``) has no
+/// revision until the writer answers: a read sent after it waits for that
+/// answer, then for its revision.
 ///
 /// Bounded by what sessions may have in flight: an entry per session with
 /// an unpublished write, a read per request the engine's queue let in.
@@ -12,7 +15,10 @@ struct OwnWrites {
         let sessionID: String
         let request: SessionRequest
         let received: ContinuousClock.Instant
-        let revision: UInt64
+        /// The revision it waits for; `.max` while it waits for the
+        /// answers of the session's first `forwardsBefore` forwarded dispatches.
+        var revision: UInt64
+        var forwardsBefore = 0
     }
 
     /// The last revision each session caused that is not published yet.
@@ -23,6 +29,31 @@ struct OwnWrites {
     private var holding: [String: Int] = [:]
     /// The revision `unpublished` was last cleared up to.
     private var clearedThrough: UInt64 = 0
+    /// Per session with forwarded dispatches not all answered: how many it
+    /// forwarded, and how many were answered.
+    private var forwards: [String: (sent: Int, answered: Int)] = [:]
+
+    /// Whether no forwarded dispatch waits for its answer.
+    var forwardsAnswered: Bool { forwards.isEmpty }
+
+    /// `sessionID` forwarded a dispatch to the store's writer.
+    mutating func forwarding(by sessionID: String) {
+        forwards[sessionID, default: (0, 0)].sent += 1
+    }
+
+    /// The writer answered one of `sessionID`'s forwarded dispatches (or it
+    /// failed): accepted at `revision`, or not. Its reads that waited for
+    /// that answer now wait for the revisions its answered dispatches caused.
+    mutating func forwarded(_ revision: UInt64?, by sessionID: String) {
+        guard var counts = forwards[sessionID] else { return }
+        counts.answered += 1
+        forwards[sessionID] = counts.answered == counts.sent ? nil : counts
+        if let revision { caused(revision, by: sessionID) }
+        for index in held.indices where held[index].sessionID == sessionID && held[index].revision == .max
+            && held[index].forwardsBefore <= counts.answered {
+            held[index].revision = unpublished[sessionID] ?? 0
+        }
+    }
 
     /// `sessionID` caused `revision` (not published yet).
     mutating func caused(_ revision: UInt64, by sessionID: String) {
@@ -39,6 +70,13 @@ struct OwnWrites {
         let waitsFor: UInt64?
         switch request {
         case .get, .subscribe:
+            if let counts = forwards[sessionID] {
+                var request = HeldRequest(sessionID: sessionID, request: request, received: received, revision: .max)
+                request.forwardsBefore = counts.sent
+                held.append(request)
+                holding[sessionID, default: 0] += 1
+                return true
+            }
             waitsFor = unpublished[sessionID].flatMap { $0 > published ? $0 : nil }
             guard waitsFor != nil || behind else { return false }
         case .unsubscribe, .dispatch:
@@ -79,6 +117,7 @@ struct OwnWrites {
     /// Forgets `sessionID` (it left): its held requests are dropped.
     mutating func left(_ sessionID: String) {
         unpublished[sessionID] = nil
+        forwards[sessionID] = nil
         guard holding.removeValue(forKey: sessionID) != nil else { return }
         held.removeAll { $0.sessionID == sessionID }
     }

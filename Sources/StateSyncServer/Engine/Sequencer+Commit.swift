@@ -30,6 +30,9 @@ extension Sequencer {
     func stopAccepting(reason: String) {
         shared.stoppedAccepting(because: reason)
         commits.stop(reason: reason)
+        // In a cluster, another node writes the store from now on.
+        sharedJournal?.stopWriting()
+        shared.writer.withLock { writer in if writer != nil { writer = .unknown } }
     }
 
     /// The batch in flight was written (publish it, start its effects, take

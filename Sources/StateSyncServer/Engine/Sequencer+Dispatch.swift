@@ -8,10 +8,15 @@ import StateSyncProtocol
 
 extension Sequencer {
     /// Reduces one client action into the building batch, or answers it from
-    /// its earlier outcome (exactly-once per `(clientId, id)`).
-    func dispatch(_ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant) async {
+    /// its earlier outcome (exactly-once per `(clientId, id)`); with
+    /// `forwarding`, sends it to the store's writer when another node
+    /// writes the store (``Sequencer+Forward``).
+    func dispatch(
+        _ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant, forwarding: Bool = true
+    ) async {
         guard let session = publication.sessions[sessionID] else { return }
         let dispatch = Dispatch(session: session, id: id, action: object, received: received)
+        if forwarding, let address = forwardingAddress(for: dispatch) { return forward(dispatch, to: address) }
         let input = BatchInput.dispatch(sessionID: sessionID, id: id, action: object, received: received)
         if let key = dispatch.key, let outcome = await earlierOutcome(of: key) {
             commits.record(input)

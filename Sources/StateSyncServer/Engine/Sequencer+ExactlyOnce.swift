@@ -43,6 +43,7 @@ extension Sequencer {
     /// overlapping those reads keeps the sequencer from waiting on each. A
     /// failed read is left to ``earlierOutcome(of:)``, which reports it.
     func prefetchOutcomes(for events: [EngineEvent]) async {
+        guard !forwardsDispatches else { return }   // the writer looks them up
         let keys = events.lazy.compactMap { event -> OutcomeKey? in
             guard case let .request(sessionID, .dispatch(id, _), _) = event,
                   let clientID = self.publication.sessions[sessionID]?.clientID

@@ -54,6 +54,12 @@ final class Sequencer<App: StateSyncApp> {
     var catchUps = CatchUpHolds()
     /// How long a resume waits for its revision (``SyncEngineConfiguration/catchUpTimeout``).
     let catchUpTimeout: Duration
+    /// The store this engine serves.
+    let store: StoreName
+    /// The links to the writers of the stores this node does not write (a cluster).
+    let links: ClusterLinks?
+    /// Dispatches forwarded to the store's writer (``Sequencer+Forward``).
+    var forwards = ForwardState()
 
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
@@ -65,6 +71,8 @@ final class Sequencer<App: StateSyncApp> {
         self.journal = journal
         sharedJournal = journal as? any SharedJournal
         catchUpTimeout = configuration.catchUpTimeout
+        store = configuration.store
+        links = configuration.links
         self.inbox = inbox
         self.shared = shared
         self.effects = effects
@@ -102,6 +110,7 @@ final class Sequencer<App: StateSyncApp> {
             }
             exactlyOnce.endRound()
             await catchUpIfBehind()
+            releaseForwardedAcks()
             await releaseHeldRequests()
             flush()
             if stopping, commits.isIdle, following.isIdle { return await finish() }
@@ -142,6 +151,7 @@ final class Sequencer<App: StateSyncApp> {
         case .leave(let sessionID):
             ownWrites.left(sessionID)
             catchUps.left(sessionID)
+            forwardingSessionLeft(sessionID)
             guard let session = publication.leave(sessionID) else { return }
             shared.sessionCount.store(publication.sessions.count, ordering: .relaxed)
             logger.debug("session left", metadata: ["session": "\(sessionID)"])
@@ -161,6 +171,8 @@ final class Sequencer<App: StateSyncApp> {
             durable(result)
         case .journalHint(let head):
             following.hintedHead = max(following.hintedHead, head)
+        case let .forwardAnswered(sessionID, id, action, received, outcome):
+            await forwardAnswered(sessionID: sessionID, id: id, action: action, received: received, outcome: outcome)
         case .deadline:
             catchUps.wakeUpPending = false   // the round's releaseHeldRequests answers what expired
         case .shutdown:
@@ -186,7 +198,7 @@ final class Sequencer<App: StateSyncApp> {
     /// all of them once nothing is left to publish (a write refused or
     /// failed publishes no revision of its own).
     private func releaseHeldRequests() async {
-        let everything = commits.isIdle || commits.failure != nil
+        let everything = (commits.isIdle && ownWrites.forwardsAnswered && forwards.acks.isEmpty) || commits.failure != nil
         for held in ownWrites.release(published: publication.revision, everything: everything) {
             await perform(held.request, from: held.sessionID, received: held.received)
         }

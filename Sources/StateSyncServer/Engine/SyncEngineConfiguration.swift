@@ -12,6 +12,10 @@ public struct SyncEngineConfiguration: Sendable {
     /// The store this engine serves, named in its messages unless it is
     /// ``StoreName/main`` (a server of many stores runs one engine per store).
     public var store: StoreName = .main
+    /// This node's links to the writers of the stores it does not write, in
+    /// a cluster whose nodes forward dispatches (``ClusterLinks``); `nil`
+    /// writes every dispatch here. The server sets it.
+    var links: ClusterLinks?
     /// Take a full snapshot after this many revisions (and at shutdown).
     /// Default 1,000: recovery replays at most ~1,000 actions (milliseconds)
     /// while a snapshot of a 1 MB state costs ~1 ms per 1,000 actions.

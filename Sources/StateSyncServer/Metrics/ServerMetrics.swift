@@ -67,6 +67,9 @@ public struct ServerMetrics: Sendable {
     /// Requests that waited for room in the engine's full queue: their
     /// sessions stopped reading until the engine caught up.
     public let engineInboxFull: Counter
+    /// Dispatches this node sent to the node that writes their store (a
+    /// cluster: another node holds the store's lease).
+    public let dispatchesForwarded: Counter
     /// Stores open now.
     public let storesOpen: Meter
     /// Stores opened.
@@ -94,6 +97,7 @@ public struct ServerMetrics: Sendable {
         slowConsumers = Counter(label: "statesync_slow_consumers_total", factory: factory)
         changesMerged = Counter(label: "statesync_fanout_changes_merged_total", factory: factory)
         engineInboxFull = Counter(label: "statesync_engine_inbox_full_total", factory: factory)
+        dispatchesForwarded = Counter(label: "statesync_cluster_dispatches_forwarded_total", factory: factory)
         storesOpen = Meter(label: "statesync_stores_open", factory: factory)
         storesOpened = Counter(label: "statesync_stores_opened_total", factory: factory)
         storesClosed = Counter(label: "statesync_stores_closed_total", factory: factory)

@@ -135,7 +135,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let engine: SyncEngine<App>
         let server: WebSocketServer
         let presence: (any ClusterPresence)?
-        let stores = makeStoreDirectory(storage: storage, group: group)
+        // In a cluster, the stores another node writes send it their dispatches.
+        let links = configuration.forwardsDispatches ? storage.clusterSecret.map { ClusterLinks(secret: $0, logger: logger) } : nil
+        let stores = makeStoreDirectory(storage: storage, links: links, group: group)
         do {
             // `main` is opened here, the others on demand.
             let journal: any Journal
@@ -192,6 +194,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             }
             logger.info("shutting down: flushing the stores")
             await stores.shutdown()
+            await links?.close()
             eventStreams.finishAll()
             server.shutdown()
         }
@@ -199,13 +202,14 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     }
 
     /// The server's stores: journals from `storage`, an engine each.
-    private func makeStoreDirectory(storage: StoreStorage, group: any EventLoopGroup) -> StoreDirectory<App> {
+    private func makeStoreDirectory(storage: StoreStorage, links: ClusterLinks?, group: any EventLoopGroup) -> StoreDirectory<App> {
         StoreDirectory<App>(
             configuration: configuration.stores, storage: storage,
             footprint: storage.footprint, metrics: metrics, logger: logger
         ) { [configuration, middleware, metrics, logger] store, journal in
             var engineConfiguration = configuration.engine
             engineConfiguration.store = store
+            engineConfiguration.links = links
             var logger = logger
             if !store.isMain { logger[metadataKey: "store"] = "\(store)" }
             let engine = try await SyncEngine<App>(
@@ -285,8 +289,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         if stores.storage.clusterSecret != nil {
             let writes = ForwardedWrites(main: engine, stores: stores, logger: logger)
             routes.append(WebSocketRoute(
-                path: ClusterLinkAuthorization.path,
-                handshake: WebSocketServerHandshake(subprotocols: [ForwardedWrites<App>.subprotocol], rejectsUnknownSubprotocols: true),
+                path: ClusterLinks.path,
+                handshake: WebSocketServerHandshake(subprotocols: [ClusterLinks.subprotocol], rejectsUnknownSubprotocols: true),
                 configuration: webSocket, handler: writes.serve))
         }
         if configuration.echo {

@@ -59,6 +59,13 @@ public struct StateSyncServerConfiguration: Sendable {
     /// Whether `/echo` (a plain WebSocket echo, for conformance suites) is
     /// served. Default `false`: it is a test aid, not part of the protocol.
     public var echo: Bool
+    /// In a cluster (a storage whose journals are shared, with a
+    /// ``StoreJournals/clusterSecret``): whether a node sends each dispatch
+    /// of a store another node writes to that node (``ClusterLinks``).
+    /// Default `false` (every dispatch is written on the node that
+    /// received it, the nodes taking turns on the store) until the
+    /// cluster's fault suite passes with it.
+    public var forwardsDispatches = false
     /// Static pages served beside `/sync`, `/statesync.js` and `/devtools`
     /// (e.g. an app's page at `/`). Default none: the server does not know
     /// what page suits an app; `statesync serve` adds the board page.

@@ -21,6 +21,10 @@ extension ServeConfiguration {
         /// Seconds a statement of the node's may wait for a lock. Default
         /// ``PostgresSessionBounds/lockTimeout``'s (8 s).
         var postgresLockTimeout = PostgresSessionBounds().lockTimeout.inSeconds
+        /// Whether a node sends each dispatch to the node that writes its
+        /// store. Default `false` until the cluster's fault suite passes
+        /// with it: every node writes its own sessions' dispatches.
+        var forwarding = false
 
         /// The settings of this section.
         enum Keys {
@@ -31,6 +35,7 @@ extension ServeConfiguration {
             static let postgresIdleTransactionTimeout = Setting<Double>(
                 "cluster.postgresIdleTransactionTimeout", flag: "--postgres-idle-transaction-timeout")
             static let postgresLockTimeout = Setting<Double>("cluster.postgresLockTimeout", flag: "--postgres-lock-timeout")
+            static let forwarding = Setting<Bool>("cluster.forwarding", flag: "--forwarding")
         }
 
         /// The defaults.
@@ -46,6 +51,7 @@ extension ServeConfiguration {
             try settings.read(Keys.postgresWriters, into: &postgresWriters, .between(1...64, "connections"))
             try settings.read(Keys.postgresIdleTransactionTimeout, into: &postgresIdleTransactionTimeout, .between(0.1...3_600, "seconds"))
             try settings.read(Keys.postgresLockTimeout, into: &postgresLockTimeout, .between(0.1...3_600, "seconds"))
+            try settings.read(Keys.forwarding, into: &forwarding)
             guard presenceHeartbeat >= 0.1, presenceExpiry > presenceHeartbeat, presenceExpiry <= 3_600 else {
                 throw .presenceTimings(
                     heartbeat: settings.given(Keys.presenceHeartbeat, value: presenceHeartbeat).origin,
@@ -60,7 +66,7 @@ extension ServeConfiguration {
                 ConfigurationEntry(Keys.pollInterval, pollInterval), ConfigurationEntry(Keys.presenceHeartbeat, presenceHeartbeat),
                 ConfigurationEntry(Keys.presenceExpiry, presenceExpiry), ConfigurationEntry(Keys.postgresWriters, postgresWriters),
                 ConfigurationEntry(Keys.postgresIdleTransactionTimeout, postgresIdleTransactionTimeout),
-                ConfigurationEntry(Keys.postgresLockTimeout, postgresLockTimeout),
+                ConfigurationEntry(Keys.postgresLockTimeout, postgresLockTimeout), ConfigurationEntry(Keys.forwarding, forwarding),
             ]
         }
 

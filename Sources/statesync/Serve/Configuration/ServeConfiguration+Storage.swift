@@ -101,6 +101,7 @@ extension ServeConfiguration {
                     url: postgresURL, named: postgresOrigin.name, retention: retention, outcomeRetention: outcomeRetention,
                     pollInterval: .seconds(cluster.pollInterval), node: cluster.node, writerConnections: cluster.postgresWriters,
                     sessionBounds: cluster.sessionBounds)
+                configuration.forwardsDispatches = cluster.forwarding
             } else {
                 configuration.storage = .directory(data)
             }

@@ -20,7 +20,7 @@ struct ClusterOptions: SettingOptions {
     var presenceExpiry: Double?
 
     @Option(help: ArgumentHelp(
-        "With --postgres: writer connections the node's stores share for their group commits (1…64); the node holds 3 more (reads, LISTEN, heartbeat).",
+        "With --postgres: writer connections the node's stores share for their group commits (1…64); the node holds 4 more (reads, LISTEN, heartbeat, leases).",
         default: ServeConfiguration.defaults.cluster.postgresWriters))
     var postgresWriters: Int?
 
@@ -34,6 +34,9 @@ struct ClusterOptions: SettingOptions {
         default: ServeConfiguration.defaults.cluster.postgresLockTimeout))
     var postgresLockTimeout: Double?
 
+    @Flag(help: "With --postgres: send each dispatch to the node that writes its store (the holder of its lease) instead of writing it on the node that received it (not yet the default: docs/cluster.md).")
+    var forwarding = false
+
     func add(to flags: inout FlagValues) {
         flags.set(Keys.pollInterval, pollInterval)
         flags.set(Keys.presenceHeartbeat, presenceHeartbeat)
@@ -41,5 +44,6 @@ struct ClusterOptions: SettingOptions {
         flags.set(Keys.postgresWriters, postgresWriters)
         flags.set(Keys.postgresIdleTransactionTimeout, postgresIdleTransactionTimeout)
         flags.set(Keys.postgresLockTimeout, postgresLockTimeout)
+        flags.set(Keys.forwarding, given: forwarding)
     }
 }

@@ -1,0 +1,106 @@
+import CoreMetrics
+import Logging
+import StateSyncCore
+import StateSyncJournal
+import StateSyncProtocol
+import Synchronization
+
+/// What the sequencer keeps of the dispatches it forwarded to the store's
+/// writer (a cluster whose lease another node holds, ``ClusterLinks``).
+struct ForwardState {
+    /// The writer's acks, each sent once its revision is published here
+    /// (so that the session's next read on this node sees its action).
+    var acks: [(revision: UInt64, answer: DispatchAnswer)] = []
+    /// The sessions that forwarded: the writers hear when they leave.
+    var sessions: Set<String> = []
+}
+
+/// Forwarding. In a cluster one node writes each store: the holder of its
+/// lease (``SharedJournal/watchWriter(_:)``). A node that does not hold it
+/// sends its sessions' dispatches there instead of sequencing them
+/// (``ClusterLinks``), and follows the writer's commits as it follows any
+/// other node's. The writer applies each as a dispatch of the session,
+/// under its exactly-once key, and answers once it is durable; this node
+/// sends the session the `ack` once it has published that revision, or the
+/// `reject` at once. Only a dispatch with a key (a session with a
+/// `clientId`) is forwarded: a dispatch whose link closed before its answer
+/// is then sequenced here, and its key keeps it from being applied twice
+/// (the writer's outcome is found, or the two commits' outcome rows
+/// collide and one is refused). A session's reads wait for its forwarded
+/// dispatches' answers, then for their revisions (``OwnWrites``).
+extension Sequencer {
+    /// Where `dispatch` goes instead of being sequenced here: the writer's
+    /// address, when another node holds the store's lease and said where it
+    /// is, this node has links, and the dispatch has an exactly-once key.
+    func forwardingAddress(for dispatch: Dispatch) -> String? {
+        guard links != nil, dispatch.key != nil, case .other(_, let address?)? = shared.writer.withLock({ $0 }) else { return nil }
+        return address
+    }
+
+    /// Whether the round's dispatches go to another node (their outcomes
+    /// need not be read here first).
+    var forwardsDispatches: Bool {
+        guard links != nil, case .other(_, _?)? = shared.writer.withLock({ $0 }) else { return false }
+        return true
+    }
+
+    /// Sends `dispatch` to the writer at `address`; its answer comes back
+    /// as ``EngineEvent/forwardAnswered(sessionID:id:action:received:outcome:)``.
+    func forward(_ dispatch: Dispatch, to address: String) {
+        guard let links, let clientID = dispatch.session.clientID else { return }
+        let sessionID = dispatch.session.info.id
+        ownWrites.forwarding(by: sessionID)
+        forwards.sessions.insert(sessionID)
+        metrics.dispatchesForwarded.increment()
+        let forwarded = ForwardedDispatch(
+            store: store, session: dispatch.session.info, clientID: clientID, role: dispatch.session.role, id: dispatch.id,
+            action: dispatch.action)
+        let (inbox, id, action, received) = (inbox, dispatch.id, dispatch.action, dispatch.received)
+        links.forward(forwarded, to: address) { outcome in
+            // Refused once the engine stopped: its sessions are closing.
+            _ = inbox.post(.forwardAnswered(sessionID: sessionID, id: id, action: action, received: received, outcome: outcome))
+        }
+    }
+
+    /// The writer answered a forwarded dispatch, or its link closed first.
+    func forwardAnswered(
+        sessionID: String, id: String, action: JSONObject, received: ContinuousClock.Instant, outcome: ForwardOutcome
+    ) async {
+        guard publication.sessions[sessionID] != nil else { return }   // it left: nobody to answer
+        switch outcome {
+        case .accepted(let revision):
+            ownWrites.forwarded(revision, by: sessionID)
+            following.hintedHead = max(following.hintedHead, revision)
+            let answer = DispatchAnswer(
+                sessionID: sessionID, actionID: id, outcome: .accepted(revision: revision), received: received, isDuplicate: false)
+            forwards.acks.append((revision, answer))
+        case let .rejected(code, message):
+            ownWrites.forwarded(nil, by: sessionID)
+            answerAtOnce(DispatchAnswer(
+                sessionID: sessionID, actionID: id, outcome: .rejected(code: code, message: message), received: received,
+                isDuplicate: false))
+        case .failed(let reason):
+            ownWrites.forwarded(nil, by: sessionID)
+            logger.notice("a forwarded dispatch got no answer; sequencing it here", metadata: [
+                "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
+            await dispatch(action, id: id, from: sessionID, received: received, forwarding: false)
+        }
+    }
+
+    /// Sends the writer's acks whose revision this node has published.
+    func releaseForwardedAcks() {
+        guard !forwards.acks.isEmpty else { return }
+        let published = publication.revision
+        var batch = PendingBatch()
+        batch.answers = forwards.acks.filter { $0.revision <= published }.map(\.answer)
+        guard !batch.answers.isEmpty else { return }
+        forwards.acks.removeAll { $0.revision <= published }
+        publish(batch)
+    }
+
+    /// `sessionID` left: the writers forget it too.
+    func forwardingSessionLeft(_ sessionID: String) {
+        guard forwards.sessions.remove(sessionID) != nil else { return }
+        links?.left(sessionID, store: store)
+    }
+}
