@@ -12,13 +12,7 @@ struct ClusterWriterLeaseTests {
     @Test func oneNodeWritesMainAndAnotherTakesItWhenTheWriterIsKilled() async throws {
         try await TestCluster.with(nodes: 2) { cluster in
             // Each node says who writes main, once both have heard.
-            var writers: [String] = []
-            for node in cluster.nodes {
-                let health = try await HTTPProbe.health(port: node.port, of: node.process) { answer in
-                    answer.body["writer"]?.stringValue.map { $0 != "unknown" } ?? false
-                }
-                writers.append(try #require(health.body["writer"]?.stringValue))
-            }
+            let writers = try await cluster.writersOfMain()
             let holder = try #require(writers.firstIndex(of: "this"), "no node writes main: \(writers)")
             let survivor = 1 - holder
             #expect(writers[survivor].hasPrefix("n-"), "the other node names the writer: \(writers)")

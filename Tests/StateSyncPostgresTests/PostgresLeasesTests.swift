@@ -16,12 +16,8 @@ struct PostgresLeasesTests {
 
     @Test func theFirstNodeToOpenAStoreWritesItAndTheOthersAreToldWhere() async throws {
         try await TestPostgres.with { postgres in
-            let first = try await Self.node("n-first", on: postgres)
-            let second = try await Self.node("n-second", on: postgres)
-            let (firstJournal, firstWriters) = try await Self.watch("team", on: first)
-            #expect(await firstWriters.next(within: .seconds(10)) == .this)
-            let (secondJournal, secondWriters) = try await Self.watch("team", on: second)
-            #expect(await secondWriters.next(within: .seconds(10)) == .other(node: "n-first", address: "127.0.0.1:1001"))
+            let (first, second) = (try await Self.node("n-first", on: postgres), try await Self.node("n-second", on: postgres))
+            let (firstJournal, secondJournal, _) = try await Self.firstWritesTeam(first, second)
             #expect(try await Self.lease(of: "team", on: postgres) == "n-first 1")
             // Another store goes to whichever node opens it first.
             let (otherJournal, otherWriters) = try await Self.watch("other", on: second)
@@ -36,12 +32,8 @@ struct PostgresLeasesTests {
 
     @Test func aStoreClosedOnItsWriterIsTakenByAnotherNodeWithItOpen() async throws {
         try await TestPostgres.with { postgres in
-            let first = try await Self.node("n-first", on: postgres)
-            let second = try await Self.node("n-second", on: postgres)
-            let (firstJournal, firstWriters) = try await Self.watch("team", on: first)
-            #expect(await firstWriters.next(within: .seconds(10)) == .this)
-            let (secondJournal, secondWriters) = try await Self.watch("team", on: second)
-            #expect(await secondWriters.next(within: .seconds(10)) == .other(node: "n-first", address: "127.0.0.1:1001"))
+            let (first, second) = (try await Self.node("n-first", on: postgres), try await Self.node("n-second", on: postgres))
+            let (firstJournal, secondJournal, secondWriters) = try await Self.firstWritesTeam(first, second)
             try await firstJournal.close()
             #expect(await secondWriters.next(within: .seconds(10)) == .this)
             #expect(try await Self.lease(of: "team", on: postgres) == "n-second 2", "a new holder, a new term")
@@ -91,6 +83,18 @@ struct PostgresLeasesTests {
             try await journal.close()
             try await node.close()
         }
+    }
+
+    /// `first` and then `second` open the store `team`: `first` takes its
+    /// lease, `second` is told so. Returns both journals and what `second` hears next.
+    private static func firstWritesTeam(
+        _ first: PostgresStores, _ second: PostgresStores
+    ) async throws -> (first: any SharedJournal, second: any SharedJournal, secondWriters: Writers) {
+        let (firstJournal, firstWriters) = try await watch("team", on: first)
+        #expect(await firstWriters.next(within: .seconds(10)) == .this)
+        let (secondJournal, secondWriters) = try await watch("team", on: second)
+        #expect(await secondWriters.next(within: .seconds(10)) == .other(node: "n-first", address: "127.0.0.1:1001"))
+        return (firstJournal, secondJournal, secondWriters)
     }
 
     /// The node `id` (`n-first` or `n-second`), advertising `127.0.0.1:1001` or `127.0.0.1:1002`.

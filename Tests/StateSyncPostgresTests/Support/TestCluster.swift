@@ -1,4 +1,5 @@
 import Foundation
+import StateSyncCore
 import StateSyncTestSupport
 import TestProcessSupport
 import Testing
@@ -121,5 +122,27 @@ final class TestCluster: Sendable {
                 throw Failure(description: said)
             }
         }
+    }
+}
+
+extension TestCluster {
+    /// What each node's `/health` says of who writes `main`, once every
+    /// node has heard (`this`, another node's id), in the nodes' order.
+    func writersOfMain() async throws -> [String] {
+        var writers: [String] = []
+        for node in nodes {
+            let health = try await HTTPProbe.health(port: node.port, of: node.process) { answer in
+                answer.body["writer"]?.stringValue.map { $0 != "unknown" } ?? false
+            }
+            writers.append(try #require(health.body["writer"]?.stringValue))
+        }
+        return writers
+    }
+
+    /// In a cluster of two: the node that writes `main`, and the other one.
+    func writerAndOther() async throws -> (writer: ClusterNode, other: ClusterNode) {
+        let writers = try await writersOfMain()
+        let holder = try #require(writers.firstIndex(of: "this"), "no node writes main: \(writers)")
+        return (nodes[holder], nodes[1 - holder])
     }
 }
