@@ -125,6 +125,9 @@ final class ClusterLinks: Sendable {
     /// Opens the link to `address` and reads its answers until it closes.
     private func open(_ address: String) {
         let task = Task { [self] in
+            // From the start: a writer that accepts the connection but never answers the upgrade holds no dispatch forever.
+            let sweeper = Task { await sweep(address) }
+            defer { sweeper.cancel() }
             do {
                 var headers = HTTPHeaders()
                 headers.add(name: "Authorization", value: "Bearer \(secret)")
@@ -136,8 +139,6 @@ final class ClusterLinks: Sendable {
                     return links[address]?.queued ?? []
                 }
                 logger.info("cluster link opened", metadata: ["writer": "\(address)"])
-                let sweeper = Task { await sweep(address) }
-                defer { sweeper.cancel() }
                 for message in queued { connection.outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(string: message))) }
                 try await withTaskCancellationHandler {
                     for try await message in connection.inbound { answer(Array(message.data.readableBytesView), from: address) }

@@ -31,9 +31,16 @@ struct ForwardState {
 extension Sequencer {
     /// Where `dispatch` goes instead of being sequenced here: the writer's
     /// address, when another node holds the store's lease and said where it
-    /// is, this node has links, and the dispatch has an exactly-once key.
+    /// is, this node has links, and the dispatch has an exactly-once key and
+    /// comes from one of this node's own sessions. A session another node
+    /// forwarded here (``ForwardedWrites``) is never sent on: when this node
+    /// lost the lease with its dispatch in a refused batch, it writes it
+    /// itself (the compare-and-set keeps that safe), rather than send it
+    /// back, maybe to the node it came from.
     func forwardingAddress(for dispatch: Dispatch) -> String? {
-        guard links != nil, dispatch.key != nil, case .other(_, let address?)? = shared.writer.withLock({ $0 }) else { return nil }
+        guard links != nil, dispatch.key != nil, let prefix = ownSessionPrefix, dispatch.session.info.id.hasPrefix(prefix),
+              case .other(_, let address?)? = shared.writer.withLock({ $0 })
+        else { return nil }
         return address
     }
 

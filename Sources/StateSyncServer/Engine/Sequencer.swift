@@ -58,6 +58,8 @@ final class Sequencer<App: StateSyncApp> {
     let store: StoreName
     /// The links to the writers of the stores this node does not write (a cluster).
     let links: ClusterLinks?
+    /// The prefix of this node's own session ids in a cluster (its node id and `-`).
+    let ownSessionPrefix: String?
     /// Dispatches forwarded to the store's writer (``Sequencer+Forward``).
     var forwards = ForwardState()
 
@@ -73,6 +75,7 @@ final class Sequencer<App: StateSyncApp> {
         catchUpTimeout = configuration.catchUpTimeout
         store = configuration.store
         links = configuration.links
+        ownSessionPrefix = sharedJournal?.clusterPresence.map { "\($0.nodeID)-" }
         self.inbox = inbox
         self.shared = shared
         self.effects = effects
