@@ -42,8 +42,13 @@ struct FanOutShardsTests {
         for index in 0..<60 {
             engine.handle(.dispatch(id: "a\(index)", action: increment("hits")), from: "s-\(index % sinks.count)")
         }
+        // Every action acked first (5 a session), so that the revision waited for is the last one.
+        for sink in sinks {
+            _ = await sink.recording.wait { messages in messages.count { if case .ack = $0 { true } else { false } } == 5 }
+        }
+        let final = engine.revision
         for (index, sink) in sinks.enumerated() {
-            let messages = await sink.recording.wait { ServerMessage.patches($0, for: "hits").last?.rev == engine.revision }
+            let messages = await sink.recording.wait { ServerMessage.patches($0, for: "hits").last?.rev == final }
             var last: UInt64?
             var value: Int64 = 0
             for message in messages {
