@@ -26,7 +26,9 @@ struct ForwardState {
 /// `clientId`) is forwarded: a dispatch whose link closed before its answer
 /// is then sequenced here, and its key keeps it from being applied twice
 /// (the writer's outcome is found, or the two commits' outcome rows
-/// collide and one is refused). A session's reads wait for its forwarded
+/// collide and one is refused); when this node cannot write either (its
+/// storage is failing), the session is closed, as after a commit of
+/// unknown outcome, and its client sends the dispatch again. A session's reads wait for its forwarded
 /// dispatches' answers, then for their revisions (``OwnWrites``).
 extension Sequencer {
     /// Where `dispatch` goes instead of being sequenced here: the writer's
@@ -88,6 +90,18 @@ extension Sequencer {
                 isDuplicate: false))
         case .failed(let reason):
             ownWrites.forwarded(nil, by: sessionID)
+            guard journal.writeFault == nil, commits.failure == nil else {
+                // Neither the writer's answer nor a write here: the writer may
+                // still store it. As after a commit of unknown outcome, the
+                // session is closed and its client sends it again.
+                logger.notice("a forwarded dispatch got no answer and cannot be written here; closing its session", metadata: [
+                    "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
+                publication.withShard(of: sessionID) { shard in
+                    shard.sessions[sessionID]?.sink.close(
+                        reason: "the server could not tell whether your action was stored; reconnect and send it again")
+                }
+                return
+            }
             logger.notice("a forwarded dispatch got no answer; sequencing it here", metadata: [
                 "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
             await dispatch(action, id: id, from: sessionID, received: received, forwarding: false)
