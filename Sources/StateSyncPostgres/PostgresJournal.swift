@@ -281,9 +281,7 @@ public final class PostgresJournal: SharedJournal {
         if let token = following.withLock({ token in defer { token = nil }; return token }) {
             stores.watcher.unfollow(token)
         }
-        if let token = watchingWriter.withLock({ token in defer { token = nil }; return token }) {
-            stores.leases?.unwatch(token)
-        }
+        stopWriting()
         guard ownsStores else { return }
         do {
             try await stores.close()

@@ -28,14 +28,11 @@ import Synchronization
 /// The statements run on a connection of their own, whose deadline is the
 /// lease's duration: a renewal that cannot finish in time is late anyway.
 final class PostgresLeases: Sendable {
-    /// One journal told of its store's writer.
-    private struct Watcher {
-        let storeID: String
-        let change: @Sendable (StoreWriter) -> Void
-    }
-
     private struct State {
-        var watchers: [Int: Watcher] = [:]
+        /// What each watched store's journals are told, by watch token.
+        var watchers: [String: [Int: @Sendable (StoreWriter) -> Void]] = [:]
+        /// The store of each watch token.
+        var stores: [Int: String] = [:]
         var nextToken = 0
         /// The writer each watched store was last known to have.
         var writers: [String: StoreWriter] = [:]
@@ -82,7 +79,8 @@ final class PostgresLeases: Sendable {
             guard !state.stopped else { return nil }
             let token = state.nextToken
             state.nextToken += 1
-            state.watchers[token] = Watcher(storeID: storeID, change: change)
+            state.watchers[storeID, default: [:]][token] = change
+            state.stores[token] = storeID
             state.released.remove(storeID)
             if state.task == nil {
                 state.task = Task { await self.run() }
@@ -104,11 +102,13 @@ final class PostgresLeases: Sendable {
     /// when no other journal of it is open here.
     func unwatch(_ token: Int) {
         state.withLock { state in
-            guard let watcher = state.watchers.removeValue(forKey: token) else { return }
-            guard !state.watchers.values.contains(where: { $0.storeID == watcher.storeID }) else { return }
-            state.writers[watcher.storeID] = nil
-            if state.heldUntil.removeValue(forKey: watcher.storeID) != nil {
-                state.released.insert(watcher.storeID)
+            guard let store = state.stores.removeValue(forKey: token) else { return }
+            state.watchers[store]?[token] = nil
+            guard state.watchers[store]?.isEmpty != false else { return }
+            state.watchers[store] = nil
+            state.writers[store] = nil
+            if state.heldUntil.removeValue(forKey: store) != nil {
+                state.released.insert(store)
                 Self.wake(&state)
             }
         }
@@ -119,6 +119,7 @@ final class PostgresLeases: Sendable {
         let (task, held) = state.withLock { state in
             state.stopped = true
             state.watchers = [:]
+            state.stores = [:]
             let held = Set(state.heldUntil.keys).union(state.released)
             state.heldUntil = [:]
             state.released = []
@@ -157,7 +158,7 @@ final class PostgresLeases: Sendable {
     private func round() async {
         let (stores, released) = state.withLock { state in
             defer { state.released = [] }
-            return (Set(state.watchers.values.map(\.storeID)), state.released)
+            return (Set(state.watchers.keys), state.released)
         }
         let started = ContinuousClock.now
         do {
@@ -180,9 +181,10 @@ final class PostgresLeases: Sendable {
     /// its bound passes (then the writer is unknown).
     private func settle(_ stores: Set<String>, leases: [String: Lease]?, renewedAt started: ContinuousClock.Instant) {
         let now = ContinuousClock.now
-        let changes = state.withLock { state -> [(Watcher, StoreWriter)] in
-            var changes: [(Watcher, StoreWriter)] = []
-            for store in stores where state.watchers.values.contains(where: { $0.storeID == store }) {
+        let changes = state.withLock { state -> [(store: String, writer: StoreWriter, watchers: [@Sendable (StoreWriter) -> Void])] in
+            var changes: [(store: String, writer: StoreWriter, watchers: [@Sendable (StoreWriter) -> Void])] = []
+            for store in stores {
+                guard let watchers = state.watchers[store] else { continue }   // closed during the round
                 let writer: StoreWriter
                 if let leases {
                     writer = leases[store].map { $0.node == node.id ? .this : .other(node: $0.node, address: $0.address) } ?? .unknown
@@ -195,27 +197,25 @@ final class PostgresLeases: Sendable {
                 }
                 guard state.writers[store] != writer else { continue }
                 state.writers[store] = writer
-                changes += state.watchers.values.filter { $0.storeID == store }.map { ($0, writer) }
+                changes.append((store, writer, Array(watchers.values)))
             }
             return changes
         }
-        for (watcher, writer) in changes {
+        for (store, writer, watchers) in changes {
             logger.log(level: writer == .this ? .notice : .info, "store writer changed", metadata: [
-                "store": "\(watcher.storeID)", "writer": "\(Self.describe(writer))"])
-            watcher.change(writer)
+                "store": "\(store)", "writer": "\(writer)"])
+            for change in watchers { change(writer) }
         }
     }
 
     /// Renews this node's leases of `stores`, takes those free or expired,
     /// and returns every lease of `stores` that exists.
     private func renewAndRead(_ stores: [String]) async throws -> [String: Lease] {
-        let seconds = Double(node.leaseDuration.components.seconds)
-            + Double(node.leaseDuration.components.attoseconds) / 1e18
         let address = address.withLock { $0 }
         let rows = try await connection.run("""
             WITH taken AS (
                 INSERT INTO statesync_leases AS l (store_id, node_id, address, term, expires_at)
-                SELECT s.store_id, \(node.id), \(address), 1, now() + make_interval(secs => \(seconds))
+                SELECT s.store_id, \(node.id), \(address), 1, now() + make_interval(secs => \(node.leaseDuration.inSeconds))
                   FROM statesync_stores s WHERE s.store_id = ANY(\(stores))
                 ON CONFLICT (store_id) DO UPDATE
                   SET node_id = excluded.node_id, address = excluded.address, expires_at = excluded.expires_at,
@@ -242,14 +242,5 @@ final class PostgresLeases: Sendable {
             UPDATE statesync_leases SET expires_at = now() - interval '1 millisecond'
              WHERE store_id = ANY(\(stores.sorted())) AND node_id = \(node.id)
             """, logger: logger)
-    }
-
-    /// `writer` for the log.
-    private static func describe(_ writer: StoreWriter) -> String {
-        switch writer {
-        case .unknown: "unknown"
-        case .this: "this node"
-        case let .other(node, address): address.map { "\(node) at \($0)" } ?? node
-        }
     }
 }

@@ -64,8 +64,7 @@ enum PostgresOutcomeClients {
     private static func forgetBeyondBound(
         _ retention: OutcomeRetention, store: String, on connection: TimedConnection, logger: Logger
     ) async throws {
-        let (seconds, attoseconds) = retention.window.components
-        let window = Double(seconds) + Double(attoseconds) / 1e18
+        let window = retention.window.inSeconds
         try await connection.run("""
             WITH quiet AS (
                 SELECT client_id FROM statesync_outcome_clients

@@ -195,7 +195,7 @@ final class PostgresPresence: ClusterPresence {
     /// adopted earlier whose `sessionLeft` did not commit: the sessions to
     /// leave now.
     private func claimDeadSessions() async throws -> [SessionInfo] {
-        let expiry = Self.seconds(node.expiry)
+        let expiry = node.expiry.inSeconds
         let open = try await connection.connection()
         let dead: [String]
         let adopted: [(String, String)]
@@ -228,16 +228,12 @@ final class PostgresPresence: ClusterPresence {
         let unfinished = try await connection.run("""
             SELECT session_id, name FROM statesync_presence
              WHERE store_id = \(store) AND node_id = \(nodeID)
-               AND adopted_at < now() - make_interval(secs => \(Self.seconds(node.heartbeatInterval)))
+               AND adopted_at < now() - make_interval(secs => \(node.heartbeatInterval.inSeconds))
             """, logger: logger).decode((String, String).self)
         // A row adopted just now is also "adopted more than a heartbeat ago" when the claim's
         // transaction (whose `now()` stamped it) took longer than a beat: leave it once.
         let adoptedNow = Set(adopted.map(\.0))
         return (adopted + unfinished.filter { !adoptedNow.contains($0.0) }).sorted { $0.0 < $1.0 }
             .map { SessionInfo(id: $0.0, name: $0.1) }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -13,4 +13,22 @@ public enum StoreWriter: Sendable, Hashable {
     /// Node `node` holds the lease; `address` (`host:port`) is where other
     /// nodes reach it, `nil` when it advertised none.
     case other(node: String, address: String?)
+
+    /// The writer in one word, as `/health` shows it: `this`, the other
+    /// node's id, or `unknown`.
+    public var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .this: "this"
+        case .other(let node, _): node
+        }
+    }
+}
+
+extension StoreWriter: CustomStringConvertible {
+    /// The writer for a log: ``name``, and where another node is reached.
+    public var description: String {
+        if case let .other(node, address?) = self { return "\(node) at \(address)" }
+        return name
+    }
 }

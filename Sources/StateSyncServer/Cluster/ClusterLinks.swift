@@ -100,7 +100,7 @@ final class ClusterLinks: Sendable {
         }
         switch next {
         case .refuse(let reason): answered(.failed(reason))
-        case .write(let connection): connection.outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(string: message)))
+        case .write(let connection): Self.send(message, on: connection)
         case .open: open(address)
         case .wait: break
         }
@@ -112,7 +112,7 @@ final class ClusterLinks: Sendable {
             "type": "left", "store": .string(store.rawValue), "session": .string(session),
         ]))
         let open = links.withLock { links in links.values.compactMap(\.connection) }
-        for connection in open { connection.outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(string: message))) }
+        for connection in open { Self.send(message, on: connection) }
     }
 
     /// Closes every link; their pending dispatches fail.
@@ -139,7 +139,7 @@ final class ClusterLinks: Sendable {
                     return links[address]?.queued ?? []
                 }
                 logger.info("cluster link opened", metadata: ["writer": "\(address)"])
-                for message in queued { connection.outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(string: message))) }
+                for message in queued { Self.send(message, on: connection) }
                 try await withTaskCancellationHandler {
                     for try await message in connection.inbound { answer(Array(message.data.readableBytesView), from: address) }
                 } onCancel: {
@@ -151,6 +151,11 @@ final class ClusterLinks: Sendable {
             }
         }
         tasks.withLock { $0[address] = task }
+    }
+
+    /// Writes `text` as one text message on `connection`, without waiting.
+    private static func send(_ text: String, on connection: WebSocketConnection) {
+        connection.outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(string: text)))
     }
 
     /// Hands one answer to its dispatch's caller.

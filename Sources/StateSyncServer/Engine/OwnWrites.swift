@@ -68,22 +68,21 @@ struct OwnWrites {
     ) -> Bool {
         let behind = !holding.isEmpty && holding[sessionID] != nil
         let waitsFor: UInt64?
+        var forwardsBefore = 0
         switch request {
         case .get, .subscribe:
             if let counts = forwards[sessionID] {
-                var request = HeldRequest(sessionID: sessionID, request: request, received: received, revision: .max)
-                request.forwardsBefore = counts.sent
-                held.append(request)
-                holding[sessionID, default: 0] += 1
-                return true
+                (waitsFor, forwardsBefore) = (.max, counts.sent)
+            } else {
+                waitsFor = unpublished[sessionID].flatMap { $0 > published ? $0 : nil }
+                guard waitsFor != nil || behind else { return false }
             }
-            waitsFor = unpublished[sessionID].flatMap { $0 > published ? $0 : nil }
-            guard waitsFor != nil || behind else { return false }
         case .unsubscribe, .dispatch:
             guard behind else { return false }
             waitsFor = nil
         }
-        held.append(HeldRequest(sessionID: sessionID, request: request, received: received, revision: waitsFor ?? 0))
+        held.append(HeldRequest(
+            sessionID: sessionID, request: request, received: received, revision: waitsFor ?? 0, forwardsBefore: forwardsBefore))
         holding[sessionID, default: 0] += 1
         return true
     }

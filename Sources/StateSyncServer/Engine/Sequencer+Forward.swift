@@ -28,8 +28,9 @@ struct ForwardState {
 /// (the writer's outcome is found, or the two commits' outcome rows
 /// collide and one is refused); when this node cannot write either (its
 /// storage is failing), the session is closed, as after a commit of
-/// unknown outcome, and its client sends the dispatch again. A session's reads wait for its forwarded
-/// dispatches' answers, then for their revisions (``OwnWrites``).
+/// unknown outcome, and its client sends the dispatch again. A session's
+/// reads wait for its forwarded dispatches' answers, then for their
+/// revisions (``OwnWrites``).
 extension Sequencer {
     /// Where `dispatch` goes instead of being sequenced here: the writer's
     /// address, when another node holds the store's lease and said where it
@@ -40,17 +41,19 @@ extension Sequencer {
     /// itself (the compare-and-set keeps that safe), rather than send it
     /// back, maybe to the node it came from.
     func forwardingAddress(for dispatch: Dispatch) -> String? {
-        guard links != nil, dispatch.key != nil, let prefix = ownSessionPrefix, dispatch.session.info.id.hasPrefix(prefix),
-              case .other(_, let address?)? = shared.writer.withLock({ $0 })
-        else { return nil }
-        return address
+        guard dispatch.key != nil, let prefix = ownSessionPrefix, dispatch.session.info.id.hasPrefix(prefix) else { return nil }
+        return writerAddress
     }
 
     /// Whether the round's dispatches go to another node (their outcomes
     /// need not be read here first).
-    var forwardsDispatches: Bool {
-        guard links != nil, case .other(_, _?)? = shared.writer.withLock({ $0 }) else { return false }
-        return true
+    var forwardsDispatches: Bool { writerAddress != nil }
+
+    /// The address of the node that writes the store, when this node has
+    /// links and another node holds the lease and said where it is.
+    private var writerAddress: String? {
+        guard links != nil, case .other(_, let address?)? = shared.writer.withLock({ $0 }) else { return nil }
+        return address
     }
 
     /// Sends `dispatch` to the writer at `address`; its answer comes back

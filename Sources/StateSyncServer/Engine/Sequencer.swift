@@ -75,7 +75,7 @@ final class Sequencer<App: StateSyncApp> {
         catchUpTimeout = configuration.catchUpTimeout
         store = configuration.store
         links = configuration.links
-        ownSessionPrefix = sharedJournal?.clusterPresence.map { "\($0.nodeID)-" }
+        ownSessionPrefix = sharedJournal?.nodeSessionPrefix
         self.inbox = inbox
         self.shared = shared
         self.effects = effects

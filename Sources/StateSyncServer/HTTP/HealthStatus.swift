@@ -61,15 +61,6 @@ public struct HealthStatus: Sendable, Hashable {
         }
     }
 
-    /// `writer` as the `writer` key says it.
-    static func describe(_ writer: StoreWriter) -> String {
-        switch writer {
-        case .unknown: "unknown"
-        case .this: "this"
-        case .other(let node, _): node
-        }
-    }
-
     /// The JSON body.
     public var json: String {
         var object: JSONObject = [

@@ -248,7 +248,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         let session = configuration.session
         // In a cluster, session ids name their node: unique across nodes, and
         // a presence entry says whose it is (`n-3fa2c19b0a1d-s-12`).
-        let sessionPrefix = (journal as? any SharedJournal)?.clusterPresence.map { "\($0.nodeID)-" } ?? ""
+        let sessionPrefix = (journal as? any SharedJournal)?.nodeSessionPrefix ?? ""
         var webSocket = WebSocketConfiguration()
         webSocket.maxMessageSize = session.maxMessageBytes
         // A message may come as one frame: the frame limit is the message limit.
@@ -301,7 +301,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 stopping: stopping.load(ordering: .acquiring), stopReason: engine.stopReason ?? stores.storage.sharedFailure,
                 fault: journal.writeFault,
                 epoch: engine.epoch, rev: engine.revision, connections: webSocketServer.withLock { $0?.connectionCount ?? 0 })
-            status.writer = engine.writer.map(HealthStatus.describe)
+            status.writer = engine.writer?.name
             return status
         }
         var serverConfiguration = WebSocketServerConfiguration(
