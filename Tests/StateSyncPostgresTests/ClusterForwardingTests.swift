@@ -4,14 +4,14 @@ import StateSyncTestSupport
 import TestProcessSupport
 import Testing
 
-/// One writer per store, end to end over real `statesync serve --postgres
-/// --forwarding` nodes: a node that does not hold `main`'s lease sends its sessions'
-/// dispatches to the node that does, answers each once it has published
+/// One writer per store, end to end over real `statesync serve --postgres`
+/// nodes (forwarding is the default): a node that does not hold `main`'s
+/// lease sends its sessions' dispatches to the node that does, answers each once it has published
 /// its revision, and writes them itself when the writer is gone.
 @Suite(.timeLimit(.minutes(2)))
 struct ClusterForwardingTests {
     @Test func aNodeThatDoesNotWriteTheStoreForwardsItsDispatchesAndReadsItsOwnWrites() async throws {
-        try await TestCluster.with(nodes: 2, options: ["--forwarding"]) { cluster in
+        try await TestCluster.with(nodes: 2) { cluster in
             let (writer, other) = try await cluster.writerAndOther()
             let client = try await ProtocolClient.joined(other.url, clientID: "c-forwarded")
             for index in 1...50 {
@@ -37,7 +37,7 @@ struct ClusterForwardingTests {
     }
 
     @Test func dispatchesGoOnWhenTheWriterIsKilled() async throws {
-        try await TestCluster.with(nodes: 2, options: ["--forwarding"]) { cluster in
+        try await TestCluster.with(nodes: 2) { cluster in
             let (writer, other) = try await cluster.writerAndOther()
             let client = try await ProtocolClient.joined(other.url, clientID: "c-survivor")
             try await client.send(#"{"type":"dispatch","id":"before","action":{"type":"increment","counter":"n"}}"#)

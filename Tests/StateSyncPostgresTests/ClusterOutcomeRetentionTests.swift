@@ -10,11 +10,14 @@ import Testing
 /// client may still re-send.
 @Suite(.timeLimit(.minutes(3)), .serialized)
 struct ClusterOutcomeRetentionTests {
-    /// Each node tracks at most two clientIds.
-    static let options = ["--max-client-ids", "2"]
+    /// The first two nodes track three clientIds; the late one two.
+    static let bound = ["--max-client-ids", "3"], lateBound = ["--max-client-ids", "2"]
 
-    @Test func aNodeStartingWithMoreClientIdsThanItTracksKeepsAnotherNodesClientsOutcomes() async throws {
-        try await TestCluster.with(nodes: 2, options: Self.options) { cluster in
+    /// With forwarding (the default) the first node writes every dispatch;
+    /// without it each node writes its own sessions'.
+    @Test(arguments: [[], ["--no-forwarding"]])
+    func aNodeStartingWithMoreClientIdsThanItTracksKeepsAnotherNodesClientsOutcomes(mode: [String]) async throws {
+        try await TestCluster.with(nodes: 2, options: Self.bound + mode) { cluster in
             let (first, second) = (cluster.nodes[0], cluster.nodes[1])
             // x and z dispatch through the first node, w through the second:
             // the store remembers three clientIds, x the least recent.
@@ -27,13 +30,13 @@ struct ClusterOutcomeRetentionTests {
 
             // A node starting now reads three clientIds and tracks the two
             // most recent; its first batches are durable once z's next dispatch is.
-            let late = try await ClusterNode.start(cluster.postgres, Self.options)
+            let late = try await ClusterNode.start(cluster.postgres, Self.lateBound + mode)
             try await withCleanup {
                 let zAgain = try await ProtocolClient.joined(late.url, clientID: "z")
                 _ = try await Self.dispatch("z2", from: zAgain)
 
                 // x's connection drops before its ack arrives; it re-sends
-                // a1 through the second node, which has room for x.
+                // a1 through the second node.
                 let xAgain = try await ProtocolClient.joined(second.url, clientID: "x")
                 let answer = try await Self.answer(toDispatch: "a1", from: xAgain)
                 #expect(answer["type"] == "ack" && answer["rev"]?.int64Value == acknowledged, "\(answer)")

@@ -109,11 +109,11 @@ struct PostgresClusterFaultTests {
         }
     }
 
-    /// Also with `--forwarding`: a writer that lost the lease with forwarded
+    /// With forwarding (the default) and without: a writer that lost the lease with forwarded
     /// dispatches in a refused batch writes them itself, never sends them
     /// back to the node they came from (which once took them for its own
     /// session's and left that session's client waiting forever).
-    @Test(arguments: [[], ["--forwarding"]])
+    @Test(arguments: [["--no-forwarding"], []])
     func aPostgresRestartedDuringWritesLosesNoAckedActionAndTheNodesConverge(options: [String]) async throws {
         try await TestPostgres.with { postgres in
             var nodes: [ClusterNode] = []

@@ -22,9 +22,9 @@ extension ServeConfiguration {
         /// ``PostgresSessionBounds/lockTimeout``'s (8 s).
         var postgresLockTimeout = PostgresSessionBounds().lockTimeout.inSeconds
         /// Whether a node sends each dispatch to the node that writes its
-        /// store. Default `false` until the cluster's fault suite passes
-        /// with it: every node writes its own sessions' dispatches.
-        var forwarding = false
+        /// store (the holder of its lease). Default `true`: one writer per
+        /// store, so nodes do not fight over its head.
+        var forwarding = true
 
         /// The settings of this section.
         enum Keys {

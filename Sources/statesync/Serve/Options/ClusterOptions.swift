@@ -34,8 +34,10 @@ struct ClusterOptions: SettingOptions {
         default: ServeConfiguration.defaults.cluster.postgresLockTimeout))
     var postgresLockTimeout: Double?
 
-    @Flag(help: "With --postgres: send each dispatch to the node that writes its store (the holder of its lease) instead of writing it on the node that received it (not yet the default: docs/cluster.md).")
-    var forwarding = false
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "With --postgres: send each dispatch to the node that writes its store (the holder of its lease); --no-forwarding writes it on the node that received it (docs/cluster.md).",
+        default: ServeConfiguration.defaults.cluster.forwarding))
+    var forwarding: Bool?
 
     func add(to flags: inout FlagValues) {
         flags.set(Keys.pollInterval, pollInterval)
@@ -44,6 +46,6 @@ struct ClusterOptions: SettingOptions {
         flags.set(Keys.postgresWriters, postgresWriters)
         flags.set(Keys.postgresIdleTransactionTimeout, postgresIdleTransactionTimeout)
         flags.set(Keys.postgresLockTimeout, postgresLockTimeout)
-        flags.set(Keys.forwarding, given: forwarding)
+        flags.set(Keys.forwarding, forwarding)
     }
 }

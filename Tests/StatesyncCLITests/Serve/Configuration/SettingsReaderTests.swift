@@ -52,6 +52,15 @@ struct SettingsReaderTests {
         #expect(try ServeSettings.load(["--echo"], environment: ["STATESYNC_ECHO": "no"]).network.echo)
     }
 
+    @Test func forwardingIsOnUntilAFlagAVariableOrTheFileTurnsItOff() throws {
+        #expect(try ServeSettings.load().cluster.forwarding)
+        #expect(try !ServeSettings.load(["--no-forwarding"]).cluster.forwarding)
+        #expect(try !ServeSettings.load(environment: ["STATESYNC_FORWARDING": "false"]).cluster.forwarding)
+        let file = try ServeSettings.file("statesync.yaml", "cluster:\n  forwarding: false\n")
+        #expect(try !ServeSettings.load(["--config", file]).cluster.forwarding)
+        #expect(try ServeSettings.load(["--config", file, "--forwarding"]).cluster.forwarding)
+    }
+
     @Test func theConfigFileMayBeNamedByAVariable() throws {
         let named = try ServeSettings.file("named.json", #"{"network": {"port": 9101}}"#)
         let given = try ServeSettings.file("given.json", #"{"network": {"port": 9102}}"#)
