@@ -2,6 +2,7 @@ import Foundation
 import ProcessSpawning
 import StateSyncClient
 import StateSyncCore
+import Synchronization
 
 // Failover time of a cluster: from the SIGKILL of a node to its clients
 // converged on the other nodes. Run (release, PostgreSQL running):
@@ -10,12 +11,17 @@ import StateSyncCore
 //   swift run -c release cluster-failover-benchmarks postgres://USER@127.0.0.1:5432/DB [CLIENTS]
 //
 // It starts three `statesync serve --postgres URL` nodes (the release
-// `statesync` beside this executable) on free ports, connects CLIENTS Swift
-// clients (default 300) with the default reconnect policy, client i naming
-// the three nodes starting with node i % 3, each subscribed to /counters.
-// Then it SIGKILLs node 1 and at once dispatches one action through node 2:
-// a client has converged when its mirror holds that action's revision. It
-// prints, for the killed node's clients and for the others, how long after
+// `statesync` beside this executable) on free ports, one after the other,
+// and checks that the first writes `main` (holds its lease, by its
+// `/health`). It connects CLIENTS Swift clients (default 300) with the
+// default reconnect policy, client i naming the three nodes starting with
+// node i % 3, each subscribed to /counters, and 30 writers through the
+// other two nodes, each dispatching one action after another.
+// Then it SIGKILLs the writer of `main` and at once dispatches one action
+// through node 2: a client has converged when its mirror holds that
+// action's revision. It prints how long after the SIGKILL each live
+// writer's first dispatch sent after it was acknowledged (writes resumed),
+// and, for the killed node's clients and for the others, how long after
 // the SIGKILL they converged (p50, p99, max) (BENCHMARKS.md, "## PostgreSQL and the cluster").
 
 let arguments = CommandLine.arguments
@@ -68,8 +74,7 @@ func convergence(of client: StateSyncClient, at rev: UInt64, since killed: Conti
     await withTaskGroup(of: Double?.self) { race in
         race.addTask {
             for await heard in client.observeStatus(\.rev) where heard >= rev {
-                let elapsed = killed.duration(to: .now)
-                return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+                return milliseconds(killed.duration(to: .now))
             }
             return nil
         }
@@ -83,11 +88,55 @@ func convergence(of client: StateSyncClient, at rev: UInt64, since killed: Conti
     }
 }
 
-/// One line of the result: how many clients converged, and when.
-func line(_ name: String, _ values: [Double?]) -> String {
+/// One line of the result: how many clients did it, and when.
+func line(_ name: String, _ values: [Double?], did: String = "converged") -> String {
     let sorted = values.compactMap { $0 }.sorted()
-    return "\(name): \(sorted.count) clients, converged after p50 \(String(format: "%.0f", percentile(sorted, 50))) ms, "
+    return "\(name): \(sorted.count) clients, \(did) after p50 \(String(format: "%.0f", percentile(sorted, 50))) ms, "
         + "p99 \(String(format: "%.0f", percentile(sorted, 99))) ms, max \(String(format: "%.0f", sorted.last ?? 0)) ms"
+}
+
+/// Milliseconds of `duration`.
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// What `/health` on `port` says of who writes `main` (`this`, another node's id, `unknown`).
+func writerOfMain(port: Int) throws -> String? {
+    let curl = try SpawnedChild(["/usr/bin/env", "curl", "-s", "--max-time", "2", "http://127.0.0.1:\(port)/health"], standardOutput: .pipe)
+    let body = curl.standardOutput!.readDataToEndOfFile()   // asked for as a pipe: its reading end exists
+    _ = curl.waitUntilExit()
+    let health = try? JSONParser().parse(Array(body))
+    return health?["writer"]?.stringValue
+}
+
+/// A client of one node that dispatches one action after another until
+/// stopped, recording when each was sent and acknowledged.
+final class SteadyWriter: Sendable {
+    let client: StateSyncClient
+    private let record = Mutex<(sends: [(sent: ContinuousClock.Instant, acked: ContinuousClock.Instant)], stopped: Bool)>(([], false))
+
+    init(url: String, index: Int) {
+        var configuration = StateSyncClientConfiguration(url: url)
+        configuration.clientID = "steady-\(index)"
+        client = StateSyncClient(configuration: configuration)
+    }
+
+    /// Dispatches until ``stop()``; a dispatch that fails is sent again as a new one.
+    func run() async {
+        while !record.withLock({ $0.stopped }) {
+            let sent = ContinuousClock.now
+            guard (try? await client.dispatch(["type": "increment", "counter": "steady"])) != nil else { continue }
+            record.withLock { $0.sends.append((sent, .now)) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    func stop() { record.withLock { $0.stopped = true } }
+
+    /// Milliseconds from `instant` to the ack of the first dispatch sent after it.
+    func resumed(after instant: ContinuousClock.Instant) -> Double? {
+        record.withLock { $0.sends.first { $0.sent >= instant } }.map { milliseconds(instant.duration(to: $0.acked)) }
+    }
 }
 
 /// SIGTERM to the nodes still running, and waits for them.
@@ -99,6 +148,16 @@ func stop(_ nodes: [Node]) {
 }
 
 let nodes = try (0..<3).map { _ in try startNode() }
+let holderDeadline = ContinuousClock.now + .seconds(10)
+while try writerOfMain(port: nodes[0].port) != "this" {
+    guard ContinuousClock.now < holderDeadline else {
+        FileHandle.standardError.write(Data("cluster-failover-benchmarks: the first node does not write main\n".utf8))
+        stop(nodes)
+        exit(1)
+    }
+    try await Task.sleep(for: .milliseconds(50))
+}
+let steadyWriters = (0..<30).map { SteadyWriter(url: nodes[1 + $0 % 2].url, index: $0) }
 
 let clients = (0..<clientCount).map { index in
     let first = index % nodes.count
@@ -110,13 +169,16 @@ let writer = StateSyncClient(configuration: StateSyncClientConfiguration(url: no
 
 do {
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for client in clients + [writer] { group.addTask { try await client.run() } }
+        for client in clients + [writer] + steadyWriters.map(\.client) { group.addTask { try await client.run() } }
         for client in clients {
             try await client.waitUntilOnline()
             try await client.subscribe("/counters")
         }
         try await writer.waitUntilOnline()
         _ = try await writer.dispatch(["type": "increment", "counter": "failover"])
+        for steady in steadyWriters { try await steady.client.waitUntilOnline() }
+        let steadyRuns = Task { await withTaskGroup(of: Void.self) { runs in for steady in steadyWriters { runs.addTask { await steady.run() } } } }
+        try await Task.sleep(for: .seconds(2))
 
         let killed = ContinuousClock.now
         nodes[0].process.send(SIGKILL)
@@ -128,11 +190,15 @@ do {
             }
             for await (index, milliseconds) in waits { converged[index] = milliseconds }
         }
+        try await Task.sleep(for: .seconds(1))
+        for steady in steadyWriters { steady.stop() }
+        await steadyRuns.value
+        print(line("writers through the live nodes", steadyWriters.map { $0.resumed(after: killed) }, did: "wrote again"))
         print(line("clients of the killed node", converged.filter { $0.key % nodes.count == 0 }.map(\.value)))
         print(line("clients of the live nodes ", converged.filter { $0.key % nodes.count != 0 }.map(\.value)))
         let missing = converged.values.filter { $0 == nil }.count
         if missing > 0 { print("\(missing) clients had not converged 30 s after the SIGKILL") }
-        for client in clients + [writer] { await client.close() }
+        for client in clients + [writer] + steadyWriters.map(\.client) { await client.close() }
         try await group.waitForAll()
     }
     stop(nodes)

@@ -171,7 +171,7 @@ final class PostgresLeases: Sendable {
                 defer { state.failing = true }
                 return !state.failing
             }
-            if first { logger.warning("store leases could not be renewed", metadata: ["error": "\(error)"]) }
+            if first { logger.warning("store leases could not be renewed", metadata: ["error": "\(PostgresFailure.message(error))"]) }
             settle(stores, leases: nil, renewedAt: started)
         }
     }

@@ -28,4 +28,21 @@ struct ClusterWriterLeaseTests {
             print("ClusterWriterLeaseTests: main had a new writer \(took) after its writer was killed")
         }
     }
+
+    /// A node on another machine is reached at the address it is told to
+    /// advertise, not at the one it listens on.
+    @Test func theWriterRecordsTheAddressItWasToldToAdvertise() async throws {
+        try await TestCluster.with(nodes: 1, options: ["--node-address", "node-a.internal:7443"]) { cluster in
+            let node = cluster.nodes[0]
+            _ = try await HTTPProbe.health(port: node.port, of: node.process) { $0.body["writer"]?.stringValue == "this" }
+            // Advertised once the node listens: the next renewal records it.
+            var address: String?
+            let deadline = ContinuousClock.now + .seconds(10)
+            while address != "node-a.internal:7443", ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))   // nothing to await in another process's table
+                address = try await PostgresQueries.text("SELECT address FROM statesync_leases", on: cluster.postgres)
+            }
+            #expect(address == "node-a.internal:7443")
+        }
+    }
 }

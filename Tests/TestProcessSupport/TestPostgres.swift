@@ -36,12 +36,12 @@ package final class TestPostgres: Sendable {
     /// The temporary directory holding the cluster (`data/`), its socket and
     /// its log; gone once ``with(_:)`` returns.
     package let directory: URL
-    private let binaries: URL
+    let binaries: URL
 
     /// `postgres://statesync@127.0.0.1:PORT/postgres`.
     package var url: String { "postgres://\(Self.user)@127.0.0.1:\(port)/\(Self.database)" }
 
-    private var dataDirectory: String { Self.dataDirectory(in: directory) }
+    var dataDirectory: String { Self.dataDirectory(in: directory) }
     private var logFile: String { directory.appendingPathComponent("server.log").path }
 
     private init(port: Int, directory: URL, binaries: URL) {
@@ -53,12 +53,27 @@ package final class TestPostgres: Sendable {
     /// Runs `body` with a fresh server that accepts connections, then stops
     /// it (immediate mode) and removes its directory, whether `body` threw or not.
     package static func with<T: Sendable>(_ body: (TestPostgres) async throws -> T) async throws -> T {
-        let postgres = try await start()
+        let postgres = try await started()
         return try await withCleanup { try await body(postgres) } cleanup: { try await postgres.remove() }
     }
 
-    /// Initializes a cluster and starts it; returns once it accepts connections.
-    private static func start() async throws -> TestPostgres {
+    /// Initializes a cluster and starts it; returns once it accepts
+    /// connections. The caller removes it (``remove()``).
+    package static func started() async throws -> TestPostgres {
+        try await started { directory, binaries in
+            try await runAsOwner([
+                "initdb", "-D", dataDirectory(in: directory), "-U", user, "--auth=trust", "--encoding=UTF8",
+                "--locale=C", "--no-sync",
+            ], binaries: binaries)
+        }
+    }
+
+    /// A cluster whose data directory `prepare` makes in a new directory
+    /// (owned by the unprivileged user when the tests run as root), started
+    /// on a free port.
+    static func started(
+        preparing prepare: (_ directory: URL, _ binaries: URL) async throws -> Void
+    ) async throws -> TestPostgres {
         guard let binaries = binaryDirectory() else {
             throw Failure(description: "PostgreSQL's initdb, pg_ctl and postgres are not installed: "
                 + "install Debian's postgresql package (scripts/test does when it runs as root)")
@@ -69,10 +84,7 @@ package final class TestPostgres: Sendable {
             if getuid() == 0 {
                 try await run([try program("chown"), unprivilegedUser, directory.path])
             }
-            try await runAsOwner([
-                "initdb", "-D", dataDirectory(in: directory), "-U", user, "--auth=trust", "--encoding=UTF8",
-                "--locale=C", "--no-sync",
-            ], binaries: binaries)
+            try await prepare(directory, binaries)
             return try await ReservedPort.starting { port in
                 let postgres = TestPostgres(port: port, directory: directory, binaries: binaries)
                 do {
@@ -110,7 +122,7 @@ package final class TestPostgres: Sendable {
     }
 
     /// Stops the server (whether running or not) and deletes its directory.
-    private func remove() async throws {
+    package func remove() async throws {
         _ = try? await runAsOwner(["pg_ctl", "stop", "-w", "-t", "60", "-m", "immediate", "-D", dataDirectory])
         try FileManager.default.removeItem(at: directory)
     }
@@ -121,12 +133,12 @@ package final class TestPostgres: Sendable {
     }
 
     /// Runs a PostgreSQL program as the cluster's owner.
-    private func runAsOwner(_ argv: [String]) async throws {
+    func runAsOwner(_ argv: [String]) async throws {
         try await Self.runAsOwner(argv, binaries: binaries)
     }
 
     /// Runs `argv[0]` from `binaries` with the rest of `argv`, as the unprivileged user when the tests run as root.
-    private static func runAsOwner(_ argv: [String], binaries: URL) async throws {
+    static func runAsOwner(_ argv: [String], binaries: URL) async throws {
         let program = binaries.appendingPathComponent(argv[0]).path
         let command = getuid() == 0
             ? [try Self.program("runuser"), "-u", Self.unprivilegedUser, "--", program] + argv.dropFirst()
@@ -135,7 +147,7 @@ package final class TestPostgres: Sendable {
     }
 
     /// The cluster's data directory inside `directory`.
-    private static func dataDirectory(in directory: URL) -> String {
+    static func dataDirectory(in directory: URL) -> String {
         directory.appendingPathComponent("data").path
     }
 

@@ -8,17 +8,21 @@ import StateSyncProtocol
 
 extension Sequencer {
     /// Reduces one client action into the building batch, or answers it from
-    /// its earlier outcome (exactly-once per `(clientId, id)`); with
-    /// `forwarding`, sends it to the store's writer when another node
-    /// writes the store (``Sequencer+Forward``).
+    /// its earlier outcome (exactly-once per `(clientId, id)`); on
+    /// ``DispatchRoute/mayForward``, sends it to the store's writer when
+    /// another node writes the store (``Sequencer+Forward``).
     func dispatch(
-        _ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant, forwarding: Bool = true
+        _ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant,
+        route: DispatchRoute = .mayForward
     ) async {
         guard let session = publication.sessions[sessionID] else { return }
         let dispatch = Dispatch(session: session, id: id, action: object, received: received)
-        if forwarding, let address = forwardingAddress(for: dispatch) { return forward(dispatch, to: address) }
+        if route == .mayForward, let address = forwardingAddress(for: dispatch) { return forward(dispatch, to: address) }
         let input = BatchInput.dispatch(sessionID: sessionID, id: id, action: object, received: received)
         if let key = dispatch.key, let outcome = await earlierOutcome(of: key) {
+            if route == .afterUnansweredForward, case .rejected(RejectCode.unavailable.rawValue, let reason) = outcome {
+                return closeUnansweredForward(of: sessionID, id: id, reason: reason)
+            }
             commits.record(input)
             commits.answer(dispatch.answer(outcome, isDuplicate: true))
             return
@@ -28,6 +32,7 @@ extension Sequencer {
             return
         }
         if let fault = journal.writeFault, !fault.isFinal {
+            if route == .afterUnansweredForward { return closeUnansweredForward(of: sessionID, id: id, reason: fault.reason) }
             // Refused, not held: what was accepted before the fault waits for
             // the journal's retries, and nothing more piles up behind it.
             // Not remembered either, so the same pair may be sent again.

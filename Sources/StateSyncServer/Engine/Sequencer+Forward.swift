@@ -15,6 +15,16 @@ struct ForwardState {
     var sessions: Set<String> = []
 }
 
+/// Where a dispatch may go.
+enum DispatchRoute: Equatable {
+    /// To the store's writer when another node writes the store, else sequenced here.
+    case mayForward
+    /// Sequenced here after its forward got no answer: the writer may still
+    /// store it, so a refusal saying nothing was applied (`unavailable`)
+    /// would be untrue; its session is closed instead.
+    case afterUnansweredForward
+}
+
 /// Forwarding. In a cluster one node writes each store: the holder of its
 /// lease (``SharedJournal/watchWriter(_:)``). A node that does not hold it
 /// sends its sessions' dispatches there instead of sequencing them
@@ -94,20 +104,24 @@ extension Sequencer {
         case .failed(let reason):
             ownWrites.forwarded(nil, by: sessionID)
             guard journal.writeFault == nil, commits.failure == nil else {
-                // Neither the writer's answer nor a write here: the writer may
-                // still store it. As after a commit of unknown outcome, the
-                // session is closed and its client sends it again.
-                logger.notice("a forwarded dispatch got no answer and cannot be written here; closing its session", metadata: [
-                    "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
-                publication.withShard(of: sessionID) { shard in
-                    shard.sessions[sessionID]?.sink.close(
-                        reason: "the server could not tell whether your action was stored; reconnect and send it again")
-                }
-                return
+                return closeUnansweredForward(of: sessionID, id: id, reason: reason)
             }
             logger.notice("a forwarded dispatch got no answer; sequencing it here", metadata: [
                 "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
-            await dispatch(action, id: id, from: sessionID, received: received, forwarding: false)
+            await dispatch(action, id: id, from: sessionID, received: received, route: .afterUnansweredForward)
+        }
+    }
+
+    /// A forwarded dispatch got no answer and cannot be written here (the
+    /// storage is failing): the writer may still store it, so no refusal
+    /// may say nothing was applied. As after a commit of unknown outcome,
+    /// the session is closed and its client sends it again.
+    func closeUnansweredForward(of sessionID: String, id: String, reason: String) {
+        logger.notice("a forwarded dispatch got no answer and cannot be written here; closing its session", metadata: [
+            "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
+        publication.withShard(of: sessionID) { shard in
+            shard.sessions[sessionID]?.sink.close(
+                reason: "the server could not tell whether your action was stored; reconnect and send it again")
         }
     }
 

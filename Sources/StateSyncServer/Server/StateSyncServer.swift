@@ -165,7 +165,9 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 throw error
             }
             started.finish(.success(address))
-            if let port = address.port { stores.storage.advertise(address: Self.clusterAddress(host: configuration.host, port: port)) }
+            if let advertised = configuration.nodeAddress ?? address.port.map({ Self.clusterAddress(host: configuration.host, port: $0) }) {
+                stores.storage.advertise(address: advertised)
+            }
             logger.info("listening", metadata: ["address": "\(address)", "epoch": "\(engine.epoch)", "rev": "\(engine.revision)"])
             await withDiscardingTaskGroup { lifetime in
                 // The node's presence ends (its sessions leave) before the engine's last batch.

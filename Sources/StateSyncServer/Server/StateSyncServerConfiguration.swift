@@ -62,10 +62,14 @@ public struct StateSyncServerConfiguration: Sendable {
     /// In a cluster (a storage whose journals are shared, with a
     /// ``StoreJournals/clusterSecret``): whether a node sends each dispatch
     /// of a store another node writes to that node (``ClusterLinks``).
-    /// Default `false` (every dispatch is written on the node that
-    /// received it, the nodes taking turns on the store) until the
-    /// cluster's fault suite passes with it.
-    public var forwardsDispatches = false
+    /// Default `true`; `false` writes every dispatch on the node that
+    /// received it, the nodes taking turns on the store.
+    public var forwardsDispatches = true
+    /// In a cluster: where the other nodes reach this one (`host:port`),
+    /// recorded with the leases it holds. Default `nil`: the host and port
+    /// it listens on, `127.0.0.1` when bound to every address (so only
+    /// nodes on the same machine reach it).
+    public var nodeAddress: String?
     /// Static pages served beside `/sync`, `/statesync.js` and `/devtools`
     /// (e.g. an app's page at `/`). Default none: the server does not know
     /// what page suits an app; `statesync serve` adds the board page.

@@ -17,9 +17,25 @@ struct ClusterNode: Sendable {
 
     /// Starts a node on `postgres`'s store with `options` added.
     static func start(_ postgres: TestPostgres, _ options: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) async throws -> ClusterNode {
-        let process = try ServeProcess(["serve", "--port", "0", "--postgres", postgres.url] + unlimited + options)
-        let port = try #require(try await process.waitForPort(), "no URL printed: \(process.standardError)", sourceLocation: sourceLocation)
-        return ClusterNode(process: process, port: port)
+        try await start(url: postgres.url, options: options, sourceLocation: sourceLocation)
+    }
+
+    /// Starts a node on the PostgreSQL at `url`, on `port` (0: a free one)
+    /// with `options` added. A given port another process holds for a
+    /// moment (a restarted node's, taken as an outgoing connection's) is
+    /// tried again for up to 10 s.
+    static func start(
+        url: String, port: Int = 0, options: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> ClusterNode {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let process = try ServeProcess(["serve", "--port", "\(port)", "--postgres", url] + unlimited + options)
+            if let listening = try await process.waitForPort() { return ClusterNode(process: process, port: listening) }
+            let said = process.standardError
+            try #require(port != 0 && said.contains("in use") && ContinuousClock.now < deadline, "no URL printed: \(said)",
+                         sourceLocation: sourceLocation)
+            try await Task.sleep(for: .milliseconds(200))
+        }
     }
 
     /// The body of `GET /api/state` (`{"rev":N,"value":…}`), as the node sends it.

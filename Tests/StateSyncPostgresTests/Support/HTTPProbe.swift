@@ -49,11 +49,18 @@ enum HTTPProbe {
         return Set(try #require(value?.objectValue, "no presence object in \(body)").keys)
     }
 
-    /// `GET path`: the status and the body.
-    private static func get(_ path: String, port: Int) async throws -> (Int, String) {
+    /// What `/health` on `port` says of who writes `main` (`this`, another
+    /// node's id, `unknown`), or `nil` when it does not answer within a second.
+    static func writerOfMain(port: Int) async throws -> String? {
+        let (_, body) = try await get("/health", port: port, within: 1)
+        return (try? JSONParser().parse(body))?["writer"]?.stringValue
+    }
+
+    /// `GET path`: the status and the body (status 0 when there was no answer within `seconds`).
+    private static func get(_ path: String, port: Int, within seconds: Int = 20) async throws -> (Int, String) {
         let curl = try #require(Tools.tool("curl"), "curl is not on PATH: run scripts/test, or apt-get install curl")
         let result = try await Subprocess.run(
-            [curl.path, "-s", "--max-time", "20", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"])
+            [curl.path, "-s", "--max-time", "\(seconds)", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"])
         var lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
         let status = Int(lines.popLast() ?? "") ?? 0
         return (status, lines.joined(separator: "\n"))

@@ -25,6 +25,11 @@ extension ServeConfiguration {
         /// store (the holder of its lease). Default `true`: one writer per
         /// store, so nodes do not fight over its head.
         var forwarding = true
+        /// Where the other nodes reach this one (`HOST:PORT`), recorded with
+        /// the leases it holds. Default none: the host and port it listens
+        /// on (`127.0.0.1` when bound to every address), which only nodes on
+        /// the same machine reach.
+        var nodeAddress: String?
 
         /// The settings of this section.
         enum Keys {
@@ -36,6 +41,7 @@ extension ServeConfiguration {
                 "cluster.postgresIdleTransactionTimeout", flag: "--postgres-idle-transaction-timeout")
             static let postgresLockTimeout = Setting<Double>("cluster.postgresLockTimeout", flag: "--postgres-lock-timeout")
             static let forwarding = Setting<Bool>("cluster.forwarding", flag: "--forwarding")
+            static let nodeAddress = Setting<String>("cluster.nodeAddress", flag: "--node-address")
         }
 
         /// The defaults.
@@ -52,6 +58,9 @@ extension ServeConfiguration {
             try settings.read(Keys.postgresIdleTransactionTimeout, into: &postgresIdleTransactionTimeout, .between(0.1...3_600, "seconds"))
             try settings.read(Keys.postgresLockTimeout, into: &postgresLockTimeout, .between(0.1...3_600, "seconds"))
             try settings.read(Keys.forwarding, into: &forwarding)
+            var nodeAddress = ""
+            try settings.read(Keys.nodeAddress, into: &nodeAddress, .hostAndPort)
+            self.nodeAddress = nodeAddress.isEmpty ? nil : nodeAddress
             guard presenceHeartbeat >= 0.1, presenceExpiry > presenceHeartbeat, presenceExpiry <= 3_600 else {
                 throw .presenceTimings(
                     heartbeat: settings.given(Keys.presenceHeartbeat, value: presenceHeartbeat).origin,
@@ -67,6 +76,7 @@ extension ServeConfiguration {
                 ConfigurationEntry(Keys.presenceExpiry, presenceExpiry), ConfigurationEntry(Keys.postgresWriters, postgresWriters),
                 ConfigurationEntry(Keys.postgresIdleTransactionTimeout, postgresIdleTransactionTimeout),
                 ConfigurationEntry(Keys.postgresLockTimeout, postgresLockTimeout), ConfigurationEntry(Keys.forwarding, forwarding),
+                ConfigurationEntry(Keys.nodeAddress, nodeAddress),
             ]
         }
 

@@ -102,6 +102,7 @@ extension ServeConfiguration {
                     pollInterval: .seconds(cluster.pollInterval), node: cluster.node, writerConnections: cluster.postgresWriters,
                     sessionBounds: cluster.sessionBounds)
                 configuration.forwardsDispatches = cluster.forwarding
+                configuration.nodeAddress = cluster.nodeAddress
             } else {
                 configuration.storage = .directory(data)
             }

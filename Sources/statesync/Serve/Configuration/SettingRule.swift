@@ -43,6 +43,21 @@ extension SettingRule where Value: Comparable {
 }
 
 extension SettingRule where Value == String {
+    /// `HOST:PORT` (an IPv6 host in brackets), at most 255 bytes, no spaces
+    /// or slashes, the port 1…65535: an address other machines can dial.
+    static var hostAndPort: Self {
+        Self { given in
+            let value = given.value
+            let separator = value.lastIndex(of: ":")
+            let host = separator.map { value[..<$0] } ?? ""
+            let port = separator.flatMap { Int(value[value.index(after: $0)...]) } ?? 0
+            let valid = value.utf8.count <= 255 && !host.isEmpty && (1...65_535).contains(port)
+                && !value.contains(where: { $0.isWhitespace || $0 == "/" })
+                && (host.first == "[") == (host.last == "]") && (host.first == "[" || !host.contains(":"))
+            return valid ? nil : .notConvertible(given.origin, value: value, expected: "HOST:PORT (an IPv6 host in brackets)")
+        }
+    }
+
     /// One of `choices`: `--log-level loud is not trace, …, error or critical`.
     static func oneOf(_ choices: [String]) -> Self {
         Self { given in

@@ -39,6 +39,9 @@ struct ClusterOptions: SettingOptions {
         default: ServeConfiguration.defaults.cluster.forwarding))
     var forwarding: Bool?
 
+    @Option(help: "With --postgres: the HOST:PORT other nodes reach this node at, for dispatches forwarded to it (default: the host and port it listens on, 127.0.0.1 when bound to every address: nodes on one machine only).")
+    var nodeAddress: String?
+
     func add(to flags: inout FlagValues) {
         flags.set(Keys.pollInterval, pollInterval)
         flags.set(Keys.presenceHeartbeat, presenceHeartbeat)
@@ -47,5 +50,6 @@ struct ClusterOptions: SettingOptions {
         flags.set(Keys.postgresIdleTransactionTimeout, postgresIdleTransactionTimeout)
         flags.set(Keys.postgresLockTimeout, postgresLockTimeout)
         flags.set(Keys.forwarding, forwarding)
+        flags.set(Keys.nodeAddress, nodeAddress)
     }
 }

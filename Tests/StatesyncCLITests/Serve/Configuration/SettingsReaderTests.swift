@@ -61,6 +61,17 @@ struct SettingsReaderTests {
         #expect(try ServeSettings.load(["--config", file, "--forwarding"]).cluster.forwarding)
     }
 
+    @Test func theNodeAddressIsAHostAndAPort() throws {
+        #expect(try ServeSettings.load().cluster.nodeAddress == nil)
+        #expect(try ServeSettings.load(["--node-address", "10.0.0.7:8080"]).cluster.nodeAddress == "10.0.0.7:8080")
+        #expect(try ServeSettings.load(["--node-address", "[fd00::7]:8080"]).cluster.nodeAddress == "[fd00::7]:8080")
+        #expect(try ServeSettings.load(environment: ["STATESYNC_NODE_ADDRESS": "node-b:9000"]).cluster.nodeAddress == "node-b:9000")
+        for bad in ["node-b", "node-b:0", "node-b:70000", ":8080", "fd00::7:8080", "a b:80", "http://node-b:80"] {
+            #expect(try ServeSettings.error(["--node-address", bad])
+                == "--node-address \(bad) is not HOST:PORT (an IPv6 host in brackets)", "\(bad)")
+        }
+    }
+
     @Test func theConfigFileMayBeNamedByAVariable() throws {
         let named = try ServeSettings.file("named.json", #"{"network": {"port": 9101}}"#)
         let given = try ServeSettings.file("given.json", #"{"network": {"port": 9102}}"#)
@@ -91,6 +102,7 @@ struct SettingsReaderTests {
         switch entry.name.fileKey {
         case "storage.postgresURL": "postgres://statesync@127.0.0.1/statesync"
         case "storage.memory": "false"
+        case "cluster.nodeAddress": "10.0.0.7:8080"
         default:
             switch entry.printed {
             case .int(let value): "\(value)"
