@@ -23,6 +23,7 @@ import Synchronization
 // writer's first dispatch sent after it was acknowledged (writes resumed),
 // and, for the killed node's clients and for the others, how long after
 // the SIGKILL they converged (p50, p99, max) (BENCHMARKS.md, "## PostgreSQL and the cluster").
+// With STATESYNC_NODE_LOGS=DIR the nodes' logs go to DIR/node-N.log.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -41,13 +42,18 @@ struct Node {
     var url: String { "ws://127.0.0.1:\(port)/sync" }
 }
 
-/// Starts a node on a free port; returns once it prints its URL.
-func startNode() throws -> Node {
+/// Where the nodes' logs go: `node-N.log` in the directory
+/// `STATESYNC_NODE_LOGS` names, else nowhere (they would bury the result).
+let logDirectory = ProcessInfo.processInfo.environment["STATESYNC_NODE_LOGS"]
+
+/// Starts node `index` on a free port; returns once it prints its URL.
+func startNode(_ index: Int) throws -> Node {
     // Every client comes from 127.0.0.1: allow them all to join at once.
     let arguments = ["serve", "--port", "0", "--postgres", postgresURL,
                      "--joins-per-second", "100000", "--join-burst", "100000", "--max-connections-per-ip", "100000"]
-    // stderr discarded: the nodes' logs would bury the result.
-    let process = try SpawnedChild([statesync.path] + arguments, standardOutput: .pipe)
+    let process = try SpawnedChild(
+        [statesync.path] + arguments, standardOutput: .pipe,
+        standardError: logDirectory.map { .file("\($0)/node-\(index).log") } ?? .discarded)
     let output = process.standardOutput!   // asked for as a pipe: its reading end exists
     var text = ""
     while !text.contains("/sync\n") {
@@ -147,7 +153,7 @@ func stop(_ nodes: [Node]) {
     }
 }
 
-let nodes = try (0..<3).map { _ in try startNode() }
+let nodes = try (0..<3).map { try startNode($0) }
 let holderDeadline = ContinuousClock.now + .seconds(10)
 while try writerOfMain(port: nodes[0].port) != "this" {
     guard ContinuousClock.now < holderDeadline else {

@@ -54,4 +54,40 @@ struct ClusterForwardingTests {
             try await client.close()
         }
     }
+
+    /// Every store has a lease of its own: the node that opens a store
+    /// first writes it, and another node forwards that store's dispatches
+    /// to it once its lease round has read who holds it.
+    @Test func aNamedStoreIsWrittenByTheNodeThatOpenedItFirst() async throws {
+        try await TestCluster.with(nodes: 2) { cluster in
+            let (first, second) = (cluster.nodes[0], cluster.nodes[1])
+            let watcher = try await ProtocolClient.joined(first.url)
+            try await watcher.send(#"{"type":"subscribe","id":"s","store":"team-1","path":"/counters"}"#)
+            _ = try await watcher.receive("snapshot")
+            let client = try await ProtocolClient.joined(second.url, clientID: "c-team")
+            // Until the second node has read the store's lease, it writes the store itself.
+            var sent = 0
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await HTTPProbe.metric("statesync_cluster_dispatches_forwarded_total", port: second.port) ?? 0 == 0 {
+                try #require(ContinuousClock.now < deadline, "no dispatch of team-1 was forwarded")
+                sent += 1
+                try await client.send(#"{"type":"dispatch","store":"team-1","id":"w\#(sent)","action":{"type":"increment","counter":"n"}}"#)
+                _ = try await client.receive("ack")
+            }
+            let forwardedBefore = try await HTTPProbe.metric("statesync_cluster_dispatches_forwarded_total", port: second.port) ?? 0
+            for index in 1...20 {
+                try await client.send(#"{"type":"dispatch","store":"team-1","id":"f\#(index)","action":{"type":"increment","counter":"n"}}"#)
+                _ = try await client.receive("ack")
+            }
+            #expect(try await HTTPProbe.metric("statesync_cluster_dispatches_forwarded_total", port: second.port) == forwardedBefore + 20)
+            #expect(try await HTTPProbe.metric("statesync_cluster_dispatches_forwarded_total", port: first.port) ?? 0 == 0)
+            try await client.send(#"{"type":"get","id":"g","store":"team-1","path":"/counters/n"}"#)
+            #expect(try await client.receive("value")["value"]?.int64Value == Int64(sent + 20))
+            // main is untouched.
+            try await client.send(#"{"type":"get","id":"m","path":"/counters"}"#)
+            #expect(try await client.receive("value")["value"] == [:])
+            try await client.close()
+            try await watcher.close()
+        }
+    }
 }

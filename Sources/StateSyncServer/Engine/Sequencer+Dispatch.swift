@@ -19,9 +19,18 @@ extension Sequencer {
         let dispatch = Dispatch(session: session, id: id, action: object, received: received)
         if route == .mayForward, let address = forwardingAddress(for: dispatch) { return forward(dispatch, to: address) }
         let input = BatchInput.dispatch(sessionID: sessionID, id: id, action: object, received: received)
-        if let key = dispatch.key, let outcome = await earlierOutcome(of: key) {
-            if route == .afterUnansweredForward, case .rejected(RejectCode.unavailable.rawValue, let reason) = outcome {
-                return closeUnansweredForward(of: sessionID, id: id, reason: reason)
+        // After an unanswered forward the writer may have stored it: the journal says.
+        if let key = dispatch.key, let outcome = await earlierOutcome(of: key, askingTheJournal: route == .afterUnansweredForward) {
+            if route == .afterUnansweredForward {
+                switch outcome {
+                case .rejected(RejectCode.unavailable.rawValue, let reason):
+                    return closeUnansweredForward(of: sessionID, id: id, reason: reason)
+                case .accepted(let revision):
+                    // Answered once this node has published the writer's revision, as the writer's own ack would be.
+                    return holdAck(dispatch.answer(outcome, isDuplicate: true), of: sessionID, until: revision)
+                case .rejected:
+                    break
+                }
             }
             commits.record(input)
             commits.answer(dispatch.answer(outcome, isDuplicate: true))

@@ -8,19 +8,21 @@ extension Sequencer {
     /// How many journal outcome reads a round keeps in flight at once.
     private static var prefetchConcurrency: Int { 32 }
 
-    /// The outcome of `key` decided before (from memory, else the journal),
-    /// or `nil` when the pair is new. When the journal cannot be read, the
+    /// The outcome of `key` decided before (from memory, else the journal,
+    /// which is read `askingTheJournal` even when memory says the pair is
+    /// new: another node may have decided it), or `nil` when the pair is
+    /// new. When the journal cannot be read, the
     /// answer is a rejection (not remembered): applying the action could
     /// apply it twice. On a shared journal (looked up when a batch is
     /// sequenced again after a pair conflict) that is `unavailable` (the
     /// storage is unreachable: retry later), else `internal_error`.
-    func earlierOutcome(of key: OutcomeKey) async -> JournalOutcome? {
+    func earlierOutcome(of key: OutcomeKey, askingTheJournal: Bool = false) async -> JournalOutcome? {
         switch exactlyOnce.lookup(key) {
         case .known(let outcome):
             return outcome
-        case .new:
+        case .new where !askingTheJournal:
             return nil
-        case .askJournal:
+        case .new, .askJournal:
             do {
                 let outcome = try await journal.outcome(clientID: key.clientID, actionID: key.actionID)
                 if let outcome { exactlyOnce.found(outcome, for: key) }

@@ -92,10 +92,10 @@ extension Sequencer {
         switch outcome {
         case .accepted(let revision):
             ownWrites.forwarded(revision, by: sessionID)
-            following.hintedHead = max(following.hintedHead, revision)
-            let answer = DispatchAnswer(
-                sessionID: sessionID, actionID: id, outcome: .accepted(revision: revision), received: received, isDuplicate: false)
-            forwards.acks.append((revision, answer))
+            holdAck(
+                DispatchAnswer(
+                    sessionID: sessionID, actionID: id, outcome: .accepted(revision: revision), received: received, isDuplicate: false),
+                of: sessionID, until: revision)
         case let .rejected(code, message):
             ownWrites.forwarded(nil, by: sessionID)
             answerAtOnce(DispatchAnswer(
@@ -123,6 +123,15 @@ extension Sequencer {
             shard.sessions[sessionID]?.sink.close(
                 reason: "the server could not tell whether your action was stored; reconnect and send it again")
         }
+    }
+
+    /// Holds `answer`, an ack at `revision` that another node wrote, until
+    /// this node has published that revision (so that the session's next
+    /// read here sees its action); hints the follower that the store's
+    /// head is at least there.
+    func holdAck(_ answer: DispatchAnswer, of sessionID: String, until revision: UInt64) {
+        following.hintedHead = max(following.hintedHead, revision)
+        forwards.acks.append((revision, answer))
     }
 
     /// Sends the writer's acks whose revision this node has published.
