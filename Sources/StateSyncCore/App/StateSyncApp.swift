@@ -51,6 +51,14 @@ public protocol StateSyncApp: Sendable {
     /// does not run effects. Effects are where non-deterministic work
     /// belongs (random numbers, clocks, I/O), never the reducer.
     static var effects: Effects<State, SessionCommand<Action>>? { get }
+    /// The version of the shape of `State` and `Action` this build speaks;
+    /// raise it by one with each change of shape, and register the step
+    /// from the old version in ``migrations``. Default 1.
+    static var schemaVersion: Int { get }
+    /// How state and actions stored by older versions become this
+    /// version's: one step from each version before ``schemaVersion``.
+    /// Default none (an app at version 1).
+    static var migrations: SchemaMigrations { get }
 }
 
 extension StateSyncApp {
@@ -59,4 +67,17 @@ extension StateSyncApp {
 
     /// No mapping: every change re-encodes the whole state.
     public static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer? { nil }
+
+    /// Version 1.
+    public static var schemaVersion: Int { 1 }
+
+    /// No migrations.
+    public static var migrations: SchemaMigrations { [] }
+
+    /// Checks at start-up that ``migrations`` lead from version 1 to
+    /// ``schemaVersion``, each step once (an error names a gap, a duplicate
+    /// or a step past the version).
+    public static func validateSchema() throws(SchemaError) {
+        try migrations.validate(upTo: schemaVersion)
+    }
 }

@@ -84,7 +84,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     }
 
     /// The bound address once listening; throws why starting failed
-    /// (storage locked or unreadable, port in use, bad TLS).
+    /// (the app's schema migrations do not lead to its version, storage
+    /// locked or unreadable, port in use, bad TLS).
     public func waitUntilStarted() async throws -> SocketAddress {
         try await started.wait()
     }
@@ -116,6 +117,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     private func serve(on group: MultiThreadedEventLoopGroup) async throws {
         let storage: StoreStorage
         do {
+            // A gap in the app's migrations stops it before it touches any stored data.
+            try App.validateSchema()
             storage = try await StoreStorage.open(
                 configuration: configuration, writeFailures: metrics.journalWriteFailures, logger: logger)
         } catch {
