@@ -1,29 +1,51 @@
 /// Why an app's schema versions, or stored data, cannot be brought to the
 /// app's current version. Each message names the version or step at fault.
-public enum SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// An app's `schemaVersion` below 1.
-    case invalidVersion(Int)
-    /// No migration from `from` to `from + 1`, though the chain needs one.
-    case missingStep(from: Int)
-    /// Two migrations from the same version.
-    case duplicateStep(from: Int)
-    /// A migration from `from`, at or past the app's `version`.
-    case stepBeyondVersion(from: Int, version: Int)
-    /// Data written by a newer version than the app knows.
-    case storedVersionNewer(stored: Int, known: Int)
-    /// A stored version below 1 (damaged, or not written by StateSync).
-    case invalidStoredVersion(Int)
-    /// The migration from `from` threw on a state or an action.
-    case migrationFailed(from: Int, of: MigratedValue, reason: String)
+public struct SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
+    private enum Base: Equatable, Sendable {
+        case invalidVersion(Int)
+        case missingStep(from: Int)
+        case duplicateStep(from: Int)
+        case stepBeyondVersion(from: Int, version: Int)
+        case storedVersionNewer(stored: Int, known: Int)
+        case invalidStoredVersion(Int)
+        case migrationFailed(from: Int, of: MigratedValue, reason: String)
+    }
 
     /// What a failed migration was migrating.
     public enum MigratedValue: String, Sendable {
         case state, action
     }
 
+    private let base: Base
+
+    private init(_ base: Base) {
+        self.base = base
+    }
+
+    /// An app's `schemaVersion` below 1.
+    public static func invalidVersion(_ version: Int) -> SchemaError { SchemaError(.invalidVersion(version)) }
+    /// No migration from `from` to `from + 1`, though the chain needs one.
+    public static func missingStep(from: Int) -> SchemaError { SchemaError(.missingStep(from: from)) }
+    /// Two migrations from the same version.
+    public static func duplicateStep(from: Int) -> SchemaError { SchemaError(.duplicateStep(from: from)) }
+    /// A migration from `from`, at or past the app's `version`.
+    public static func stepBeyondVersion(from: Int, version: Int) -> SchemaError {
+        SchemaError(.stepBeyondVersion(from: from, version: version))
+    }
+    /// Data written by a newer version than the app knows.
+    public static func storedVersionNewer(stored: Int, known: Int) -> SchemaError {
+        SchemaError(.storedVersionNewer(stored: stored, known: known))
+    }
+    /// A stored version below 1 (damaged, or not written by StateSync).
+    public static func invalidStoredVersion(_ version: Int) -> SchemaError { SchemaError(.invalidStoredVersion(version)) }
+    /// The migration from `from` threw on a state or an action.
+    public static func migrationFailed(from: Int, of value: MigratedValue, reason: String) -> SchemaError {
+        SchemaError(.migrationFailed(from: from, of: value, reason: reason))
+    }
+
     /// One line naming what is wrong.
     public var description: String {
-        switch self {
+        switch base {
         case .invalidVersion(let version):
             "the app's schemaVersion must be at least 1, not \(version)"
         case .missingStep(let from):

@@ -8,6 +8,8 @@ final class Mailbox: Sendable {
     private struct State {
         var answers: [String: JSONValue] = [:]
         var waiter: (key: String, wait: Int, continuation: CheckedContinuation<JSONValue?, Never>)?
+        /// The timer of the wait under way, cancelled once it is answered.
+        var timer: Task<Void, Never>?
         var waits = 0
         var closed = false
     }
@@ -22,6 +24,7 @@ final class Mailbox: Sendable {
                 return nil
             }
             state.waiter = nil
+            state.timer?.cancel()
             return waiter.continuation
         }
         waiter?.resume(returning: answer)
@@ -31,6 +34,7 @@ final class Mailbox: Sendable {
     func close() {
         let waiter = state.withLock { state in
             state.closed = true
+            state.timer?.cancel()
             defer { state.waiter = nil }
             return state.waiter?.continuation
         }
@@ -50,10 +54,12 @@ final class Mailbox: Sendable {
                 return nil
             }
             if let ready { return continuation.resume(with: ready) }
-            let wait = state.withLock { $0.waiter?.wait }
-            Task {
-                try? await Task.sleep(for: timeout)
-                if let wait { self.expire(wait) }
+            state.withLock { state in
+                guard let wait = state.waiter?.wait else { return }   // answered meanwhile
+                state.timer = Task {
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }   // cancelled: answered
+                    self.expire(wait)
+                }
             }
         }
     }
