@@ -23,6 +23,7 @@ public enum JournalContract {
         .recoveryStartsAtTheLatestSnapshotAndStreamsTheRest,
         .appendsWithoutWaitingAllCompleteInOrder,
         .aClosedJournalRefusesEverything,
+        .entriesAndSnapshotsKeepTheirSchemaVersion,
     ]
 }
 

@@ -18,9 +18,9 @@ extension PostgresJournal {
         let store = configuration.storeID
         try await run("store a snapshot") { [reader, logger] in
             try await reader.run("""
-                INSERT INTO statesync_snapshots (store_id, revision, state)
-                VALUES (\(store), \(Int64(snapshot.revision)), \(ByteBuffer(bytes: snapshot.state)))
-                ON CONFLICT (store_id, revision) DO UPDATE SET state = EXCLUDED.state
+                INSERT INTO statesync_snapshots (store_id, revision, state, schema_version)
+                VALUES (\(store), \(Int64(snapshot.revision)), \(ByteBuffer(bytes: snapshot.state)), \(snapshot.schemaVersion))
+                ON CONFLICT (store_id, revision) DO UPDATE SET state = EXCLUDED.state, schema_version = EXCLUDED.schema_version
                 """, logger: logger)
         }
         try await applyRetention()
@@ -36,11 +36,11 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read a snapshot") { [reader, logger] in
             var found: JournalSnapshot?
-            for (revision, state) in try await reader.run("""
-                SELECT revision, state FROM statesync_snapshots
+            for (revision, state, version) in try await reader.run("""
+                SELECT revision, state, schema_version FROM statesync_snapshots
                  WHERE store_id = \(store) AND revision <= \(Int64(clamping: revision)) ORDER BY revision DESC LIMIT 1
-                """, logger: logger).decode((Int64, ByteBuffer).self) {
-                found = JournalSnapshot(revision: UInt64(revision), state: Array(buffer: state))
+                """, logger: logger).decode((Int64, ByteBuffer, Int32).self) {
+                found = JournalSnapshot(revision: UInt64(revision), state: Array(buffer: state), schemaVersion: Int(version))
             }
             return found
         }
@@ -82,12 +82,12 @@ extension PostgresJournal {
         let store = configuration.storeID
         return try await run("read journal entries") { [reader, logger] in
             var entries: [JournalEntry] = []
-            for (revision, bits, client, action, bytes) in try await reader.run("""
-                SELECT revision, time_bits, client_id, action_id, action FROM statesync_journal
+            for (revision, bits, client, action, bytes, version) in try await reader.run("""
+                SELECT revision, time_bits, client_id, action_id, action, schema_version FROM statesync_journal
                  WHERE store_id = \(store) AND revision BETWEEN \(lower) AND \(upper) ORDER BY revision
-                """, logger: logger).decode((Int64, Int64, String?, String?, ByteBuffer).self) {
+                """, logger: logger).decode((Int64, Int64, String?, String?, ByteBuffer, Int32).self) {
                 let meta = Meta(revision: UInt64(revision), clientID: client, time: StoredTime.date(fromBits: bits))
-                entries.append(JournalEntry(meta: meta, actionID: action, action: Array(buffer: bytes)))
+                entries.append(JournalEntry(meta: meta, actionID: action, action: Array(buffer: bytes), schemaVersion: Int(version)))
             }
             return entries
         }

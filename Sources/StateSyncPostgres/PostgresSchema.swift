@@ -138,6 +138,11 @@ enum PostgresSchema {
             )
             """,
         ],
+        [
+            // The app's schema version each entry and snapshot was written with; 1 for the rows before.
+            "ALTER TABLE statesync_journal ADD COLUMN schema_version integer NOT NULL DEFAULT 1",
+            "ALTER TABLE statesync_snapshots ADD COLUMN schema_version integer NOT NULL DEFAULT 1",
+        ],
     ]
 
     /// An arbitrary constant naming the advisory lock that serializes migrations.

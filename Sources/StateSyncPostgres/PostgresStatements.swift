@@ -16,13 +16,13 @@ enum PostgresStatements {
     /// already moved the head over their revisions).
     static func insert(_ entries: [JournalEntry], store: String, on connection: TimedConnection, logger: Logger) async throws {
         try await connection.run("""
-            INSERT INTO statesync_journal (store_id, revision, time_bits, client_id, action_id, action)
-            SELECT \(store), r, t, CASE WHEN hc THEN c END, CASE WHEN ha THEN a END, x
+            INSERT INTO statesync_journal (store_id, revision, time_bits, client_id, action_id, action, schema_version)
+            SELECT \(store), r, t, CASE WHEN hc THEN c END, CASE WHEN ha THEN a END, x, v
               FROM unnest(\(entries.map { Int64($0.revision) }), \(entries.map { StoredTime.bits($0.meta.time) }),
                           \(entries.map { $0.meta.clientID != nil }), \(entries.map { $0.meta.clientID ?? "" }),
                           \(entries.map { $0.actionID != nil }), \(entries.map { $0.actionID ?? "" }),
-                          \(entries.map { ByteBuffer(bytes: $0.action) }))
-                AS u(r, t, hc, c, ha, a, x)
+                          \(entries.map { ByteBuffer(bytes: $0.action) }), \(entries.map { Int32(clamping: $0.schemaVersion) }))
+                AS u(r, t, hc, c, ha, a, x, v)
             """, logger: logger)
     }
 

@@ -17,12 +17,24 @@ enum JournalFileKind: Sendable, Hashable {
     /// `stores.sqlite`: every store other than `main`, keyed by store.
     case stores
 
-    /// `PRAGMA user_version` of the kind's schema.
+    /// `PRAGMA user_version` of the kind's schema: 2 and 1,002 record each
+    /// entry's and snapshot's app schema version (`schema_version`).
     var schemaVersion: Int {
         switch self {
-        case .oneStore: 1
-        case .stores: 1_001
+        case .oneStore: 2
+        case .stores: 1_002
         }
+    }
+
+    /// The statements that bring a file of the version before
+    /// ``schemaVersion`` to it: the `schema_version` columns, 1 for every
+    /// row written before (an app's first version), and the new version.
+    var upgradeFromPrevious: String {
+        """
+        ALTER TABLE journal ADD COLUMN schema_version INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE snapshots ADD COLUMN schema_version INTEGER NOT NULL DEFAULT 1;
+        PRAGMA user_version = \(schemaVersion);
+        """
     }
 
     /// The lock file's name in the data directory (see ``DataDirectory``).
@@ -67,7 +79,8 @@ enum JournalFileKind: Sendable, Hashable {
                 time_bits INTEGER NOT NULL,
                 client_id TEXT,
                 action_id TEXT,
-                action BLOB NOT NULL
+                action BLOB NOT NULL,
+                schema_version INTEGER NOT NULL DEFAULT 1
             );
             CREATE TABLE outcomes (
                 seq INTEGER PRIMARY KEY,
@@ -78,7 +91,7 @@ enum JournalFileKind: Sendable, Hashable {
                 message TEXT,
                 UNIQUE (client_id, action_id)
             );
-            CREATE TABLE snapshots (revision INTEGER PRIMARY KEY, state BLOB NOT NULL);
+            CREATE TABLE snapshots (revision INTEGER PRIMARY KEY, state BLOB NOT NULL, schema_version INTEGER NOT NULL DEFAULT 1);
             """
         case .stores:
             StoresSchema.tables

@@ -7,7 +7,7 @@ import StateSyncJournal
 /// stores share has them keyed by store (``StoresSchema``).
 ///
 /// - `statesync_meta(key, value)`: the epoch.
-/// - `journal(revision, time_bits, client_id, action_id, action)`: accepted
+/// - `journal(revision, time_bits, client_id, action_id, action, schema_version)`: accepted
 ///   actions; `revision` is the rowid, so revisions are unique and reads by
 ///   range are index seeks. `time_bits` is the IEEE 754 bit pattern of
 ///   `Meta.time.timeIntervalSinceReferenceDate`, which round-trips exactly
@@ -15,10 +15,12 @@ import StateSyncJournal
 ///   that a decimal nanosecond count does not map back to bit for bit).
 /// - `outcomes(seq, client_id, action_id, revision, code, message)`: one row
 ///   per pair, `seq` in insertion order for each clientId's retention.
-/// - `snapshots(revision, state)`: the last few full states.
+/// - `snapshots(revision, state, schema_version)`: the last few full states.
+///   `schema_version` is the app's (`StateSyncApp.schemaVersion`) that wrote the row.
 ///
 /// The file is marked with `PRAGMA application_id` (`"SSyn"`) and
-/// `PRAGMA user_version` (the schema version of its ``JournalFileKind``).
+/// `PRAGMA user_version` (the schema version of its ``JournalFileKind``); a
+/// file of the version before is brought to it when opened.
 enum JournalSchema {
     /// `PRAGMA application_id` of a StateSync journal: the bytes "SSyn".
     static let applicationID: Int32 = 0x5353_796E
@@ -41,7 +43,14 @@ enum JournalSchema {
                 path, reason: "it is an SQLite database of another application (application_id \(applicationID))")
         }
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        guard version == kind.schemaVersion else { throw JournalError.unsupportedSchema(path, version: version) }
+        if version == kind.schemaVersion - 1 {
+            try db.inTransaction(.immediate) {
+                try db.execute(sql: kind.upgradeFromPrevious)
+                return .commit
+            }
+        } else if version != kind.schemaVersion {
+            throw JournalError.unsupportedSchema(path, version: version)
+        }
         guard let epoch = try String.fetchOne(db, sql: "SELECT value FROM statesync_meta WHERE key = 'epoch'") else {
             throw JournalError.notAJournal(path, reason: "it has no epoch")
         }

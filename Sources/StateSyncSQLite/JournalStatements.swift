@@ -26,8 +26,9 @@ enum JournalStatements {
                 try trimOutcomes(batch.outcomeTrims, in: db, scope: scope)
             case .snapshot(let snapshot, _):
                 try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO snapshots (\(scope.column)revision, state) VALUES (\(scope.placeholder)?, ?)
-                    """).execute(arguments: scope.arguments([Int64(snapshot.revision), Data(snapshot.state)]))
+                    INSERT OR REPLACE INTO snapshots (\(scope.column)revision, state, schema_version)
+                    VALUES (\(scope.placeholder)?, ?, ?)
+                    """).execute(arguments: scope.arguments([Int64(snapshot.revision), Data(snapshot.state), snapshot.schemaVersion]))
                 wroteSnapshot = true
             }
         }
@@ -37,8 +38,8 @@ enum JournalStatements {
     /// Writes one batch's entries and outcomes.
     private static func write(_ batch: JournalBatch, into db: Database, scope: JournalScope) throws {
         let insertEntry = try db.cachedStatement(sql: """
-            INSERT INTO journal (\(scope.column)revision, time_bits, client_id, action_id, action)
-            VALUES (\(scope.placeholder)?, ?, ?, ?, ?)
+            INSERT INTO journal (\(scope.column)revision, time_bits, client_id, action_id, action, schema_version)
+            VALUES (\(scope.placeholder)?, ?, ?, ?, ?, ?)
             """)
         let insertOutcome = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO outcomes (\(scope.column)client_id, action_id, revision, code, message)
@@ -47,7 +48,7 @@ enum JournalStatements {
         for entry in batch.entries {
             try insertEntry.execute(arguments: scope.arguments([
                 Int64(entry.revision), StoredTime.bits(entry.meta.time), entry.meta.clientID, entry.actionID,
-                Data(entry.action),
+                Data(entry.action), entry.schemaVersion,
             ]))
             if let key = entry.outcomeKey {
                 try insertOutcome.execute(arguments: scope.arguments([key.clientID, key.actionID, Int64(entry.revision), nil, nil]))
@@ -88,7 +89,7 @@ enum JournalStatements {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT revision, time_bits, client_id, action_id, action FROM journal
+                SELECT revision, time_bits, client_id, action_id, action, schema_version FROM journal
                 WHERE \(scope.condition)revision BETWEEN ? AND ? ORDER BY revision
                 """,
             arguments: scope.arguments([lower, upper]))
@@ -99,7 +100,7 @@ enum JournalStatements {
             let bits: Int64 = row[1]
             let action: Data = row[4]
             let meta = Meta(revision: UInt64(revision), clientID: row[2], time: StoredTime.date(fromBits: bits))
-            entries.append(JournalEntry(meta: meta, actionID: row[3], action: [UInt8](action)))
+            entries.append(JournalEntry(meta: meta, actionID: row[3], action: [UInt8](action), schemaVersion: row[5]))
         }
         return entries
     }
@@ -108,12 +109,15 @@ enum JournalStatements {
     static func snapshot(_ db: Database, scope: JournalScope, atOrBefore revision: UInt64) throws -> JournalSnapshot? {
         let row = try Row.fetchOne(
             db,
-            sql: "SELECT revision, state FROM snapshots WHERE \(scope.condition)revision <= ? ORDER BY revision DESC LIMIT 1",
+            sql: """
+                SELECT revision, state, schema_version FROM snapshots
+                WHERE \(scope.condition)revision <= ? ORDER BY revision DESC LIMIT 1
+                """,
             arguments: scope.arguments([Int64(clamping: revision)]))
         guard let row else { return nil }
         let revision: Int64 = row[0]
         let state: Data = row[1]
-        return JournalSnapshot(revision: UInt64(revision), state: [UInt8](state))
+        return JournalSnapshot(revision: UInt64(revision), state: [UInt8](state), schemaVersion: row[2])
     }
 
     /// The remembered outcome of a pair.

@@ -29,12 +29,18 @@ public struct JournalEntry: Sendable, Hashable {
     public var actionID: String?
     /// The journaled action as UTF-8 JSON bytes (opaque to the journal).
     public var action: [UInt8]
+    /// The app's schema version the action was journaled with
+    /// (`StateSyncApp.schemaVersion`): a later version upcasts it while
+    /// replaying. Entries stored before versions were recorded read as 1.
+    public var schemaVersion: Int
 
-    /// An entry for an action accepted with `meta`.
-    public init(meta: Meta, actionID: String? = nil, action: [UInt8]) {
+    /// An entry for an action accepted with `meta`, journaled by schema
+    /// version `schemaVersion` (default 1).
+    public init(meta: Meta, actionID: String? = nil, action: [UInt8], schemaVersion: Int = 1) {
         self.meta = meta
         self.actionID = actionID
         self.action = action
+        self.schemaVersion = schemaVersion
     }
 
     /// The revision the action produced (`meta.revision`).

@@ -8,10 +8,15 @@ public struct JournalSnapshot: Sendable, Hashable {
     public var revision: UInt64
     /// The serialized state document.
     public var state: [UInt8]
+    /// The app's schema version the state was written with
+    /// (`StateSyncApp.schemaVersion`): a later version migrates it when the
+    /// store opens. Snapshots stored before versions were recorded read as 1.
+    public var schemaVersion: Int
 
-    /// The state `state` at `revision`.
-    public init(revision: UInt64, state: [UInt8]) {
+    /// The state `state` at `revision`, of schema version `schemaVersion` (default 1).
+    public init(revision: UInt64, state: [UInt8], schemaVersion: Int = 1) {
         self.revision = revision
         self.state = state
+        self.schemaVersion = schemaVersion
     }
 }

@@ -25,6 +25,7 @@ enum StoresSchema {
             client_id TEXT,
             action_id TEXT,
             action BLOB NOT NULL,
+            schema_version INTEGER NOT NULL DEFAULT 1,
             PRIMARY KEY (store_id, revision)
         ) WITHOUT ROWID;
         CREATE TABLE outcomes (
@@ -41,6 +42,7 @@ enum StoresSchema {
             store_id INTEGER NOT NULL,
             revision INTEGER NOT NULL,
             state BLOB NOT NULL,
+            schema_version INTEGER NOT NULL DEFAULT 1,
             PRIMARY KEY (store_id, revision)
         );
         INSERT INTO statesync_meta (key, value) VALUES ('commits', '0');

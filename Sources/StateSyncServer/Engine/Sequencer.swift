@@ -79,7 +79,7 @@ final class Sequencer<App: StateSyncApp> {
         self.inbox = inbox
         self.shared = shared
         self.effects = effects
-        self.snapshots = SnapshotWriter(journal: journal, logger: logger)
+        self.snapshots = SnapshotWriter(journal: journal, schemaVersion: App.schemaVersion, logger: logger)
         self.metrics = metrics
         self.logger = logger
         authority = AuthoritativeState(

@@ -92,7 +92,8 @@ struct AuthoritativeState<App: StateSyncApp> {
         revision = meta.revision
         pipeline.didAccept(command, old: pipeline.keepsOldState ? old : nil, new: state, meta: meta, duration: pipeline.elapsed(since: started))
         let effect = pipeline.effect(after: command, state: state, meta: meta)
-        let entry = JournalEntry(meta: meta, actionID: actionID, action: SessionCommandCoding.encode(command))
+        let entry = JournalEntry(
+            meta: meta, actionID: actionID, action: SessionCommandCoding.encode(command), schemaVersion: App.schemaVersion)
         return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
     }
 

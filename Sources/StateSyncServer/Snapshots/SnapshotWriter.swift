@@ -29,11 +29,14 @@ final class SnapshotWriter: Sendable {
 
     private let queue = Mutex(Queue())
     private let journal: any Journal
+    /// The app's schema version, recorded with each snapshot.
+    private let schemaVersion: Int
     private let logger: Logger
 
-    /// A writer saving to `journal`.
-    init(journal: any Journal, logger: Logger) {
+    /// A writer saving to `journal` snapshots of the app's `schemaVersion`.
+    init(journal: any Journal, schemaVersion: Int, logger: Logger) {
         self.journal = journal
+        self.schemaVersion = schemaVersion
         self.logger = logger
     }
 
@@ -85,7 +88,7 @@ final class SnapshotWriter: Sendable {
     private func write(_ state: JSONValue, at revision: UInt64) async {
         let bytes = JSONSerializer().serialize(state)
         do {
-            try await journal.saveSnapshot(JournalSnapshot(revision: revision, state: bytes))
+            try await journal.saveSnapshot(JournalSnapshot(revision: revision, state: bytes, schemaVersion: schemaVersion))
             logger.debug("snapshot saved", metadata: ["rev": "\(revision)", "bytes": "\(bytes.count)"])
         } catch {
             logger.error("saving a snapshot failed", metadata: ["rev": "\(revision)", "error": "\(error)"])
