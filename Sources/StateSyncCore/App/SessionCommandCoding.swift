@@ -57,6 +57,25 @@ package enum SessionCommandCoding {
         return bytes
     }
 
+    /// `bytes`, a journaled command, with its app action (a `dispatch`'s or
+    /// a `system` command's) replaced by `upcast(action)`: how an action an
+    /// older schema version journaled is read by a newer one. A command
+    /// without an action comes back unchanged.
+    ///
+    /// - Throws: ``SessionCommandDecodingError/notJSON(_:)`` when `bytes`
+    ///   are not JSON; what `upcast` throws.
+    package static func upcastingAction(in bytes: [UInt8], _ upcast: (JSONValue) throws -> JSONValue) throws -> [UInt8] {
+        let value: JSONValue
+        do {
+            value = try JSONParser().parse(bytes)
+        } catch {
+            throw SessionCommandDecodingError.notJSON(error)
+        }
+        guard case .object(var object) = value, let action = object["action"] else { return bytes }
+        object["action"] = try upcast(action)
+        return JSONSerializer().serialize(.object(object))
+    }
+
     /// Reads a journaled command.
     ///
     /// - Throws: ``SessionCommandDecodingError`` when `bytes` are not JSON,

@@ -43,6 +43,9 @@ final class Sequencer<App: StateSyncApp> {
     var commits = CommitPipeline()
     var publication: FanOutShards
     var snapshotPolicy: SnapshotPolicy
+    /// Whether the recovered store was of an older schema version: the
+    /// first run saves a snapshot of the app's.
+    private let migratedOnOpen: Bool
     var stopping = false
     /// Whether the first run started the engine (``run()``).
     private var started = false
@@ -95,6 +98,7 @@ final class Sequencer<App: StateSyncApp> {
             metrics: metrics, logger: logger, shared: shared,
             encoder: MessageEncoder(store: configuration.store, epoch: recovered.epoch))
         snapshotPolicy = SnapshotPolicy(every: configuration.snapshotEvery, lastRevision: recovered.snapshotRevision)
+        migratedOnOpen = recovered.migratedFrom != nil
     }
 
     /// One run (see ``EngineInbox``): the first one starts the engine, then
@@ -133,6 +137,11 @@ final class Sequencer<App: StateSyncApp> {
         let (inbox, shared) = (inbox, shared)
         sharedJournal?.follow { head in inbox.post(.journalHint(head)) }
         sharedJournal?.watchWriter { writer in shared.writer.withLock { $0 = writer } }
+        if migratedOnOpen {
+            // The migrated state, stored at the app's version: the next open reads it as it is.
+            snapshots.save(publication.state, at: publication.revision)
+            _ = snapshotPolicy.take(at: publication.revision, force: true)
+        }
         if sharedJournal?.clusterPresence == nil, authority.revision > 0 {
             applyServerCommand(.serverStarted, clientID: nil)
             flush()

@@ -104,6 +104,10 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         let recovered = try await RecoveredState<App>.restore(from: journal)
         let restored = ContinuousClock.now - start
         let (outcomeClients, outcomePairs, outcomesRead) = try await outcomes
+        if let from = recovered.migratedFrom {
+            logger.notice("store migrated to the app's schema version", metadata: [
+                "from": "\(from)", "to": "\(App.schemaVersion)", "rev": "\(recovered.revision)"])
+        }
         logger.info("engine recovered", metadata: [
             "epoch": "\(recovered.epoch)", "rev": "\(recovered.revision)", "snapshot": "\(recovered.snapshotRevision)",
             "state": "\(restored)", "outcomes": "\(outcomesRead)",

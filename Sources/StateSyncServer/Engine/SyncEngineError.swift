@@ -10,6 +10,7 @@ public struct SyncEngineError: Error, CustomStringConvertible {
         case undecodableEntry(revision: UInt64, reason: String)
         case rejectedOnReplay(revision: UInt64, code: String, message: String)
         case unencodableState(reason: String)
+        case unmigratable(revision: UInt64, what: String, version: Int, reason: String)
     }
 
     private let base: Base
@@ -30,6 +31,12 @@ public struct SyncEngineError: Error, CustomStringConvertible {
         SyncEngineError(base: .rejectedOnReplay(revision: revision, code: code, message: message))
     }
 
+    /// The snapshot or entry (`what`) at `revision`, written by schema
+    /// version `version`, cannot be brought to the app's (see ``SchemaError``).
+    static func unmigratable(revision: UInt64, what: String, version: Int, reason: String) -> SyncEngineError {
+        SyncEngineError(base: .unmigratable(revision: revision, what: what, version: version, reason: reason))
+    }
+
     /// The state does not encode to JSON (a non-finite number, for one).
     static func unencodableState(reason: String) -> SyncEngineError {
         SyncEngineError(base: .unencodableState(reason: reason))
@@ -46,6 +53,8 @@ public struct SyncEngineError: Error, CustomStringConvertible {
             "replaying revision \(revision) was rejected (\(code): \(message)); is the reducer deterministic, and is this the same app's journal?"
         case let .unencodableState(reason):
             "the state does not encode to JSON: \(reason)"
+        case let .unmigratable(revision, what, version, reason):
+            "the \(what) at revision \(revision), of schema version \(version), cannot be read by this build: \(reason)"
         }
     }
 }

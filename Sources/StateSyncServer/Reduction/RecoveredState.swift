@@ -3,13 +3,18 @@ import StateSyncJournal
 import StateSyncProtocol
 
 /// The state rebuilt from a journal at startup: the last snapshot plus the
-/// entries after it, reduced with their recorded ``Meta``.
+/// entries after it, reduced with their recorded ``Meta``. A snapshot or
+/// entry of an older app schema version is migrated or upcast on the way
+/// (`App.migrations`).
 struct RecoveredState<App: StateSyncApp> {
     var state: App.State
     var mirror: StateMirror<App>
     var revision: UInt64
     var snapshotRevision: UInt64
     var epoch: String
+    /// The oldest schema version met, when older than the app's: the
+    /// engine then saves a snapshot of the app's version at once.
+    var migratedFrom: Int?
 
     /// Restores `journal`'s state through `App.reducer`.
     ///
@@ -25,6 +30,7 @@ struct RecoveredState<App: StateSyncApp> {
         var state = App.initialState
         var revision: UInt64 = 0
         var mirror: StateMirror<App>?
+        var oldest = recovery.snapshot?.schemaVersion ?? App.schemaVersion
         if let snapshot = recovery.snapshot {
             let json = try parse(snapshot)
             state = try decode(json, of: snapshot)
@@ -32,6 +38,7 @@ struct RecoveredState<App: StateSyncApp> {
             revision = snapshot.revision
         }
         for try await entry in recovery.entries {
+            oldest = min(oldest, entry.schemaVersion)
             let footprint = try apply(entry, to: &state)
             if footprint.changedRegions == nil {
                 mirror = nil
@@ -46,7 +53,8 @@ struct RecoveredState<App: StateSyncApp> {
             mirror: try mirror ?? StateMirror<App>(state),
             revision: revision,
             snapshotRevision: recovery.snapshot?.revision ?? 0,
-            epoch: recovery.epoch
+            epoch: recovery.epoch,
+            migratedFrom: oldest < App.schemaVersion ? oldest : nil
         )
     }
 
@@ -57,14 +65,40 @@ struct RecoveredState<App: StateSyncApp> {
         try decode(try parse(snapshot), of: snapshot)
     }
 
-    /// The JSON of a snapshot.
+    /// The JSON of a snapshot, migrated to the app's schema version.
     ///
-    /// - Throws: ``SyncEngineError`` when it is not JSON.
+    /// - Throws: ``SyncEngineError`` when it is not JSON, or cannot be
+    ///   migrated (a newer version, a step that fails).
     private static func parse(_ snapshot: JournalSnapshot) throws(SyncEngineError) -> JSONValue {
+        let json: JSONValue
         do {
-            return try JSONParser().parse(snapshot.state)
+            json = try JSONParser().parse(snapshot.state)
         } catch {
             throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
+        }
+        guard snapshot.schemaVersion != App.schemaVersion else { return json }
+        do {
+            return try App.migrations.migrateState(json, from: snapshot.schemaVersion, to: App.schemaVersion)
+        } catch {
+            throw SyncEngineError.unmigratable(
+                revision: snapshot.revision, what: "snapshot", version: snapshot.schemaVersion, reason: "\(error)")
+        }
+    }
+
+    /// The journaled bytes of `entry`, its action upcast to the app's schema version.
+    ///
+    /// - Throws: ``SyncEngineError`` when they are not JSON, or the action
+    ///   cannot be upcast (a newer version, a step that fails).
+    private static func upcast(_ entry: JournalEntry) throws(SyncEngineError) -> [UInt8] {
+        guard entry.schemaVersion != App.schemaVersion else { return entry.action }
+        do {
+            return try SessionCommandCoding.upcastingAction(in: entry.action) { action in
+                try App.migrations.upcastAction(action, from: entry.schemaVersion, to: App.schemaVersion)
+            }
+        } catch let error as SchemaError {
+            throw SyncEngineError.unmigratable(revision: entry.revision, what: "journal entry", version: entry.schemaVersion, reason: "\(error)")
+        } catch {
+            throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
         }
     }
 
@@ -86,8 +120,9 @@ struct RecoveredState<App: StateSyncApp> {
     @discardableResult
     static func apply(_ entry: JournalEntry, to state: inout App.State) throws(SyncEngineError) -> Footprint {
         let command: SessionCommand<App.Action>
+        let bytes = try upcast(entry)
         do {
-            command = try SessionCommandCoding.decode(entry.action, as: App.Action.self)
+            command = try SessionCommandCoding.decode(bytes, as: App.Action.self)
         } catch {
             throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
         }

@@ -7,7 +7,7 @@ import Synchronization
 /// long) until ``release()``. It can also leave the journal open on `close`
 /// (so that a test reopens the same history) and hide snapshots after a
 /// revision (so that recovery replays entries). It counts the outcomes
-/// looked up pair by pair.
+/// looked up pair by pair, and hands over the first snapshot saved.
 final class CountingJournal: Journal {
     private struct Gate {
         var appends = 0
@@ -17,6 +17,8 @@ final class CountingJournal: Journal {
         var heldWaiter: CheckedContinuation<Void, Never>?
         var failing: JournalError?
         var outcomeLookups = 0
+        var savedSnapshots: [JournalSnapshot] = []
+        var snapshotWaiter: CheckedContinuation<JournalSnapshot, Never>?
     }
 
     private let base: any Journal
@@ -97,7 +99,27 @@ final class CountingJournal: Journal {
         }
     }
 
-    func saveSnapshot(_ snapshot: JournalSnapshot) async throws { try await base.saveSnapshot(snapshot) }
+    func saveSnapshot(_ snapshot: JournalSnapshot) async throws {
+        try await base.saveSnapshot(snapshot)
+        let waiter = gate.withLock { gate in
+            gate.savedSnapshots.append(snapshot)
+            defer { gate.snapshotWaiter = nil }
+            return gate.snapshotWaiter
+        }
+        waiter?.resume(returning: snapshot)
+    }
+
+    /// The first snapshot saved through this view (waiting for one when none was).
+    func firstSavedSnapshot() async -> JournalSnapshot {
+        await withCheckedContinuation { continuation in
+            let saved = gate.withLock { gate in
+                if let first = gate.savedSnapshots.first { return first as JournalSnapshot? }
+                gate.snapshotWaiter = continuation
+                return nil
+            }
+            if let saved { continuation.resume(returning: saved) }
+        }
+    }
     func latestSnapshot() async throws -> JournalSnapshot? {
         guard let snapshotLimit else { return try await base.latestSnapshot() }
         return try await base.snapshot(atOrBefore: snapshotLimit)
