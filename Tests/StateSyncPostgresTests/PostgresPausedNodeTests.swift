@@ -19,6 +19,8 @@ struct PostgresPausedNodeTests {
     static let long = ProcessInfo.processInfo.environment["STATESYNC_LONG_PAUSE"] != nil
     /// Bounds shorter than the defaults (5 s, 8 s), so that the test takes seconds.
     static let bounds = long ? [] : ["--postgres-idle-transaction-timeout", "2", "--postgres-lock-timeout", "4"]
+    /// Pauses tried before one catches the writer inside a transaction.
+    static let attempts = 60
     /// How long the node stays paused once it was caught in a transaction.
     static let pause = Duration.seconds(long ? 60 : 10)
     /// The longest the live nodes may go without an acknowledgement meanwhile
@@ -33,9 +35,11 @@ struct PostgresPausedNodeTests {
         try await TestCluster.with(nodes: 3, options: Self.bounds + mode) { cluster in
             let (nodes, postgres) = (cluster.nodes, cluster.postgres)
             let held = try #require(try await cluster.writersOfMain().firstIndex(of: "this"), "no node writes main")
-            let writers = nodes.indices.map { CountingWriter(url: nodes[$0].url, counter: "w\($0)") }
-            let paused = writers[held]
-            let live = writers.indices.filter { $0 != held }.map { writers[$0] }
+            // Four writers a node (the twelve): the writer's transactions come often enough for a pause to catch one.
+            let byNode = nodes.indices.map { node in (0..<4).map { CountingWriter(url: nodes[node].url, counter: "w\(node)-\($0)") } }
+            let writers = byNode.flatMap { $0 }
+            let paused = byNode[held][0]
+            let live = byNode.indices.filter { $0 != held }.flatMap { byNode[$0] }
             let window = try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in writers { group.addTask { try await writer.run() } }
                 for writer in writers { await writer.waitForAcks(5) }
@@ -77,21 +81,24 @@ struct PostgresPausedNodeTests {
     static func pauseInsideATransaction(
         _ node: ClusterNode, writer: CountingWriter, on postgres: TestPostgres
     ) async throws -> ContinuousClock.Instant {
-        for _ in 0..<40 {
+        for attempt in 1...Self.attempts {
             node.process.send(SIGSTOP)
             let stoppedAt = ContinuousClock.now
             // Looked for until well before its session's idle timeout (2 s at least) could end it;
             // there is nothing to await in PostgreSQL's view of the sessions.
             while ContinuousClock.now < stoppedAt + .seconds(1) {
                 try await Task.sleep(for: .milliseconds(100))
-                if try await idleWritingTransactions(on: postgres) > 0 { return stoppedAt }
+                if try await idleWritingTransactions(on: postgres) > 0 {
+                    print("PostgresPausedNodeTests: pause \(attempt) caught the writer inside a transaction")
+                    return stoppedAt
+                }
             }
             node.process.send(SIGCONT)
             await writer.waitForAcks(writer.acks.count + 2)
             let acks = writer.acks
             try await Task.sleep(for: (acks[acks.count - 1] - acks[acks.count - 2]) * Double.random(in: 0..<1))
         }
-        throw TestCluster.Failure(description: "no pause of 40 caught the node inside a transaction")
+        throw TestCluster.Failure(description: "no pause of \(Self.attempts) caught the node inside a transaction")
     }
 
     /// Sessions idle for 250 ms or more (longer than a live node's between
