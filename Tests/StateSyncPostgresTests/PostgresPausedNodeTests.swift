@@ -34,16 +34,15 @@ struct PostgresPausedNodeTests {
     func theWriterPausedInsideATransactionStopsTheOthersOnlyUntilItsSessionIsEnded(mode: [String]) async throws {
         try await TestCluster.with(nodes: 3, options: Self.bounds + mode) { cluster in
             let (nodes, postgres) = (cluster.nodes, cluster.postgres)
-            let held = try #require(try await cluster.writersOfMain().firstIndex(of: "this"), "no node writes main")
             // Four writers a node (the twelve): the writer's transactions come often enough for a pause to catch one.
             let byNode = nodes.indices.map { node in (0..<4).map { CountingWriter(url: nodes[node].url, counter: "w\(node)-\($0)") } }
             let writers = byNode.flatMap { $0 }
-            let paused = byNode[held][0]
-            let live = byNode.indices.filter { $0 != held }.flatMap { byNode[$0] }
-            let window = try await withThrowingTaskGroup(of: Void.self) { group in
+            let (held, window) = try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in writers { group.addTask { try await writer.run() } }
                 for writer in writers { await writer.waitForAcks(5) }
-                let stoppedAt = try await Self.pauseInsideATransaction(nodes[held], writer: paused, on: postgres)
+                let (held, stoppedAt) = try await Self.pauseTheWriterInsideATransaction(of: cluster, writers: byNode)
+                let paused = byNode[held][0]
+                let live = byNode.indices.filter { $0 != held }.flatMap { byNode[$0] }
                 try await Task.sleep(until: stoppedAt + Self.pause)
                 nodes[held].process.send(SIGCONT)
                 let resumedAt = ContinuousClock.now
@@ -53,8 +52,9 @@ struct PostgresPausedNodeTests {
                 for writer in live { await writer.waitForAcks(writer.acks.count + 5) }
                 for writer in writers { writer.stop() }
                 try await group.waitForAll()
-                return stoppedAt..<resumedAt
+                return (held, stoppedAt..<resumedAt)
             }
+            let live = byNode.indices.filter { $0 != held }.flatMap { byNode[$0] }
             for writer in live {
                 let gap = writer.acks.longestGap(in: window)
                 #expect(gap < Self.longestStandstill, "\(writer.counter) went \(gap) without an ack while a node was paused")
@@ -72,33 +72,38 @@ struct PostgresPausedNodeTests {
         }
     }
 
-    /// Pauses `node` (written through by `writer`) until a pause catches it
-    /// inside a transaction: its backend idle in one that wrote (so holds
-    /// the store's row). Returns when that pause began; the node stays
-    /// paused. Each missed attempt resumes it, waits for its next two acks,
-    /// then for a random part of the time between them (a pause right after
-    /// an ack would always find the node between two transactions).
-    static func pauseInsideATransaction(
-        _ node: ClusterNode, writer: CountingWriter, on postgres: TestPostgres
-    ) async throws -> ContinuousClock.Instant {
+    /// Pauses the node that writes `main` (whichever it is now: a starved
+    /// machine may let a lease pass) until a pause catches it inside a
+    /// transaction: its backend idle in one that wrote (so holds the store's
+    /// row). Returns that node's index and when the pause began; the node
+    /// stays paused. Each missed attempt resumes it, waits for two acks of
+    /// one of its `writers`, then for a random part of the time between
+    /// them (a pause right after an ack would always find the node between
+    /// two transactions).
+    static func pauseTheWriterInsideATransaction(
+        of cluster: TestCluster, writers: [[CountingWriter]]
+    ) async throws -> (node: Int, stoppedAt: ContinuousClock.Instant) {
         for attempt in 1...Self.attempts {
+            let held = try await cluster.writersOfMain().firstIndex(of: "this") ?? 0
+            let node = cluster.nodes[held]
             node.process.send(SIGSTOP)
             let stoppedAt = ContinuousClock.now
             // Looked for until well before its session's idle timeout (2 s at least) could end it;
             // there is nothing to await in PostgreSQL's view of the sessions.
             while ContinuousClock.now < stoppedAt + .seconds(1) {
                 try await Task.sleep(for: .milliseconds(100))
-                if try await idleWritingTransactions(on: postgres) > 0 {
+                if try await idleWritingTransactions(on: cluster.postgres) > 0 {
                     print("PostgresPausedNodeTests: pause \(attempt) caught the writer inside a transaction")
-                    return stoppedAt
+                    return (held, stoppedAt)
                 }
             }
             node.process.send(SIGCONT)
+            let writer = writers[held][0]
             await writer.waitForAcks(writer.acks.count + 2)
             let acks = writer.acks
             try await Task.sleep(for: (acks[acks.count - 1] - acks[acks.count - 2]) * Double.random(in: 0..<1))
         }
-        throw TestCluster.Failure(description: "no pause of \(Self.attempts) caught the node inside a transaction")
+        throw TestCluster.Failure(description: "no pause of \(Self.attempts) caught the writer inside a transaction")
     }
 
     /// Sessions idle for 250 ms or more (longer than a live node's between
