@@ -4,17 +4,35 @@ import Synchronization
 /// The answers a connection's reader hands to the task waiting for one,
 /// by key (an action's `id`, or a message type such as `welcome`), each
 /// wait bounded: a node that is paused or cut off never answers.
+///
+/// Waits past their deadline are ended by one ticker a mailbox, every
+/// ``tick``, rather than by a timer each, started and cancelled for every
+/// answer: the full suite crashed twice in libdispatch's timer loop on
+/// Linux (`_dispatch_event_loop_drain`) while that ran thousands of times
+/// a second.
 final class Mailbox: Sendable {
     private struct State {
         var answers: [String: JSONValue] = [:]
-        var waiter: (key: String, wait: Int, continuation: CheckedContinuation<JSONValue?, Never>)?
-        /// The timer of the wait under way, cancelled once it is answered.
-        var timer: Task<Void, Never>?
-        var waits = 0
+        var waiter: (key: String, deadline: ContinuousClock.Instant, continuation: CheckedContinuation<JSONValue?, Never>)?
         var closed = false
     }
 
+    /// How often overdue waits are ended.
+    static let tick = Duration.milliseconds(100)
+
     private let state = Mutex(State())
+
+    /// A mailbox whose ticker runs until ``close()``.
+    init() {
+        Task { [weak self] in
+            while let mailbox = self, !mailbox.isClosed {
+                try? await Task.sleep(for: Self.tick)
+                mailbox.expireOverdue()
+            }
+        }
+    }
+
+    private var isClosed: Bool { state.withLock { $0.closed } }
 
     /// `answer` arrived for `key`: to its waiter, or kept for the next wait.
     func deliver(_ answer: JSONValue, for key: String) {
@@ -24,7 +42,6 @@ final class Mailbox: Sendable {
                 return nil
             }
             state.waiter = nil
-            state.timer?.cancel()
             return waiter.continuation
         }
         waiter?.resume(returning: answer)
@@ -34,40 +51,30 @@ final class Mailbox: Sendable {
     func close() {
         let waiter = state.withLock { state in
             state.closed = true
-            state.timer?.cancel()
             defer { state.waiter = nil }
             return state.waiter?.continuation
         }
         waiter?.resume(returning: nil)
     }
 
-    /// The answer for `key`, or `nil` when none came within `timeout` or
-    /// the connection closed first. One wait at a time.
+    /// The answer for `key`, or `nil` when none came within `timeout` (to
+    /// a ``tick``) or the connection closed first. One wait at a time.
     func answer(for key: String, within timeout: Duration) async -> JSONValue? {
         await withCheckedContinuation { continuation in
-            // Either an answer now, or the number of the wait to expire later.
             let ready = state.withLock { state -> Result<JSONValue?, Never>? in
                 if let answer = state.answers.removeValue(forKey: key) { return .success(answer) }
                 if state.closed { return .success(nil) }
-                state.waits += 1
-                state.waiter = (key, state.waits, continuation)
+                state.waiter = (key, .now + timeout, continuation)
                 return nil
             }
-            if let ready { return continuation.resume(with: ready) }
-            state.withLock { state in
-                guard let wait = state.waiter?.wait else { return }   // answered meanwhile
-                state.timer = Task {
-                    guard (try? await Task.sleep(for: timeout)) != nil else { return }   // cancelled: answered
-                    self.expire(wait)
-                }
-            }
+            if let ready { continuation.resume(with: ready) }
         }
     }
 
-    /// Wait number `wait`, if still waiting, gets `nil`.
-    private func expire(_ wait: Int) {
+    /// Ends the wait under way if its deadline has passed.
+    private func expireOverdue() {
         let waiter = state.withLock { state -> CheckedContinuation<JSONValue?, Never>? in
-            guard let waiter = state.waiter, waiter.wait == wait else { return nil }
+            guard let waiter = state.waiter, waiter.deadline <= .now else { return nil }
             state.waiter = nil
             return waiter.continuation
         }
