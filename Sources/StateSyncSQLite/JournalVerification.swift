@@ -35,7 +35,8 @@ extension SQLiteJournal {
     ///
     /// Checks that the file is a StateSync journal, SQLite's `quick_check`,
     /// that the kept entries have no gap, that the newest snapshot has every
-    /// entry after it (what recovery replays), and that the journal is not
+    /// entry after it (what recovery replays; the app schema versions found
+    /// are reported with it), and that the journal is not
     /// behind the revision recorded as durable (``DurableRecord``). The
     /// other stores' file is checked by ``SQLiteStores/verify(directory:fileName:)``.
     public static func verify(directory: String, fileName: String = "statesync.sqlite") -> JournalVerification {
@@ -132,5 +133,22 @@ extension JournalVerification {
         if let oldest, oldest > replayFrom + 1 {
             problem("recovery cannot replay: entries start at revision \(oldest), the newest snapshot is at \(replayFrom)")
         }
+        try reportSchemaVersions(db, scope: scope)
+    }
+
+    /// The app schema versions the kept entries and snapshots were written
+    /// with, and how many of each (a file of the version before records
+    /// none: all its rows are version 1).
+    private mutating func reportSchemaVersions(_ db: Database, scope: JournalScope) throws {
+        let recorded = try Bool.fetchOne(
+            db, sql: "SELECT count(*) > 0 FROM pragma_table_info('journal') WHERE name = 'schema_version'") ?? false
+        guard recorded else { return found("app schema versions: 1 (the file predates recording them)") }
+        func counts(in table: String) throws -> String {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT schema_version, count(*) FROM \(table)\(scope.whereClause) GROUP BY schema_version ORDER BY schema_version",
+                arguments: scope.arguments())
+            return rows.isEmpty ? "none" : rows.map { "version \($0[0] as Int) ×\($0[1] as Int)" }.joined(separator: ", ")
+        }
+        found("app schema versions: entries \(try counts(in: "journal")); snapshots \(try counts(in: "snapshots"))")
     }
 }

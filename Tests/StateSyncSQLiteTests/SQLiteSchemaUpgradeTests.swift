@@ -111,4 +111,24 @@ struct SQLiteSchemaUpgradeTests {
             }
         }
     }
+
+    @Test func verifyReportsTheVersionsItFindsAndAFileThatPredatesThem() async throws {
+        try await withTemporaryDirectory { directory in
+            try Self.write(Self.oneStoreFile, to: directory + "/statesync.sqlite")
+            // Read-only: the file of the version before is reported as it is, not upgraded.
+            #expect(SQLiteJournal.verify(directory: directory).findings.contains("app schema versions: 1 (the file predates recording them)"))
+            #expect(try Self.userVersion(of: directory + "/statesync.sqlite") == 1)
+
+            let journal = try await SQLiteJournal.open(configuration: .init(directory: directory), logger: quietLogger)
+            var next = JournalSamples.entry(3)
+            next.schemaVersion = 2
+            try await journal.append(JournalBatch(entries: [next]))
+            try await journal.saveSnapshot(JournalSnapshot(revision: 3, state: Array("{}".utf8), schemaVersion: 2))
+            try await journal.close()
+            let report = SQLiteJournal.verify(directory: directory)
+            #expect(report.findings.contains("app schema versions: entries version 1 ×2, version 2 ×1; snapshots version 1 ×1, version 2 ×1"),
+                    "\(report.findings)")
+            #expect(report.isIntact, "\(report.problems)")
+        }
+    }
 }
