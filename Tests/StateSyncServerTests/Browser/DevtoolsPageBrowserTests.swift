@@ -62,9 +62,10 @@ struct DevtoolsPageBrowserTests {
                 try await page.waitUntil("[...document.querySelectorAll('#store-picker option')].map((o) => o.value).join() === 'main,team-a'")
                 try await page.waitUntil(#"document.getElementById('log').textContent.includes('"title":"In main"')"#)
                 // Picking team-a reloads the page on it: its log, its live state, not main's.
+                // (The change fires after this evaluation returns, so the reload never cuts its answer off.)
                 _ = try await page.evaluate("""
                     const picker = document.getElementById('store-picker'); picker.value = 'team-a';
-                    picker.dispatchEvent(new Event('change')); true
+                    setTimeout(() => picker.dispatchEvent(new Event('change')), 0); true
                     """)
                 try await page.waitUntil("location.search === '?store=team-a'")
                 try await page.waitUntil(#"document.getElementById('log').textContent.includes('"title":"Bread"')"#)

@@ -167,7 +167,14 @@ final class DevToolsConnection {
         return DevToolsConnection(try await WebSocketClient.connect(url: url, configuration: configuration))
     }
 
-    /// Calls `method` and returns its `result`; fails on a protocol `error`.
+    /// A DevTools protocol `error` answer, or the connection closing first.
+    struct CallFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Calls `method` and returns its `result`; throws ``CallFailure`` on a
+    /// protocol `error` (a caller that expects one, such as a wait across a
+    /// navigation, catches it; elsewhere it fails the test).
     func call(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
         nextID += 1
         let id = nextID
@@ -177,13 +184,11 @@ final class DevToolsConnection {
             let reply = try JSONParser().parse(Array(message.data.readableBytesView))
             guard reply["id"] == .integer(id) else { continue }
             if let error = reply["error"] {
-                Issue.record("\(method) failed: \(JSONSerializer().string(for: error))")
-                throw CancellationError()
+                throw CallFailure(description: "\(method) failed: \(JSONSerializer().string(for: error))")
             }
             return reply["result"] ?? .null
         }
-        Issue.record("the browser closed the DevTools connection during \(method)")
-        throw CancellationError()
+        throw CallFailure(description: "the browser closed the DevTools connection during \(method)")
     }
 
     func close() async throws {
