@@ -191,7 +191,7 @@ export class StateSyncClient<A extends { type: string } = Action> {
   peek<T = JSONValue>(path: string): T | null | undefined;
   /** One-shot read. */
   get<T = JSONValue>(path: string): Promise<GetResult<T>>;
-  /** Sends an action; resolves once durable, rejects with a StateSyncError (the server's `code`). */
+  /** Sends an action; resolves once durable, rejects with a StateSyncError (the server's `code`; `unavailable` only for a first send: one re-sent after a drop is sent again until decided). */
   dispatch(action: A): Promise<DispatchResult>;
   /** An optimistic mirror of the whole state (see OptimisticMirror). */
   optimistic<S = JSONValue>(reducer: Reducer<S, A>, onChange?: OptimisticChange<S>): OptimisticMirror<S, A>;

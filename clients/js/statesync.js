@@ -338,6 +338,10 @@ export class StateSyncClient {
   #listeners = new Set();
   #mirrors = new Set();       // { store, hooks } of the attached OptimisticMirrors, told of dispatches, patches and answers
   #everSent = new Set();      // keys of unanswered dispatches sent on some connection (maybe applied)
+  #inDoubt = new Set();       // keys of those sent on a connection that ended: `unavailable` is not their outcome
+  #refusedInDoubt = new Set(); // keys of in-doubt dispatches refused `unavailable`, to send again
+  #inDoubtTimer = null;
+  #inDoubtRounds = 0;         // re-send rounds in a row (their backoff)
   #opened = null;
   #role = null;               // the session's role in main: the welcome's, then each authorized's
   #tokenInForce;              // the token the server holds the session to (what a refused refresh falls back to)
@@ -512,6 +516,7 @@ export class StateSyncClient {
   close() {
     this.#stoppedBy = new StateSyncError("closed", "the client was closed");
     clearTimeout(this.#timer);
+    clearTimeout(this.#inDoubtTimer);
     if (this.#socket) this.#socket.close(1000);
     this.#socket = null;
     this.#fail(this.#stoppedBy);
@@ -593,6 +598,9 @@ export class StateSyncClient {
    * the server's `code` and message (`not_found`, `invalid_action`, …).
    * Made while disconnected, it is sent on reconnect. Its id is
    * "<actionIdPrefix>-a<n>", unique across instances that share a clientId.
+   * Sent on a connection that ended unanswered, it may have been applied: an
+   * `unavailable` refusal then is not its outcome, and it is sent again (with
+   * the backoff) until another answer comes.
    * @param {{type: string}} action
    * @returns {Promise<{rev: number}>} the revision it was applied at
    */
@@ -802,8 +810,32 @@ export class StateSyncClient {
   }
 
   #answered(state, id) {
-    this.#everSent.delete(keyOf(state.name, id));
+    const key = keyOf(state.name, id);
+    this.#everSent.delete(key);
+    this.#inDoubt.delete(key);
+    this.#refusedInDoubt.delete(key);
+    if (this.#inDoubt.size === 0) this.#inDoubtRounds = 0;
     for (const mirror of this.#mirrors) if (mirror.store === state.name) mirror.hooks.settle(id);
+  }
+
+  /**
+   * An in-doubt dispatch (sent on a connection that ended unanswered) was
+   * refused `unavailable`: that says only that this send was not applied,
+   * while the earlier one may have been. It stays pending and is sent again
+   * after a backoff, until an `ack` or another `reject` decides it.
+   */
+  #retryInDoubt(key) {
+    this.#refusedInDoubt.add(key);
+    if (this.#inDoubtTimer !== null) return; // the planned round sends it too
+    this.#inDoubtRounds += 1;
+    const ceiling = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** (this.#inDoubtRounds - 1));
+    this.#inDoubtTimer = setTimeout(() => {
+      this.#inDoubtTimer = null;
+      for (const refused of this.#refusedInDoubt) {
+        const pending = this.#pending.get(refused);
+        if (!pending || this.#send(pending.message)) this.#refusedInDoubt.delete(refused);
+      }
+    }, ceiling * (0.5 + Math.random() * 0.5));
   }
 
   #fail(error) {
@@ -895,6 +927,7 @@ export class StateSyncClient {
         const key = keyOf(state.name, message.id);
         const pending = this.#pending.get(key);
         if (!pending) return;
+        if (message.code === "unavailable" && this.#inDoubt.has(key)) return this.#retryInDoubt(key);
         this.#pending.delete(key);
         this.#answered(state, message.id);
         pending.reject(new StateSyncError(message.code, message.message));
@@ -932,6 +965,8 @@ export class StateSyncClient {
       }
       if (ids.size > 0) mirror.hooks.doubt(ids);
     }
+    for (const key of this.#everSent) this.#inDoubt.add(key);
+    this.#refusedInDoubt.clear(); // all sent again now
     for (const [key, pending] of this.#pending) {
       if (this.#send(pending.message) && pending.message.type === "dispatch") this.#everSent.add(key);
     }

@@ -161,6 +161,7 @@ extension StateSyncClient {
         for waiter in waiters { waiter.resume() }
         tokenInForce()
         for store in stores.values.sorted(by: { $0.name < $1.name }) {
+            store.inDoubt.formUnion(store.everSent)
             store.sentDispatches = []
             for read in store.pending.reads.values {
                 send(.get(id: read.id, path: read.path), in: store)

@@ -20,7 +20,9 @@ extension StateSyncClient {
     /// it is sent.
     ///
     /// - Throws: ``DispatchRejection`` (code and message) when the server
-    ///   refuses it; ``StateSyncClientError/server(code:message:path:)`` for a
+    ///   refuses it (not for `unavailable` once the action was sent on a
+    ///   connection that ended unanswered: it may have been applied, so it is
+    ///   sent again, with the reconnect policy's backoff, until decided); ``StateSyncClientError/server(code:message:path:)`` for a
     ///   protocol error; ``StateSyncClientError/closed`` when the client closes first;
     ///   ``StateSyncClientError/tooManyPendingDispatches(limit:)`` or
     ///   ``StateSyncClientError/outboxFailed(path:reason:)`` before sending it.

@@ -49,6 +49,7 @@ extension StateSyncClient {
             heard(rev: rev, in: store)
             takeDispatch(id, in: store)?.continuation?.resume(returning: rev)
         case .reject(let id, let code, let message):
+            if retriedInDoubt(id, code: code, in: store) { return }
             let rejection = DispatchRejection(code: code, message: message, actionID: id)
             if store.pending.dispatches[id] != nil {
                 for sink in store.liveOptimisticSinks { sink.rejected(rejection) }

@@ -62,6 +62,8 @@ extension StateSyncClient {
     func takeDispatch(_ id: String, in store: StoreState) -> PendingRequests.Dispatch? {
         store.sentDispatches.remove(id)
         store.everSent.remove(id)
+        store.inDoubt.remove(id)
+        if store.inDoubt.isEmpty { store.inDoubtRounds = 0 }
         guard let dispatch = store.pending.takeDispatch(id) else { return nil }
         for sink in store.liveOptimisticSinks { sink.settle(id: id) }
         if let outboxFile {

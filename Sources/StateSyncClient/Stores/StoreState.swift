@@ -34,6 +34,14 @@ final class StoreState {
     /// by an earlier process: restored from the outbox): after a reconnect
     /// they may have been applied already.
     var everSent: Set<String> = []
+    /// The unanswered dispatches sent on a connection that ended (or by an
+    /// earlier process): the send may have been applied, so a refusal of a
+    /// later send as `unavailable` is not their outcome (``StateSyncClient/retriedInDoubt(_:code:in:)``).
+    var inDoubt: Set<String> = []
+    /// The pending re-send of in-doubt dispatches refused `unavailable`, and
+    /// how many such rounds ran in a row (its backoff attempt).
+    var inDoubtRetry: Task<Void, Never>?
+    var inDoubtRounds = 0
     /// The optimistic mirrors to tell about dispatches, patches and answers.
     var optimisticSinks: [WeakOptimisticSink] = []
     /// Shows a patch's predictions if no answer follows it soon.
@@ -68,5 +76,6 @@ final class StoreState {
         pending.failAll(with: error)
         changeFeeds.finishAll()
         predictionGrace?.cancel()
+        inDoubtRetry?.cancel()
     }
 }

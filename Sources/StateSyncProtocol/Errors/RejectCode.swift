@@ -41,8 +41,10 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// later, or dispatch without a clientId.
     public static let tooManyClients = RejectCode(rawValue: "too_many_clients")
     /// `unavailable`: the server cannot store actions right now (its disk is
-    /// full or failing); nothing was applied and the outcome is not
-    /// remembered, so the same dispatch may be sent again later.
+    /// full or failing, PostgreSQL is unreachable): this send was not applied
+    /// and is not remembered. An earlier send of the same pair that went
+    /// unanswered may have been, so a client that sent it before sends it
+    /// again later until another answer comes.
     public static let unavailable = RejectCode(rawValue: "unavailable")
     /// `state_too_large`: applying the action would grow the state above the
     /// server's limit (`serve --max-state-bytes`); nothing changed.

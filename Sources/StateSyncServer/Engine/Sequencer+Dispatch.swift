@@ -44,9 +44,11 @@ extension Sequencer {
             if route == .afterUnansweredForward { return closeUnansweredForward(of: sessionID, id: id, reason: fault.reason) }
             // Refused, not held: what was accepted before the fault waits for
             // the journal's retries, and nothing more piles up behind it.
-            // Not remembered either, so the same pair may be sent again.
+            // Not remembered either, so the same pair may be sent again. It
+            // says nothing of an earlier send of the pair, which may have been
+            // stored: a client that sent it before unanswered sends it again.
             // (A final fault is not: the append finds out, and the engine stops.)
-            let message = "the server cannot store actions right now (\(fault.reason)); nothing was applied: retry later"
+            let message = "the server cannot store actions right now (\(fault.reason)); this dispatch was not applied: send it again later"
             answerAtOnce(dispatch.answer(.rejected(code: RejectCode.unavailable.rawValue, message: message), isDuplicate: false))
             return
         }

@@ -34,7 +34,7 @@ extension Sequencer {
                 }
                 return .rejected(
                     code: RejectCode.unavailable.rawValue,
-                    message: "could not check whether action \(key.actionID) was already applied (the storage is unreachable); nothing was applied: retry later")
+                    message: "could not check whether action \(key.actionID) was already applied (the storage is unreachable); this dispatch was not applied: send it again later")
             }
         }
     }

@@ -101,6 +101,29 @@ test("dispatch resolves with the ack, rejects with code and message, and is re-s
   client.close();
 });
 
+test("unavailable for a dispatch re-sent after a drop is not its outcome: it is sent again until decided", async () => {
+  const client = makeClient();
+  await tick();
+  let socket = FakeSocket.all[0];
+  socket.serve(welcome("e-1", 1));
+  const inDoubt = client.dispatch({ type: "increment", counter: "hits" });
+  const first = socket.sent.at(-1);
+  socket.drop(); // unanswered: the server may have stored it
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  socket = FakeSocket.all[1];
+  socket.serve(welcome("e-1", 1));
+  assert.deepEqual(socket.sent.at(-1), first);
+  socket.serve({ type: "reject", id: first.id, code: "unavailable", message: "the server cannot store actions right now" });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(socket.sent.at(-1), first, "sent again after the backoff");
+  socket.serve({ type: "ack", id: first.id, rev: 7 });
+  assert.deepEqual(await inDoubt, { rev: 7 });
+  const fresh = client.dispatch({ type: "increment", counter: "hits" });
+  socket.serve({ type: "reject", id: socket.sent.at(-1).id, code: "unavailable", message: "the server cannot store actions right now" });
+  await assert.rejects(fresh, (error) => error instanceof StateSyncError && error.code === "unavailable", "a first send fails at once");
+  client.close();
+});
+
 test("observe a slice below a subscription: called on its changes only", async () => {
   const client = makeClient();
   await tick();

@@ -112,6 +112,13 @@ class StateSyncClient:
         self._stores: dict[str, Store] = {MAIN: self._main}
         # Unanswered requests by (store, id): ids are per store.
         self._pending: dict[tuple[str, str], tuple[RequestMessage, asyncio.Future[Reading]]] = {}
+        # Unanswered dispatches sent on some connection; those sent on a connection
+        # that ended are in doubt (maybe applied): `unavailable` is not their outcome.
+        self._ever_sent: set[tuple[str, str]] = set()
+        self._in_doubt: set[tuple[str, str]] = set()
+        self._refused_in_doubt: set[tuple[str, str]] = set()  # to send again
+        self._in_doubt_retry: asyncio.Task[None] | None = None
+        self._in_doubt_rounds = 0  # re-send rounds in a row (their backoff)
         self._listeners: list[Callable[[ConnectionState], None]] = []
         self._welcomed: asyncio.Event = asyncio.Event()
         # refresh_token calls not answered yet, by auth id: (their number, token, future).
@@ -163,6 +170,8 @@ class StateSyncClient:
         self._stopped = True
         if self._socket is not None:
             await self._socket.close()
+        if self._in_doubt_retry is not None:
+            self._in_doubt_retry.cancel()
         if self._task is not None:
             self._task.cancel()
             try:
@@ -270,7 +279,10 @@ class StateSyncClient:
         (``not_found``, ``invalid_action``, ``forbidden``, ...; its ``reply`` is
         the ``reject``). Made while disconnected, it is sent on reconnect with
         the same id (exactly-once). The id is ``"<action_id_prefix>-a<n>"``,
-        unique across instances that share a ``client_id``.
+        unique across instances that share a ``client_id``. Sent on a connection
+        that ended unanswered, it may have been applied: an ``unavailable`` refusal
+        then is not its outcome, and it is sent again (with the backoff) until
+        another answer comes.
         """
         return await self._dispatch_in(self._main, action)
 
@@ -377,21 +389,59 @@ class StateSyncClient:
         self._set_connection("closed")
         self._welcomed.set()
 
-    async def _send(self, message: ClientMessage) -> None:
+    async def _send(self, message: ClientMessage) -> bool:
+        """Writes ``message`` on the open connection; False while offline."""
         socket = self._socket
         if socket is None or self.connection != "open":
-            return
+            return False
         try:
             await socket.send(json.dumps(message))
         except ConnectionClosed:
-            pass  # re-sent after the reconnect
+            return False  # re-sent after the reconnect
+        return True
+
+    async def _send_request(self, key: tuple[str, str], request: RequestMessage) -> bool:
+        """Sends a pending request, remembering a dispatch as sent (maybe applied)."""
+        sent = await self._send(request)
+        if sent and request["type"] == "dispatch":
+            self._ever_sent.add(key)
+        return sent
+
+    def _settled(self, key: tuple[str, str]) -> None:
+        """Request ``key`` was answered."""
+        self._ever_sent.discard(key)
+        self._in_doubt.discard(key)
+        self._refused_in_doubt.discard(key)
+        if not self._in_doubt:
+            self._in_doubt_rounds = 0
+
+    def _retry_in_doubt(self, key: tuple[str, str]) -> None:
+        """An in-doubt dispatch was refused ``unavailable``: that says only that this
+        send was not applied, while the earlier one may have been. It stays pending
+        and is sent again after a backoff, until ``ack`` or another ``reject``."""
+        self._refused_in_doubt.add(key)
+        if self._in_doubt_retry is not None:
+            return  # the planned round sends it too
+        self._in_doubt_rounds += 1
+        ceiling = min(self.max_backoff, self.initial_backoff * 2 ** (self._in_doubt_rounds - 1))
+        delay = ceiling * (0.5 + random.random() * 0.5)
+        self._in_doubt_retry = asyncio.get_running_loop().create_task(self._resend_in_doubt(delay))
+
+    async def _resend_in_doubt(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._in_doubt_retry = None
+        for key in list(self._refused_in_doubt):
+            pending = self._pending.get(key)
+            if pending is None or await self._send_request(key, pending[0]):
+                self._refused_in_doubt.discard(key)
 
     async def _request(self, store: Store, message: RequestMessage) -> Reading:
         if self._ended is not None:
             raise self._ended
         future: asyncio.Future[Reading] = asyncio.get_running_loop().create_future()
-        self._pending[(store.name, message["id"])] = (message, future)
-        await self._send(message)
+        key = (store.name, message["id"])
+        self._pending[key] = (message, future)
+        await self._send_request(key, message)
         return await future
 
     def _fail(self, error: StateSyncError) -> None:
@@ -491,10 +541,16 @@ class StateSyncClient:
                 await self._learn_epoch(store, message.get("epoch"), None)
             self._seen(store, message["rev"])
             pending = self._pending.pop((store.name, message["id"]), None)
+            self._settled((store.name, message["id"]))
             if pending and not pending[1].done():
                 pending[1].set_result({"rev": message["rev"], "value": message.get("value")})
         elif message["type"] == "reject":
-            pending = self._pending.pop((store.name, message["id"]), None)
+            key = (store.name, message["id"])
+            if message["code"] == "unavailable" and key in self._in_doubt and key in self._pending:
+                self._retry_in_doubt(key)
+                return
+            pending = self._pending.pop(key, None)
+            self._settled(key)
             if pending and not pending[1].done():
                 pending[1].set_exception(StateSyncError(message["code"], message["message"], message))
         elif message["type"] == "error":
@@ -520,8 +576,10 @@ class StateSyncClient:
         for store in list(self._stores.values()):
             if store is not main:
                 await self._resume(store)
-        for request, _ in list(self._pending.values()):
-            await self._send(request)
+        self._in_doubt |= self._ever_sent
+        self._refused_in_doubt.clear()  # all sent again now
+        for key, (request, _) in list(self._pending.items()):
+            await self._send_request(key, request)
         await self._refreshes_welcomed()
         self._welcomed.set()
 
@@ -698,6 +756,7 @@ class StateSyncClient:
             return True
         pending = self._pending.pop((store.name, related), None)
         if pending is not None:
+            self._settled((store.name, related))
             if not pending[1].done():
                 pending[1].set_exception(error)
             return True
