@@ -2,7 +2,7 @@ package import Foundation
 import Synchronization
 
 /// The text a child writes to a pipe (a ``SpawnedChild/Output/pipe``'s
-/// reading end), gathered as it arrives on Foundation's reader thread, so
+/// reading end), gathered as it arrives on a ``PipeReader``'s thread, so
 /// that the parent can look for a line (e.g. the URL a server prints) or
 /// report what the child said when it failed.
 ///
@@ -16,17 +16,20 @@ package final class CollectedOutput: Sendable {
     package let limit: Int
     /// The bytes kept, decoded only when read (a character may straddle two reads).
     private let state = Mutex((kept: Data(), droppedBytes: 0))
+    /// Reads the pipe; set once, in `init`.
+    private nonisolated(unsafe) var reader: PipeReader?
 
     /// Starts collecting what arrives on `pipe` until its end (the child and
     /// whoever it passed the pipe to have exited).
     package init(_ pipe: FileHandle, limit: Int = CollectedOutput.defaultLimit) {
         self.limit = limit
-        pipe.readabilityHandler = { [self] handle in
-            let data = handle.availableData
-            // At its end a pipe stays readable: stop being called.
-            if data.isEmpty { handle.readabilityHandler = nil }
-            append(data)
-        }
+        reader = PipeReader(pipe) { [weak self] data in self?.append(data) }
+    }
+
+    /// Returns once the pipe's end was read: the child (and whoever it gave
+    /// the pipe to) exited, and ``text`` holds all it wrote.
+    package func waitUntilEnded() async {
+        await reader?.waitUntilEnded()
     }
 
     /// Everything kept so far, followed by how much was not when the child

@@ -9,9 +9,9 @@ package final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` and the pipes are set up in `init` and only read
     // afterwards; `output` is guarded by `lock`.
     private let process: SpawnedChild
-    /// The reading ends of the child's stdout and stderr.
-    private let stdout: FileHandle
-    private let stderr: FileHandle
+    /// The readers of the child's stdout and stderr (set once, in `init`).
+    private var stdout: PipeReader?
+    private var stderr: PipeReader?
     private let lock = NSLock()
     private var output = ""
     private var errors = ""
@@ -42,12 +42,11 @@ package final class ServeProcess: @unchecked Sendable {
         process = try SpawnedChild(
             [executable.path] + arguments, environment: environment, standardOutput: .pipe, standardError: .pipe)
         // Both outputs were asked for as pipes: both reading ends exist.
-        (stdout, stderr) = (process.standardOutput!, process.standardError!)
-        stdout.readabilityHandler = { [weak self] handle in
-            self?.received(String(decoding: handle.availableData, as: UTF8.self), ended: false)
+        stdout = PipeReader(process.standardOutput!) { [weak self] data in
+            self?.received(String(decoding: data, as: UTF8.self), ended: false)
         }
-        stderr.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
+        stderr = PipeReader(process.standardError!) { [weak self] data in
+            let text = String(decoding: data, as: UTF8.self)
             self?.lock.withLock { self?.errors += text }
         }
     }
@@ -57,10 +56,6 @@ package final class ServeProcess: @unchecked Sendable {
     /// its output is no longer read.
     deinit {
         if process.isRunning { process.send(SIGKILL) }
-        // The pipes close with their handles: their read sources must not outlive them
-        // (a descriptor closed under a registered source can crash libdispatch's event loop).
-        stdout.readabilityHandler = nil
-        stderr.readabilityHandler = nil
     }
 
     /// Adds stdout text and resumes the waiters it satisfies (all of them
@@ -132,16 +127,11 @@ package final class ServeProcess: @unchecked Sendable {
 
     /// Waits for the process to exit, collects the rest of its output, and returns its status.
     package func waitForExit() async -> Int32 {
-        await onOwnThread {
-                let status = self.process.waitUntilExit()
-                self.stdout.readabilityHandler = nil
-                self.stderr.readabilityHandler = nil
-                let rest = String(decoding: self.stdout.readDataToEndOfFile(), as: UTF8.self)
-                let restErrors = String(decoding: self.stderr.readDataToEndOfFile(), as: UTF8.self)
-                self.lock.withLock { self.errors += restErrors }
-                self.received(rest, ended: true)
-                return status
-        }
+        let status = await process.exitStatus
+        await stdout?.waitUntilEnded()
+        await stderr?.waitUntilEnded()
+        received("", ended: true)
+        return status
     }
 }
 

@@ -61,6 +61,8 @@ export interface HelloMessage {
   token?: string;
   /** The session's name (presence, chat); default the session id. */
   name?: string;
+  /** The app schema version the client speaks (an integer from 1): older than the server accepts is `upgrade_required`. */
+  schemaVersion?: number;
 }
 
 /** Opens a subscription at a JSON Pointer ("" is the whole state). */
@@ -88,6 +90,8 @@ export interface DispatchMessage<A extends { type: string } = Action> {
   store?: StoreName;
   id: string;
   action: A;
+  /** The app schema version the action was written for, when not the session's: the server upcasts an older one. */
+  schemaVersion?: number;
 }
 
 /**
@@ -187,7 +191,7 @@ export interface RejectMessage { type: "reject"; store?: StoreName; id: string; 
 export type ErrorCode =
   | "bad_json" | "unknown_type" | "bad_request" | "invalid_path" | "too_many_subscriptions"
   | "unsupported_binary" | "hello_required" | "unauthorized" | "rate_limited" | "forbidden"
-  | "invalid_store" | "limit_reached" | "unavailable";
+  | "invalid_store" | "limit_reached" | "unavailable" | "behind" | "upgrade_required" | "schema_too_new";
 
 /** A refused message; `id` is the related message's id, when it had one; `store` its store, when not "main". */
 export interface ErrorMessage { type: "error"; store?: StoreName; id?: string; code: ErrorCode; message: string }

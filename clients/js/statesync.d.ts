@@ -82,6 +82,8 @@ export interface StateSyncClientOptions {
   /** Scopes action ids for exactly-once; default a random one, kept across reconnects. */
   clientId?: string;
   backoff?: Partial<Backoff>;
+  /** The app schema version this build speaks, sent in `hello` (an integer from 1). */
+  schemaVersion?: number;
   /** Default the global WebSocket (Node 22+, browsers). */
   WebSocket?: WebSocketConstructor;
   /** Connect at once (default true); otherwise call connect(). */
@@ -143,6 +145,8 @@ export class StateSyncClient<A extends { type: string } = Action> {
   readonly token: string | undefined;
   readonly name: string | undefined;
   readonly clientId: string;
+  /** The app schema version `hello` declares, when given. */
+  readonly schemaVersion?: number;
   readonly backoff: Readonly<Backoff>;
   /** The prefix of this instance's action ids ("<prefix>-a<n>"). */
   readonly actionIdPrefix: string;

@@ -223,7 +223,7 @@ export class StateSyncError extends Error {
 }
 
 /** Why the client stopped for good: the server refused this session (bad token, no hello). */
-const fatalCodes = new Set(["unauthorized", "hello_required"]);
+const fatalCodes = new Set(["unauthorized", "hello_required", "upgrade_required"]);
 
 function randomId() {
   const bytes = new Uint8Array(8);
@@ -377,6 +377,10 @@ export class StateSyncClient {
    * @param {{initialMs?: number, maxMs?: number}} [options.backoff] reconnect
    *   delays, default { initialMs: 250, maxMs: 10000 }: doubled per round of
    *   failures up to maxMs, then a random 50–100% of it
+   * @param {number} [options.schemaVersion] the app schema version this build
+   *   speaks, sent in `hello`: a server that needs a newer one stops the
+   *   client (`upgrade_required`); a node older than it (`schema_too_new`,
+   *   a rolling upgrade) is left for the next URL
    * @param {Function} [options.WebSocket] a WebSocket constructor, default the global one
    * @param {boolean} [options.autoConnect] connect at once (default true); else call connect()
    * @throws {TypeError} for no URL, a URL that is not ws:// or wss://, no
@@ -402,6 +406,12 @@ export class StateSyncClient {
     this.clientId = options.clientId ?? `c-${randomId()}`;
     /** @type {{initialMs: number, maxMs: number}} */
     this.backoff = backoffOption(options.backoff);
+    const schemaVersion = options.schemaVersion;
+    if (schemaVersion !== undefined && !(Number.isInteger(schemaVersion) && schemaVersion >= 1 && schemaVersion <= 1_000_000)) {
+      throw new TypeError(`options.schemaVersion must be an integer from 1 to 1000000, not ${describe(schemaVersion)}`);
+    }
+    /** @type {number|undefined} */
+    this.schemaVersion = schemaVersion;
     optionalFunction(options.WebSocket, "options.WebSocket (a WebSocket constructor)");
     this.#WebSocket = options.WebSocket ?? globalThis.WebSocket;
     if (typeof this.#WebSocket !== "function") {
@@ -750,6 +760,7 @@ export class StateSyncClient {
       const hello = { type: "hello", clientId: this.clientId };
       if (this.token) hello.token = this.token;
       if (this.name) hello.name = this.name;
+      if (this.schemaVersion !== undefined) hello.schemaVersion = this.schemaVersion;
       socket.send(JSON.stringify(hello));
     };
     socket.onmessage = (event) => {

@@ -10,6 +10,9 @@ struct PendingRequests {
         let action: JSONObject
         /// Order of dispatch, so re-sending keeps the original order.
         let sequence: Int
+        /// The app schema version the action was written for (an outbox
+        /// entry's), when declared.
+        let schemaVersion: Int?
         /// The caller waiting for the answer; `nil` for a dispatch restored
         /// from the outbox (nobody in this process waits for it).
         let continuation: CheckedContinuation<UInt64, any Error>?
@@ -29,9 +32,11 @@ struct PendingRequests {
     var syncWaiters: [JSONPointer: [CheckedContinuation<Void, any Error>]] = [:]
 
     /// Remembers a dispatch until its answer.
-    mutating func add(dispatch id: String, action: JSONObject, continuation: CheckedContinuation<UInt64, any Error>?) {
+    mutating func add(
+        dispatch id: String, action: JSONObject, schemaVersion: Int?, continuation: CheckedContinuation<UInt64, any Error>?
+    ) {
         nextSequence += 1
-        dispatches[id] = Dispatch(id: id, action: action, sequence: nextSequence, continuation: continuation)
+        dispatches[id] = Dispatch(id: id, action: action, sequence: nextSequence, schemaVersion: schemaVersion, continuation: continuation)
     }
 
     /// Remembers a read until its answer.

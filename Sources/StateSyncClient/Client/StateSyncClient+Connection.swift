@@ -81,7 +81,7 @@ extension StateSyncClient {
         } catch {
             throw StateSyncClientError.cannotConnect(url: url, reason: "\(error)")
         }
-        send(.hello(clientID: clientID, token: await token, name: configuration.name), on: connection)
+        send(.hello(clientID: clientID, token: await token, name: configuration.name, schemaVersion: configuration.schemaVersion), on: connection)
         return connection
     }
 
@@ -103,8 +103,11 @@ extension StateSyncClient {
         switch message {
         case .welcome:
             return message
-        case .error(_, let code, let text) where code == .unauthorized || code == .helloRequired:
+        case .error(_, let code, let text) where code == .unauthorized || code == .helloRequired || code == .upgradeRequired:
             throw StateSyncClientError.refused(url: url, code: code, message: text)
+        case .error(_, .schemaTooNew, let text):
+            // A node older than this client (a rolling upgrade): the next URL may serve it.
+            throw StateSyncClientError.cannotConnect(url: url, reason: text)
         default:
             connection.outbound.close(code: .protocolError, reason: "expected welcome", promise: nil)
             throw StateSyncClientError.cannotConnect(url: url, reason: "the server answered hello with \(message.type), not welcome")
@@ -240,7 +243,9 @@ extension StateSyncClient {
         for dispatch in store.pending.dispatchesInOrder where !store.sentDispatches.contains(dispatch.id) {
             store.sentDispatches.insert(dispatch.id)
             store.everSent.insert(dispatch.id)
-            send(.dispatch(id: dispatch.id, action: dispatch.action), in: store)
+            // An action written for another schema version than the session's (an outbox kept across an upgrade) says so.
+            let version = dispatch.schemaVersion == configuration.schemaVersion ? nil : dispatch.schemaVersion
+            send(.dispatch(id: dispatch.id, action: dispatch.action, schemaVersion: version), in: store)
         }
     }
 

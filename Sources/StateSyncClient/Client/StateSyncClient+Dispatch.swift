@@ -40,10 +40,11 @@ extension StateSyncClient {
         let store = state(name)
         let id = "\(actionIDPrefix)-\(makeWireID("a"))"
         if let outboxFile {
-            try outboxFile.save(outboxContents(adding: OutboxFile.Entry(id: id, action: action, store: name)))
+            try outboxFile.save(outboxContents(
+                adding: OutboxFile.Entry(id: id, action: action, store: name, schemaVersion: configuration.schemaVersion)))
         }
         return try await withCheckedThrowingContinuation { continuation in
-            store.pending.add(dispatch: id, action: action, continuation: continuation)
+            store.pending.add(dispatch: id, action: action, schemaVersion: configuration.schemaVersion, continuation: continuation)
             for sink in store.liveOptimisticSinks { sink.enqueue(id: id, action: action) }
             // While the store waits to resume, its earlier dispatches go first (``resume(_:)``).
             if store.epochProbe == nil { flushDispatches(store) }

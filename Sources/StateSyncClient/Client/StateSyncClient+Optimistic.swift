@@ -80,7 +80,9 @@ extension StateSyncClient {
     func outboxContents(adding added: OutboxFile.Entry? = nil) -> OutboxFile.Contents {
         var entries: [OutboxFile.Entry] = []
         for store in stores.values.sorted(by: { $0.name < $1.name }) {
-            entries += store.pending.dispatchesInOrder.map { OutboxFile.Entry(id: $0.id, action: $0.action, store: store.name) }
+            entries += store.pending.dispatchesInOrder.map {
+                OutboxFile.Entry(id: $0.id, action: $0.action, store: store.name, schemaVersion: $0.schemaVersion)
+            }
         }
         if let added { entries.append(added) }
         return OutboxFile.Contents(clientID: clientID, dispatches: entries)

@@ -111,7 +111,7 @@ public actor StateSyncClient {
                     for entry in contents.dispatches {
                         let store = stores[entry.store] ?? StoreState(name: entry.store)
                         stores[entry.store] = store
-                        store.pending.add(dispatch: entry.id, action: entry.action, continuation: nil)
+                        store.pending.add(dispatch: entry.id, action: entry.action, schemaVersion: entry.schemaVersion, continuation: nil)
                         store.everSent.insert(entry.id)
                     }
                 }

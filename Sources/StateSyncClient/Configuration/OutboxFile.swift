@@ -5,13 +5,16 @@ import StateSyncProtocol
 /// The file of ``ClientOutbox/file(_:)``:
 /// `{"clientID":"c-…","dispatches":[{"id":"…","action":{…}},…]}`, in the
 /// order dispatched (per store); a dispatch to a store other than `main`
-/// also names it (`"store":"team-42"`).
+/// also names it (`"store":"team-42"`), and one made by a client that
+/// declared an app schema version records it (`"schemaVersion":1`).
 struct OutboxFile: Sendable {
     /// One unanswered dispatch.
     struct Entry: Sendable, Equatable {
         let id: String
         let action: JSONObject
         var store: StoreName = .main
+        /// The app schema version the action was written for, when declared.
+        var schemaVersion: Int?
     }
 
     /// What the file holds.
@@ -44,7 +47,13 @@ struct OutboxFile: Sendable {
                 else { throw .outboxFailed(path: url.path, reason: "a dispatch's store is not a store name (\(StoreName.rule))") }
                 store = valid
             }
-            dispatches.append(Entry(id: id, action: action, store: store))
+            var schemaVersion: Int?
+            if let version = entry["schemaVersion"] {
+                guard case .integer(let number) = version, (1...1_000_000).contains(number)
+                else { throw .outboxFailed(path: url.path, reason: "a dispatch's schemaVersion is not an integer from 1 to 1000000") }
+                schemaVersion = Int(number)
+            }
+            dispatches.append(Entry(id: id, action: action, store: store, schemaVersion: schemaVersion))
         }
         return Contents(clientID: clientID, dispatches: dispatches)
     }
@@ -54,6 +63,7 @@ struct OutboxFile: Sendable {
         let items: [JSONValue] = contents.dispatches.map { entry in
             var item: JSONObject = ["id": .string(entry.id), "action": .object(entry.action)]
             if !entry.store.isMain { item["store"] = .string(entry.store.rawValue) }
+            if let version = entry.schemaVersion { item["schemaVersion"] = .integer(Int64(version)) }
             return .object(item)
         }
         let value: JSONValue = .object(["clientID": .string(contents.clientID), "dispatches": .array(items)])

@@ -44,6 +44,14 @@ public struct StateSyncClientConfiguration: Sendable {
     /// the session after its session id.
     public var name: String?
 
+    /// The app schema version this build speaks (its `StateSyncApp.schemaVersion`),
+    /// sent in `hello`: a server that accepts no client this old refuses the
+    /// session (``StateSyncClientError/refused(url:code:message:)``,
+    /// `upgrade_required`), and a node older than it (a rolling upgrade) is
+    /// left for the next URL. Outbox entries record it, so that actions kept
+    /// across an app upgrade are upcast by the server. Default `nil`: not declared.
+    public var schemaVersion: Int?
+
     /// Delays between reconnection attempts.
     public var reconnect: ReconnectPolicy
 

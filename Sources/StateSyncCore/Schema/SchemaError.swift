@@ -9,6 +9,7 @@ public struct SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
         case storedVersionNewer(stored: Int, known: Int)
         case invalidStoredVersion(Int)
         case migrationFailed(from: Int, of: MigratedValue, reason: String)
+        case minimumClientVersionOutOfRange(minimum: Int, version: Int)
     }
 
     /// What a failed migration was migrating.
@@ -43,6 +44,11 @@ public struct SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
         SchemaError(.migrationFailed(from: from, of: value, reason: reason))
     }
 
+    /// A server's minimum client schema version outside `1...version`.
+    public static func minimumClientVersionOutOfRange(_ minimum: Int, version: Int) -> SchemaError {
+        SchemaError(.minimumClientVersionOutOfRange(minimum: minimum, version: version))
+    }
+
     /// One line naming what is wrong.
     public var description: String {
         switch base {
@@ -60,6 +66,8 @@ public struct SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
             "the stored data names schema version \(version), which no build writes"
         case .migrationFailed(let from, let value, let reason):
             "the migration from schema version \(from) to \(from + 1) failed on \(value == .state ? "the state" : "an action"): \(reason)"
+        case let .minimumClientVersionOutOfRange(minimum, version):
+            "the minimum client schema version must be from 1 to the app's schemaVersion \(version), not \(minimum)"
         }
     }
 }

@@ -75,7 +75,8 @@ public struct MessageDecoder: Sendable {
             return .hello(
                 clientID: try fields.optionalString("clientId"),
                 token: try fields.optionalString("token"),
-                name: try fields.optionalString("name")
+                name: try fields.optionalString("name"),
+                schemaVersion: try fields.optionalSchemaVersion("schemaVersion")
             )
         case "subscribe":
             let id = try fields.requiredID()
@@ -87,7 +88,7 @@ public struct MessageDecoder: Sendable {
             return .get(id: id, path: try fields.pointer("path"))
         case "dispatch":
             let id = try fields.requiredID()
-            return .dispatch(id: id, action: try fields.object("action"))
+            return .dispatch(id: id, action: try fields.object("action"), schemaVersion: try fields.optionalSchemaVersion("schemaVersion"))
         case "auth":
             let id = try fields.requiredID()
             return .auth(id: id, token: try fields.string("token"))

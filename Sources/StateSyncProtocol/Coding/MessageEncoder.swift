@@ -105,11 +105,12 @@ public struct MessageEncoder: Sendable {
     /// tests), naming this encoder's ``store`` unless it is `main`.
     public func encode(_ message: ClientMessage, into bytes: inout [UInt8]) {
         switch message {
-        case let .hello(clientID, token, name):
+        case let .hello(clientID, token, name, schemaVersion):
             bytes.appendLiteral(#"{"type":"hello""#)
             if let clientID { bytes.appendField(#","clientId":"#, clientID) }
             if let token { bytes.appendField(#","token":"#, token) }
             if let name { bytes.appendField(#","name":"#, name) }
+            if let schemaVersion { bytes.appendField(#","schemaVersion":"#, UInt64(schemaVersion)) }
         case let .subscribe(id, path, since):
             head(#"{"type":"subscribe""#, into: &bytes)
             bytes.appendField(#","id":"#, id)
@@ -122,10 +123,11 @@ public struct MessageEncoder: Sendable {
             head(#"{"type":"get""#, into: &bytes)
             bytes.appendField(#","id":"#, id)
             bytes.appendField(#","path":"#, path.description)
-        case let .dispatch(id, action):
+        case let .dispatch(id, action, schemaVersion):
             head(#"{"type":"dispatch""#, into: &bytes)
             bytes.appendField(#","id":"#, id)
             bytes.appendField(#","action":"#, JSONValue.object(action))
+            if let schemaVersion { bytes.appendField(#","schemaVersion":"#, UInt64(schemaVersion)) }
         case let .auth(id, token):
             bytes.appendField(#"{"type":"auth","id":"#, id)
             bytes.appendField(#","token":"#, token)

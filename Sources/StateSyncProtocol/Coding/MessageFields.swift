@@ -66,6 +66,18 @@ struct MessageFields {
 
     private static let revisionKind = "a non-negative 64-bit integer"
 
+    /// An app schema version, when present: an integer in `1...1_000_000`.
+    func optionalSchemaVersion(_ name: String) throws(ProtocolError) -> Int? {
+        guard let value = member(name) else { return nil }
+        guard case .integer(let number) = value, (1...Self.maxSchemaVersion).contains(number) else {
+            throw .wrongType(name, expected: "an app schema version (an integer from 1 to \(Self.maxSchemaVersion))", found: value, id: id)
+        }
+        return Int(number)
+    }
+
+    /// The largest schema version a message may name.
+    static let maxSchemaVersion: Int64 = 1_000_000
+
     /// A JSON Pointer given as a string; a malformed or too long one is `invalid_path`.
     func pointer(_ name: String) throws(ProtocolError) -> JSONPointer {
         let text = try string(name)

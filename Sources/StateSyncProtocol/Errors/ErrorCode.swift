@@ -52,6 +52,13 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// reached in time (a cluster node behind the one the client left):
     /// resume on another node.
     public static let behind = ErrorCode(rawValue: "behind")
+    /// `upgrade_required`: the client's `hello` declares an app schema
+    /// version older than the server accepts. Closes with 4426.
+    public static let upgradeRequired = ErrorCode(rawValue: "upgrade_required")
+    /// `schema_too_new`: the client's `hello` declares an app schema version
+    /// newer than this node serves (a rolling upgrade under way): connect to
+    /// another node. Closes with 1013.
+    public static let schemaTooNew = ErrorCode(rawValue: "schema_too_new")
 
     /// What this error does to the connection; codes missing from
     /// ``policies`` (ones this version does not know) leave it open.
@@ -76,6 +83,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         .helloRequired: .closes(code: CloseCode.policyViolation),
         .unauthorized: .closes(code: CloseCode.policyViolation),
         .rateLimited: .closesWhenPersisting(code: CloseCode.policyViolation),
+        .upgradeRequired: .closes(code: CloseCode.upgradeRequired),
+        .schemaTooNew: .closes(code: CloseCode.tryAgainLater),
     ]
 
     /// The raw value.

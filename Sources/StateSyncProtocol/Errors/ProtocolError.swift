@@ -44,6 +44,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case storeNotCreatable(store: String, role: Role)
         case storeLimit(String)
         case storeUnavailable(store: String, reason: String)
+        case upgradeRequired(declared: Int, accepted: ClosedRange<Int>)
+        case schemaTooNew(declared: Int, served: Int)
     }
 
     private let base: Base
@@ -171,6 +173,18 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.storeUnavailable(store: store.rawValue, reason: reason), id: id)
     }
 
+    /// `upgrade_required`: `hello` declared app schema version `declared`,
+    /// below the `accepted` range (closes the connection with 4426).
+    public static func upgradeRequired(declared: Int, accepted: ClosedRange<Int>) -> ProtocolError {
+        ProtocolError(.upgradeRequired(declared: declared, accepted: accepted), id: nil)
+    }
+
+    /// `schema_too_new`: `hello` declared app schema version `declared`,
+    /// newer than the `served` one (closes the connection with 1013).
+    public static func schemaTooNew(declared: Int, served: Int) -> ProtocolError {
+        ProtocolError(.schemaTooNew(declared: declared, served: served), id: nil)
+    }
+
     /// The same error about the message `id` (when this one names none).
     public func relating(to id: String?) -> ProtocolError {
         ProtocolError(base, id: self.id ?? id)
@@ -193,6 +207,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case .storeLimit: .limitReached
         case .storeUnavailable: .unavailable
         case .behind: .behind
+        case .upgradeRequired: .upgradeRequired
+        case .schemaTooNew: .schemaTooNew
         }
     }
 
@@ -252,11 +268,20 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
             description
         case let .storeUnavailable(store, reason):
             "store \"\(store)\" is unavailable: \(Self.clip(reason))"
+        case let .upgradeRequired(declared, accepted):
+            "this client speaks app schema version \(declared); this server accepts \(Self.range(accepted)): upgrade the client"
+        case let .schemaTooNew(declared, served):
+            "this client speaks app schema version \(declared); this node serves version \(served): connect to a node that serves it"
         }
     }
 
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
+
+    /// `2`, or `2 to 3`.
+    private static func range(_ versions: ClosedRange<Int>) -> String {
+        versions.count == 1 ? "version \(versions.lowerBound)" : "versions \(versions.lowerBound) to \(versions.upperBound)"
+    }
 
     /// A value's kind and, for a scalar, its (clipped) text, e.g.
     /// `a number (-1)`; containers show only their kind, so that a huge one

@@ -13,8 +13,9 @@ public import StateSyncCore
 public enum ClientMessage: Sendable, Hashable {
     /// The first message of every session. All fields are optional:
     /// `clientId` scopes action ids for de-duplication across reconnects,
-    /// `token` authenticates, `name` is shown to others (e.g. in presence).
-    case hello(clientID: String?, token: String?, name: String?)
+    /// `token` authenticates, `name` is shown to others (e.g. in presence),
+    /// `schemaVersion` is the app schema version the client speaks.
+    case hello(clientID: String?, token: String?, name: String?, schemaVersion: Int? = nil)
     /// Focus on the value at `path`; with `since`, resume after that revision.
     case subscribe(id: String, path: JSONPointer, since: UInt64?)
     /// End the subscription `id`.
@@ -23,7 +24,10 @@ public enum ClientMessage: Sendable, Hashable {
     case get(id: String, path: JSONPointer)
     /// Apply `action` (a JSON object with a string `type`, whose meaning is
     /// the application's) and answer `ack` or `reject` for `id`.
-    case dispatch(id: String, action: JSONObject)
+    /// `schemaVersion`, when given, is the app schema version the action was
+    /// written for (an outbox kept across an app upgrade); older ones are
+    /// upcast by the server.
+    case dispatch(id: String, action: JSONObject, schemaVersion: Int? = nil)
     /// Replace the session's token in place (a refreshed JWT before the old
     /// one expires): the server answers `authorized` for `id`, and the
     /// session keeps its subscriptions in every store the new token grants.
@@ -45,7 +49,7 @@ public enum ClientMessage: Sendable, Hashable {
     public var id: String? {
         switch self {
         case .hello: nil
-        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _), .auth(let id, _): id
+        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _, _), .auth(let id, _): id
         }
     }
 }

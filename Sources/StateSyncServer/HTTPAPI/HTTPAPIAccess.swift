@@ -15,19 +15,46 @@ struct HTTPAPIAccess: Sendable {
     let session: SessionConfiguration
     let rateLimiter: HTTPRateLimiter
     let clock: @Sendable () -> ContinuousClock.Instant
+    /// The app schema versions callers may speak (``schemaHeader``).
+    let schemas: ClientSchemas
+
+    /// The header naming the app schema version a caller speaks, as `hello`'s `schemaVersion` does.
+    static let schemaHeader = "StateSync-Schema-Version"
 
     /// Rules from the server's configuration.
-    init(authentication: SessionAuthentication, session: SessionConfiguration, clock: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(
+        authentication: SessionAuthentication, session: SessionConfiguration, schemas: ClientSchemas,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
         self.authentication = authentication
         self.session = session
+        self.schemas = schemas
         self.rateLimiter = HTTPRateLimiter(ratePerSecond: session.messagesPerSecond, burst: session.burst)
         self.clock = clock
     }
 
-    /// The caller's role in `store`, after its rate was checked.
+    /// The app schema version `request` declares in ``schemaHeader``, or
+    /// `nil` when it declares none.
+    ///
+    /// - Throws: ``HTTPAPIError``: `400 bad_request` for a value that is not
+    ///   a version; `400 upgrade_required` or `503 schema_too_new` for one
+    ///   outside the accepted range, as for a `hello`.
+    func declaredSchema(of request: HTTPRouteRequest) throws(HTTPAPIError) -> Int? {
+        guard let text = request.head.headers.first(name: Self.schemaHeader) else { return nil }
+        guard let version = Int(text.trimmingCharacters(in: .whitespaces)), (1...1_000_000).contains(version) else {
+            throw HTTPAPIError(
+                status: .badRequest, code: ErrorCode.badRequest.rawValue,
+                message: "header \(Self.schemaHeader) must be an app schema version (an integer from 1 to 1000000), not \"\(text.prefix(60))\"")
+        }
+        if let refusal = schemas.refusal(ofHelloDeclaring: version) { throw HTTPAPIError(refusal) }
+        return version
+    }
+
+    /// The caller's role in `store`, after its rate and its schema version were checked.
     ///
     /// - Throws: ``HTTPAPIError``: `429 rate_limited`, `401 unauthorized`,
-    ///   `403 forbidden` when the token grants no role in `store`.
+    ///   `403 forbidden` when the token grants no role in `store`, and those
+    ///   of ``declaredSchema(of:)``.
     func role(of request: HTTPRouteRequest, in store: StoreName) async throws(HTTPAPIError) -> Role {
         try await grant(of: request, in: store).role
     }
@@ -39,6 +66,7 @@ struct HTTPAPIAccess: Sendable {
         guard rateLimiter.admit(address, now: clock()) else {
             throw HTTPAPIError(.rateLimited(messagesPerSecond: session.messagesPerSecond, id: nil))
         }
+        _ = try declaredSchema(of: request)
         switch await authentication.access(for: request.head.headers.bearerToken) {
         case .success(let access):
             guard let role = access.role(in: store) else { throw HTTPAPIError(.storeNotGranted(store, id: nil)) }

@@ -25,10 +25,10 @@ struct HTTPAPIError: Error {
         case .rateLimited:
             status = .tooManyRequests
             headers = ["Retry-After": "1"]
-        case .limitReached, .unavailable:
+        case .limitReached, .unavailable, .schemaTooNew:
             status = .serviceUnavailable
             headers = ["Retry-After": "1"]
-        default: status = .badRequest
+        default: status = .badRequest   // upgrade_required among them
         }
     }
 

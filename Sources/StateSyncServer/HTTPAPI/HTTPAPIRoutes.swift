@@ -68,12 +68,17 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
             let dispatch = try HTTPDispatchRequest(
                 body: request.body.readableBytesView, headers: request.head.headers, limits: limits,
                 identifierLimits: access.session.identifierLimits, freshID: { "\(sessionID)-a" })
-            if let refusal = access.session.actionPermissions.refusal(of: dispatch.action, by: role) {
+            let action: JSONObject
+            switch access.schemas.upcast(dispatch.action, writtenFor: try access.declaredSchema(of: request)) {
+            case .success(let upcast): action = upcast
+            case .failure(let rejection): throw HTTPAPIError(rejection: rejection.code, message: rejection.message)
+            }
+            if let refusal = access.session.actionPermissions.refusal(of: action, by: role) {
                 throw HTTPAPIError(rejection: "forbidden", message: refusal)
             }
             let answer = try await withStore(store, of: request, role: role) { engine in
                 await OneShotSession<App>.ask(
-                    .dispatch(id: dispatch.id, action: dispatch.action), answerID: dispatch.id,
+                    .dispatch(id: dispatch.id, action: action), answerID: dispatch.id,
                     as: SessionInfo(id: sessionID, name: dispatch.name), clientID: dispatch.clientID, role: role, engine: engine)
             }
             switch answer {

@@ -116,9 +116,11 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     /// is closed.
     private func serve(on group: MultiThreadedEventLoopGroup) async throws {
         let storage: StoreStorage
+        let schemas: ClientSchemas
         do {
             // A gap in the app's migrations stops it before it touches any stored data.
             try App.validateSchema()
+            schemas = try ClientSchemas(app: App.self, minimum: configuration.minimumClientSchema)
             storage = try await StoreStorage.open(
                 configuration: configuration, writeFailures: metrics.journalWriteFailures, logger: logger)
         } catch {
@@ -126,7 +128,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             throw error
         }
         do {
-            try await serve(on: group, storage: storage)
+            try await serve(on: group, storage: storage, schemas: schemas)
         } catch {
             await storage.close(logger: logger)
             throw error
@@ -134,7 +136,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         await storage.close(logger: logger)
     }
 
-    private func serve(on group: MultiThreadedEventLoopGroup, storage: StoreStorage) async throws {
+    private func serve(on group: MultiThreadedEventLoopGroup, storage: StoreStorage, schemas: ClientSchemas) async throws {
         let engine: SyncEngine<App>
         let server: WebSocketServer
         let presence: (any ClusterPresence)?
@@ -147,7 +149,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             (engine, journal) = try await stores.openMain()
             presence = (journal as? any SharedJournal)?.clusterPresence
             do {
-                server = try makeWebSocketServer(engine: engine, stores: stores, journal: journal, group: group)
+                server = try makeWebSocketServer(engine: engine, stores: stores, journal: journal, schemas: schemas, group: group)
             } catch {
                 await stores.shutdown()
                 throw error
@@ -248,7 +250,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     }
 
     private func makeWebSocketServer(
-        engine: SyncEngine<App>, stores: StoreDirectory<App>, journal: any Journal, group: any EventLoopGroup
+        engine: SyncEngine<App>, stores: StoreDirectory<App>, journal: any Journal, schemas: ClientSchemas, group: any EventLoopGroup
     ) throws -> WebSocketServer {
         let session = configuration.session
         // In a cluster, session ids name their node: unique across nodes, and
@@ -285,7 +287,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 return SyncSession(
                     id: "\(sessionPrefix)s-\(number)", outbound: outbound, engine: engine, stores: stores, metrics: metrics,
                     frames: frames.frames(for: outbound.eventLoop), joins: joins, logger: logger,
-                    configuration: session, authentication: configuration.authentication,
+                    configuration: session, authentication: configuration.authentication, schemas: schemas,
                     clock: configuration.sessionClock,
                     backlog: backlog,
                     holdBeforeEachMessage: configuration.sessionWillHandleMessage)
@@ -326,7 +328,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             [ServerHTTPRoutes.metrics($0, adminOnly: configuration.metricsAdminOnly, authentication: configuration.authentication)]
         } ?? []
         // One access for every HTTP API route: one rate limit per client address across them.
-        let access = HTTPAPIAccess(authentication: configuration.authentication, session: session, clock: configuration.sessionClock)
+        let access = HTTPAPIAccess(
+            authentication: configuration.authentication, session: session, schemas: schemas, clock: configuration.sessionClock)
         let api = HTTPAPIRoutes(
             engine: engine, stores: stores, access: access, streams: eventStreams,
             nextSessionID: { [self] in "h-\(sessionCounter.add(1, ordering: .relaxed).newValue)" })

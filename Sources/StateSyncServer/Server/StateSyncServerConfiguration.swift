@@ -65,6 +65,11 @@ public struct StateSyncServerConfiguration: Sendable {
     /// Default `true`; `false` writes every dispatch on the node that
     /// received it, the nodes taking turns on the store.
     public var forwardsDispatches = true
+    /// The oldest app schema version a client's `hello` may declare
+    /// (``ClientSchemas``). Default `nil`: the app's own `schemaVersion`, so
+    /// every client that declares one reads the state as it is shaped; lower
+    /// it only when the state still reads as those versions expect.
+    public var minimumClientSchema: Int?
     /// In a cluster: where the other nodes reach this one (`host:port`),
     /// recorded with the leases it holds. Default `nil`: the host and port
     /// it listens on, `127.0.0.1` when bound to every address (so only

@@ -35,9 +35,9 @@ public struct IdentifierLimits: Sendable, Hashable {
     /// The first limit `message` breaks, if any.
     func check(_ message: ClientMessage) -> ProtocolError? {
         switch message {
-        case let .hello(clientID, _, name):
+        case let .hello(clientID, _, name, _):
             return check(identifier: clientID, field: "clientId", id: nil) ?? check(name: name)
-        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _), .auth(let id, _):
+        case .subscribe(let id, _, _), .unsubscribe(let id), .get(let id, _), .dispatch(let id, _, _), .auth(let id, _):
             return check(identifier: id, field: "id", id: String(id.prefix(64)))
         }
     }

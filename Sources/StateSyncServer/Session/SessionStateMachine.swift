@@ -54,6 +54,10 @@ public struct SessionStateMachine: Sendable {
 
     private let configuration: SessionConfiguration
     private let authentication: SessionAuthentication
+    private let schemas: ClientSchemas
+    /// The app schema version `hello` declared, if any: its dispatches'
+    /// unless one names another.
+    private var declaredSchema: Int?
     private let decoder: MessageDecoder
     private var state = State.awaitingHello
     private var subscriptions: [ScopedSubscription: JSONPointer] = [:]
@@ -66,10 +70,14 @@ public struct SessionStateMachine: Sendable {
     private var byteBucket: TokenBucket
     private var refusedInARow = 0
 
-    /// A session waiting for `hello`.
-    public init(configuration: SessionConfiguration, authentication: SessionAuthentication, now: ContinuousClock.Instant) {
+    /// A session waiting for `hello`, accepting clients of `schemas`.
+    public init(
+        configuration: SessionConfiguration, authentication: SessionAuthentication, schemas: ClientSchemas = .unversioned,
+        now: ContinuousClock.Instant
+    ) {
         self.configuration = configuration
         self.authentication = authentication
+        self.schemas = schemas
         var limits = JSONParser.Limits()
         limits.maxInputBytes = configuration.maxMessageBytes
         limits.maxDepth = configuration.maxNestingDepth
@@ -160,10 +168,12 @@ public struct SessionStateMachine: Sendable {
             // Anything but a valid hello first is `hello_required`.
             return fail(.helloRequired(received: "an invalid message (\(error.code))", id: error.id))
         }
-        guard case let .hello(clientID, token, name) = message else {
+        guard case let .hello(clientID, token, name, schemaVersion) = message else {
             return fail(.helloRequired(received: message.type, id: message.id))
         }
         if let error = configuration.identifierLimits.check(message) { return fail(error) }
+        if let error = schemas.refusal(ofHelloDeclaring: schemaVersion) { return fail(error) }
+        declaredSchema = schemaVersion
         switch authentication.decide(token) {
         case .refused(let error):
             return fail(error)
@@ -258,10 +268,15 @@ public struct SessionStateMachine: Sendable {
                 return fail(.forbidden(path: path, role: role, id: id), store: store)
             }
             return .request(.get(id: id, path: path), store: store, role: role)
-        case let .dispatch(id, action):
+        case let .dispatch(id, written, schemaVersion):
             guard role.mayDispatch else {
                 return .reply(
                     .reject(id: id, code: .forbidden, message: "role \(role.rawValue) may not dispatch actions"), store: store)
+            }
+            let action: JSONObject
+            switch schemas.upcast(written, writtenFor: schemaVersion ?? declaredSchema) {
+            case .success(let upcast): action = upcast
+            case .failure(let rejection): return .reply(.reject(id: id, code: RejectCode(rejection), message: rejection.message), store: store)
             }
             if let refusal = configuration.actionPermissions.refusal(of: action, by: role) {
                 return .reply(.reject(id: id, code: .forbidden, message: refusal), store: store)
@@ -286,7 +301,7 @@ public struct SessionStateMachine: Sendable {
         }
         refusedInARow += 1
         let refused = bytes.flatMap(peek)
-        if case .dispatch(let actionID, _) = refused {
+        if case .dispatch(let actionID, _, _) = refused {
             if refusedInARow < configuration.rateLimitedMessagesBeforeClose {
                 return .reply(.reject(id: actionID, code: .rateLimited, message: error(actionID).message))
             }

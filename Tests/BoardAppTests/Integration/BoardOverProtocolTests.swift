@@ -14,7 +14,7 @@ struct BoardOverProtocolTests {
     private func handle(_ text: String, from session: SessionInfo, in store: Store<BoardState, SessionCommand<BoardAction>>) async throws -> String {
         let reply: ServerMessage
         do {
-            guard case let .dispatch(id, object) = try MessageDecoder().decodeClientMessage(Array(text.utf8)) else {
+            guard case let .dispatch(id, object, _) = try MessageDecoder().decodeClientMessage(Array(text.utf8)) else {
                 Issue.record("expected a dispatch")
                 return ""
             }

@@ -54,6 +54,10 @@ struct MessageDecoderTests {
                   message: #"field "clientId" must be a string, found a boolean (true)"#),
         ErrorCase(text: #"{"type":"hello","name":{}}"#, code: .badRequest, id: nil,
                   message: #"field "name" must be a string, found an object"#),
+        ErrorCase(text: #"{"type":"hello","schemaVersion":0}"#, code: .badRequest, id: nil,
+                  message: #"field "schemaVersion" must be an app schema version (an integer from 1 to 1000000), found a number (0)"#),
+        ErrorCase(text: #"{"type":"dispatch","id":"a1","action":{},"schemaVersion":"2"}"#, code: .badRequest, id: "a1",
+                  message: #"field "schemaVersion" must be an app schema version (an integer from 1 to 1000000), found a string ("2")"#),
         // invalid_path: malformed pointers carry the message's id
         ErrorCase(text: #"{"type":"subscribe","id":"s1","path":"todos"}"#, code: .invalidPath, id: "s1",
                   message: #"invalid JSON pointer "todos": it must be empty or start with "/""#),
@@ -112,6 +116,9 @@ struct MessageDecoderTests {
              .dispatch(id: "a17", action: ["type": "toggleTodo", "id": "t7"])),
             (#"{"type":"subscribe","id":"s1","path":"/todos","since":1045}"#,
              .subscribe(id: "s1", path: JSONPointer(tokens: ["todos"]), since: 1045)),
+            (#"{"type":"hello","clientId":"c-5f2a","schemaVersion":2}"#, .hello(clientID: "c-5f2a", token: nil, name: nil, schemaVersion: 2)),
+            (#"{"type":"dispatch","id":"a18","schemaVersion":1,"action":{"type":"say","text":"hi"}}"#,
+             .dispatch(id: "a18", action: ["type": "say", "text": "hi"], schemaVersion: 1)),
         ]
         for (text, expected) in cases {
             #expect(try decoder.decodeClientMessage(Array(text.utf8)) == expected)

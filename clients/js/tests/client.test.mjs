@@ -158,6 +158,24 @@ test("an unauthorized hello stops the client instead of retrying", async () => {
   assert.equal(client.connection, "closed");
 });
 
+test("hello declares the schema version; upgrade_required stops the client, schema_too_new moves to the next node", async () => {
+  FakeSocket.all = [];
+  const options = { WebSocket: FakeSocket, schemaVersion: 2, backoff: { initialMs: 1, maxMs: 2 } };
+  const client = new StateSyncClient(["ws://old/sync", "ws://new/sync"], options);
+  await tick();
+  assert.equal(FakeSocket.all[0].sent[0].schemaVersion, 2);
+  FakeSocket.all[0].serve({ type: "error", code: "schema_too_new", message: "this node serves version 1" });
+  FakeSocket.all[0].drop();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(FakeSocket.all[1].url, "ws://new/sync", "the next node");
+  assert.notEqual(client.connection, "closed");
+  const ready = client.ready();
+  FakeSocket.all[1].serve({ type: "error", code: "upgrade_required", message: "this server accepts version 3" });
+  await assert.rejects(ready, /upgrade_required/);
+  assert.equal(client.connection, "closed");
+  assert.throws(() => new StateSyncClient("ws://x/sync", { ...options, schemaVersion: 0 }), /options.schemaVersion must be an integer from 1/);
+});
+
 test("action ids carry a random per-instance prefix: a second instance with a saved clientId never reuses one", async () => {
   FakeSocket.all = [];
   const options = { WebSocket: FakeSocket, clientId: "c-saved", backoff: { initialMs: 1, maxMs: 2 } };

@@ -39,7 +39,7 @@ from .watch import LatestValue
 ConnectionState = Literal["connecting", "open", "reconnecting", "closed"]
 
 #: Server errors after which retrying cannot help (bad token, no hello).
-_FATAL = {"unauthorized", "hello_required"}
+_FATAL = {"unauthorized", "hello_required", "upgrade_required"}
 
 
 def _split_urls(url: str | Sequence[str]) -> list[str]:
@@ -83,6 +83,7 @@ class StateSyncClient:
         client_id: str | None = None,
         initial_backoff: float = 0.25,
         max_backoff: float = 10.0,
+        schema_version: int | None = None,
     ) -> None:
         self.urls = _split_urls(url)
         self._url_index = 0
@@ -92,6 +93,13 @@ class StateSyncClient:
         self.client_id = client_id or f"c-{os.urandom(8).hex()}"
         self.initial_backoff = initial_backoff
         self.max_backoff = max_backoff
+        if schema_version is not None and (
+                isinstance(schema_version, bool) or not isinstance(schema_version, int) or not 1 <= schema_version <= 1_000_000):
+            raise ValueError(f"schema_version must be an integer from 1 to 1000000, not {schema_version!r}")
+        #: The app schema version ``hello`` declares: a server that needs a newer one
+        #: stops the client with ``upgrade_required``; a node older than it
+        #: (``schema_too_new``, a rolling upgrade) is left for the next URL.
+        self.schema_version = schema_version
         self.connection: ConnectionState = "closed"
         self.welcome: WelcomeMessage | None = None
         #: The session's role in ``main``: the welcome's, then each refreshed token's;
@@ -358,6 +366,8 @@ class StateSyncClient:
             hello["token"] = self.token
         if self.name:
             hello["name"] = self.name
+        if self.schema_version is not None:
+            hello["schemaVersion"] = self.schema_version
         return hello
 
     async def _run(self) -> None:

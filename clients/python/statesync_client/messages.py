@@ -34,6 +34,7 @@ class _HelloFields(TypedDict, total=False):
     clientId: str
     token: str
     name: str
+    schemaVersion: int
 
 
 class HelloMessage(_HelloFields):

@@ -15,6 +15,7 @@ extension ServeConfiguration {
         try auth.apply(to: &configuration, origins: origins)
         configuration.connections = connections.limits
         session.apply(to: &configuration.session)
+        configuration.minimumClientSchema = session.minClientSchema
         engine.apply(to: &configuration)
         stores.apply(to: &configuration)
         return configuration

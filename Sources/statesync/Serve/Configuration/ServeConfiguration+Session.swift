@@ -1,3 +1,4 @@
+import BoardApp
 import StateSyncCore
 import StateSyncServer
 
@@ -33,6 +34,8 @@ extension ServeConfiguration {
         var maxIdBytes = SessionConfiguration().identifierLimits.maxIdentifierBytes
         /// Most characters of the name given in hello. Default 64.
         var maxNameLength = SessionConfiguration().identifierLimits.maxNameLength
+        /// The oldest app schema version a client's hello may declare. Default: the board's.
+        var minClientSchema = BoardApp.Board.schemaVersion
 
         /// The settings of this section.
         enum Keys {
@@ -50,6 +53,7 @@ extension ServeConfiguration {
             static let maxPathBytes = Setting<Int>("session.maxPathBytes", flag: "--max-path-bytes")
             static let maxIdBytes = Setting<Int>("session.maxIdBytes", flag: "--max-id-bytes")
             static let maxNameLength = Setting<Int>("session.maxNameLength", flag: "--max-name-length")
+            static let minClientSchema = Setting<Int>("session.minClientSchema", flag: "--min-client-schema")
         }
 
         /// The defaults.
@@ -71,6 +75,7 @@ extension ServeConfiguration {
             try settings.read(Keys.maxPathBytes, into: &maxPathBytes, .atLeast(1))
             try settings.read(Keys.maxIdBytes, into: &maxIdBytes, .atLeast(1))
             try settings.read(Keys.maxNameLength, into: &maxNameLength, .atLeast(1))
+            try settings.read(Keys.minClientSchema, into: &minClientSchema, .between(1...BoardApp.Board.schemaVersion, "(the board's app schema versions)"))
         }
 
         /// Each setting and its value, in the file's order.
@@ -83,7 +88,7 @@ extension ServeConfiguration {
                 ConfigurationEntry(Keys.helloTimeout, helloTimeout), ConfigurationEntry(Keys.pingInterval, pingInterval),
                 ConfigurationEntry(Keys.idleTimeout, idleTimeout), ConfigurationEntry(Keys.maxPathDepth, maxPathDepth),
                 ConfigurationEntry(Keys.maxPathBytes, maxPathBytes), ConfigurationEntry(Keys.maxIdBytes, maxIdBytes),
-                ConfigurationEntry(Keys.maxNameLength, maxNameLength),
+                ConfigurationEntry(Keys.maxNameLength, maxNameLength), ConfigurationEntry(Keys.minClientSchema, minClientSchema),
             ]
         }
 

@@ -61,6 +61,11 @@ struct SessionOptions: SettingOptions {
     @Option(help: ArgumentHelp("Most characters of the name a session gives in hello.", default: ServeConfiguration.defaults.session.maxNameLength))
     var maxNameLength: Int?
 
+    @Option(help: ArgumentHelp(
+        "The oldest app schema version a client's hello may declare; older ones are refused upgrade_required (lower it only when the state still reads as they expect).",
+        default: ServeConfiguration.defaults.session.minClientSchema))
+    var minClientSchema: Int?
+
     func add(to flags: inout FlagValues) {
         flags.set(Keys.maxMessageBytes, maxMessageBytes)
         flags.set(Keys.maxNestingDepth, maxNestingDepth)
@@ -76,5 +81,6 @@ struct SessionOptions: SettingOptions {
         flags.set(Keys.maxPathBytes, maxPathBytes)
         flags.set(Keys.maxIdBytes, maxIdBytes)
         flags.set(Keys.maxNameLength, maxNameLength)
+        flags.set(Keys.minClientSchema, minClientSchema)
     }
 }
