@@ -16,7 +16,7 @@ struct StateSync: AsyncParsableCommand {
         commandName: "statesync",
         abstract: "A server-authoritative state store shared over WebSocket.",
         version: "0.1.0",
-        subcommands: [Serve.self, Get.self, Watch.self, Dispatch.self, MirrorCommand.self, Stores.self, Bench.self, Verify.self]
+        subcommands: [Serve.self, Get.self, Watch.self, Dispatch.self, MirrorCommand.self, Stores.self, Bench.self, Verify.self, Migrate.self]
     )
 
     /// Parses, runs, and maps failures to the documented exit codes.
