@@ -312,6 +312,7 @@ let package = Package(
         .testTarget(
             name: "StateSyncPostgresTests",
             dependencies: [
+                "BoardApp",
                 "StateSyncPostgres",
                 "StateSyncJournal",
                 "StateSyncJournalTesting",
@@ -540,6 +541,15 @@ let package = Package(
             name: "journal-benchmarks",
             dependencies: ["StateSyncSQLite", "StateSyncJournal", "StateSyncCore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/JournalBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // Start-up of a store one app schema version behind (BENCHMARKS.md).
+        .executableTarget(
+            name: "schema-benchmarks",
+            dependencies: [
+                "StateSyncServer", "StateSyncSQLite", "StateSyncJournal", "StateSyncCore", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/SchemaBenchmarks",
             swiftSettings: strictSettings
         ),
     ]

@@ -48,6 +48,28 @@ struct ClusterForwardedWritesTests {
         }
     }
 
+    /// A rolling upgrade: the writer (the board, version 1) cannot read an
+    /// action of version 2, so it refuses it unapplied and the sending node
+    /// writes it; one of its own version is applied as before.
+    @Test func aForwardOfANewerSchemaVersionIsRefusedUnappliedSoThatTheSenderWritesIt() async throws {
+        try await TestPostgres.with { postgres in
+            let node = try await ClusterNode.start(postgres)
+            let secret = try #require(try await PostgresQueries.text("SELECT secret FROM statesync_cluster", on: postgres))
+            let link = try await Self.link(to: node, secret: secret)
+            try await Self.send(link, forward: "v2", session: "n-new-s-1", store: "main", schemaVersion: 2)
+            let refused = try await Self.answer(on: link)
+            #expect(refused["answer"]?["type"] == "reject")
+            #expect(refused["answer"]?["code"] == "schema_too_new", "\(refused)")
+            #expect(refused["answer"]?["message"]?.stringValue?.contains("the sending node writes it") == true, "\(refused)")
+            try await Self.send(link, forward: "v1", session: "n-new-s-1", store: "main", schemaVersion: 1)
+            #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
+            #expect(try await PostgresQueries.texts(
+                "SELECT action_id FROM statesync_journal WHERE action_id IS NOT NULL", on: postgres) == ["v1"], "v2 was not applied")
+            try await link.connection.outbound.close()
+            await node.process.stop()
+        }
+    }
+
     @Test func aLinkWithoutTheClusterSecretIsRefusedBeforeTheUpgrade() async throws {
         try await TestPostgres.with { postgres in
             let node = try await ClusterNode.start(postgres)
@@ -70,13 +92,14 @@ struct ClusterForwardedWritesTests {
 
     /// Forwards `increment n` with action id `id` from `session` (clientId `c-remote`).
     private static func send(
-        _ link: Link, forward id: String, session: String, store: String, role: String = "writer"
+        _ link: Link, forward id: String, session: String, store: String, role: String = "writer", schemaVersion: Int? = nil
     ) async throws {
-        let message: JSONValue = .object([
+        var message: JSONObject = [
             "type": "forward", "store": .string(store), "session": .string(session), "name": "remote", "clientId": "c-remote",
             "role": .string(role), "id": .string(id), "action": ["type": "increment", "counter": "n"],
-        ])
-        try await link.connection.outbound.send(text: JSONSerializer().string(for: message))
+        ]
+        if let schemaVersion { message["schemaVersion"] = .integer(Int64(schemaVersion)) }
+        try await link.connection.outbound.send(text: JSONSerializer().string(for: .object(message)))
     }
 
     /// The next message on `link`, parsed.

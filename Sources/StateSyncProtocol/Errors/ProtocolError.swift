@@ -46,6 +46,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case storeUnavailable(store: String, reason: String)
         case upgradeRequired(declared: Int, accepted: ClosedRange<Int>)
         case schemaTooNew(declared: Int, served: Int)
+        case storeSchemaNewer(store: String, stored: Int, served: Int)
     }
 
     private let base: Base
@@ -185,6 +186,13 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.schemaTooNew(declared: declared, served: served), id: nil)
     }
 
+    /// `schema_too_new`: the store `store` holds data of app schema version
+    /// `stored`, newer than the `served` one this node knows (closes the
+    /// connection with 1013: another node serves it).
+    public static func storeSchemaNewer(_ store: StoreName, stored: Int, served: Int, id: String? = nil) -> ProtocolError {
+        ProtocolError(.storeSchemaNewer(store: store.rawValue, stored: stored, served: served), id: id)
+    }
+
     /// The same error about the message `id` (when this one names none).
     public func relating(to id: String?) -> ProtocolError {
         ProtocolError(base, id: self.id ?? id)
@@ -208,7 +216,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case .storeUnavailable: .unavailable
         case .behind: .behind
         case .upgradeRequired: .upgradeRequired
-        case .schemaTooNew: .schemaTooNew
+        case .schemaTooNew, .storeSchemaNewer: .schemaTooNew
         }
     }
 
@@ -272,6 +280,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
             "this client speaks app schema version \(declared); this server accepts \(Self.range(accepted)): upgrade the client"
         case let .schemaTooNew(declared, served):
             "this client speaks app schema version \(declared); this node serves version \(served): connect to a node that serves it"
+        case let .storeSchemaNewer(store, stored, served):
+            "the store \"\(store)\" is at app schema version \(stored); this node serves version \(served): connect to a node that serves it"
         }
     }
 

@@ -15,12 +15,15 @@ struct ForwardedDispatch: Sendable {
     let role: Role
     let id: String
     let action: JSONObject
+    /// The sending node's app schema version, which `action` is of.
+    let schemaVersion: Int
 
     /// The `forward` message.
     var message: String {
         JSONSerializer().string(for: .object([
             "type": "forward", "store": .string(store.rawValue), "session": .string(session.id), "name": .string(session.name),
             "clientId": .string(clientID), "role": .string(role.rawValue), "id": .string(id), "action": .object(action),
+            "schemaVersion": .integer(Int64(schemaVersion)),
         ]))
     }
 }

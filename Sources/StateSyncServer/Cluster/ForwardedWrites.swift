@@ -22,6 +22,8 @@ struct ForwardedWrites<App: StateSyncApp>: Sendable {
 
     let main: SyncEngine<App>
     let stores: StoreDirectory<App>
+    /// Upcasts the actions of a sending node of an older app schema version.
+    let schemas: ClientSchemas
     let logger: Logger
 
     /// A session of the sending node, here.
@@ -68,6 +70,17 @@ struct ForwardedWrites<App: StateSyncApp>: Sendable {
             return
         }
         let sink = ForwardedAnswers(remote.session, store: remote.store, outbound: outbound)
+        let version = object["schemaVersion"]?.intValue ?? App.schemaVersion
+        guard version <= App.schemaVersion else {
+            // A rolling upgrade: this node cannot read the action; the sending node writes it itself.
+            return sink.send(answer: .reject(id: id, code: RejectCode(rawValue: ErrorCode.schemaTooNew.rawValue), message:
+                "this writer serves app schema version \(App.schemaVersion); the forwarded action is of version \(version): the sending node writes it"))
+        }
+        let upcast: JSONObject
+        switch schemas.upcast(action, writtenFor: version) {
+        case .success(let current): upcast = current
+        case .failure(let rejection): return sink.send(answer: .reject(id: id, code: RejectCode(rejection), message: rejection.message))
+        }
         let engine: SyncEngine<App>
         if let known = joined[remote] {
             engine = known
@@ -87,7 +100,12 @@ struct ForwardedWrites<App: StateSyncApp>: Sendable {
                 sink: sink, announced: false)
             joined[remote] = engine
         }
-        _ = await engine.submit(.dispatch(id: id, action: action), from: remote.session)
+        if let stored = engine.newerStoredSchema {
+            // This node no longer serves the store (a newer node wrote it): the sending node writes the action.
+            return sink.send(answer: .reject(id: id, code: RejectCode(rawValue: ErrorCode.schemaTooNew.rawValue), message:
+                ProtocolError.storeSchemaNewer(remote.store, stored: stored, served: App.schemaVersion).message))
+        }
+        _ = await engine.submit(.dispatch(id: id, action: upcast), from: remote.session)
     }
 
     /// Removes `remote`'s session and gives its store back.

@@ -26,6 +26,9 @@ final class EngineShared: Sendable {
     /// Why the engine accepts no more actions (its journal failed for good,
     /// or it cannot follow a shared store), or `nil` while it does.
     private let failure = Mutex<String?>(nil)
+    /// The app schema version another node wrote the store at, newer than
+    /// this node's (0 while none was seen): the engine no longer serves it.
+    let newerStoredSchema = Atomic(0)
 
     /// The reason the engine stopped accepting actions, if it did.
     var stopReason: String? { failure.withLock { $0 } }

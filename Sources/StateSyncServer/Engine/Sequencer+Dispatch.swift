@@ -36,6 +36,10 @@ extension Sequencer {
             commits.answer(dispatch.answer(outcome, isDuplicate: true))
             return
         }
+        let newer = shared.newerStoredSchema.load(ordering: .acquiring)
+        if newer > 0 {
+            return refuseForNewerStore(dispatch, stored: newer)
+        }
         if let failure = commits.failure {
             commits.answer(dispatch.answer(.rejected(code: "internal_error", message: failure), isDuplicate: false))
             return
@@ -78,6 +82,21 @@ extension Sequencer {
             ownWrites.caused(accepted.entry.revision, by: sessionID)
             decide(.accepted(revision: accepted.entry.revision), for: dispatch)
         }
+    }
+
+    /// A dispatch that came after this node stopped serving the store
+    /// (another node wrote it at a newer app schema version): not applied.
+    /// A client's session is sent elsewhere unanswered, so that its client
+    /// sends it again to a node that serves the store; a forwarded or HTTP
+    /// one is refused `schema_too_new` (a forwarding node then writes it).
+    private func refuseForNewerStore(_ dispatch: Dispatch, stored: Int) {
+        let message = ProtocolError.storeSchemaNewer(store, stored: stored, served: App.schemaVersion).message
+        guard !dispatch.session.announced else {
+            let sessionID = dispatch.session.info.id
+            publication.withShard(of: sessionID) { $0.sessions[sessionID]?.sink.moveElsewhere(reason: message) }
+            return
+        }
+        answerAtOnce(dispatch.answer(.rejected(code: ErrorCode.schemaTooNew.rawValue, message: message), isDuplicate: false))
     }
 
     /// Runs a command of the server's own (presence, `serverStarted`, an

@@ -1,6 +1,8 @@
 import Logging
 import StateSyncCore
 import StateSyncJournal
+import StateSyncProtocol
+import Synchronization
 
 /// What the sequencer knows of other writers of a shared journal (a cluster).
 struct FollowState {
@@ -134,6 +136,9 @@ extension Sequencer {
             return retryCatchUp(after: error, inputs: inputs)
         }
         following.failedReads = 0
+        if let newer = missed.entries.first(where: { $0.schemaVersion > App.schemaVersion }) {
+            return stopServingNewerStore(version: newer.schemaVersion, from: newer.revision)
+        }
         let settled = following.unknownCommit.take().map { settle($0, against: missed) }
         if !missed.isEmpty {
             var batch = missed.batch
@@ -209,6 +214,28 @@ extension Sequencer {
                 sessionID: sessionID, actionID: id,
                 outcome: .rejected(code: "internal_error", message: "the server cannot follow the shared store"),
                 received: received, isDuplicate: false))
+        }
+    }
+
+    /// Another node wrote the store at app schema `version` (from `revision`
+    /// on), newer than this app's: its entries cannot be read here. The
+    /// engine accepts no more actions (`/health` says why), and every
+    /// session is closed with 1013 so that its client goes to a node that
+    /// knows the version; dispatches held here are not answered (their
+    /// clients send them again there; exactly-once keeps each once).
+    private func stopServingNewerStore(version: Int, from revision: UInt64) {
+        let reason = "the store is at app schema version \(version) from revision \(revision), newer than this node's \(App.schemaVersion): this node no longer serves it; upgrade it"
+        logger.critical("another node wrote the store at a newer app schema version; this node no longer serves it", metadata: [
+            "stored": "\(version)", "known": "\(App.schemaVersion)", "rev": "\(revision)"])
+        shared.newerStoredSchema.store(version, ordering: .releasing)
+        following.unknownCommit = nil
+        following.redo = []
+        following.behind = false
+        following.hintedHead = 0
+        stopAccepting(reason: reason)
+        let closing = ProtocolError.storeSchemaNewer(store, stored: version, served: App.schemaVersion).message
+        for sessionID in publication.sessions.keys {
+            publication.withShard(of: sessionID) { $0.sessions[sessionID]?.sink.moveElsewhere(reason: closing) }
         }
     }
 

@@ -23,6 +23,9 @@ enum DispatchRoute: Equatable {
     /// store it, so a refusal saying nothing was applied (`unavailable`)
     /// would be untrue; its session is closed instead.
     case afterUnansweredForward
+    /// Sequenced here because the writer refused it unapplied: it serves an
+    /// older app schema version than this node's (a rolling upgrade).
+    case writerIsOlder
 }
 
 /// Forwarding. In a cluster one node writes each store: the holder of its
@@ -76,7 +79,7 @@ extension Sequencer {
         metrics.dispatchesForwarded.increment()
         let forwarded = ForwardedDispatch(
             store: store, session: dispatch.session.info, clientID: clientID, role: dispatch.session.role, id: dispatch.id,
-            action: dispatch.action)
+            action: dispatch.action, schemaVersion: App.schemaVersion)
         let (inbox, id, action, received) = (inbox, dispatch.id, dispatch.action, dispatch.received)
         links.forward(forwarded, to: address) { outcome in
             // Refused once the engine stopped: its sessions are closing.
@@ -96,6 +99,12 @@ extension Sequencer {
                 DispatchAnswer(
                     sessionID: sessionID, actionID: id, outcome: .accepted(revision: revision), received: received, isDuplicate: false),
                 of: sessionID, until: revision)
+        case .rejected(ErrorCode.schemaTooNew.rawValue, let reason):
+            // Not applied there: this node writes it, at its own version (the writer stops serving the store once it reads it).
+            ownWrites.forwarded(nil, by: sessionID)
+            logger.notice("the writer serves an older app schema version; sequencing the dispatch here", metadata: [
+                "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
+            await dispatch(action, id: id, from: sessionID, received: received, route: .writerIsOlder)
         case let .rejected(code, message):
             ownWrites.forwarded(nil, by: sessionID)
             answerAtOnce(DispatchAnswer(

@@ -48,9 +48,19 @@ public protocol SessionSink: AnyObject, Sendable {
     /// connection (a WebSocket with 1008 and `reason`); the session then
     /// leaves the engine as any closed one does. Called at most once.
     func close(reason: String)
+    /// This node no longer serves the store (another node wrote it at a
+    /// newer app schema version than this node knows): close the connection
+    /// so that the client goes to another node (a WebSocket with 1013, try
+    /// again later, and `reason`). Default: ``close(reason:)``.
+    func moveElsewhere(reason: String)
 }
 
 extension SessionSink {
     /// No event loop of its own: the engine spreads such sessions over its loops.
     public var eventLoop: (any EventLoop)? { nil }
+
+    /// Closes as ``close(reason:)`` does.
+    public func moveElsewhere(reason: String) {
+        close(reason: reason)
+    }
 }

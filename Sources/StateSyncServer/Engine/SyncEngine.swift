@@ -151,6 +151,15 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// The latest durable revision whose patches have been handed to the fan-out.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
 
+    /// The app schema version another node wrote the store at, when newer
+    /// than this app's: the engine then serves the store no more (it
+    /// accepts no actions, closed its sessions with 1013, and sessions may
+    /// not enter it), so that clients go to a node that knows it.
+    public var newerStoredSchema: Int? {
+        let version = shared.newerStoredSchema.load(ordering: .acquiring)
+        return version > 0 ? version : nil
+    }
+
     /// The sessions joined now: WebSocket sessions and HTTP requests
     /// (updated as the sequencer handles joins and leaves).
     var sessionCount: Int { shared.sessionCount.load(ordering: .relaxed) }

@@ -294,7 +294,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             })
         var routes = [sync]
         if stores.storage.clusterSecret != nil {
-            let writes = ForwardedWrites(main: engine, stores: stores, logger: logger)
+            let writes = ForwardedWrites(main: engine, stores: stores, schemas: schemas, logger: logger)
             routes.append(WebSocketRoute(
                 path: ClusterLinks.path,
                 handshake: WebSocketServerHandshake(subprotocols: [ClusterLinks.subprotocol], rejectsUnknownSubprotocols: true),

@@ -217,6 +217,14 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
                         stores.release(store)
                         return
                     }
+                    if let stored = engine.newerStoredSchema {
+                        // This node no longer serves the store: the client is sent to one that does.
+                        stores.release(store)
+                        _ = perform(.replyAndClose(
+                            .error(.storeSchemaNewer(store, stored: stored, served: App.schemaVersion, id: request.id)),
+                            closeCode: CloseCode.tryAgainLater))
+                        return
+                    }
                     local.value.engines[store] = engine
                     _ = engine.join(session: identity.info, clientID: identity.clientID, role: role, sink: self)
                     logger.debug("entered a store", metadata: ["session": "\(id)", "store": "\(store)"])
@@ -316,6 +324,11 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private func perform(_ action: SessionStateMachine.Action) -> (SessionRequest, StoreName, epoch: String?, role: Role)? {
         switch action {
         case let .join(clientID, name, access):
+            if access.role(in: .main) != nil, let stored = engine.newerStoredSchema {
+                // This node no longer serves main: the client is sent to one that does.
+                return perform(.replyAndClose(
+                    .error(.storeSchemaNewer(.main, stored: stored, served: App.schemaVersion)), closeCode: CloseCode.tryAgainLater))
+            }
             let info = SessionInfo(id: id, name: name.flatMap { $0.isEmpty ? nil : $0 } ?? id)
             local.value.identity = (info, clientID)
             local.value.joined = true
@@ -390,5 +403,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// Closes the connection with 1008 (policy violation) and `reason`.
     func close(reason: String) {
         outbound.close(code: .policyViolation, reason: reason, promise: nil)
+    }
+
+    /// Closes the connection with 1013 (try again later) and `reason`, so that the client goes to another node.
+    func moveElsewhere(reason: String) {
+        outbound.close(code: .tryAgainLater, reason: reason, promise: nil)
     }
 }

@@ -14,19 +14,6 @@ import Testing
 /// applied once.
 @Suite(.timeLimit(.minutes(1)))
 struct ClientSchemaVersionEndToEndTests {
-    /// The board at version 2: version 1 called `addTodo` `addTask`.
-    enum BoardV2: StateSyncApp {
-        typealias Action = BoardAction
-        static var initialState: BoardState { Board.initialState }
-        static var reducer: any Reducer<BoardState, SessionCommand<BoardAction>> { Board.reducer }
-        static var schemaVersion: Int { 2 }
-        static var migrations: SchemaMigrations {
-            [SchemaMigration(from: 1, state: { $0 }, action: { action in
-                action["type"] == "addTask" ? action.replacingType(with: "addTodo") : action
-            })]
-        }
-    }
-
     @Test func anOutboxAnOlderBuildLeftIsUpcastAndAppliedOnce() async throws {
         let outbox = OutboxEndToEndTests.outboxURL()
         defer { try? FileManager.default.removeItem(at: outbox) }   // a test file: gone already is fine
