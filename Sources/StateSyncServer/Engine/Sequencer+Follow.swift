@@ -4,6 +4,15 @@ import StateSyncJournal
 import StateSyncProtocol
 import Synchronization
 
+/// A snapshot another node wrote at a newer app schema version than this
+/// app's, met while catching up: this node cannot read it.
+struct NewerSchemaMet: Error {
+    /// Its schema version.
+    let version: Int
+    /// Its revision.
+    let revision: UInt64
+}
+
 /// What the sequencer knows of other writers of a shared journal (a cluster).
 struct FollowState {
     /// Whether the store holds revisions this node has not read: the batch
@@ -128,6 +137,8 @@ extension Sequencer {
         let missed: MissedEntries
         do {
             missed = try await readMissedEntries()
+        } catch let newer as NewerSchemaMet {
+            return stopServingNewerStore(version: newer.version, from: newer.revision)
         } catch let error as SyncEngineError {
             return stopFollowing("the store's snapshot does not load here (\(error))", inputs: inputs)
         } catch let error as JournalError where error.isHistoryLost {

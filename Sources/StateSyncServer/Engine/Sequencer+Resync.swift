@@ -60,13 +60,11 @@ extension Sequencer {
         if let next = after.first, next.revision != snapshot.revision + 1 {
             throw JournalError.missingEntry(snapshot.revision + 1, lastRevision: after.last?.revision ?? next.revision)
         }
-        let state: JSONValue
-        do {
-            state = try JSONParser().parse(snapshot.state)
-        } catch {
-            throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
+        guard snapshot.schemaVersion <= App.schemaVersion else {
+            throw NewerSchemaMet(version: snapshot.schemaVersion, revision: snapshot.revision)
         }
-        try authority.rewind(to: state, revision: snapshot.revision)
+        // Migrated when older: a snapshot another node wrote before it was upgraded.
+        try authority.rewind(to: try RecoveredState<App>.parse(snapshot), revision: snapshot.revision)
         logger.warning("the entries this node missed are no longer kept; loaded the store's newest snapshot", metadata: [
             "rev": "\(published)", "oldestKept": "\(first.revision)", "snapshot": "\(snapshot.revision)"])
         return MissedEntries(

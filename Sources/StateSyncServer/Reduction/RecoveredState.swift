@@ -65,14 +65,17 @@ struct RecoveredState<App: StateSyncApp> {
         try decode(try parse(snapshot), of: snapshot)
     }
 
-    /// The JSON of a snapshot, migrated to the app's schema version.
+    /// The JSON of a snapshot, migrated to the app's schema version. Its
+    /// size is not bounded by the parser's default (the server wrote it,
+    /// under `--max-state-bytes`, which may be above that default).
     ///
     /// - Throws: ``SyncEngineError`` when it is not JSON, or cannot be
     ///   migrated (a newer version, a step that fails).
-    private static func parse(_ snapshot: JournalSnapshot) throws(SyncEngineError) -> JSONValue {
+    static func parse(_ snapshot: JournalSnapshot) throws(SyncEngineError) -> JSONValue {
         let json: JSONValue
         do {
-            json = try JSONParser().parse(snapshot.state)
+            json = try JSONParser(limits: JSONParser.Limits(maxInputBytes: max(snapshot.state.count, JSONParser.Limits().maxInputBytes)))
+                .parse(snapshot.state)
         } catch {
             throw SyncEngineError.undecodableSnapshot(revision: snapshot.revision, reason: "\(error)")
         }
