@@ -293,7 +293,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Interop/protocol_scenario.py"],
+            exclude: ["Interop/protocol_scenario.py", "Fixtures"],
             swiftSettings: strictSettings
         ),
         // MARK: StateSyncPostgres: the cluster's shared journal in PostgreSQL.
