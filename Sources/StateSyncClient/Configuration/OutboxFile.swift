@@ -49,9 +49,9 @@ struct OutboxFile: Sendable {
             }
             var schemaVersion: Int?
             if let version = entry["schemaVersion"] {
-                guard case .integer(let number) = version, (1...1_000_000).contains(number)
-                else { throw .outboxFailed(path: url.path, reason: "a dispatch's schemaVersion is not an integer from 1 to 1000000") }
-                schemaVersion = Int(number)
+                guard case .integer(let number) = version, let valid = Int(exactly: number), ProtocolVersion.schemaVersions.contains(valid)
+                else { throw .outboxFailed(path: url.path, reason: "a dispatch's schemaVersion is not \(ProtocolVersion.schemaVersionKind)") }
+                schemaVersion = valid
             }
             dispatches.append(Entry(id: id, action: action, store: store, schemaVersion: schemaVersion))
         }

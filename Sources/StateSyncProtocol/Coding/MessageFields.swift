@@ -66,17 +66,14 @@ struct MessageFields {
 
     private static let revisionKind = "a non-negative 64-bit integer"
 
-    /// An app schema version, when present: an integer in `1...1_000_000`.
+    /// An app schema version, when present (``ProtocolVersion/schemaVersions``).
     func optionalSchemaVersion(_ name: String) throws(ProtocolError) -> Int? {
         guard let value = member(name) else { return nil }
-        guard case .integer(let number) = value, (1...Self.maxSchemaVersion).contains(number) else {
-            throw .wrongType(name, expected: "an app schema version (an integer from 1 to \(Self.maxSchemaVersion))", found: value, id: id)
+        guard case .integer(let number) = value, let version = Int(exactly: number), ProtocolVersion.schemaVersions.contains(version) else {
+            throw .wrongType(name, expected: ProtocolVersion.schemaVersionKind, found: value, id: id)
         }
-        return Int(number)
+        return version
     }
-
-    /// The largest schema version a message may name.
-    static let maxSchemaVersion: Int64 = 1_000_000
 
     /// A JSON Pointer given as a string; a malformed or too long one is `invalid_path`.
     func pointer(_ name: String) throws(ProtocolError) -> JSONPointer {

@@ -17,7 +17,8 @@ import WebSocket
 /// closes. A link holds at most ``maxSessions`` of them.
 struct ForwardedWrites<App: StateSyncApp>: Sendable {
     /// The sessions one link may have here at once: beyond, a forward is
-    /// rejected `limit_reached` (the sender then writes it itself).
+    /// rejected `limit_reached`, which the sending node passes on to its
+    /// client (the code is also an app's, so it cannot mean "write it there").
     static var maxSessions: Int { 65_536 }
 
     let main: SyncEngine<App>

@@ -216,10 +216,7 @@ extension Sequencer {
     /// held are answered `internal_error`.
     private func stopFollowing(_ reason: String, inputs: [BatchInput]) {
         logger.critical("cannot follow the shared journal; the engine accepts no more actions", metadata: ["reason": "\(reason)"])
-        following.unknownCommit = nil
-        stopAccepting(reason: "the server cannot follow the shared store and accepts no more actions")
-        following.behind = false
-        following.hintedHead = 0
+        stopFollowing(because: "the server cannot follow the shared store and accepts no more actions")
         for case let .dispatch(sessionID, id, _, received) in inputs {
             commits.answer(DispatchAnswer(
                 sessionID: sessionID, actionID: id,
@@ -239,15 +236,21 @@ extension Sequencer {
         logger.critical("another node wrote the store at a newer app schema version; this node no longer serves it", metadata: [
             "stored": "\(version)", "known": "\(App.schemaVersion)", "rev": "\(revision)"])
         shared.newerStoredSchema.store(version, ordering: .releasing)
-        following.unknownCommit = nil
         following.redo = []
-        following.behind = false
-        following.hintedHead = 0
-        stopAccepting(reason: reason)
+        stopFollowing(because: reason)
         let closing = ProtocolError.storeSchemaNewer(store, stored: version, served: App.schemaVersion).message
         for sessionID in publication.sessions.keys {
             publication.withShard(of: sessionID) { $0.sessions[sessionID]?.sink.moveElsewhere(reason: closing) }
         }
+    }
+
+    /// Forgets what following meant to do (a commit to settle, a catch-up
+    /// due) and accepts no more actions, for `reason` (what `/health` says).
+    private func stopFollowing(because reason: String) {
+        following.unknownCommit = nil
+        following.behind = false
+        following.hintedHead = 0
+        stopAccepting(reason: reason)
     }
 
     /// Sequences `inputs` again, in order, on the caught-up state.

@@ -41,10 +41,10 @@ struct HTTPAPIAccess: Sendable {
     ///   outside the accepted range, as for a `hello`.
     func declaredSchema(of request: HTTPRouteRequest) throws(HTTPAPIError) -> Int? {
         guard let text = request.head.headers.first(name: Self.schemaHeader) else { return nil }
-        guard let version = Int(text.trimmingCharacters(in: .whitespaces)), (1...1_000_000).contains(version) else {
+        guard let version = Int(text.trimmingCharacters(in: .whitespaces)), ProtocolVersion.schemaVersions.contains(version) else {
             throw HTTPAPIError(
                 status: .badRequest, code: ErrorCode.badRequest.rawValue,
-                message: "header \(Self.schemaHeader) must be an app schema version (an integer from 1 to 1000000), not \"\(text.prefix(60))\"")
+                message: "header \(Self.schemaHeader) must be \(ProtocolVersion.schemaVersionKind), not \"\(text.prefix(60))\"")
         }
         if let refusal = schemas.refusal(ofHelloDeclaring: version) { throw HTTPAPIError(refusal) }
         return version
