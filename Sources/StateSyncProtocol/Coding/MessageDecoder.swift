@@ -69,6 +69,14 @@ public struct MessageDecoder: Sendable {
         return try? StoreName(name)
     }
 
+    /// The `type` a message names, read from a message that did not
+    /// decode, so that an error about it can say what it was meant to be;
+    /// `nil` when it is not an object with a string `type`.
+    public func namedType(_ bytes: some Collection<UInt8>) -> String? {
+        guard let fields = try? parseObject(bytes) else { return nil }
+        return try? fields.type()
+    }
+
     private func clientMessage(_ fields: MessageFields) throws(ProtocolError) -> ClientMessage {
         switch try fields.type() {
         case "hello":

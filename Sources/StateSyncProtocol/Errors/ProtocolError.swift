@@ -33,6 +33,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case tooManySubscriptions(limit: Int)
         case unsupportedBinary
         case helloRequired(received: String)
+        case invalidHello(reason: String)
         case unauthorized(tokenGiven: Bool)
         case tokenRefused(String)
         case storeNotGranted(store: String)
@@ -109,6 +110,12 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `hello` (closes the connection with 1008).
     public static func helloRequired(received: String, id: String?) -> ProtocolError {
         ProtocolError(.helloRequired(received: received), id: id)
+    }
+
+    /// `hello_required`: the first message is a `hello` with a field of the
+    /// wrong type or value (`error` names it; closes the connection with 1008).
+    public static func invalidHello(_ error: ProtocolError) -> ProtocolError {
+        ProtocolError(.invalidHello(reason: error.message), id: nil)
     }
 
     /// `unauthorized`: `hello` carried no token (`tokenGiven == false`) or a
@@ -207,7 +214,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidPath: .invalidPath
         case .tooManySubscriptions: .tooManySubscriptions
         case .unsupportedBinary: .unsupportedBinary
-        case .helloRequired: .helloRequired
+        case .helloRequired, .invalidHello: .helloRequired
         case .unauthorized, .tokenRefused: .unauthorized
         case .rateLimited, .byteRateLimited: .rateLimited
         case .forbidden, .storeNotCreatable, .storeNotGranted: .forbidden
@@ -254,6 +261,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
             "binary messages are not supported in statesync.v1; send JSON text messages"
         case .helloRequired(let received):
             "the first message must be \"hello\", not \"\(Self.clip(received))\""
+        case .invalidHello(let reason):
+            "this \"hello\" is invalid: \(reason)"
         case .unauthorized(let tokenGiven):
             tokenGiven ? "the token is not valid" : "this server requires a token in \"hello\""
         case .tokenRefused(let reason):

@@ -165,7 +165,8 @@ public struct SessionStateMachine: Sendable {
         do {
             message = try decoder.decodeClientMessage(bytes)
         } catch {
-            // Anything but a valid hello first is `hello_required`.
+            // Anything but a valid hello first is `hello_required`; a hello with a bad field says which.
+            if error.code == .badRequest, decoder.namedType(bytes) == "hello" { return fail(.invalidHello(error)) }
             return fail(.helloRequired(received: "an invalid message (\(error.code))", id: error.id))
         }
         guard case let .hello(clientID, token, name, schemaVersion) = message else {

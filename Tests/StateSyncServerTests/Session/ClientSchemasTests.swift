@@ -72,7 +72,7 @@ struct ClientSchemasTests {
             return
         }
         #expect(code == .helloRequired)
-        #expect(message.contains("bad_request"), "\(message)")
+        #expect(message.hasPrefix(#"this "hello" is invalid: field "schemaVersion" must be an app schema version"#), "\(message)")
     }
 
     @Test(arguments: [0, 3])
