@@ -63,8 +63,12 @@ struct ClusterForwardedWritesTests {
             #expect(refused["answer"]?["message"]?.stringValue?.contains("the sending node writes it") == true, "\(refused)")
             try await Self.send(link, forward: "v1", session: "n-new-s-1", store: "main", schemaVersion: 1)
             #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
+            // A node of a build before versions names none: version 1, applied.
+            try await Self.send(link, forward: "unversioned", session: "n-new-s-1", store: "main")
+            #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
             #expect(try await PostgresQueries.texts(
-                "SELECT action_id FROM statesync_journal WHERE action_id IS NOT NULL", on: postgres) == ["v1"], "v2 was not applied")
+                "SELECT action_id FROM statesync_journal WHERE action_id IS NOT NULL ORDER BY revision", on: postgres)
+                == ["v1", "unversioned"], "v2 was not applied")
             try await link.connection.outbound.close()
             await node.process.stop()
         }

@@ -71,7 +71,8 @@ struct ForwardedWrites<App: StateSyncApp>: Sendable {
             return
         }
         let sink = ForwardedAnswers(remote.session, store: remote.store, outbound: outbound)
-        let version = object["schemaVersion"]?.intValue ?? App.schemaVersion
+        // A node of a build before schema versions names none: its actions are of version 1.
+        let version = object["schemaVersion"]?.intValue ?? 1
         guard version <= App.schemaVersion else {
             // A rolling upgrade: this node cannot read the action; the sending node writes it itself.
             return sink.send(answer: .reject(id: id, code: RejectCode(rawValue: ErrorCode.schemaTooNew.rawValue), message:
