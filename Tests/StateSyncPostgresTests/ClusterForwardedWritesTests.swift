@@ -18,7 +18,7 @@ struct ClusterForwardedWritesTests {
             let node = try await ClusterNode.start(postgres)
             let secret = try #require(try await PostgresQueries.text("SELECT secret FROM statesync_cluster", on: postgres))
             #expect(secret.count == 64)
-            let link = try await Self.link(to: node, secret: secret)
+            let link = try await Self.link(port: node.port, secret: secret)
             try await Self.send(link, forward: "a1", session: "n-other-s-1", store: "main")
             let first = try await Self.answer(on: link)
             #expect(first["session"] == "n-other-s-1")
@@ -55,7 +55,7 @@ struct ClusterForwardedWritesTests {
         try await TestPostgres.with { postgres in
             let node = try await ClusterNode.start(postgres)
             let secret = try #require(try await PostgresQueries.text("SELECT secret FROM statesync_cluster", on: postgres))
-            let link = try await Self.link(to: node, secret: secret)
+            let link = try await Self.link(port: node.port, secret: secret)
             try await Self.send(link, forward: "v2", session: "n-new-s-1", store: "main", schemaVersion: 2)
             let refused = try await Self.answer(on: link)
             #expect(refused["answer"]?["type"] == "reject")
@@ -74,12 +74,35 @@ struct ClusterForwardedWritesTests {
         }
     }
 
+    /// A writer of version 2 (in process, the board's stand-in `BoardV2`,
+    /// which calls version 1's `addTask` `addTodo`) upcasts what an older
+    /// node forwards: one naming version 1, and one naming none (a node of
+    /// a build before versions).
+    @Test func aNewerWriterUpcastsWhatAnOlderNodeForwardsNamedOrNot() async throws {
+        try await TestPostgres.with { postgres in
+            let configuration = try ClusterSchemaVersionTests.configuration(postgres, forwarding: true)
+            try await TestServer.with(configuration, app: BoardV2.self) { node in
+                let secret = try #require(try await PostgresQueries.text("SELECT secret FROM statesync_cluster", on: postgres))
+                let link = try await Self.link(port: node.port, secret: secret)
+                try await Self.send(link, forward: "named", session: "n-old-s-1", store: "main", schemaVersion: 1,
+                                    action: ["type": "addTask", "title": "Milk"])
+                #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
+                try await Self.send(link, forward: "unnamed", session: "n-old-s-1", store: "main",
+                                    action: ["type": "addTask", "title": "Bread"])
+                #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
+                let todos = try await HTTPGet.get(port: node.port, path: "/api/state?path=/todos").body
+                #expect(todos.contains("Milk") && todos.contains("Bread"), "\(todos)")
+                try await link.connection.outbound.close()
+            }
+        }
+    }
+
     @Test func aLinkWithoutTheClusterSecretIsRefusedBeforeTheUpgrade() async throws {
         try await TestPostgres.with { postgres in
             let node = try await ClusterNode.start(postgres)
             for secret in [nil, "not-the-secret"] as [String?] {
                 await #expect(throws: (any Error).self, "secret \(secret ?? "none")") {
-                    _ = try await Self.link(to: node, secret: secret)
+                    _ = try await Self.link(port: node.port, secret: secret)
                 }
             }
             await node.process.stop()
@@ -87,20 +110,21 @@ struct ClusterForwardedWritesTests {
     }
 
     /// A link to `node`'s `/cluster`, with `secret` as its bearer token.
-    private static func link(to node: ClusterNode, secret: String?) async throws -> Link {
+    private static func link(port: Int, secret: String?) async throws -> Link {
         var headers = HTTPHeaders()
         if let secret { headers.add(name: "Authorization", value: "Bearer \(secret)") }
         return Link(try await WebSocketClient.connect(
-            url: "ws://127.0.0.1:\(node.port)/cluster", subprotocols: ["statesync-cluster.v1"], headers: headers))
+            url: "ws://127.0.0.1:\(port)/cluster", subprotocols: ["statesync-cluster.v1"], headers: headers))
     }
 
-    /// Forwards `increment n` with action id `id` from `session` (clientId `c-remote`).
+    /// Forwards `action` (default `increment n`) with action id `id` from `session` (clientId `c-remote`).
     private static func send(
-        _ link: Link, forward id: String, session: String, store: String, role: String = "writer", schemaVersion: Int? = nil
+        _ link: Link, forward id: String, session: String, store: String, role: String = "writer", schemaVersion: Int? = nil,
+        action: JSONObject = ["type": "increment", "counter": "n"]
     ) async throws {
         var message: JSONObject = [
             "type": "forward", "store": .string(store), "session": .string(session), "name": "remote", "clientId": "c-remote",
-            "role": .string(role), "id": .string(id), "action": ["type": "increment", "counter": "n"],
+            "role": .string(role), "id": .string(id), "action": .object(action),
         ]
         if let schemaVersion { message["schemaVersion"] = .integer(Int64(schemaVersion)) }
         try await link.connection.outbound.send(text: JSONSerializer().string(for: .object(message)))
