@@ -67,17 +67,18 @@ struct EnginePipelineTests {
         #expect(story == ["put 1", "serverStarted", "put 2"])
     }
 
+    /// Its key is its own (`ask-replay`): the effect's run count is per key and process-wide, and other suites run in parallel.
     @Test func anEffectsFollowUpIsJournaledAsASystemCommandAndReplayNeverRunsTheEffect() async throws {
         let journal = CountingJournal(forwardsClose: false)
         let engine = try await keyValueEngine(journal: journal)
         let alice = engine.joinRecording("s-a", clientID: "c-a")
-        engine.handle(.subscribe(id: "answer", path: pointer("/answer"), since: nil), from: "s-a")
-        engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "ask", "value": true]), from: "s-a")
+        engine.handle(.subscribe(id: "answer", path: pointer("/answer-replay"), since: nil), from: "s-a")
+        engine.handle(.dispatch(id: "a1", action: ["type": "put", "key": "ask-replay", "value": true]), from: "s-a")
         _ = await alice.wait { !ServerMessage.patches($0, for: "answer").isEmpty }
-        let answered = try await engine.value(at: "/answer", session: "s-a", sink: alice)
+        let answered = try await engine.value(at: "/answer-replay", session: "s-a", sink: alice)
         #expect(answered.value.intValue != nil)
         await engine.shutdown()
-        let runsBefore = KeyValueApp.effectRuns(of: "ask")
+        let runsBefore = KeyValueApp.effectRuns(of: "ask-replay")
 
         let entries = try await journal.entries(from: 1, through: journal.lastRevision)
         let system = entries.filter { (try? SessionCommandCoding.decode($0.action, as: KeyValueApp.Action.self))?.isSystem == true }
@@ -86,10 +87,10 @@ struct EnginePipelineTests {
 
         let restarted = try await keyValueEngine(journal: journal)
         let bob = restarted.joinRecording("s-b")
-        let replayed = try await restarted.value(at: "/answer", session: "s-b", sink: bob)
+        let replayed = try await restarted.value(at: "/answer-replay", session: "s-b", sink: bob)
         #expect(replayed.value == answered.value)
         await restarted.shutdown()
-        #expect(KeyValueApp.effectRuns(of: "ask") == runsBefore)
+        #expect(KeyValueApp.effectRuns(of: "ask-replay") == runsBefore)
     }
 }
 

@@ -52,8 +52,8 @@ import Testing
 
     @Test func theAppsEffectIsReturnedNotStarted() async throws {
         var authority = try Self.authority()
-        let before = KeyValueApp.effectRuns(of: "ask")
-        guard case .accepted(let accepted) = authority.apply(.dispatch(.put(key: "ask", value: 1), from: Self.alice), clientID: nil, actionID: nil) else {
+        let before = KeyValueApp.effectRuns(of: "ask-returned")
+        guard case .accepted(let accepted) = authority.apply(.dispatch(.put(key: "ask-returned", value: 1), from: Self.alice), clientID: nil, actionID: nil) else {
             Issue.record("the put was rejected")
             return
         }
@@ -61,8 +61,8 @@ import Testing
         let sent = SentCommands()
         runner.start(accepted.effect) { sent.append($0) }
         await runner.finished()
-        #expect(KeyValueApp.effectRuns(of: "ask") > before)
-        guard case .system(.put(key: "answer", _))? = sent.commands.first else {
+        #expect(KeyValueApp.effectRuns(of: "ask-returned") > before)
+        guard case .system(.put(key: "answer-returned", _))? = sent.commands.first else {
             Issue.record("the effect sent \(sent.commands)")
             return
         }
