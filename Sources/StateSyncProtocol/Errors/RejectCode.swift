@@ -46,6 +46,11 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// unanswered may have been, so a client that sent it before sends it
     /// again later until another answer comes.
     public static let unavailable = RejectCode(rawValue: "unavailable")
+    /// `schema_too_new`: the node cannot apply the action: it serves an
+    /// older app schema version than the action's, or no longer serves the
+    /// store (a newer node wrote it). Not applied: between nodes, the
+    /// forwarding node writes it itself.
+    public static let schemaTooNew = RejectCode(rawValue: ErrorCode.schemaTooNew.rawValue)
     /// `state_too_large`: applying the action would grow the state above the
     /// server's limit (`serve --max-state-bytes`); nothing changed.
     public static let stateTooLarge = RejectCode(rawValue: "state_too_large")

@@ -75,7 +75,7 @@ struct ForwardedWrites<App: StateSyncApp>: Sendable {
         let version = object["schemaVersion"]?.intValue ?? 1
         guard version <= App.schemaVersion else {
             // A rolling upgrade: this node cannot read the action; the sending node writes it itself.
-            return sink.send(answer: .reject(id: id, code: RejectCode(rawValue: ErrorCode.schemaTooNew.rawValue), message:
+            return sink.send(answer: .reject(id: id, code: .schemaTooNew, message:
                 "this writer serves app schema version \(App.schemaVersion); the forwarded action is of version \(version): the sending node writes it"))
         }
         let upcast: JSONObject
@@ -104,7 +104,7 @@ struct ForwardedWrites<App: StateSyncApp>: Sendable {
         }
         if let stored = engine.newerStoredSchema {
             // This node no longer serves the store (a newer node wrote it): the sending node writes the action.
-            return sink.send(answer: .reject(id: id, code: RejectCode(rawValue: ErrorCode.schemaTooNew.rawValue), message:
+            return sink.send(answer: .reject(id: id, code: .schemaTooNew, message:
                 ProtocolError.storeSchemaNewer(remote.store, stored: stored, served: App.schemaVersion).message))
         }
         _ = await engine.submit(.dispatch(id: id, action: upcast), from: remote.session)

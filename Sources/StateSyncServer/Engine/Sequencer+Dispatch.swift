@@ -91,12 +91,13 @@ extension Sequencer {
     /// one is refused `schema_too_new` (a forwarding node then writes it).
     private func refuseForNewerStore(_ dispatch: Dispatch, stored: Int) {
         let message = ProtocolError.storeSchemaNewer(store, stored: stored, served: App.schemaVersion).message
-        guard !dispatch.session.announced else {
-            let sessionID = dispatch.session.info.id
-            publication.withShard(of: sessionID) { $0.sessions[sessionID]?.sink.moveElsewhere(reason: message) }
-            return
-        }
-        answerAtOnce(dispatch.answer(.rejected(code: ErrorCode.schemaTooNew.rawValue, message: message), isDuplicate: false))
+        guard !dispatch.session.announced else { return moveElsewhere(dispatch.session.info.id, reason: message) }
+        answerAtOnce(dispatch.answer(.rejected(code: RejectCode.schemaTooNew.rawValue, message: message), isDuplicate: false))
+    }
+
+    /// Closes session `sessionID` so that its client goes to another node (``SessionSink/moveElsewhere(reason:)``).
+    func moveElsewhere(_ sessionID: String, reason: String) {
+        publication.withShard(of: sessionID) { $0.sessions[sessionID]?.sink.moveElsewhere(reason: reason) }
     }
 
     /// Runs a command of the server's own (presence, `serverStarted`, an

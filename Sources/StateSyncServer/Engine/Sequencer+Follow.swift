@@ -239,9 +239,7 @@ extension Sequencer {
         following.redo = []
         stopFollowing(because: reason)
         let closing = ProtocolError.storeSchemaNewer(store, stored: version, served: App.schemaVersion).message
-        for sessionID in publication.sessions.keys {
-            publication.withShard(of: sessionID) { $0.sessions[sessionID]?.sink.moveElsewhere(reason: closing) }
-        }
+        for sessionID in publication.sessions.keys { moveElsewhere(sessionID, reason: closing) }
     }
 
     /// Forgets what following meant to do (a commit to settle, a catch-up

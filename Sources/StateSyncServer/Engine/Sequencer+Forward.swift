@@ -99,7 +99,7 @@ extension Sequencer {
                 DispatchAnswer(
                     sessionID: sessionID, actionID: id, outcome: .accepted(revision: revision), received: received, isDuplicate: false),
                 of: sessionID, until: revision)
-        case .rejected(ErrorCode.schemaTooNew.rawValue, let reason):
+        case .rejected(RejectCode.schemaTooNew.rawValue, let reason):
             // Not applied there: this node writes it, at its own version (the writer stops serving the store once it reads it).
             ownWrites.forwarded(nil, by: sessionID)
             logger.notice("the writer serves an older app schema version; sequencing the dispatch here", metadata: [
