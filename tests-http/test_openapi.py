@@ -142,11 +142,11 @@ def dispatch(server, body, expected: int, headers=None):
 
 def test_dispatch_answers(open_server):
     first = dispatch(open_server, {"type": "addTodo", "title": "Milk"}, 200).json()["rev"]
-    second = dispatch(open_server, {"action": {"type": "say", "text": "deployed"}, "clientId": "ci", "id": "build-1",
+    second = dispatch(open_server, {"action": {"type": "postMessage", "text": "deployed"}, "clientId": "ci", "id": "build-1",
                                     "name": "ci"}, 200).json()["rev"]
     assert second > first
     # The same pair answers its first outcome again, applied once.
-    again = dispatch(open_server, {"action": {"type": "say", "text": "deployed"}, "clientId": "ci", "id": "build-1"}, 200)
+    again = dispatch(open_server, {"action": {"type": "postMessage", "text": "deployed"}, "clientId": "ci", "id": "build-1"}, 200)
     assert again.json()["rev"] == second
     keyed = dispatch(open_server, {"type": "increment", "counter": "paid"}, 200, headers={"Idempotency-Key": "k-1"})
     assert dispatch(open_server, {"type": "increment", "counter": "paid"}, 200,
@@ -156,7 +156,7 @@ def test_dispatch_answers(open_server):
     assert dispatch(open_server, {"type": "bogus"}, 422).json()["code"] == "invalid_action"
     assert dispatch(open_server, [1], 400).json()["code"] == "bad_json"
     assert dispatch(open_server, {"action": 3}, 400).json()["code"] == "bad_request"
-    assert dispatch(open_server, {"type": "say", "text": "x"}, 400,
+    assert dispatch(open_server, {"type": "postMessage", "text": "x"}, 400,
                     headers={"Idempotency-Key": "k" * 129}).json()["code"] == "bad_request"
     # --restrict-action resetCounter=admin; only the server may send `rolled`.
     assert dispatch(open_server, {"type": "resetCounter", "counter": "paid"}, 403).json()["code"] == "forbidden"
@@ -278,7 +278,7 @@ def raw(server, method: str, path: str, url: str, expected: int, headers=None, d
 
 def test_fixed_refusals(open_server):
     # An empty Idempotency-Key would make every such request one pair.
-    empty_key = dispatch(open_server, {"type": "say", "text": "x"}, 400, headers={"Idempotency-Key": ""})
+    empty_key = dispatch(open_server, {"type": "postMessage", "text": "x"}, 400, headers={"Idempotency-Key": ""})
     assert empty_key.json()["code"] == "bad_request"
     # A path that is not percent-encoded UTF-8 is refused, not read as absent (the whole state).
     for url in ("/api/state?path=%FF", "/api/state?path=%2", "/api/stores/team-1/state?path=%C3%28"):
@@ -560,7 +560,7 @@ def test_store_deletion_failure_is_no_conflict(stores_server):
 # Limits (the limits server: 1 request a second, bursts of 2, 2 KiB bodies, 3 s per request, 3 connections).
 
 def test_body_too_large(limits_server):
-    response = dispatch(limits_server, {"type": "say", "text": "x" * 4096}, 413)
+    response = dispatch(limits_server, {"type": "postMessage", "text": "x" * 4096}, 413)
     assert header(response, "Content-Type").startswith("text/plain")
     # Any request's body, whatever the route.
     for method, path in OPERATIONS:

@@ -22,7 +22,7 @@ func action(_ index: Int, todos: Int) -> BoardAction {
     case 0: .addTodo(title: "new \(index)")
     case 1: .toggleTodo(id: "t\(index % todos + 1)")
     case 2: .increment(counter: "counter\(index % 20)", by: 1)
-    default: .say(text: "hello \(index)")
+    default: .postMessage(text: "hello \(index)")
     }
 }
 

@@ -8,7 +8,7 @@ public import StateSyncCore
 /// only that field (`/todos`, `/counters`, `/chat` or `/presence`), and a
 /// counter or presence change only that entry (`/counters/hits`).
 ///
-/// Its one effect rolls dice: a `say` of `/roll` or `/roll N` (see
+/// Its one effect rolls dice: a `postMessage` of `/roll` or `/roll N` (see
 /// ``effects``). How many todos and counters it holds and how long a
 /// counter name or todo id may be are a server's limits, not the reducer's:
 /// install ``BoardLimitsMiddleware`` (as `statesync serve` does).
@@ -27,6 +27,13 @@ public enum Board: StateSyncApp {
 
     /// ``BoardReducer``.
     public static var reducer: any Reducer<BoardState, SessionCommand<BoardAction>> { BoardReducer() }
+
+    /// 2: todos have a priority, and the chat action is `postMessage`
+    /// (version 1's `say`); see ``BoardMigrations``.
+    public static var schemaVersion: Int { 2 }
+
+    /// ``BoardMigrations/all``.
+    public static var migrations: SchemaMigrations { BoardMigrations.all }
 
     /// `/todos`, `/counters`, `/chat`, `/presence` for the fields of the same names.
     public static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer? {

@@ -1,3 +1,4 @@
+import BoardApp
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -48,19 +49,21 @@ struct ClusterForwardedWritesTests {
         }
     }
 
-    /// A rolling upgrade: the writer (the board, version 1) cannot read an
-    /// action of version 2, so it refuses it unapplied and the sending node
-    /// writes it; one of its own version is applied as before.
+    /// A rolling upgrade: the writer (the board) cannot read an action of a
+    /// newer version, so it refuses it unapplied and the sending node writes
+    /// it; one of its own version, or an older one, is applied as before.
     @Test func aForwardOfANewerSchemaVersionIsRefusedUnappliedSoThatTheSenderWritesIt() async throws {
         try await TestPostgres.with { postgres in
             let node = try await ClusterNode.start(postgres)
             let secret = try #require(try await PostgresQueries.text("SELECT secret FROM statesync_cluster", on: postgres))
             let link = try await Self.link(port: node.port, secret: secret)
-            try await Self.send(link, forward: "v2", session: "n-new-s-1", store: "main", schemaVersion: 2)
+            try await Self.send(link, forward: "newer", session: "n-new-s-1", store: "main", schemaVersion: Board.schemaVersion + 1)
             let refused = try await Self.answer(on: link)
             #expect(refused["answer"]?["type"] == "reject")
             #expect(refused["answer"]?["code"] == "schema_too_new", "\(refused)")
             #expect(refused["answer"]?["message"]?.stringValue?.contains("the sending node writes it") == true, "\(refused)")
+            try await Self.send(link, forward: "current", session: "n-new-s-1", store: "main", schemaVersion: Board.schemaVersion)
+            #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
             try await Self.send(link, forward: "v1", session: "n-new-s-1", store: "main", schemaVersion: 1)
             #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
             // A node of a build before versions names none: version 1, applied.
@@ -68,23 +71,23 @@ struct ClusterForwardedWritesTests {
             #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
             #expect(try await PostgresQueries.texts(
                 "SELECT action_id FROM statesync_journal WHERE action_id IS NOT NULL ORDER BY revision", on: postgres)
-                == ["v1", "unversioned"], "v2 was not applied")
+                == ["current", "v1", "unversioned"], "the newer one was not applied")
             try await link.connection.outbound.close()
             await node.process.stop()
         }
     }
 
-    /// A writer of version 2 (in process, the board's stand-in `BoardV2`,
-    /// which calls version 1's `addTask` `addTodo`) upcasts what an older
-    /// node forwards: one naming version 1, and one naming none (a node of
-    /// a build before versions).
+    /// A writer of the board's next version (in process, ``BoardNext``,
+    /// which calls the board's `addTask` `addTodo`) upcasts what an older
+    /// node forwards: one naming the board's version, and one naming none (a
+    /// node of a build before versions: version 1, upcast through every step).
     @Test func aNewerWriterUpcastsWhatAnOlderNodeForwardsNamedOrNot() async throws {
         try await TestPostgres.with { postgres in
             let configuration = try ClusterSchemaVersionTests.configuration(postgres, forwarding: true)
-            try await TestServer.with(configuration, app: BoardV2.self) { node in
+            try await TestServer.with(configuration, app: BoardNext.self) { node in
                 let secret = try #require(try await PostgresQueries.text("SELECT secret FROM statesync_cluster", on: postgres))
                 let link = try await Self.link(port: node.port, secret: secret)
-                try await Self.send(link, forward: "named", session: "n-old-s-1", store: "main", schemaVersion: 1,
+                try await Self.send(link, forward: "named", session: "n-old-s-1", store: "main", schemaVersion: Board.schemaVersion,
                                     action: ["type": "addTask", "title": "Milk"])
                 #expect(try await Self.answer(on: link)["answer"]?["type"] == "ack")
                 try await Self.send(link, forward: "unnamed", session: "n-old-s-1", store: "main",

@@ -8,8 +8,8 @@ import TestProcessSupport
 import Testing
 
 /// A rolling upgrade of a three-node cluster (in-process nodes on one
-/// PostgreSQL, forwarding on) from the board at app schema version 1 to
-/// version 2, one node at a time, while a writer on each node dispatches
+/// PostgreSQL, forwarding on) from the board to its next app schema
+/// version (``BoardNext``), one node at a time, while a writer on each node dispatches
 /// without pause: every acknowledged action is stored once and nothing
 /// else is, the old nodes drop out as the new ones write, and a client of
 /// the new version, once on a new node, is never dropped.
@@ -60,7 +60,7 @@ struct ClusterRollingUpgradeTests {
             let ports = nodes.map(\.server.port)
             let urls = ports.map { "ws://127.0.0.1:\($0)/sync" }
             let writers = (0..<3).map { index in
-                Writer(urls: (0..<3).map { urls[($0 + index) % 3] }, clientID: "writer-\(index)", schemaVersion: 1)
+                Writer(urls: (0..<3).map { urls[($0 + index) % 3] }, clientID: "writer-\(index)", schemaVersion: Board.schemaVersion)
             }
             var newClient: StateSyncClient?
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -73,11 +73,11 @@ struct ClusterRollingUpgradeTests {
                     try await nodes[index].stop()
                     var upgraded = base
                     upgraded.port = ports[index]
-                    upgraded.minimumClientSchema = 1   // the writers speak version 1, whose actions still apply
-                    nodes[index] = try await TestServer.start(upgraded, app: BoardV2.self)
+                    upgraded.minimumClientSchema = Board.schemaVersion   // the writers speak the board's version, whose actions still apply
+                    nodes[index] = try await TestServer.start(upgraded, app: BoardNext.self)
                     if index == 0 {
                         var configuration = StateSyncClientConfiguration(urls: [urls[0]])
-                        configuration.schemaVersion = 2
+                        configuration.schemaVersion = BoardNext.schemaVersion
                         let client = StateSyncClient(configuration: configuration)
                         group.addTask { try await client.run() }
                         try await client.waitUntilOnline()
@@ -90,7 +90,7 @@ struct ClusterRollingUpgradeTests {
                 try await Self.until { writers.allSatisfy(\.finished) }
                 let client = try #require(newClient)
                 #expect(try await client.dispatch(["type": "increment", "counter": "new"]) > 0)
-                #expect(client.status.connections == 1, "the client of version 2 was never dropped")
+                #expect(client.status.connections == 1, "the client of the new version was never dropped")
                 for writer in writers { await writer.client.close() }
                 await client.close()
                 group.cancelAll()

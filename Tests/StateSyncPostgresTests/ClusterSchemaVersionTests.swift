@@ -43,30 +43,31 @@ struct ClusterSchemaVersionTests {
                 try await stayer.send(Self.increment("o1"))
                 _ = try await stayer.receive("ack")
                 var newer = configuration
-                newer.minimumClientSchema = 1   // version 1 clients still read the state (it did not change shape)
-                try await TestServer.with(newer, app: BoardV2.self) { new in
+                newer.minimumClientSchema = Board.schemaVersion   // the board's clients still read the state (same shape)
+                try await TestServer.with(newer, app: BoardNext.self) { new in
                     var clientConfiguration = StateSyncClientConfiguration(urls: [old.url, new.url])
                     clientConfiguration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
-                    clientConfiguration.schemaVersion = 1
+                    clientConfiguration.schemaVersion = Board.schemaVersion
                     let mover = StateSyncClient(configuration: clientConfiguration)
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask { try await mover.run() }
                         try await mover.waitUntilOnline()
 
                         let writer = try await ProtocolClient.connect(new.url)
-                        try await writer.send(#"{"type":"hello","clientId":"on-new","schemaVersion":2}"#)
+                        try await writer.send(#"{"type":"hello","clientId":"on-new","schemaVersion":\#(BoardNext.schemaVersion)}"#)
                         _ = try await writer.receive("welcome")
                         try await writer.send(Self.increment("n1"))
                         _ = try await writer.receive("ack")
 
-                        // The older node read an entry of version 2: its sessions are sent elsewhere.
+                        // The older node read an entry of the newer version: its sessions are sent elsewhere.
                         _ = try await stayer.drainUntilClosed()
                         #expect(stayer.closeCode == 1013)
-                        #expect(stayer.closeReason?.contains("is at app schema version 2; this node serves version 1") == true,
+                        #expect(stayer.closeReason?.contains("is at app schema version \(BoardNext.schemaVersion); this node serves version \(Board.schemaVersion)") == true,
                                 "\(stayer.closeReason ?? "")")
                         let health = try await HTTPGet.get(port: old.port, path: "/health")
                         #expect(health.status == 503, "\(health.body)")
-                        #expect(health.body.contains("app schema version 2") && health.body.contains("newer than this node's 1"), "\(health.body)")
+                        #expect(health.body.contains("app schema version \(BoardNext.schemaVersion)")
+                                && health.body.contains("newer than this node's \(Board.schemaVersion)"), "\(health.body)")
 
                         let late = try await ProtocolClient.connect(old.url)
                         try await late.send(#"{"type":"hello"}"#)
@@ -75,7 +76,7 @@ struct ClusterSchemaVersionTests {
                         _ = try await late.drainUntilClosed()
                         #expect(late.closeCode == 1013)
 
-                        // The client given both nodes goes on at the newer one; its action of version 1 is upcast there.
+                        // The client given both nodes goes on at the newer one; its action of the board's version is upcast there.
                         let rev = try await mover.dispatch(["type": "increment", "counter": "hits"])
                         #expect(rev > 0)
                         // And the newer node's own clients go on too, whoever held the lease.

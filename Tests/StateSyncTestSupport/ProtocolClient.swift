@@ -30,11 +30,12 @@ package final class ProtocolClient {
 
     /// Connects and says hello; returns the client after checking the `welcome`.
     package static func joined(
-        _ url: String, clientID: String? = nil, token: String? = nil, name: String? = nil,
+        _ url: String, clientID: String? = nil, token: String? = nil, name: String? = nil, schemaVersion: Int? = nil,
         configuration: WebSocketConfiguration = .init(), options: WebSocketChannelOptions = .init()
     ) async throws -> ProtocolClient {
         let client = try await connect(url, configuration: configuration, options: options)
         var hello: JSONObject = ["type": "hello"]
+        if let schemaVersion { hello["schemaVersion"] = .integer(Int64(schemaVersion)) }
         if let clientID { hello["clientId"] = .string(clientID) }
         if let token { hello["token"] = .string(token) }
         if let name { hello["name"] = .string(name) }

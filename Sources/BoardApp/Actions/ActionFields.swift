@@ -24,6 +24,16 @@ struct ActionFields {
         return text
     }
 
+    /// A required priority: one of `low`, `normal`, `high`.
+    func priority(_ name: String) throws(Rejection) -> TodoPriority {
+        let names = TodoPriority.allCases.map(\.rawValue)
+        guard let value = object[name] else { throw missing(name, "one of \(names.joined(separator: ", "))") }
+        guard case .string(let text) = value, let priority = TodoPriority(rawValue: text) else {
+            throw wrongType(name, "one of \(names.joined(separator: ", "))", value)
+        }
+        return priority
+    }
+
     /// A required integer field (an integral number such as `2` or `2.0`).
     func integer(_ name: String) throws(Rejection) -> Int64 {
         guard object[name] != nil else { throw missing(name, "a 64-bit integer") }

@@ -19,7 +19,8 @@ extension BoardAction: WireAction {
         case "clearCompleted": self = .clearCompleted
         case "increment": self = .increment(counter: try fields.string("counter"), by: try fields.integer("by", default: 1))
         case "resetCounter": self = .resetCounter(counter: try fields.string("counter"))
-        case "say": self = .say(text: try fields.string("text"))
+        case "setPriority": self = .setPriority(id: try fields.string("id"), priority: try fields.priority("priority"))
+        case "postMessage": self = .postMessage(text: try fields.string("text"))
         case "rolled":
             self = .rolled(by: try fields.string("by"), sides: try fields.integer("sides"), result: try fields.integer("result"))
         case let other:
@@ -40,7 +41,8 @@ extension BoardAction: WireAction {
         case .clearCompleted: ["type": .string(type)]
         case let .increment(counter, by): ["type": .string(type), "counter": .string(counter), "by": .integer(by)]
         case .resetCounter(let counter): ["type": .string(type), "counter": .string(counter)]
-        case .say(let text): ["type": .string(type), "text": .string(text)]
+        case let .setPriority(id, priority): ["type": .string(type), "id": .string(id), "priority": .string(priority.rawValue)]
+        case .postMessage(let text): ["type": .string(type), "text": .string(text)]
         case let .rolled(by, sides, result):
             ["type": .string(type), "by": .string(by), "sides": .integer(sides), "result": .integer(result)]
         }

@@ -10,7 +10,7 @@
 /// action.wireValue   // {"title":"Milk","type":"addTodo"}
 /// ```
 public enum BoardAction: Sendable, Hashable {
-    /// Appends `{"id":"t<rev>","title":title,"done":false}`.
+    /// Appends `{"id":"t<rev>","title":title,"done":false,"priority":"normal"}`.
     case addTodo(title: String)
     /// Flips `done` of the todo `id`.
     case toggleTodo(id: String)
@@ -25,8 +25,11 @@ public enum BoardAction: Sendable, Hashable {
     case increment(counter: String, by: Int64)
     /// Sets `counter` to 0 (creating it when absent).
     case resetCounter(counter: String)
-    /// Appends `text` to the chat as said by the dispatching session.
-    case say(text: String)
+    /// Sets the priority of the todo `id` (since app schema version 2).
+    case setPriority(id: String, priority: TodoPriority)
+    /// Appends `text` to the chat as said by the dispatching session
+    /// (version 1 called it `say`: ``BoardMigrations`` upcasts it).
+    case postMessage(text: String)
     /// `by` rolled `result` on a die with `sides` sides: appended to the chat
     /// as said by `dice`. Only the server dispatches it (as a
     /// ``SessionCommand/system(_:)`` command, from ``Board/effects``); a
@@ -46,7 +49,8 @@ public enum BoardAction: Sendable, Hashable {
         case .clearCompleted: "clearCompleted"
         case .increment: "increment"
         case .resetCounter: "resetCounter"
-        case .say: "say"
+        case .setPriority: "setPriority"
+        case .postMessage: "postMessage"
         case .rolled: "rolled"
         }
     }
@@ -54,6 +58,7 @@ public enum BoardAction: Sendable, Hashable {
     /// Every wire `type` a client may dispatch, in the protocol's order (for
     /// error messages and help). `rolled` is not one: only the server makes it.
     public static let types = [
-        "addTodo", "toggleTodo", "renameTodo", "removeTodo", "clearCompleted", "increment", "resetCounter", "say",
+        "addTodo", "toggleTodo", "renameTodo", "removeTodo", "clearCompleted", "increment", "resetCounter",
+        "setPriority", "postMessage",
     ]
 }

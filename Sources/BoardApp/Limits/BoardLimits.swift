@@ -49,7 +49,7 @@ public struct BoardLimits: Sendable, Equatable {
             guard state.todos.count < maxTodos else {
                 throw Rejection(code: "limit_reached", message: "the board holds \(maxTodos) todos, its limit: remove some first")
             }
-        case .toggleTodo(let id), .renameTodo(let id, _), .removeTodo(let id):
+        case .toggleTodo(let id), .renameTodo(let id, _), .removeTodo(let id), .setPriority(let id, _):
             let length = id.unicodeScalars.count
             guard length <= maxTodoIDLength else {
                 throw .invalidAction("todo id is \(length) characters long; ids have at most \(maxTodoIDLength)")
@@ -62,7 +62,7 @@ public struct BoardLimits: Sendable, Equatable {
             guard state.counters[counter] != nil || state.counters.count < maxCounters else {
                 throw Rejection(code: "limit_reached", message: "the board holds \(maxCounters) counters, its limit")
             }
-        case .clearCompleted, .say, .rolled:
+        case .clearCompleted, .postMessage, .rolled:
             return
         }
     }

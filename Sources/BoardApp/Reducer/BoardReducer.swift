@@ -6,14 +6,15 @@ public import StateSyncCore
 ///
 /// | command | effect | rejects |
 /// |---|---|---|
-/// | `addTodo` | append `{"id":"t<rev>",title,"done":false}` | `invalid_action`: empty or over 200 characters |
+/// | `addTodo` | append `{"id":"t<rev>",title,"done":false,"priority":"normal"}` | `invalid_action`: empty or over 200 characters |
 /// | `toggleTodo` | flip `done` | `not_found` |
 /// | `renameTodo` | set the title | `invalid_action` (title, checked first), `not_found` |
 /// | `removeTodo` | remove it | `not_found` |
 /// | `clearCompleted` | remove done todos | — |
 /// | `increment` | add `by` (from 0 for a new counter) | `invalid_action`: empty name, abs(by) over 1,000,000, or a result beyond Int64 |
 /// | `resetCounter` | set to 0 | — |
-/// | `say` | append `{from: session name, text, at}`, keep the last 100 | `invalid_action`: empty or over 500 characters |
+/// | `setPriority` | set the priority | `not_found` |
+/// | `postMessage` | append `{from: session name, text, at}`, keep the last 100 | `invalid_action`: empty or over 500 characters |
 /// | `rolled` (client) | — | `forbidden`: only the server rolls dice |
 /// | `system(rolled)` | append `{from: "dice", text: "<by> rolled <result> (1-<sides>)", at}`, keep the last 100 | `invalid_action`: sides not 2…1,000,000 or result not 1…sides |
 /// | `system(action)` | as `action` dispatched by the session `{id: "server", name: "server"}` | as `action` |
@@ -36,7 +37,7 @@ public import StateSyncCore
 /// let store = Store(initialState: BoardState(), reducer: BoardReducer())
 /// let alice = SessionInfo(id: "s-91", name: "alice")
 /// await store.dispatch(.sessionJoined(alice))
-/// await store.dispatch(.dispatch(.say(text: "hi"), from: alice))
+/// await store.dispatch(.dispatch(.postMessage(text: "hi"), from: alice))
 /// ```
 public struct BoardReducer: Reducer {
     /// A board reducer.
@@ -102,7 +103,11 @@ public struct BoardReducer: Reducer {
         case .resetCounter(let counter):
             state.counters[counter] = 0
             return .element(of: \BoardState.counters, key: counter)
-        case .say(let text):
+        case let .setPriority(id, priority):
+            let index = try Self.index(ofTodo: id, in: state)
+            state.todos[index].priority = priority
+            return .element(of: \BoardState.todos, key: id)
+        case .postMessage(let text):
             try BoardRules.checkMessage(text)
             appendChat(ChatMessage(from: session.name, text: text, at: BoardTime.string(from: meta.time)), to: &state)
             return .keyPath(\BoardState.chat)

@@ -13,7 +13,7 @@
 /// Clients cannot forge lifecycle commands: they dispatch `Action`s only.
 ///
 /// ```swift
-/// // server, for {"type":"dispatch","id":"a1","action":{"type":"say","text":"hi"}}
+/// // server, for {"type":"dispatch","id":"a1","action":{"type":"postMessage","text":"hi"}}
 /// let action = try BoardAction(wireValue: actionObject)
 /// await store.dispatch(.dispatch(action, from: SessionInfo(id: "s-91", name: "alice")), clientID: "c-5f2a")
 /// // server, after `welcome` and when the connection ends

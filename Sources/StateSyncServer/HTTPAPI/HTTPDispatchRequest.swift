@@ -15,7 +15,7 @@ struct HTTPDispatchRequest {
     var clientID: String?
     /// The action id: the header's, the envelope's, or a fresh one.
     var id: String
-    /// The name the reducer sees as the sender's (`say`'s `from`).
+    /// The name the reducer sees as the sender's (`postMessage`'s `from`).
     var name: String
 
     /// Reads `body` with the WebSocket's limits (size, nesting depth).

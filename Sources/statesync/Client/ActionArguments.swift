@@ -11,7 +11,7 @@ import StateSyncCore
 /// ```
 /// addTodo title=Milk                 {"type":"addTodo","title":"Milk"}
 /// increment counter=hits by=-3       {"type":"increment","counter":"hits","by":-3}
-/// say 'text=hello world'             {"type":"say","text":"hello world"}
+/// postMessage 'text=hello world'     {"type":"postMessage","text":"hello world"}
 /// renameTodo id=t3 'title="42"'      {"type":"renameTodo","id":"t3","title":"42"}  (quoted: a string)
 /// ```
 struct ActionArguments {

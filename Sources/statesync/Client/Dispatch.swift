@@ -14,7 +14,7 @@ struct Dispatch: AsyncParsableCommand {
               statesync dispatch '{"type":"addTodo","title":"Milk"}'
               statesync dispatch addTodo title=Milk
               statesync dispatch increment counter=hits by=-3
-              statesync dispatch say 'text=hello world'
+              statesync dispatch postMessage 'text=hello world'
             Prints the acknowledged revision (e.g. 7) and exits 0. A rejected action prints \
             "rejected (CODE): MESSAGE" on stderr and exits 1; the state is unchanged.
             """

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoardApp
 import Foundation
 import StateSyncClient
 import StateSyncProtocol
@@ -14,7 +15,9 @@ struct MirrorCommand: AsyncParsableCommand {
             only when that slice changes. Your own actions show at once (a todo marked (pending) until \
             the server acknowledges it; a rejected one disappears, the reason on the message line). Commands: \(BoardCommand.summary). \
             Leave with quit, Ctrl-C or Ctrl-D. Started before the server, it shows connecting… \
-            and keeps retrying; after a drop it reconnects by itself.
+            and keeps retrying; after a drop it reconnects by itself. It speaks the board's app schema \
+            version: a server that needs a newer one stops it (upgrade_required); in a cluster, a node \
+            of an older one is left for the next URL.
             When stdin or stdout is not a terminal it prints one plain line per change instead \
             (todos: [ ] t3 Milk), until SIGINT or SIGTERM.
             """
@@ -29,6 +32,7 @@ struct MirrorCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = connection.configuration(waitsForServer: true)
+        configuration.schemaVersion = Board.schemaVersion   // it decodes the board's state and writes its actions
         if let outbox { configuration.outbox = .file(URL(filePath: outbox)) }
         do {
             if TerminalSession.isInteractive {

@@ -7,7 +7,8 @@ import Testing
 struct BoardActionWireTests {
     static let actions: [BoardAction] = [
         .addTodo(title: "Milk"), .toggleTodo(id: "t7"), .renameTodo(id: "t7", title: "Oat milk"), .removeTodo(id: "t7"),
-        .clearCompleted, .increment(counter: "hits", by: -5), .resetCounter(counter: "hits"), .say(text: "hi 👋"),
+        .clearCompleted, .increment(counter: "hits", by: -5), .resetCounter(counter: "hits"), .postMessage(text: "hi 👋"),
+        .setPriority(id: "t7", priority: .low), .setPriority(id: "t7", priority: .high),
         .rolled(by: "alice", sides: 6, result: 4),
     ]
 
@@ -34,7 +35,8 @@ struct BoardActionWireTests {
         (#"{"type":"increment","counter":"hits","by":-4}"#, .increment(counter: "hits", by: -4)),
         (#"{"type":"increment","counter":"hits","by":2.0}"#, .increment(counter: "hits", by: 2)),
         (#"{"type":"resetCounter","counter":"hits"}"#, .resetCounter(counter: "hits")),
-        (#"{"type":"say","text":"hi","from":"mallory"}"#, .say(text: "hi")),
+        (#"{"type":"postMessage","text":"hi","from":"mallory"}"#, .postMessage(text: "hi")),
+        (#"{"type":"setPriority","id":"t7","priority":"normal"}"#, .setPriority(id: "t7", priority: .normal)),
         (#"{"type":"rolled","by":"alice","sides":6,"result":4}"#, .rolled(by: "alice", sides: 6, result: 4)),
     ])
     func decodes(text: String, action: BoardAction) throws {
@@ -44,12 +46,12 @@ struct BoardActionWireTests {
 
     @Test("objects that are no board action are invalid_action naming the problem", arguments: [
         (#"{"title":"Milk"}"#,
-         #"an action needs a string field "type" (one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, say)"#),
+         #"an action needs a string field "type" (one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, setPriority, postMessage)"#),
         (#"{"type":3}"#, #"field "type" of an action must be a string, found a number (3)"#),
         (#"{"type":"fly"}"#,
-         #"unknown action type "fly" (expected one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, say)"#),
+         #"unknown action type "fly" (expected one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, setPriority, postMessage)"#),
         (#"{"type":"sessionJoined","session":{"id":"s-1","name":"x"}}"#,
-         #"unknown action type "sessionJoined" (expected one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, say)"#),
+         #"unknown action type "sessionJoined" (expected one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, setPriority, postMessage)"#),
         (#"{"type":"addTodo"}"#, #"action addTodo needs field "title" (a string)"#),
         (#"{"type":"addTodo","title":null}"#, #"field "title" of action addTodo must be a string, found null"#),
         (#"{"type":"toggleTodo","id":7}"#, #"field "id" of action toggleTodo must be a string, found a number (7)"#),
@@ -60,7 +62,12 @@ struct BoardActionWireTests {
         (#"{"type":"increment","counter":"hits","by":"2"}"#, #"field "by" of action increment must be a 64-bit integer, found a string ("2")"#),
         (#"{"type":"increment","counter":"hits","by":1e30}"#, #"field "by" of action increment must be a 64-bit integer, found a number (1e+30)"#),
         (#"{"type":"resetCounter","counter":[]}"#, #"field "counter" of action resetCounter must be a string, found an array"#),
-        (#"{"type":"say"}"#, #"action say needs field "text" (a string)"#),
+        (#"{"type":"postMessage"}"#, #"action postMessage needs field "text" (a string)"#),
+        (#"{"type":"say","text":"hi"}"#,
+         #"unknown action type "say" (expected one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, setPriority, postMessage)"#),
+        (#"{"type":"setPriority","id":"t7"}"#, #"action setPriority needs field "priority" (one of low, normal, high)"#),
+        (#"{"type":"setPriority","id":"t7","priority":"urgent"}"#,
+         #"field "priority" of action setPriority must be one of low, normal, high, found a string ("urgent")"#),
         (#"{"type":"rolled","sides":6,"result":4}"#, #"action rolled needs field "by" (a string)"#),
         (#"{"type":"rolled","by":"alice","result":4}"#, #"action rolled needs field "sides" (a 64-bit integer)"#),
         (#"{"type":"rolled","by":"alice","sides":6}"#, #"action rolled needs field "result" (a 64-bit integer)"#),

@@ -25,7 +25,7 @@ struct BoardEffectsTests {
         ("/roll", Int64(6)), ("  /roll  ", 6), ("/roll 20", 20), ("/roll\t2", 2), (" /roll 1000000 ", 1_000_000),
     ])
     func rolls(text: String, sides: Int64) async throws {
-        let sent = await followUps(of: F.by(.say(text: text), F.bob))
+        let sent = await followUps(of: F.by(.postMessage(text: text), F.bob))
         try #require(sent.count == 1)
         guard case .system(.rolled(let by, let rolledSides, let result)) = sent[0] else {
             Issue.record("sent \(sent[0]), not a system rolled")
@@ -41,14 +41,14 @@ struct BoardEffectsTests {
         "/roll ６",
     ])
     func plainChat(text: String) async {
-        #expect(await followUps(of: F.by(.say(text: text))).isEmpty)
+        #expect(await followUps(of: F.by(.postMessage(text: text))).isEmpty)
     }
 
     @Test("commands other than a say start no effect")
     func otherCommands() async {
         #expect(await followUps(of: F.by(.addTodo(title: "/roll"))).isEmpty)
         #expect(await followUps(of: .sessionJoined(F.alice)).isEmpty)
-        #expect(await followUps(of: .system(.say(text: "/roll"))).isEmpty)
+        #expect(await followUps(of: .system(.postMessage(text: "/roll"))).isEmpty)
     }
 
     @Test("in a store, /roll adds the say and then the dice line to the chat")
@@ -57,7 +57,7 @@ struct BoardEffectsTests {
             initialState: BoardState(), reducer: BoardReducer(), effects: Board.effects,
             configuration: StoreConfiguration(clock: { F.time })
         )
-        _ = await store.dispatch(F.by(.say(text: "/roll 4")))
+        _ = await store.dispatch(F.by(.postMessage(text: "/roll 4")))
         await store.effectsFinished()
         let chat = store.state.chat
         try #require(chat.count == 2)

@@ -40,13 +40,13 @@ struct BoardOverProtocolTests {
             try await handle(#"{"type":"dispatch","id":"a17","action":{"type":"toggleTodo","id":"t3"}}"#, from: F.alice, in: store),
             try await handle(#"{"type":"dispatch","id":"a18","action":{"type":"toggleTodo","id":"nope"}}"#, from: F.alice, in: store),
             try await handle(#"{"type":"dispatch","id":"a19","action":{"type":"fly"}}"#, from: F.alice, in: store),
-            try await handle(#"{"type":"dispatch","id":"a20","action":{"type":"say","text":"hi","from":"mallory"}}"#, from: F.bob, in: store),
+            try await handle(#"{"type":"dispatch","id":"a20","action":{"type":"postMessage","text":"hi","from":"mallory"}}"#, from: F.bob, in: store),
             try await handle(#"{"type":"dispatch","id":"a21"}"#, from: F.bob, in: store),
         ]
         #expect(replies == [
             #"{"type":"ack","id":"a17","rev":1}"#,
             #"{"type":"reject","id":"a18","code":"not_found","message":"no todo with id nope"}"#,
-            #"{"type":"reject","id":"a19","code":"invalid_action","message":"unknown action type \"fly\" (expected one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, say)"}"#,
+            #"{"type":"reject","id":"a19","code":"invalid_action","message":"unknown action type \"fly\" (expected one of addTodo, toggleTodo, renameTodo, removeTodo, clearCompleted, increment, resetCounter, setPriority, postMessage)"}"#,
             #"{"type":"ack","id":"a20","rev":2}"#,
             #"{"type":"error","id":"a21","code":"bad_request","message":"missing field \"action\" (an object)"}"#,
         ])

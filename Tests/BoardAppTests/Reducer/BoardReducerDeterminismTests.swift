@@ -14,13 +14,13 @@ struct BoardReducerDeterminismTests {
         for round in 0..<60 {
             commands.append(F.by(.addTodo(title: "todo \(round) ✓")))
             commands.append(F.by(.increment(counter: "c\(round % 3)", by: Int64(round) - 20), F.bob))
-            commands.append(F.by(.say(text: "line \(round)"), round.isMultiple(of: 2) ? F.alice : F.bob))
+            commands.append(F.by(.postMessage(text: "line \(round)"), round.isMultiple(of: 2) ? F.alice : F.bob))
             commands.append(F.by(.toggleTodo(id: "t\(round * 4)")))   // some ids exist, some do not
             if round.isMultiple(of: 7) { commands.append(F.by(.clearCompleted)) }
             if round.isMultiple(of: 11) { commands.append(.sessionLeft(F.bob)) }
             if round.isMultiple(of: 5) { commands.append(.system(.rolled(by: "bob", sides: 20, result: Int64(round % 20) + 1))) }
         }
-        commands.append(F.by(.say(text: "")))                   // rejected
+        commands.append(F.by(.postMessage(text: "")))                   // rejected
         commands.append(F.by(.removeTodo(id: "nope")))          // rejected
         return commands
     }()

@@ -41,10 +41,10 @@ struct BoardReducerDiceTests {
     @Test("any other system action is reduced as if the session named server sent it")
     func otherSystemAction() async throws {
         let store = F.store()
-        try await store.send(.system(.say(text: "restarting at noon"))) {
+        try await store.send(.system(.postMessage(text: "restarting at noon"))) {
             $0.chat = [ChatMessage(from: "server", text: "restarting at noon", at: F.timeText)]
         }
-        let rejection = try await store.sendRejected(.system(.say(text: "")))
+        let rejection = try await store.sendRejected(.system(.postMessage(text: "")))
         #expect(rejection == .invalidAction("text must not be empty"))
     }
 }

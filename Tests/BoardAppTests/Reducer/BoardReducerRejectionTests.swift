@@ -29,6 +29,7 @@ struct BoardReducerRejectionTests {
                    message: "title is 201 characters long; the limit is 200"),
         RejectCase(action: .renameTodo(id: "nope", title: ""), code: "invalid_action", message: "title must not be empty"),
         RejectCase(action: .removeTodo(id: "nope"), code: "not_found", message: "no todo with id nope"),
+        RejectCase(action: .setPriority(id: "nope", priority: .high), code: "not_found", message: "no todo with id nope"),
         RejectCase(action: .increment(counter: "", by: 1), code: "invalid_action", message: "counter name must not be empty"),
         RejectCase(action: .increment(counter: "hits", by: 1_000_001), code: "invalid_action",
                    message: "by 1000001 is out of range: abs(by) must be at most 1000000"),
@@ -38,8 +39,8 @@ struct BoardReducerRejectionTests {
                    message: "by -9223372036854775808 is out of range: abs(by) must be at most 1000000"),
         RejectCase(action: .increment(counter: "max", by: 1), code: "invalid_action",
                    message: "counter max would overflow: 9223372036854775807 + 1"),
-        RejectCase(action: .say(text: ""), code: "invalid_action", message: "text must not be empty"),
-        RejectCase(action: .say(text: tooLongText), code: "invalid_action", message: "text is 501 characters long; the limit is 500"),
+        RejectCase(action: .postMessage(text: ""), code: "invalid_action", message: "text must not be empty"),
+        RejectCase(action: .postMessage(text: tooLongText), code: "invalid_action", message: "text is 501 characters long; the limit is 500"),
         RejectCase(action: .rolled(by: "alice-laptop", sides: 6, result: 6), code: "forbidden", message: "only the server rolls dice"),
     ]
 
@@ -62,7 +63,7 @@ struct BoardReducerRejectionTests {
     func coverage() {
         let covered = Set(Self.cases.map(\.action.type))
         // resetCounter's rejects are limits (BoardLimitsTests).
-        #expect(covered == ["addTodo", "toggleTodo", "renameTodo", "removeTodo", "increment", "say", "rolled"])
+        #expect(covered == ["addTodo", "toggleTodo", "renameTodo", "removeTodo", "increment", "postMessage", "setPriority", "rolled"])
     }
 
     @Test("a rejection becomes the protocol's reject message")

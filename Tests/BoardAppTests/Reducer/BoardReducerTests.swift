@@ -67,13 +67,22 @@ struct BoardReducerTests {
         try await store.send(F.by(.resetCounter(counter: "new"))) { $0.counters["new"] = 0 }
     }
 
-    @Test("say appends from the session's name at Meta.time")
-    func say() async throws {
+    @Test("setPriority sets that todo's priority only, a todo being normal until then")
+    func setPriority() async throws {
+        let store = F.store(F.threeTodos)
+        #expect(store.state.todos.allSatisfy { $0.priority == .normal })
+        try await store.send(F.by(.setPriority(id: "t2", priority: .high))) { $0.todos[1].priority = .high }
+        try await store.send(F.by(.setPriority(id: "t2", priority: .low))) { $0.todos[1].priority = .low }
+        try await store.send(F.by(.setPriority(id: "t2", priority: .low)))
+    }
+
+    @Test("postMessage appends from the session's name at Meta.time")
+    func postMessage() async throws {
         let store = F.store()
-        try await store.send(F.by(.say(text: "hi"))) {
+        try await store.send(F.by(.postMessage(text: "hi"))) {
             $0.chat = [ChatMessage(from: "alice-laptop", text: "hi", at: F.timeText)]
         }
-        try await store.send(F.by(.say(text: "hello"), F.bob)) {
+        try await store.send(F.by(.postMessage(text: "hello"), F.bob)) {
             $0.chat.append(ChatMessage(from: "bob", text: "hello", at: F.timeText))
         }
     }
@@ -82,7 +91,7 @@ struct BoardReducerTests {
     func chatHistory() async throws {
         let old = (1...100).map { ChatMessage(from: "bob", text: "m\($0)", at: F.timeText) }
         let store = F.store(BoardState(chat: old))
-        try await store.send(F.by(.say(text: "m101"))) {
+        try await store.send(F.by(.postMessage(text: "m101"))) {
             $0.chat.removeFirst()
             $0.chat.append(ChatMessage(from: "alice-laptop", text: "m101", at: F.timeText))
         }
@@ -114,7 +123,7 @@ struct BoardReducerTests {
     func fractionalTime() async throws {
         let time = Date(timeIntervalSince1970: 1_795_255_200.25)
         let store = TestStore(initialState: BoardState(), reducer: BoardReducer(), time: time)
-        try await store.send(F.by(.say(text: "hi"))) {
+        try await store.send(F.by(.postMessage(text: "hi"))) {
             $0.chat = [ChatMessage(from: "alice-laptop", text: "hi", at: "2026-11-21T10:00:00.250Z")]
         }
     }

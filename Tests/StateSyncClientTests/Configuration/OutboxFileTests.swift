@@ -15,8 +15,8 @@ import Testing
         let file = Self.file()
         defer { try? FileManager.default.removeItem(at: file.url) }   // best-effort cleanup of a temp file
         let contents = OutboxFile.Contents(clientID: "c-1", dispatches: [
-            OutboxFile.Entry(id: "a1", action: ["type": "say", "text": "main"]),
-            OutboxFile.Entry(id: "a2", action: ["type": "say", "text": "team"], store: try StoreName("team-42")),
+            OutboxFile.Entry(id: "a1", action: ["type": "postMessage", "text": "main"]),
+            OutboxFile.Entry(id: "a2", action: ["type": "postMessage", "text": "team"], store: try StoreName("team-42")),
         ])
         try file.save(contents)
         #expect(try file.load() == contents)
@@ -28,7 +28,7 @@ import Testing
     @Test func aFileNamingABadStoreIsRefused() throws {
         let file = Self.file()
         defer { try? FileManager.default.removeItem(at: file.url) }   // best-effort cleanup of a temp file
-        try Data(#"{"clientID":"c-1","dispatches":[{"id":"a1","store":"Bad Name","action":{"type":"say"}}]}"#.utf8).write(to: file.url)
+        try Data(#"{"clientID":"c-1","dispatches":[{"id":"a1","store":"Bad Name","action":{"type":"postMessage"}}]}"#.utf8).write(to: file.url)
         let error = #expect(throws: StateSyncClientError.self) { try file.load() }
         #expect(error?.description.contains("a dispatch's store is not a store name") == true)
     }

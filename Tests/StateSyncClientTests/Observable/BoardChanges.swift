@@ -33,7 +33,7 @@ enum BoardChanges {
         case 0: .addTodo(title: "mine")
         case 1: .toggleTodo(id: board.todos.randomElement(using: &random)?.id ?? "none")
         case 2: .increment(counter: "c\(Int.random(in: 0..<4, using: &random))", by: 1)
-        default: .say(text: "mine")
+        default: .postMessage(text: "mine")
         }
     }
 }

@@ -119,7 +119,7 @@ struct OptimisticQueuePropertyTests {
         case 4: return .removeTodo(id: id)
         case 5: return .clearCompleted
         case 6: return .increment(counter: ["hits", "misses"].randomElement(using: &random)!, by: Int64.random(in: -3...3, using: &random))
-        default: return .say(text: title)
+        default: return .postMessage(text: title)
         }
     }
 }

@@ -26,8 +26,8 @@ import Testing
     }
 
     @Test func otherActionsChangeTheWholeStateUnlessTold() throws {
-        #expect(try ActionTemplate(#"{"type":"say","text":"hi {seq}"}"#).path.description == "")
-        #expect(try ActionTemplate(#"{"type":"say","text":"hi"}"#, path: "/chat").path.description == "/chat")
+        #expect(try ActionTemplate(#"{"type":"postMessage","text":"hi {seq}"}"#).path.description == "")
+        #expect(try ActionTemplate(#"{"type":"postMessage","text":"hi"}"#, path: "/chat").path.description == "/chat")
     }
 
     @Test func placeholdersOutsideStringsAreAllowed() throws {
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func refusesAnActionPathThatIsNotAPointer() {
-        #expect(throws: LoadScenarioError.self) { try ActionTemplate(#"{"type":"say"}"#, path: "chat") }
+        #expect(throws: LoadScenarioError.self) { try ActionTemplate(#"{"type":"postMessage"}"#, path: "chat") }
     }
 }
 

@@ -33,7 +33,7 @@ extension AbuseTests {
                 let abuser = try await ProtocolClient.joined(url, name: "abuser")
                 for index in 0..<Self.flood {
                     let dispatch: JSONValue = .object([
-                        "type": "dispatch", "id": .string("a\(index)"), "action": ["type": "say", "text": .string(text)],
+                        "type": "dispatch", "id": .string("a\(index)"), "action": ["type": "postMessage", "text": .string(text)],
                     ])
                     guard (try? await abuser.send(dispatch)) != nil else { break }
                 }

@@ -31,7 +31,7 @@ extension AbuseTests {
             let presence = try await bystander.receive("value")["value"]?.objectValue
             #expect(presence?.values.map { $0["name"] } == ["bystander", "short"])
             let http = try await Curl.post(
-                port: port, "/api/dispatch", .init(#"{"action":{"type":"say","text":"hi"},"name":"\#(String(repeating: "x", count: 65))"}"#))
+                port: port, "/api/dispatch", .init(#"{"action":{"type":"postMessage","text":"hi"},"name":"\#(String(repeating: "x", count: 65))"}"#))
             #expect(http.status == 400)
             await server.stop()
         }

@@ -119,7 +119,7 @@ extension AbuseTests {
         /// of about a snapshot interval.
         private static func say(_ count: Int, to url: String, name: String = "writer", text line: String = line) async throws {
             let writer = try await ProtocolClient.joined(url, name: name)
-            let text = #"{"type":"dispatch","id":"ID","action":{"type":"say","text":""# + line + #""}}"#
+            let text = #"{"type":"dispatch","id":"ID","action":{"type":"postMessage","text":""# + line + #""}}"#
             for start in stride(from: 0, to: count, by: 100) {
                 let end = min(count, start + 100)
                 for index in start..<end {

@@ -106,10 +106,10 @@ extension AbuseTests {
             let (server, port) = try await ServeProcess.serving(["--max-nesting-depth", "4"])
             let client = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "nested")
             // Depth 5: message, action, and three levels inside it; the default (64) accepts it.
-            try await client.send(#"{"type":"dispatch","id":"a","action":{"type":"say","text":"hi","x":{"y":[[1]]}}}"#)
+            try await client.send(#"{"type":"dispatch","id":"a","action":{"type":"postMessage","text":"hi","x":{"y":[[1]]}}}"#)
             let refused = try await client.receive("error")
             #expect(refused["code"] == "bad_json")
-            try await client.send(#"{"type":"dispatch","id":"b","action":{"type":"say","text":"hi"}}"#)
+            try await client.send(#"{"type":"dispatch","id":"b","action":{"type":"postMessage","text":"hi"}}"#)
             #expect(try await client.receive("ack")["id"] == "b")
             await server.stop()
         }

@@ -34,7 +34,7 @@ struct BoardPageBrowserTests {
 
                 // Counters, chat and presence for the screenshot, and the rev shown.
                 _ = try await OtherClient.dispatch(url: server.url, action: ["type": "increment", "counter": "hits", "by": 3])
-                let last = try await OtherClient.dispatch(url: server.url, action: ["type": "say", "text": "hello from another client"])
+                let last = try await OtherClient.dispatch(url: server.url, action: ["type": "postMessage", "text": "hello from another client"])
                 try await page.waitUntil("document.getElementById('chat').textContent.includes('hello from another client')")
                 try await page.waitUntil("document.getElementById('counters').textContent.includes('hits3')")
                 try await page.waitUntil("document.getElementById('presence').textContent.includes('browser-test (you)')")

@@ -63,7 +63,7 @@ struct DevtoolsRoutesTests {
             #expect(added["actionId"] == "a1")
             #expect(added["session"]?["name"] == "alice")
             #expect(added["action"] == ["type": "addTodo", "title": "Milk"])
-            #expect(added["patch"] == [["op": "add", "path": "/todos/0", "value": ["id": .string("t\(rev)"), "title": "Milk", "done": false]]])
+            #expect(added["patch"] == [["op": "add", "path": "/todos/0", "value": ["id": .string("t\(rev)"), "title": "Milk", "done": false, "priority": "normal"]]])
 
             let (_, only) = try await Self.json(server.port, "/devtools/api/journal?from=\(rev)&through=\(rev)")
             #expect(only["entries"]?.arrayValue?.count == 1)
@@ -92,7 +92,7 @@ struct DevtoolsRoutesTests {
                 var seen: [(Int, JSONValue)] = []
                 for (index, action) in [
                     #"{"type":"addTodo","title":"Milk"}"#, #"{"type":"increment","counter":"hits","by":2}"#,
-                    #"{"type":"addTodo","title":"Bread"}"#, #"{"type":"say","text":"hi"}"#, #"{"type":"increment","counter":"hits"}"#,
+                    #"{"type":"addTodo","title":"Bread"}"#, #"{"type":"postMessage","text":"hi"}"#, #"{"type":"increment","counter":"hits"}"#,
                     #"{"type":"toggleTodo","id":"MILK"}"#, #"{"type":"clearCompleted"}"#,
                     #"{"type":"renameTodo","id":"BREAD","title":"Oat milk"}"#,
                 ].enumerated() {

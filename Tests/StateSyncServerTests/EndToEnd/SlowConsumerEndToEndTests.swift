@@ -45,7 +45,7 @@ struct SlowConsumerEndToEndTests {
             var lastRev: Int64 = 0
             for index in 0..<actions {
                 try await fast.send(.object(["type": "dispatch", "id": .string("a\(index)"),
-                                             "action": ["type": "say", "text": .string("\(index) \(text)")]]))
+                                             "action": ["type": "postMessage", "text": .string("\(index) \(text)")]]))
                 lastRev = try #require(try await fast.receive("ack")["rev"]?.int64Value)
             }
 

@@ -97,7 +97,7 @@ struct SubscriptionEndToEndTests {
             var revisions: [Int64] = []
             for (index, action) in [
                 #"{"type":"increment","counter":"hits"}"#, #"{"type":"toggleTodo","id":"nope"}"#,
-                #"{"type":"say","text":"hi"}"#, #"{"type":"increment","counter":"hits","by":2000000}"#,
+                #"{"type":"postMessage","text":"hi"}"#, #"{"type":"increment","counter":"hits","by":2000000}"#,
                 #"{"type":"addTodo","title":"Milk"}"#,
             ].enumerated() {
                 try await client.send(#"{"type":"dispatch","id":"a\#(index)","action":\#(action)}"#)

@@ -20,7 +20,7 @@ struct RecoveryTests {
             let action: JSONObject = switch index % 3 {
             case 0: addTodo("todo \(index)")
             case 1: increment("hits", by: Int64(index))
-            default: ["type": "say", "text": .string("message \(index)")]
+            default: ["type": "postMessage", "text": .string("message \(index)")]
             }
             first.handle(.dispatch(id: "a\(index)", action: action), from: "s-a")
         }

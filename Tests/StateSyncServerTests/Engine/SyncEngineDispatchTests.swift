@@ -22,7 +22,7 @@ struct SyncEngineDispatchTests {
         }
         let patches = ServerMessage.patches(messages, for: "todos")
         #expect(patches.last?.rev == rev)
-        #expect(patches.last?.ops == JSONPatch([.add(path: pointer("/0"), value: ["id": .string("t\(rev)"), "title": "Milk", "done": false])]))
+        #expect(patches.last?.ops == JSONPatch([.add(path: pointer("/0"), value: ["id": .string("t\(rev)"), "title": "Milk", "done": false, "priority": "normal"])]))
         await engine.shutdown()
     }
 

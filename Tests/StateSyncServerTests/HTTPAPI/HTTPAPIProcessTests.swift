@@ -18,7 +18,7 @@ struct HTTPAPIProcessTests {
         #expect(try state.json["value"]?[0]?["title"] == "Milk")
         #expect(try #require(try state.json["rev"]?.intValue) >= rev)
 
-        let envelope = try await Curl.post(port: port, "/api/dispatch", #"{"action":{"type":"say","text":"from cron"},"name":"cron"}"#)
+        let envelope = try await Curl.post(port: port, "/api/dispatch", #"{"action":{"type":"postMessage","text":"from cron"},"name":"cron"}"#)
         #expect(envelope.status == 200)
         let chat = try await Curl.run(port: port, "/api/state?path=/chat/0")
         #expect(try chat.json["value"]?["from"] == "cron")

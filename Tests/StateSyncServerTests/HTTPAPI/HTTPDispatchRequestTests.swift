@@ -17,8 +17,8 @@ import Testing
     }
 
     @Test func anEnvelopeGivesThePairAndTheName() throws {
-        let request = try Self.read(#"{"action":{"type":"say","text":"hi"},"clientId":"billing","id":"b1","name":"cron"}"#)
-        #expect(request.action == ["type": "say", "text": "hi"])
+        let request = try Self.read(#"{"action":{"type":"postMessage","text":"hi"},"clientId":"billing","id":"b1","name":"cron"}"#)
+        #expect(request.action == ["type": "postMessage", "text": "hi"])
         #expect(request.clientID == "billing")
         #expect(request.id == "b1")
         #expect(request.name == "cron")

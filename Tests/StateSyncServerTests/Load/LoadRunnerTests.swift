@@ -91,7 +91,7 @@ struct LoadRunnerTests {
                 // something; nobody subscribes to the chat, so the servers'
                 // being separate stores changes no expected delivery.
                 scenario.subscriptions = [Template("/todos")]
-                scenario.action = try ActionTemplate(#"{"type":"say","text":"line {n}"}"#, path: "/chat")
+                scenario.action = try ActionTemplate(#"{"type":"postMessage","text":"line {n}"}"#, path: "/chat")
                 let result = try await LoadRunner(scenario: scenario).run { _ in }
                 #expect(result.passed, "\(result.problems)")
                 #expect(result.scenario.url == "\(first.url),\(second.url)")

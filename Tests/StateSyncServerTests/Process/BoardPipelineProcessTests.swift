@@ -21,7 +21,7 @@ struct BoardPipelineProcessTests {
         let alice = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", clientID: "c-alice", name: "alice")
         try await alice.send(#"{"type":"subscribe","id":"chat","path":"/chat"}"#)
         _ = try await alice.receive("snapshot")
-        try await alice.send(#"{"type":"dispatch","id":"a1","action":{"type":"say","text":"/roll 20"}}"#)
+        try await alice.send(#"{"type":"dispatch","id":"a1","action":{"type":"postMessage","text":"/roll 20"}}"#)
         // The say's patch, its ack, then the effect's follow-up: a later revision of /chat. A fan-out
         // still busy with the say when the follow-up commits sends both in one patch, then the ack.
         var seen: [String] = []
@@ -42,11 +42,11 @@ struct BoardPipelineProcessTests {
 
         // Analytics middleware: one counter per type and outcome.
         let metrics = try await HTTPGet.get(port: port, path: "/metrics")
-        let sayLine = metrics.body.split(separator: "\n").first { $0.hasPrefix("statesync_actions_total") && $0.contains(#"type="say""#) }
-        #expect(sayLine?.contains(#"outcome="accepted""#) == true, "\(metrics.body)")
+        let postLine = metrics.body.split(separator: "\n").first { $0.hasPrefix("statesync_actions_total") && $0.contains(#"type="postMessage""#) }
+        #expect(postLine?.contains(#"outcome="accepted""#) == true, "\(metrics.body)")
         #expect(metrics.body.contains(#"type="rolled""#))
         // Logging middleware: one structured line per action, with its outcome and duration.
-        let logLine = first.standardError.split(separator: "\n").first { $0.contains("type=say") }
+        let logLine = first.standardError.split(separator: "\n").first { $0.contains("type=postMessage") }
         #expect(logLine?.contains("outcome=accepted") == true, "\(first.standardError)")
         #expect(logLine?.contains("duration_us=") == true)
 

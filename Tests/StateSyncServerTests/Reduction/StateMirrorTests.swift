@@ -14,7 +14,7 @@ import Testing
             .sessionJoined(alice),
             .dispatch(.addTodo(title: "Milk"), from: alice),
             .dispatch(.increment(counter: "hits", by: 2), from: alice),
-            .dispatch(.say(text: "hi"), from: alice),
+            .dispatch(.postMessage(text: "hi"), from: alice),
         ]
         for (index, command) in commands.enumerated() {
             let footprint = try reducer.reduce(into: &state, action: command, meta: Meta(revision: UInt64(index + 1), time: fixtureTime))

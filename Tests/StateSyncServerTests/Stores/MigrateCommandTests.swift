@@ -1,3 +1,4 @@
+import BoardApp
 import Foundation
 import StateSyncCore
 import StateSyncTestSupport
@@ -29,8 +30,8 @@ struct MigrateCommandTests {
             #expect(result.status == 0, "\(result.errors)")
             let lines = result.output.split(separator: "\n").map(String.init)
             #expect(lines.count == 3, "\(lines)")
-            #expect(lines.first?.hasPrefix("main: already at schema version 1 (revision ") == true, "\(lines)")
-            #expect(lines.dropFirst().first?.hasPrefix("store team-a: already at schema version 1 (revision ") == true, "\(lines)")
+            #expect(lines.first?.hasPrefix("main: already at schema version \(Board.schemaVersion) (revision ") == true, "\(lines)")
+            #expect(lines.dropFirst().first?.hasPrefix("store team-a: already at schema version \(Board.schemaVersion) (revision ") == true, "\(lines)")
             #expect(lines.last == "nothing to migrate")
             #expect(try await Subprocess.run([ServeProcess.executable.path, "verify", "--data", data]).output == before,
                     "the same entries and snapshots")

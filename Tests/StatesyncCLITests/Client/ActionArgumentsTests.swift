@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: [
         (["addTodo", "title=Milk"], #"{"title":"Milk","type":"addTodo"}"#),
         (["increment", "counter=hits", "by=-3"], #"{"by":-3,"counter":"hits","type":"increment"}"#),
-        (["say", "text=hello world"], #"{"text":"hello world","type":"say"}"#),
+        (["postMessage", "text=hello world"], #"{"text":"hello world","type":"postMessage"}"#),
         (["renameTodo", "id=t3", #"title="42""#], #"{"id":"t3","title":"42","type":"renameTodo"}"#),
         (["x", "a=true", "b=null", "c=[1,2]", "d={\"k\":1}", "e=1.5", "f=", "g=a=b"],
          #"{"a":true,"b":null,"c":[1,2],"d":{"k":1},"e":1.5,"f":"","g":"a=b","type":"x"}"#),

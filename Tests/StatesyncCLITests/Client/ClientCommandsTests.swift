@@ -17,7 +17,7 @@ struct ClientCommandsTests {
             let got = try await CLI.run(["get", "/todos", "--url", url])
             #expect(got.status == 0, "\(got.errors)")
             let todos = try JSONValue(parsing: got.output)
-            #expect(todos == [["id": .string("t\(rev)"), "title": "Milk", "done": false]])
+            #expect(todos == [["id": .string("t\(rev)"), "title": "Milk", "done": false, "priority": "normal"]])
             #expect(got.output.contains("\n  {\n    \"done\": false,"), "not pretty: \(got.output)")
         }
     }
@@ -26,7 +26,7 @@ struct ClientCommandsTests {
         try await CLI.withServer { url in
             let first = try await CLI.run(["dispatch", "--url", url, "increment", "counter=hits", "by=-3"])
             #expect(first.status == 0, "\(first.errors)")
-            let second = try await CLI.run(["dispatch", "--url", url, "say", "text=hello world"])
+            let second = try await CLI.run(["dispatch", "--url", url, "postMessage", "text=hello world"])
             #expect(second.status == 0, "\(second.errors)")
             #expect(Int(second.output.trimmingCharacters(in: .newlines))! > Int(first.output.trimmingCharacters(in: .newlines))!)
 
@@ -60,11 +60,11 @@ struct ClientCommandsTests {
 
     @Test func tokensAreSentAndARefusedOneIsOnePlainLine() async throws {
         try await CLI.withServer(["--token", "s3cret=writer"]) { url in
-            let refused = try await CLI.run(["dispatch", "say", "text=hi", "--url", url, "--token", "wrong"])
+            let refused = try await CLI.run(["dispatch", "postMessage", "text=hi", "--url", url, "--token", "wrong"])
             #expect(refused.status == 1)
             #expect(refused.errors.hasPrefix("statesync: the server at \(url) refused the session (unauthorized)"), "\(refused.errors)")
             #expect(refused.errors.split(separator: "\n").count == 1)
-            let accepted = try await CLI.run(["dispatch", "say", "text=hi", "--url", url, "--token", "s3cret", "--name", "alice"])
+            let accepted = try await CLI.run(["dispatch", "postMessage", "text=hi", "--url", url, "--token", "s3cret", "--name", "alice"])
             #expect(accepted.status == 0, "\(accepted.errors)")
             let chat = try await CLI.run(["get", "/chat/0/from", "--url", url, "--token", "s3cret"])
             #expect(chat.output == "\"alice\"\n")

@@ -18,7 +18,7 @@ struct StoreOptionTests {
 
             let teamTodos = try await CLI.run(["get", "/todos", "--store", "team-42", "--url", url])
             #expect(teamTodos.status == 0, "\(teamTodos.errors)")
-            #expect(try JSONValue(parsing: teamTodos.output) == [["id": .string("t\(rev)"), "title": "Team milk", "done": false]])
+            #expect(try JSONValue(parsing: teamTodos.output) == [["id": .string("t\(rev)"), "title": "Team milk", "done": false, "priority": "normal"]])
             let mainTodos = try await CLI.run(["get", "/todos", "--url", url])
             #expect(try JSONValue(parsing: mainTodos.output).arrayValue?.map { $0["title"] } == ["Main bread"])
             let otherTodos = try await CLI.run(["get", "/todos", "--store", "other", "--url", url])

@@ -51,3 +51,29 @@ struct PlainMirrorStoreTests {
         }
     }
 }
+
+/// `statesync mirror` speaks the board's app schema version: it shows a
+/// todo's priority, and a server that needs a newer board stops it.
+@Suite(.timeLimit(.minutes(1)))
+struct PlainMirrorSchemaVersionTests {
+    @Test func showsAPriorityOtherThanNormal() async throws {
+        try await CLI.withServer { url in
+            let mirror = try ServeProcess(["mirror", "--url", url])
+            let lines = { mirror.standardOutput.split(separator: "\n").map(String.init) }
+            #expect(try await eventually { lines().contains("status: online") }, "\(mirror.standardOutput) \(mirror.standardError)")
+            let rev = try await CLI.run(["dispatch", "addTodo", "title=Milk", "--url", url]).output.trimmingCharacters(in: .newlines)
+            _ = try await CLI.run(["dispatch", "setPriority", "id=t\(rev)", "priority=high", "--url", url])
+            #expect(try await eventually { lines().contains("todos: [ ] t\(rev) Milk  (high)") }, "\(mirror.standardOutput)")
+            mirror.send(SIGTERM)
+            #expect(await mirror.waitForExit() == 0)
+        }
+    }
+
+    @Test func aServerOfANewerBoardStopsItWithUpgradeRequired() async throws {
+        try await TestServer.with(app: BoardNext.self) { server in
+            let mirror = try ServeProcess(["mirror", "--url", server.url])
+            #expect(await mirror.waitForExit() == 1, "\(mirror.standardOutput)")
+            #expect(mirror.standardError.contains("this server accepts version \(BoardNext.schemaVersion)"), "\(mirror.standardError)")
+        }
+    }
+}

@@ -25,7 +25,7 @@ test("examples/board.mjs adds a todo, counts, is refused with a code, and exits"
   await withServer(async (server) => {
     const output = await runExample(server.url);
     assert.match(output, /^welcome: session \S+, role writer, rev \d+$/m);
-    assert.match(output, /^added at rev \d+: \{"done":false,"id":"t\d+","title":"Try the JavaScript client"\}$/m);
+    assert.match(output, /^added at rev \d+: \{"done":false,"id":"t\d+","priority":"normal","title":"Try the JavaScript client"\}$/m);
     assert.match(output, /^rev \d+: hits = 3$/m);
     assert.match(output, /^rejected: not_found no todo with id nope$/m);
     assert.match(output, /^counters: \{"hits":3\}$/m);

@@ -12,7 +12,7 @@ import type {
 
 // MARK: The board app (docs/PROTOCOL.md), typed by the app
 
-interface Todo { id: string; title: string; done: boolean }
+interface Todo { id: string; title: string; done: boolean; priority: "low" | "normal" | "high" }
 interface Board {
   todos: Todo[];
   counters: Record<string, number>;
@@ -27,12 +27,13 @@ type BoardAction =
   | { type: "clearCompleted" }
   | { type: "increment"; counter: string; by?: number }
   | { type: "resetCounter"; counter: string }
-  | { type: "say"; text: string };
+  | { type: "setPriority"; id: string; priority: Todo["priority"] }
+  | { type: "postMessage"; text: string };
 
 const boardReducer: Reducer<Board, BoardAction> = (state, action, meta) => {
   switch (action.type) {
     case "addTodo":
-      state.todos.push({ id: `t${meta.revision}`, title: action.title, done: false });
+      state.todos.push({ id: `t${meta.revision}`, title: action.title, done: false, priority: "normal" });
       return state;
     case "increment":
       state.counters[action.counter] = (state.counters[action.counter] ?? 0) + (action.by ?? 1);
@@ -138,7 +139,7 @@ async function board(): Promise<void> {
 
 // Untyped actions: any object with a string type.
 const loose = new StateSyncClient(["ws://a:8080/sync", "ws://b:8080/sync"], { WebSocket: globalThis.WebSocket });
-loose.dispatch({ type: "say", text: "hi" });
+loose.dispatch({ type: "postMessage", text: "hi" });
 // @ts-expect-error an action has a string type
 loose.dispatch({ title: "Milk" });
 // @ts-expect-error options are typed

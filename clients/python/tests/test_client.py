@@ -49,7 +49,7 @@ def test_a_dispatch_from_one_client_reaches_the_mirror_of_another(server):
             assert todos.value == []
             rev = await writer.dispatch({"type": "addTodo", "title": "Milk"})
             await until(lambda: todos.rev == rev, "the patch of the new todo")
-            assert todos.value == [{"id": f"t{rev}", "title": "Milk", "done": False}]
+            assert todos.value == [{"id": f"t{rev}", "title": "Milk", "done": False, "priority": "normal"}]
             got = await writer.get("/todos/0/title")
             assert got == {"rev": rev, "value": "Milk"}
 

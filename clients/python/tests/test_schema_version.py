@@ -1,42 +1,32 @@
 """The client declares its app schema version in ``hello``; a server that needs a newer
-one stops it with ``upgrade_required`` instead of letting it retry. The server is
-scripted (the board's server speaks version 1 only), over a real loopback socket."""
+one stops it with ``upgrade_required`` instead of letting it retry. Against a real
+`statesync serve` (the board, at app schema version 2; see conftest.py)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from websockets.asyncio.server import ServerConnection, serve
 
 from statesync_client import StateSyncClient, StateSyncError
 
 from support import run
 
 
-def test_an_older_client_is_stopped_with_upgrade_required():
-    hellos: list[dict[str, object]] = []
-
-    async def refuse(connection: ServerConnection) -> None:
-        hellos.append(json.loads(await connection.recv()))
-        await connection.send(json.dumps({
-            "type": "error", "code": "upgrade_required",
-            "message": "this client speaks app schema version 1; this server accepts version 2: upgrade the client"}))
-        await connection.close(4426, "upgrade required")
-
+def test_an_older_client_is_stopped_with_upgrade_required_and_a_current_one_goes_on(server):
     async def scenario():
-        async with serve(refuse, "127.0.0.1", 0, subprotocols=["statesync.v1"]) as server:
-            port = server.sockets[0].getsockname()[1]
-            client = StateSyncClient(f"ws://127.0.0.1:{port}/sync", schema_version=1, initial_backoff=0.01)
-            with pytest.raises(StateSyncError) as refused:
-                await client.connect()
-            assert refused.value.code == "upgrade_required"
-            assert client.connection == "closed"
-            await client.close()
+        old = StateSyncClient(server.url, schema_version=1, initial_backoff=0.01)
+        with pytest.raises(StateSyncError) as refused:
+            await old.connect()
+        assert refused.value.code == "upgrade_required"
+        assert "this client speaks app schema version 1; this server accepts version 2" in str(refused.value)
+        assert old.connection == "closed", "not retried"
+        await old.close()
+
+        async with StateSyncClient(server.url, schema_version=2) as current:
+            await current.dispatch({"type": "postMessage", "text": "still here"})
+            chat = await current.get("/chat")
+            assert [line["text"] for line in chat["value"]][-1:] == ["still here"]
 
     run(scenario())
-    assert len(hellos) == 1, "not retried"
-    assert hellos[0]["schemaVersion"] == 1
 
 
 def test_a_schema_version_that_is_not_one_is_refused_at_once():

@@ -24,9 +24,9 @@ def test_a_watch_yields_the_value_now_then_after_each_dispatched_change(server):
             async with aclosing(reader.watch("/todos")) as todos:
                 assert await anext(todos) == []
                 rev = await writer.dispatch({"type": "addTodo", "title": "Milk"})
-                assert await asyncio.wait_for(anext(todos), TIMEOUT) == [{"id": f"t{rev}", "title": "Milk", "done": False}]
+                assert await asyncio.wait_for(anext(todos), TIMEOUT) == [{"id": f"t{rev}", "title": "Milk", "done": False, "priority": "normal"}]
                 await writer.dispatch({"type": "renameTodo", "id": f"t{rev}", "title": "Oat milk"})
-                assert await asyncio.wait_for(anext(todos), TIMEOUT) == [{"id": f"t{rev}", "title": "Oat milk", "done": False}]
+                assert await asyncio.wait_for(anext(todos), TIMEOUT) == [{"id": f"t{rev}", "title": "Oat milk", "done": False, "priority": "normal"}]
 
     run(scenario())
 
@@ -44,11 +44,11 @@ def test_two_watches_on_different_paths_see_only_their_own_changes(server):
             await until(lambda: hits == [None, 2], "the new count")
             rev = await client.dispatch({"type": "addTodo", "title": "Milk"})
             await until(lambda: len(todos) == 2, "the new todo")
-            assert todos[1] == [{"id": f"t{rev}", "title": "Milk", "done": False}]
+            assert todos[1] == [{"id": f"t{rev}", "title": "Milk", "done": False, "priority": "normal"}]
             await client.dispatch({"type": "increment", "counter": "other"})
             await client.dispatch({"type": "increment", "counter": "hits"})
             await until(lambda: hits == [None, 2, 3], "the second count")
-            assert todos == [[], [{"id": f"t{rev}", "title": "Milk", "done": False}]], "no counter reached the todos"
+            assert todos == [[], [{"id": f"t{rev}", "title": "Milk", "done": False, "priority": "normal"}]], "no counter reached the todos"
             await client.close()
             await asyncio.wait_for(asyncio.gather(*tasks), TIMEOUT)
 

@@ -1,8 +1,9 @@
 import BoardApp
 import StateSyncClient
 
-/// The to-do list: `[ ] t3  Milk`, in the order added; one that this
-/// terminal changed and the server has not confirmed yet ends with `(pending)`.
+/// The to-do list: `[ ] t3  Milk`, in the order added; a todo of high or
+/// low priority ends with `(high)` or `(low)`, and one that this terminal
+/// changed and the server has not confirmed yet with `(pending)`.
 struct TodosPanel: BoardPanel {
     static let id = PanelID.todos
     static let slice: any KeyPath<OptimisticView<BoardState>, PendingTodos> & Sendable = \.pendingTodos
@@ -39,9 +40,11 @@ struct TodosPanel: BoardPanel {
         return "todos: " + todos.map { "\(Self.box($0)) \($0.id) \(TerminalText.sanitize($0.title))\(mark($0))" }.joined(separator: ", ")
     }
 
-    /// `  (pending)` for a todo the server has not confirmed yet.
+    /// `  (high)` or `  (low)` for a todo of that priority, then
+    /// `  (pending)` for one the server has not confirmed yet.
     private func mark(_ todo: Todo) -> String {
-        pendingIDs.contains(todo.id) ? "  (pending)" : ""
+        let priority = todo.priority == .normal ? "" : "  (\(todo.priority.rawValue))"
+        return priority + (pendingIDs.contains(todo.id) ? "  (pending)" : "")
     }
 
     private static func box(_ todo: Todo) -> String {

@@ -8,7 +8,8 @@ import StateSyncCore
 /// toggle t3  (or 3)      toggleTodo       rm t3                removeTodo
 /// clear                  clearCompleted   inc hits [N]         increment (N may be negative)
 /// dec hits [N]           increment by -N  reset hits           resetCounter
-/// say hello everyone     say              {"type":…}           any action as JSON
+/// say hello everyone     postMessage      prio t3 high         setPriority (low, normal, high)
+/// {"type":…}             any action as JSON
 /// help                   quit (or q, exit, Ctrl-C, Ctrl-D)
 /// ```
 enum BoardCommand: Sendable, Equatable {
@@ -22,7 +23,7 @@ enum BoardCommand: Sendable, Equatable {
     case nothing
 
     /// The one-line summary `help` shows.
-    static let summary = "add TITLE · toggle ID · rename ID TITLE · rm ID · clear · inc NAME [N] · dec NAME [N] · reset NAME · say TEXT · {json} · quit"
+    static let summary = "add TITLE · toggle ID · rename ID TITLE · rm ID · clear · inc NAME [N] · dec NAME [N] · reset NAME · prio ID low|normal|high · say TEXT · {json} · quit"
 
     /// Why a line is not a command.
     struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -65,7 +66,13 @@ enum BoardCommand: Sendable, Equatable {
         case "reset":
             guard words.count == 1 else { throw ParseError(description: "usage: reset NAME") }
             self = .action(.resetCounter(counter: words[0]))
-        case "say": self = .action(.say(text: try Self.text(rest, for: "say TEXT")))
+        case "prio", "priority":
+            let id = try Self.todoID(Array(words.prefix(1)), usage: "prio ID low|normal|high")
+            guard words.count == 2, let priority = TodoPriority(rawValue: words[1].lowercased()) else {
+                throw ParseError(description: "usage: prio ID low|normal|high")
+            }
+            self = .action(.setPriority(id: id, priority: priority))
+        case "say": self = .action(.postMessage(text: try Self.text(rest, for: "say TEXT")))
         default:
             throw ParseError(description: "unknown command \"\(TerminalText.sanitize(name))\": type help")
         }

@@ -14,6 +14,13 @@ import Testing
         #expect(many.lines(width: 40, height: 4) == ["[ ] t1   n1", "[ ] t2   n2", "[ ] t3   n3", "… 7 more"])
     }
 
+    @Test func todosShowAPriorityOtherThanNormal() {
+        let panel = TodosPanel(
+            [Todo(id: "t1", title: "Milk", priority: .high), Todo(id: "t2", title: "Eggs"), Todo(id: "t3", title: "Tea", priority: .low)],
+            pending: ["t3"])
+        #expect(panel.lines(width: 40, height: 5) == ["[ ] t1  Milk  (high)", "[ ] t2  Eggs", "[ ] t3  Tea  (low)  (pending)"])
+    }
+
     @Test func counters() {
         let panel = CountersPanel(["misses": -2, "hits": 120])
         #expect(panel.lines(width: 40, height: 5) == ["hits    120", "misses   -2"])

@@ -18,8 +18,10 @@ import Testing
         ("inc hits -4", .increment(counter: "hits", by: -4)),
         ("dec hits 2", .increment(counter: "hits", by: -2)),
         ("reset hits", .resetCounter(counter: "hits")),
-        ("say hello  there", .say(text: "hello  there")),
-        ("SAY hi", .say(text: "hi")),
+        ("say hello  there", .postMessage(text: "hello  there")),
+        ("SAY hi", .postMessage(text: "hi")),
+        ("prio t3 high", .setPriority(id: "t3", priority: .high)),
+        ("priority 3 LOW", .setPriority(id: "t3", priority: .low)),
     ])
     func actions(line: String, action: BoardAction) throws {
         #expect(try BoardCommand(parsing: line) == .dispatch(action.wireValue))
@@ -30,7 +32,7 @@ import Testing
         #expect(try BoardCommand(parsing: "quit") == .quit)
         #expect(try BoardCommand(parsing: "q") == .quit)
         #expect(try BoardCommand(parsing: "   ") == .nothing)
-        #expect(try BoardCommand(parsing: #"{"type":"say","text":"raw"}"#) == .dispatch(["type": "say", "text": "raw"]))
+        #expect(try BoardCommand(parsing: #"{"type":"postMessage","text":"raw"}"#) == .dispatch(["type": "postMessage", "text": "raw"]))
     }
 
     @Test(arguments: [
@@ -38,6 +40,8 @@ import Testing
         ("add", "usage: add TITLE"),
         ("toggle", "usage: toggle ID"),
         ("toggle t1 t2", "usage: toggle ID"),
+        ("prio t3", "usage: prio ID low|normal|high"),
+        ("prio t3 urgent", "usage: prio ID low|normal|high"),
         ("rename t3", "usage: rename ID TITLE"),
         ("inc", "usage: inc NAME [N]"),
         ("inc hits lots", "\"lots\" is not a whole number"),
