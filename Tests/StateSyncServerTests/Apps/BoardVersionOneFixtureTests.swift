@@ -48,6 +48,17 @@ struct BoardVersionOneFixtureTests {
             #expect(state["counters"]?["hits"] == 3)
             #expect(state["chat"]?.arrayValue?.map { $0["text"]?.stringValue ?? "" } == ["hello", "bye"], "bye: a say upcast")
 
+            // A client built for version 1 is told to upgrade, over the WebSocket and over HTTP.
+            let old = try await ProtocolClient.connect("ws://127.0.0.1:\(port)/sync")
+            try await old.send(#"{"type":"hello","schemaVersion":1}"#)
+            #expect(try await old.receive("error")["code"] == "upgrade_required")
+            _ = try await old.drainUntilClosed()
+            #expect(old.closeCode == 4426)
+            let oldHTTP = try await Curl.post(
+                port: port, "/api/dispatch", #"{"type":"say","text":"hi"}"#, headers: ["StateSync-Schema-Version: 1"])
+            #expect(oldHTTP.status == 400, "\(oldHTTP.body)")
+            #expect(try oldHTTP.json["code"] == "upgrade_required", "\(oldHTTP.body)")
+
             // Version 2's actions apply to the migrated todos.
             try await client.send(#"{"type":"dispatch","id":"p1","action":{"type":"setPriority","id":"t5","priority":"high"}}"#)
             _ = try await client.receive("ack")
