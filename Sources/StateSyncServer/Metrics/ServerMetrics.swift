@@ -76,6 +76,9 @@ public struct ServerMetrics: Sendable {
     public let storesOpened: Counter
     /// Stores closed.
     public let storesClosed: Counter
+    /// Times accepting paused because the process or the system was out of
+    /// file descriptors (or memory): clients waited in the listen backlog.
+    public let acceptsPaused: Counter
     /// The factory of these handles, which makes the per-store gauges (``StoreGauges``).
     let factory: any MetricsFactory
 
@@ -101,6 +104,7 @@ public struct ServerMetrics: Sendable {
         storesOpen = Meter(label: "statesync_stores_open", factory: factory)
         storesOpened = Counter(label: "statesync_stores_opened_total", factory: factory)
         storesClosed = Counter(label: "statesync_stores_closed_total", factory: factory)
+        acceptsPaused = Counter(label: "statesync_accepts_paused_total", factory: factory)
         self.factory = factory
     }
 }

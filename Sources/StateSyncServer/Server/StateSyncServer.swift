@@ -317,6 +317,11 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
             maxConnections: limits.maxConnections, maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
         // An HTTP dispatch is a message: the same size limit (413 above it).
         serverConfiguration.maxRequestBodySize = session.maxMessageBytes
+        let acceptPauses = AcceptPauseReport(logger: logger, counter: metrics.acceptsPaused)
+        serverConfiguration.acceptPaused = { acceptPauses.paused($0) }
+        if let limit = OpenFileLimit.current, let shortfall = OpenFileLimit.shortfall(maxConnections: limits.maxConnections, limit: limit) {
+            logger.warning("\(shortfall)")
+        }
         let policy = configuration.requestPolicy.filter(bindHost: configuration.host)
         if let secret = stores.storage.clusterSecret {
             let cluster = ClusterLinkAuthorization(secret: secret)

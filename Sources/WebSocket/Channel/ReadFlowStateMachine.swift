@@ -48,6 +48,8 @@ struct ReadFlowStateMachine {
         static let receiverBehind = Holds(rawValue: 1 << 0)
         /// The receiver asked to hold reading (``holdReading()``).
         static let heldByReceiver = Holds(rawValue: 1 << 1)
+        /// The peer does not read the pongs of its pings (``pongsBackedUp()``).
+        static let pongsBackedUp = Holds(rawValue: 1 << 2)
     }
 
     /// Where the read burst is.
@@ -109,6 +111,21 @@ struct ReadFlowStateMachine {
     /// The receiver lets reading go on.
     mutating func resumeReading(channelWritable: Bool) -> ReadAction {
         holds.remove(.heldByReceiver)
+        return resume(channelWritable: channelWritable)
+    }
+
+    /// The peer sends pings without reading their pongs (``PongBacklog``
+    /// holds one back): on the server, reads wait until
+    /// ``pongsCaughtUp(channelWritable:)``, so that the flood stalls the
+    /// sender, not the server. A client reads on, for the same reason as
+    /// ``init(readsOnlyWhenWritable:)``.
+    mutating func pongsBackedUp() {
+        if readsOnlyWhenWritable { holds.insert(.pongsBackedUp) }
+    }
+
+    /// The pongs the peer asked for are sent.
+    mutating func pongsCaughtUp(channelWritable: Bool) -> ReadAction {
+        holds.remove(.pongsBackedUp)
         return resume(channelWritable: channelWritable)
     }
 

@@ -31,6 +31,8 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
+    /// The pongs written and not yet sent; past a few, only the latest is kept.
+    private var pongs = PongBacklog()
     /// Where received messages go; the mode's `install` completes it once
     /// the outbound writer exists.
     var delivery: Delivery
@@ -191,6 +193,12 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
             deliver(message)
         case .write(let bytes):
             write(bytes, context: context)
+        case .pong(let bytes):
+            if let pong = pongs.answer(bytes) {
+                writePong(pong, context: context)
+            } else {
+                readFlow.pongsBackedUp()
+            }
         case .close(let close):
             if close.closeConnection {
                 readFlow.stopReading()
@@ -277,8 +285,24 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
         (try? context?.channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0  // socket channels always support it
     }
 
-    private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(bytes), promise: nil)
+    /// Writes `pong`; once it is sent (or the connection ended), writes the
+    /// pong held back meanwhile, if any.
+    private func writePong(_ pong: ByteBuffer, context: ChannelHandlerContext) {
+        let sent = context.eventLoop.makePromise(of: Void.self)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        sent.futureResult.whenComplete { _ in
+            let handler = handler.value
+            if let next = handler.pongs.sent() {
+                if let context = handler.context { handler.writePong(next, context: context) }
+            } else {
+                handler.perform(handler.readFlow.pongsCaughtUp(channelWritable: handler.isWritable))
+            }
+        }
+        write(pong, context: context, promise: sent)
+    }
+
+    private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>? = nil) {
+        context.write(wrapOutboundOut(bytes), promise: promise)
         if case .flush = readFlow.write() {
             context.flush()
         }

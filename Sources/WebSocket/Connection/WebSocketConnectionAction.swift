@@ -9,7 +9,7 @@ public import NIOCore
 ///     switch action {
 ///     case .doNothing: break
 ///     case .deliver(let message): context.fireChannelRead(wrapInboundOut(message))
-///     case .write(let bytes): context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+///     case .write(let bytes), .pong(let bytes): context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
 ///     case .close(let close):
 ///         if let frame = close.frame {
 ///             let written = context.writeAndFlush(wrapOutboundOut(frame))
@@ -25,8 +25,12 @@ public enum WebSocketConnectionAction: Hashable, Sendable {
     case doNothing
     /// A whole text or binary message arrived: pass it to the application.
     case deliver(WebSocketMessage)
-    /// Write and flush these bytes (a pong answering a ping, a keepalive ping).
+    /// Write and flush these bytes (a keepalive ping).
     case write(ByteBuffer)
+    /// Write and flush this pong, which answers a ping. While pongs written
+    /// before it are still unsent, a handler may send only the latest one
+    /// (RFC 6455 §5.5.3), as ``WebSocketChannelHandler`` does past a few.
+    case pong(ByteBuffer)
     /// The connection is closing: see ``WebSocketCloseAction``.
     case close(WebSocketCloseAction)
 }

@@ -174,7 +174,7 @@ public struct WebSocketConnectionStateMachine {
         switch frame.opcode {
         case .ping:
             guard state == .open else { return .doNothing }
-            return .write(encoder.encode(WebSocketFrame(opcode: .pong, payload: frame.payload)))
+            return .pong(encoder.encode(WebSocketFrame(opcode: .pong, payload: frame.payload)))
         case .pong:
             return .doNothing
         case .close:

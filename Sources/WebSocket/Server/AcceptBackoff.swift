@@ -20,10 +20,14 @@ final class AcceptBackoff: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = any Channel
 
     private let pause: TimeAmount
+    private let paused: (@Sendable (IOError) -> Void)?
     private var resumption: Scheduled<Void>?
 
-    init(pause: TimeAmount) {
+    /// Pauses for `pause` after each failed accept, telling `paused` (see
+    /// ``WebSocketServerConfiguration/acceptPaused``).
+    init(pause: TimeAmount, paused: (@Sendable (IOError) -> Void)? = nil) {
         self.pause = pause
+        self.paused = paused
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -32,6 +36,7 @@ final class AcceptBackoff: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         guard resumption == nil else { return }
+        paused?(error)
         try? context.channel.syncOptions?.setOption(.autoRead, value: false)  // fails only once closed
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)

@@ -187,7 +187,8 @@ public final class WebSocketServer: Sendable {
                 // Without it, an accept that fails (out of descriptors) is
                 // retried at once, forever: the event loop spins.
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(pause: configuration.acceptBackoff))
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(
+                        pause: configuration.acceptBackoff, paused: configuration.acceptPaused))
                 }
             }
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)

@@ -71,6 +71,12 @@ public struct WebSocketServerConfiguration: Sendable {
     /// retrying `accept` in a busy loop, and service resumes within a tenth
     /// of a second once descriptors are free again.
     public var acceptBackoff: TimeAmount
+    /// Called (on the listener's event loop) each time accepting pauses for
+    /// lack of resources, with the failed `accept`'s error (`EMFILE`: this
+    /// process's open-file limit; `ENFILE`: the system's). Default `nil`. A
+    /// server logs and counts it: otherwise a full descriptor table only
+    /// shows as clients that cannot connect.
+    public var acceptPaused: (@Sendable (IOError) -> Void)?
     /// Looks at every request head before it is routed, plain HTTP requests
     /// and WebSocket upgrades alike: a response refuses the request with it
     /// (the connection then closes). Default `nil`: every request is routed.

@@ -6,6 +6,7 @@ import Metrics
 import NIOCore
 import Prometheus
 import ServiceLifecycle
+import StateSyncLoad
 import StateSyncServer
 import StateSyncWebClients
 import UnixSignals
@@ -60,6 +61,9 @@ struct Serve: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "statesync")
+        // Every connection holds a descriptor: take what the hard limit allows
+        // (the server warns when --max-connections does not fit even then).
+        _ = ProcessResources.raiseOpenFileLimit()
 
         var configuration = try settings.serverConfiguration()
         configuration.metricsExposition = { registry.emitToBuffer() }

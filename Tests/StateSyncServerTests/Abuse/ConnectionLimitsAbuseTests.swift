@@ -97,8 +97,13 @@ extension AbuseTests {
             let port = try #require(try await server.waitForPort(), "\(server.standardError)")
             // 100 connections: the kernel completes them all (the backlog), the
             // server can accept only what 64 descriptors allow.
+            #expect(server.standardError.contains("max connections is 16384, but this process may open 64 files (ulimit -n)"),
+                    "no warning at start: \(server.standardError)")
             let sockets = try await onOwnThread { try (0..<100).map { _ in try RawSocket(port: port) } }
-            try await Task.sleep(for: .milliseconds(500))  // let the accepts run into EMFILE
+            // The accepts run into EMFILE, and the server says so.
+            #expect(try await eventually {
+                server.standardError.contains("accepting paused: this process is out of file descriptors (its open-file limit, ulimit -n, is 64)")
+            }, "\(server.standardError)")
             let before = try Self.cpuSeconds(server.processIdentifier)
             try await Task.sleep(for: .seconds(2))
             let used = try Self.cpuSeconds(server.processIdentifier) - before
@@ -106,6 +111,9 @@ extension AbuseTests {
 
             for socket in sockets { socket.disconnect() }
             #expect(try await Self.waitForHealth(port: port), "/health does not answer once descriptors are free")
+            let metrics = try await HTTPGet.get(port: port, path: "/metrics").body
+            let pauses = metrics.split(separator: "\n").first { $0.hasPrefix("statesync_accepts_paused_total ") }
+            #expect(pauses.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 >= 1 } == true, "\(metrics)")
             await server.stop()
         }
     }

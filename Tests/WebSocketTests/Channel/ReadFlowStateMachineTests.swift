@@ -124,4 +124,17 @@ import Testing
         flow.stopReading()  // the peer's close frame was read
         #expect(flow.channelReadComplete() == .flush)
     }
+
+    // MARK: Pongs
+
+    @Test func aServerHoldsReadingWhilePongsAreBackedUpAClientReadsOn() {
+        var server = ReadFlowStateMachine(readsOnlyWhenWritable: true)
+        server.pongsBackedUp()
+        #expect(server.read(channelWritable: true) == .doNothing, "a ping flood stalls its sender")
+        #expect(server.pongsCaughtUp(channelWritable: true) == .read, "the held-back read, once the pongs are sent")
+
+        var client = ReadFlowStateMachine(readsOnlyWhenWritable: false)
+        client.pongsBackedUp()
+        #expect(client.read(channelWritable: true) == .read)
+    }
 }

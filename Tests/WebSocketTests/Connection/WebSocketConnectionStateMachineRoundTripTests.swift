@@ -38,7 +38,7 @@ import WebSocket
             while let action = receiver.read(from: &cumulation) {
                 switch action {
                 case .deliver(let message): delivered.append(message)
-                case .write, .doNothing: break
+                case .write, .pong, .doNothing: break
                 case .close(let close): Issue.record("unexpected close: \(String(describing: close.error))")
                 }
             }

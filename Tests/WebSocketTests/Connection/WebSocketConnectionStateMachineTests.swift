@@ -39,7 +39,7 @@ import WebSocket
         let actions = readAll(&machine, bytes)
         #expect(actions.count == 4)
         #expect(actions[0] == .doNothing)
-        guard case .write(var pong) = actions[1] else {
+        guard case .pong(var pong) = actions[1] else {
             Issue.record("expected a pong, got \(actions[1])")
             return
         }

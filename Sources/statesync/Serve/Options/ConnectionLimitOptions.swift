@@ -5,7 +5,7 @@ struct ConnectionLimitOptions: SettingOptions {
     private typealias Keys = ServeConfiguration.Connections.Keys
 
     @Option(help: ArgumentHelp(
-        "Open connections (HTTP and WebSocket) above which a new one gets 503.", default: ServeConfiguration.defaults.connections.maxConnections))
+        "Open connections (HTTP and WebSocket) above which a new one gets 503. Each holds a descriptor: the open-file limit (ulimit -n) must exceed it by 256.", default: ServeConfiguration.defaults.connections.maxConnections))
     var maxConnections: Int?
 
     @Option(help: ArgumentHelp(
