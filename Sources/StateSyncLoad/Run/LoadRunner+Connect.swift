@@ -22,8 +22,8 @@ extension LoadRunner {
     static let subprotocol = ProtocolVersion.subprotocol
 
     /// Opens every connection, at most `connectConcurrency` handshakes at a
-    /// time, then waits until each opened client has its snapshots (or the
-    /// drain timeout passes without progress).
+    /// time and `connectRate` started a second, then waits until each opened
+    /// client has its snapshots (or the drain timeout passes without progress).
     func connectAll(shared: RunShared, loops: RunLoops, phase: PhaseClock) async -> RampOutcome {
         phase.enter(.connecting, planned: nil)
         let start = ContinuousClock.now
@@ -36,10 +36,21 @@ extension LoadRunner {
                 next += 1
                 group.addTask { await connect(index, shared: shared, loops: loops) }
             }
-            while next < min(scenario.connectConcurrency, scenario.clients) { startNext() }
+            /// Waits until client `next` is due at the connect rate (a schedule, not a condition).
+            func paced() async {
+                let due = start + .seconds(Double(next) / scenario.connectRate)
+                if due > .now { try? await Task.sleep(until: due) }   // cancelled: the run is torn down, start at once
+            }
+            while next < min(scenario.connectConcurrency, scenario.clients) {
+                await paced()
+                startNext()
+            }
             for await client in group {
                 if let client { clients.append(client) }
-                if next < scenario.clients { startNext() }
+                if next < scenario.clients {
+                    await paced()
+                    startNext()
+                }
             }
         }
         await waitUntilReady(clients.count, shared: shared)
@@ -70,9 +81,11 @@ extension LoadRunner {
                     SimulatedClient(index: index, shared: shared, recorder: recorder.value, subscriptionPaths: paths),
                     eventLoop: loop))
             }.get()
+            var options = WebSocketChannelOptions()
+            options.localAddress = scenario.sourceAddress(ofClient: index)
             let outbound = try await WebSocketClient.connect(
                 url: scenario.urls[index % scenario.urls.count], subprotocols: [Self.subprotocol], configuration: Self.connectionConfiguration,
-                group: loop, eventLoopHandler: handler)
+                options: options, group: loop, eventLoopHandler: handler)
             shared.counters.connected.bump()
             return ConnectedClient(index: index, loop: loop, handler: handler, outbound: outbound)
         } catch {

@@ -67,6 +67,16 @@ public struct LoadScenario: Sendable {
     /// in `main`; N puts client *i* (writers included) in the store
     /// `bench-(i % N)`, whose revisions, deliveries and gaps are its own.
     public var stores: Int = 0
+    /// Local addresses the clients connect from, in turn (client *i* from
+    /// `sourceAddresses[i % count]`); empty (the default): the system
+    /// chooses. One address has about 28,000 ephemeral ports towards one
+    /// server address; ``spreadOverLoopback()`` fills this in for a loopback
+    /// server and more clients than that.
+    public var sourceAddresses: [String] = []
+    /// Connections started per second at most during the ramp-up (besides
+    /// ``connectConcurrency``). Default 20,000: twice the connect rate a
+    /// server is expected to sustain, so that a run measures the server.
+    public var connectRate: Double = 20_000
 
     /// A scenario; every argument has the default documented on its property.
     public init(
@@ -117,6 +127,7 @@ public struct LoadScenario: Sendable {
         }
         guard threads >= 1 else { throw .invalidValue("threads", "\(threads)", reason: "must be at least 1") }
         guard stores >= 0 else { throw .invalidValue("stores", "\(stores)", reason: "must be 0 (main only) or more stores") }
+        try validateConnecting()
         for subscription in subscriptions {
             try PathCheck.validate(subscription)
         }

@@ -60,16 +60,29 @@ public enum ProcessResources {
     }
 
     /// Raises the soft limit on open files to the hard limit (each
-    /// connection is a file descriptor). Returns the soft limit now in force.
+    /// connection is a file descriptor), and both to `needed` when that is
+    /// higher and the process may (root; the kernel caps it at
+    /// `fs.nr_open`). Children started after inherit it. Returns the soft
+    /// limit now in force.
     @discardableResult
-    public static func raiseOpenFileLimit() -> Int {
+    public static func raiseOpenFileLimit(atLeast needed: Int = 0) -> Int {
         var limit = rlimit()
         guard getrlimit(Self.openFiles, &limit) == 0 else { return 0 }
-        if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(Self.openFiles, &raised) == 0 { limit = raised }
+        var raised = limit
+        raised.rlim_cur = limit.rlim_max
+        let wanted = rlim_t(max(0, needed))
+        if wanted > limit.rlim_max {
+            // Only a privileged process may raise the hard limit; the kernel caps it at fs.nr_open.
+            raised.rlim_max = wanted
+            raised.rlim_cur = wanted
+            if setrlimit(Self.openFiles, &raised) == 0 {
+                limit = raised
+            } else {
+                raised = limit
+                raised.rlim_cur = limit.rlim_max
+            }
         }
+        if raised.rlim_cur > limit.rlim_cur, setrlimit(Self.openFiles, &raised) == 0 { limit = raised }
         return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
     }
 

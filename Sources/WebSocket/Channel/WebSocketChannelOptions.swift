@@ -28,6 +28,11 @@ public struct WebSocketChannelOptions: Hashable, Sendable {
     public var maxOutboundBytes: Int
     /// How long a client waits for TCP, TLS and the 101 response. Default 10 s.
     public var handshakeTimeout: TimeAmount
+    /// The local address a client connection binds before it connects;
+    /// default `nil`: the system chooses. One source address has about
+    /// 28,000 ephemeral ports towards one server address, so a load
+    /// generator that opens more spreads them over several (127.0.0.2, …).
+    public var localAddress: SocketAddress?
     /// What stamps received messages (``WebSocketReceivedMessage/receivedAt``).
     /// Default the continuous clock; tests in this package substitute one
     /// they control.

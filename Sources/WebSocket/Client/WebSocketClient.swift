@@ -100,11 +100,11 @@ public enum WebSocketClient {
 
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: group)
+            var bootstrap = ClientBootstrap(group: group)
                 .connectTimeout(options.handshakeTimeout)
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-                .connect(host: target.host, port: target.port)
-                .get()
+            if let localAddress = options.localAddress { bootstrap = bootstrap.bind(to: localAddress) }
+            channel = try await bootstrap.connect(host: target.host, port: target.port).get()
         } catch {
             throw WebSocketClientError.connectionFailed(host: target.host, port: target.port, reason: reason(for: error))
         }

@@ -72,6 +72,14 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Handshakes in flight at once while connecting.")
     var connectConcurrency = LoadScenario().connectConcurrency
 
+    @Option(help: "Connections started per second at most while connecting.")
+    var connectRate = LoadScenario().connectRate
+
+    @Option(help: ArgumentHelp(
+        "Local addresses to connect from, in turn (repeat it or separate with commas). Default: for a loopback server and more than \(LoadScenario.clientsPerSourceAddress) clients, 127.0.0.1, 127.0.0.2, … (one address has about 28,000 ports); else the system's choice.",
+        valueName: "address"))
+    var sourceAddresses: [String] = []
+
     @Option(help: "Seconds to wait for the last answers and deliveries after the run.")
     var drainTimeout = 10.0
 
@@ -89,7 +97,8 @@ struct Bench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let openFiles = ProcessResources.raiseOpenFileLimit()
+        // A spawned server inherits the limit: its connections and this process's.
+        let openFiles = ProcessResources.raiseOpenFileLimit(atLeast: (spawnServer ? 2 : 1) * clients + 1_024)
         if openFiles < clients + 64 {
             printError("statesync bench: warning: the open-file limit is \(openFiles), below the \(clients) connections asked for; raise it (ulimit -n) or expect failed connects")
         }
@@ -135,6 +144,9 @@ struct Bench: AsyncParsableCommand {
             else if let actionPath { scenario.action = try ActionTemplate(ActionTemplate.incrementHits.action.description, path: actionPath) }
             scenario.threads = threads
             scenario.connectConcurrency = connectConcurrency
+            scenario.connectRate = connectRate
+            scenario.sourceAddresses = sourceAddresses.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            scenario.spreadOverLoopback()
             scenario.drainTimeout = .milliseconds(Int64(drainTimeout * 1_000))
             try scenario.validate()
             return scenario

@@ -5,7 +5,7 @@ import StateSyncServer
 /// A `statesync serve` child process started by `bench --spawn-server`:
 /// this same executable, on an OS-chosen loopback port, in memory or on a
 /// data directory. Stopped with SIGTERM (a clean shutdown) at the end.
-/// Every client connects from loopback, one address: the server's limits
+/// Every client connects from loopback: the server's limits
 /// per address (connections, joins) are raised to the number of clients.
 final class SpawnedServer {
     private let process: SpawnedChild
