@@ -37,8 +37,13 @@ public struct StoreAccess: Sendable, Hashable {
 
     /// `role` in every store, with no expiry: a token of the server's list, or no authentication.
     public static func everyStore(_ role: Role) -> StoreAccess {
-        StoreAccess(grants: [.anyStore: role])
+        // One dictionary per role, shared by every session (copy on write):
+        // an idle connection does not pay for one of its own.
+        StoreAccess(grants: everyStoreGrants[role] ?? [.anyStore: role])
     }
+
+    private static let everyStoreGrants: [Role: [StorePattern: Role]] = Dictionary(
+        uniqueKeysWithValues: Role.allCases.map { ($0, [.anyStore: $0]) })
 
     /// The role granted in `store`, or `nil` when no pattern matches it.
     public func role(in store: StoreName) -> Role? {

@@ -275,6 +275,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         options.arrivalClock = ArrivalClock(configuration.sessionClock)
         let backlog = (limit: options.inboundHighWatermark, resume: options.inboundLowWatermark)
 
+        let settings = SessionSettings(configuration: session, authentication: configuration.authentication, schemas: schemas)
         let sync = WebSocketRoute(
             path: "/sync",
             handshake: WebSocketServerHandshake(subprotocols: [ProtocolVersion.subprotocol], rejectsUnknownSubprotocols: true),
@@ -287,8 +288,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
                 return SyncSession(
                     id: "\(sessionPrefix)s-\(number)", outbound: outbound, engine: engine, stores: stores, metrics: metrics,
                     frames: frames.frames(for: outbound.eventLoop), joins: joins, logger: logger,
-                    configuration: session, authentication: configuration.authentication, schemas: schemas,
-                    clock: configuration.sessionClock,
+                    settings: settings, clock: configuration.sessionClock,
                     backlog: backlog,
                     holdBeforeEachMessage: configuration.sessionWillHandleMessage)
             })

@@ -52,9 +52,10 @@ public struct SessionStateMachine: Sendable {
         case closed
     }
 
-    private let configuration: SessionConfiguration
-    private let authentication: SessionAuthentication
-    private let schemas: ClientSchemas
+    private let settings: SessionSettings
+    private var configuration: SessionConfiguration { settings.configuration }
+    private var authentication: SessionAuthentication { settings.authentication }
+    private var schemas: ClientSchemas { settings.schemas }
     /// The app schema version `hello` declared, if any: its dispatches'
     /// unless one names another.
     private var declaredSchema: Int?
@@ -65,7 +66,10 @@ public struct SessionStateMachine: Sendable {
     private var pendingAuth: String?
     /// The stores this session used (`main` from `hello` on): bounded by
     /// ``SessionConfiguration/maxStoresPerSession``.
-    private var stores: Set<StoreName> = [.main]
+    private var stores = Self.onlyMain
+    /// The stores of a session that used only `main`: one set shared by
+    /// every session until it uses another (copy on write).
+    private static let onlyMain: Set<StoreName> = [.main]
     private var bucket: TokenBucket
     private var byteBucket: TokenBucket
     private var refusedInARow = 0
@@ -75,9 +79,13 @@ public struct SessionStateMachine: Sendable {
         configuration: SessionConfiguration, authentication: SessionAuthentication, schemas: ClientSchemas = .unversioned,
         now: ContinuousClock.Instant
     ) {
-        self.configuration = configuration
-        self.authentication = authentication
-        self.schemas = schemas
+        self.init(settings: SessionSettings(configuration: configuration, authentication: authentication, schemas: schemas), now: now)
+    }
+
+    /// A session waiting for `hello`, with the settings its server's sessions share.
+    init(settings: SessionSettings, now: ContinuousClock.Instant) {
+        self.settings = settings
+        let configuration = settings.configuration
         var limits = JSONParser.Limits()
         limits.maxInputBytes = configuration.maxMessageBytes
         limits.maxDepth = configuration.maxNestingDepth

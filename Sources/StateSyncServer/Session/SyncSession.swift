@@ -79,7 +79,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     init(
         id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, stores: StoreDirectory<App>, metrics: ServerMetrics,
         frames: SharedFrames, joins: AddressRateLimiter, logger: Logger,
-        configuration: SessionConfiguration, authentication: SessionAuthentication, schemas: ClientSchemas,
+        settings: SessionSettings,
         clock: @Sendable () -> ContinuousClock.Instant, backlog: (limit: Int, resume: Int),
         holdBeforeEachMessage: MessageHold? = nil
     ) {
@@ -94,8 +94,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         self.holdBeforeEachMessage = holdBeforeEachMessage
         self.backlogLimit = max(1, backlog.limit)
         self.backlogResume = min(max(0, backlog.resume), self.backlogLimit - 1)
-        let machine = SessionStateMachine(configuration: configuration, authentication: authentication, schemas: schemas, now: clock())
-        let helloTimer = configuration.helloTimeout.map { timeout in
+        let machine = SessionStateMachine(settings: settings, now: clock())
+        let helloTimer = settings.configuration.helloTimeout.map { timeout in
             Self.closeWithoutHello(outbound, after: timeout, logger: logger, id: id)
         }
         local = NIOLoopBoundBox.makeBoxSendingValue(
