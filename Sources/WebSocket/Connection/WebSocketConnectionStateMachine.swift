@@ -40,7 +40,8 @@ public struct WebSocketConnectionStateMachine {
     /// The role of this endpoint.
     public let role: WebSocketRole
     /// The limits and timers in force.
-    public let configuration: WebSocketConfiguration
+    public var configuration: WebSocketConfiguration { shared.value }
+    private let shared: SharedConfiguration
     /// The negotiated permessage-deflate parameters; `nil` when not negotiated.
     public let deflate: PerMessageDeflateParameters?
     /// Where the connection is.
@@ -81,7 +82,7 @@ public struct WebSocketConnectionStateMachine {
         now: NIODeadline = .now()
     ) {
         self.role = role
-        self.configuration = configuration
+        self.shared = SharedConfigurations.process.of(configuration)
         self.deflate = deflate
         self.decoder = FrameDecoder(
             role: role,
