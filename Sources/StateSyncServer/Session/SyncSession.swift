@@ -39,7 +39,10 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     let outbound: WebSocketOutbound
     let engine: SyncEngine<App>
     let stores: StoreDirectory<App>
-    private let metrics: ServerMetrics
+    /// The two of the server's metrics a session records (not all of
+    /// ``ServerMetrics``: every idle connection would hold its twenty handles).
+    private let connections: Meter
+    private let bytesSent: Counter
     let logger: Logger
     let frames: SharedFrames
     private let joins: AddressRateLimiter
@@ -89,7 +92,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         self.outbound = outbound
         self.engine = engine
         self.stores = stores
-        self.metrics = metrics
+        connections = metrics.connections
+        bytesSent = metrics.bytesSent
         self.logger = logger
         self.holdBeforeEachMessage = holdBeforeEachMessage
         self.backlogLimit = max(1, backlog.limit)
@@ -264,7 +268,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         local.value.expiryTimer?.cancel()
         local.value.expiryTimer = nil
         // Also when the machine closed the session itself (a persistent rate limit).
-        if local.value.joined { metrics.connections.decrement() }
+        if local.value.joined { connections.decrement() }
         if local.value.inMain { engine.leave(session: id) }
         for (store, engine) in local.value.engines {
             engine.leave(session: id)
@@ -339,7 +343,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
                 local.value.inMain = true
             }
             reply(.welcome(session: id, epoch: welcome.epoch, rev: welcome.rev, role: role, server: StateSyncServerInfo.name))
-            metrics.connections.increment()
+            connections.increment()
             scheduleExpiry(of: access)
             logger.debug("joined", metadata: [
                 "session": "\(id)", "role": "\(role?.rawValue ?? "none")", "client": "\(clientID ?? "-")",
@@ -367,7 +371,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// own rejects), naming `store` in a store-scoped one unless it is `main`.
     func reply(_ message: ServerMessage, store: StoreName = .main) {
         let bytes = MessageEncoder(store: store).encode(message)
-        metrics.bytesSent.increment(by: Int64(bytes.count))
+        bytesSent.increment(by: Int64(bytes.count))
         outbound.write(WebSocketMessage(kind: .text, data: ByteBuffer(bytes: bytes)))
     }
 }
