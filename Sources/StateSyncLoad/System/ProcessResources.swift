@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// CPU time, memory and limits of this process and of a server process
+/// CPU time and memory of this process and of a server process
 /// (by pid, from Linux's `/proc`), and the machine's load average.
 public enum ProcessResources {
     /// The number of cores.
@@ -59,39 +59,10 @@ public enum ProcessResources {
         return text.split(separator: " ").prefix(3).compactMap { Double($0) }
     }
 
-    /// Raises the soft limit on open files to the hard limit (each
-    /// connection is a file descriptor), and both to `needed` when that is
-    /// higher and the process may (root; the kernel caps it at
-    /// `fs.nr_open`). Children started after inherit it. Returns the soft
-    /// limit now in force.
-    @discardableResult
-    public static func raiseOpenFileLimit(atLeast needed: Int = 0) -> Int {
-        var limit = rlimit()
-        guard getrlimit(Self.openFiles, &limit) == 0 else { return 0 }
-        var raised = limit
-        raised.rlim_cur = limit.rlim_max
-        let wanted = rlim_t(max(0, needed))
-        if wanted > limit.rlim_max {
-            // Only a privileged process may raise the hard limit; the kernel caps it at fs.nr_open.
-            raised.rlim_max = wanted
-            raised.rlim_cur = wanted
-            if setrlimit(Self.openFiles, &raised) == 0 {
-                limit = raised
-            } else {
-                raised = limit
-                raised.rlim_cur = limit.rlim_max
-            }
-        }
-        if raised.rlim_cur > limit.rlim_cur, setrlimit(Self.openFiles, &raised) == 0 { limit = raised }
-        return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
-    }
-
     #if canImport(Glibc)
     private static let rusageSelf = Int32(RUSAGE_SELF.rawValue)
-    private static let openFiles = Int32(RLIMIT_NOFILE.rawValue)
     #else
     private static let rusageSelf = RUSAGE_SELF
-    private static let openFiles = RLIMIT_NOFILE
     #endif
 
     private static func seconds(_ time: timeval) -> Double {

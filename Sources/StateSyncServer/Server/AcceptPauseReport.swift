@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import NIOCore
 import Synchronization
+import WebSocket
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StateSyncLoad
 import StateSyncServer
+import WebSocket
 
 /// `statesync bench`: opens many real WebSocket clients against a server,
 /// drives a write load, and measures acks and deliveries.
@@ -98,7 +99,7 @@ struct Bench: AsyncParsableCommand {
 
     func run() async throws {
         // A spawned server inherits the limit: its connections and this process's.
-        let openFiles = ProcessResources.raiseOpenFileLimit(atLeast: (spawnServer ? 2 : 1) * clients + 1_024)
+        let openFiles = OpenFileLimit.raise(atLeast: (spawnServer ? 2 : 1) * clients + 1_024)
         if openFiles < clients + 64 {
             printError("statesync bench: warning: the open-file limit is \(openFiles), below the \(clients) connections asked for; raise it (ulimit -n) or expect failed connects")
         }

@@ -6,7 +6,7 @@ import Metrics
 import NIOCore
 import Prometheus
 import ServiceLifecycle
-import StateSyncLoad
+import WebSocket
 import StateSyncServer
 import StateSyncWebClients
 import UnixSignals
@@ -63,7 +63,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "statesync")
         // Every connection holds a descriptor: take what the hard limit allows
         // (the server warns when --max-connections does not fit even then).
-        _ = ProcessResources.raiseOpenFileLimit()
+        OpenFileLimit.raise()
 
         var configuration = try settings.serverConfiguration()
         configuration.metricsExposition = { registry.emitToBuffer() }
