@@ -1,40 +1,41 @@
 """A short tour of the Python client against `statesync serve` (the board app).
 
     swift run statesync serve --memory &
-    python3 clients/python/examples/board_example.py ws://127.0.0.1:8080/sync
+    PYTHONPATH=clients/python python3 clients/python/examples/board_example.py ws://127.0.0.1:8080/sync
+
+(PYTHONPATH finds the package in this clone; after `pip install ./clients/python`
+it is not needed.) From `import asyncio` on, this file is the example of
+../README.md, line for line: tests/test_example.py checks that they are equal,
+and runs this file against a real server. Change both together.
 """
 
 import asyncio
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from statesync_client import StateSyncClient, StateSyncError  # noqa: E402
+from statesync_client import StateSyncClient, StateSyncError
 
 
 async def print_hits(client: StateSyncClient) -> None:
-    """Prints the hit counter now and after each change, until the client closes."""
-    async for hits in client.watch("/counters/hits"):
-        print(f"watch: hits = {hits}")
+    async for hits in client.watch("/counters/hits"):       # the value now, then after each change
+        print("hits:", hits)                                # None, 1, 3 (a slower reader skips to the newest)
 
 
 async def main(url: str) -> None:
-    async with StateSyncClient(url, name="python-example") as client:
-        print("welcome", client.welcome)
+    async with StateSyncClient(url, name="py") as client:
         watching = asyncio.create_task(print_hits(client))
-        todos = await client.subscribe("/todos", lambda value, rev: print(f"rev {rev}: {len(value or [])} todos"))
-        stop = await client.observe("/todos/0/title", lambda title, rev: print(f"rev {rev}: first title = {title}"))
-        rev = await client.dispatch({"type": "addTodo", "title": "Try the Python client"})
-        print("added at rev", rev, "->", todos.value[-1])
-        await client.dispatch({"type": "increment", "counter": "hits", "by": 3})
+        todos = await client.subscribe("/todos")            # todos.value, todos.rev: the mirror
+        stop = await client.observe("/todos/0/title", lambda title, rev: print(f"rev {rev}: first title {title}"))
+        rev = await client.dispatch({"type": "addTodo", "title": "Milk"})
+        print(f"added at rev {rev}:", todos.value[-1])      # its patch came before the ack
+        await client.dispatch({"type": "increment", "counter": "hits"})
+        await client.dispatch({"type": "increment", "counter": "hits", "by": 2})
         try:
             await client.dispatch({"type": "toggleTodo", "id": "nope"})
         except StateSyncError as error:
-            print("rejected:", error.code, error.detail)
-        await asyncio.sleep(0.2)
+            print("rejected:", error.code, error.detail)    # rejected: not_found no todo with id nope
+        print("counters:", (await client.get("/counters"))["value"])
         await stop()
-    await watching  # closing the client ended the watch
+    await watching                                          # closing the client ended the watch
 
 
 if __name__ == "__main__":
