@@ -11,34 +11,68 @@ import Synchronization
 /// for await todos in board.observe(\.todos) { render(todos) }
 /// ```
 ///
-/// Each change of the mirrored JSON is decoded once into `State` (cost in
-/// proportion to the value's size); key-path observers then see only the
-/// slices that changed. A change that does not decode leaves ``state`` as it
-/// was and is reported by ``decodingError``.
+/// Each change of the mirrored JSON is decoded once into `State`. When
+/// `State` is a ``SlicedState`` (as an app's state is for
+/// ``ObservableMirror``), only what the change touched is decoded: a patch
+/// on one todo decodes that todo, not the board. Otherwise the whole value
+/// is decoded (cost in proportion to its size). Key-path observers then see
+/// only the slices that changed. A change that does not decode leaves
+/// ``state`` as it was and is reported by ``decodingError``.
 public final class TypedMirror<State: Decodable & Sendable>: Sendable {
     private let store: LocalStore<State>
     private let path: String
     private let feed: Mutex<ObservationToken?>
     private let lastError = Mutex<StateSyncClientError?>(nil)
+    /// Decodes changes slice by slice, when `State` is a ``SlicedState``.
+    private let slices: SliceDecoder<State>?
+    /// The JSON ``state`` was decoded from: a change is what differs from it.
+    private let decodedJSON: Mutex<JSONValue>
 
     /// A mirror of `pointer` in `mirror`, starting from its `current` value.
     init(mirror: LocalStore<JSONValue>, pointer: JSONPointer, current: JSONValue) throws(StateSyncClientError) {
         path = "\(pointer)"
         store = LocalStore(initialState: try decode(current, as: State.self, path: path))
+        slices = (State.self as? any SlicedState.Type).flatMap { Self.sliceDecoder(of: $0) }
+        decodedJSON = Mutex(current)
         feed = Mutex(nil)
         let token = mirror.subscribe(pointer) { [weak self] json in self?.update(json) }
         feed.withLock { $0 = token }
     }
 
-    /// Decodes a new value of the mirrored JSON into ``state``.
+    /// Decodes a new value of the mirrored JSON into ``state``: the slices
+    /// it changed, or all of it.
     private func update(_ json: JSONValue) {
         do throws(StateSyncClientError) {
-            let state = try decode(json, as: State.self, path: path)
+            let state = try decodedJSON.withLock { decoded throws(StateSyncClientError) in
+                let state = try decodeChange(from: decoded, to: json)
+                decoded = json
+                return state
+            }
             lastError.withLock { $0 = nil }
             store.performStateUpdate { $0 = state }
         } catch {
             lastError.withLock { $0 = error }
         }
+    }
+
+    /// The state of `json`, decoding only the slices that differ from
+    /// `old` (the JSON of ``state``) when it can. The diff costs what
+    /// changed: consecutive values of the mirror share the storage of what
+    /// did not.
+    private func decodeChange(from old: JSONValue, to json: JSONValue) throws(StateSyncClientError) -> State {
+        guard let slices else { return try decode(json, as: State.self, path: path) }
+        var state = store.state
+        do {
+            _ = try slices.apply(JSONPatch.diff(from: old, to: json).operations, document: json, to: &state)
+        } catch {
+            throw .decodingFailed(path: path.isEmpty ? "/" : path, type: "\(State.self)", reason: "\(error)")
+        }
+        return state
+    }
+
+    /// The slice decoder of a ``SlicedState`` type, as `State`'s.
+    private static func sliceDecoder<Sliced: SlicedState>(of type: Sliced.Type) -> SliceDecoder<State>? {
+        SliceDecoder<Sliced>(slices: Sliced.slices) as? SliceDecoder<State>
     }
 
     /// The mirrored state now.
