@@ -15,6 +15,8 @@ final class SimulatedClient {
         var pointer: JSONPointer
         var path: PathTable.ID
         var lastRev: UInt64?
+        /// Its next `snapshot` or `patch` answers its resume after the storm.
+        var resumePending = false
     }
 
     let index: Int
@@ -36,6 +38,14 @@ final class SimulatedClient {
     /// The run closes the connection itself at the end: not a failure.
     private var closing = false
     private var writer: Writer?
+    /// Dropped by the reconnect storm and not yet resumed: its connection
+    /// is being opened again, or its subscriptions resumed.
+    private var resuming = false
+    /// Subscriptions whose resume is not answered yet.
+    private var resumesMissing = 0
+    /// From the drop until the new connection's `welcome`: dispatches wait
+    /// in the outbox (``Writer/queue``), sent with it after the `welcome`.
+    private var holdingDispatches = false
 
     /// The dispatching side of a writer client (a class: its queue is
     /// changed in place, never copied).
@@ -99,12 +109,11 @@ final class SimulatedClient {
         }
         switch decoded {
         case .welcome:
-            for subscription in subscriptions {
-                send(.subscribe(id: subscription.id, path: subscription.pointer, since: nil))
-            }
-            if subscriptions.isEmpty { becameReady() }
+            welcomed()
         case let .snapshot(id, rev, _):
-            guard let number = subscriptionNumber(id), subscriptions[number].lastRev == nil else {
+            guard let number = subscriptionNumber(id) else { return problem("client \(index): a snapshot for \(id), not a subscription") }
+            if subscriptions[number].resumePending { return resumedFromSnapshot(number, rev: rev, arrived: arrived) }
+            guard subscriptions[number].lastRev == nil else {
                 return problem("client \(index): unexpected snapshot for \(id)")
             }
             subscriptions[number].lastRev = rev
@@ -136,13 +145,39 @@ final class SimulatedClient {
         }
     }
 
-    func closed(_ status: WebSocketCloseStatus) {
+    func closed(_ connection: WebSocketOutbound, status: WebSocketCloseStatus) {
+        // The close of a connection the storm dropped may come after its successor opened.
+        if let outbound, outbound !== connection { return }
+        outbound = nil
+        // Dropped by the storm: the writer's schedule runs on, its actions wait in the outbox.
+        if resuming { return }
         writer?.timer?.cancel()
         writer?.timer = nil
         outbound = nil
         guard !closing else { return }
         shared.counters.dropped.bump()
         problem("client \(index): the connection closed during the run (\(status))")
+    }
+
+    /// Drops the connection without a close handshake (the run's reconnect
+    /// storm). The runner then opens a new one with the same handler, and
+    /// the client resumes (see ``LoadScenario/reconnectStormAt``).
+    func drop() {
+        resuming = true
+        holdingDispatches = true
+        outbound?.channel.close(promise: nil)
+    }
+
+    /// The storm's reconnect failed: the client is gone for the rest of
+    /// the run, and its writer stops.
+    func abandon() {
+        resuming = false
+        closing = true
+        if let timer = writer?.timer {
+            timer.cancel()
+            writer?.timer = nil
+            shared.counters.writing.add(-1, ordering: .releasing)
+        }
     }
 
     /// Closes the connection (the run is over).
@@ -157,6 +192,51 @@ final class SimulatedClient {
 
     private func becameReady() {
         shared.counters.ready.bump()
+    }
+
+    /// Subscribes to every path, from its last revision after the storm,
+    /// and then sends the outbox again: exactly-once answers the actions
+    /// the server applied before the drop with their first outcome.
+    private func welcomed() {
+        holdingDispatches = false
+        if resuming { resumesMissing = subscriptions.count }
+        for number in subscriptions.indices {
+            subscriptions[number].resumePending = resuming
+            let subscription = subscriptions[number]
+            send(.subscribe(id: subscription.id, path: subscription.pointer, since: resuming ? subscription.lastRev : nil))
+        }
+        if resuming, let writer {
+            for item in writer.queue.inSendingOrder {
+                send(.dispatch(id: "a\(item.sequence)", action: item.action))
+            }
+        }
+        if subscriptions.isEmpty { resuming ? becameResumed() : becameReady() }
+    }
+
+    /// A resume answered with a `snapshot`: the server's history no longer
+    /// holds the subscription's revision. The value carries every revision
+    /// since that one, delivered now.
+    private func resumedFromSnapshot(_ number: Int, rev: UInt64, arrived: UInt64) {
+        shared.counters.resumedBySnapshot.bump()
+        if let last = subscriptions[number].lastRev {
+            guard rev >= last else {
+                return problem("client \(index): \(subscriptions[number].id) resumed from revision \(last) at an older one, \(rev)")
+            }
+            recorder.pending[storeIndex].append(PendingPatch(path: subscriptions[number].path, base: last, rev: rev, arrived: arrived, node: node))
+        }
+        subscriptions[number].lastRev = rev
+        subscriptionResumed(number)
+    }
+
+    private func subscriptionResumed(_ number: Int) {
+        subscriptions[number].resumePending = false
+        resumesMissing -= 1
+        if resumesMissing == 0 { becameResumed() }
+    }
+
+    private func becameResumed() {
+        resuming = false
+        shared.counters.resumed.bump()
     }
 
     private func subscriptionNumber(_ id: String) -> Int? {
@@ -175,6 +255,10 @@ final class SimulatedClient {
         }
         subscriptions[number].lastRev = rev
         recorder.pending[storeIndex].append(PendingPatch(path: subscriptions[number].path, base: base, rev: rev, arrived: arrived, node: node))
+        if subscriptions[number].resumePending {
+            shared.counters.resumedByPatch.bump()
+            subscriptionResumed(number)
+        }
     }
 
     // MARK: Writing
@@ -207,7 +291,7 @@ final class SimulatedClient {
     }
 
     private func tick(start: UInt64, end: UInt64, rate: Double, task: RepeatedTask) {
-        guard let writer, outbound != nil else { return stopWriting(task) }
+        guard let writer, outbound != nil || resuming else { return stopWriting(task) }
         let now = RunShared.now()
         let until = min(now, end)
         let due = until > start ? Int((Double(until - start) / 1e9 * rate).rounded(.down)) - writer.sequence : 0
@@ -244,8 +328,8 @@ final class SimulatedClient {
             return problem("writer \(index): action \(text) is not a JSON object")
         }
         if writer.queue.count == 0 { shared.watermark.update(writer: writer.number, oldestSent: sent) }
-        writer.queue.append(.init(sequence: writer.sequence, sent: sent, path: path))
-        send(.dispatch(id: "a\(writer.sequence)", action: action))
+        writer.queue.append(.init(sequence: writer.sequence, sent: sent, path: path, action: action))
+        if !holdingDispatches { send(.dispatch(id: "a\(writer.sequence)", action: action)) }
         shared.counters.sent.bump()
     }
 
@@ -294,6 +378,6 @@ struct SimulatedClientHandler: WebSocketEventLoopHandler {
     }
 
     func webSocketClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus) {
-        client.value.closed(status)
+        client.value.closed(outbound, status: status)
     }
 }

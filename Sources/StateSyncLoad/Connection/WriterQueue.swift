@@ -1,3 +1,5 @@
+import StateSyncCore
+
 /// A writer's unanswered actions by sequence number, and the oldest of
 /// them. Answers are matched by id, not by position: the server answers
 /// the dispatches it reduces in order, but a session-level refusal (a rate
@@ -7,6 +9,8 @@ struct WriterQueue {
         var sequence: Int
         var sent: UInt64
         var path: PathTable.ID
+        /// The action, sent again with the same id after a reconnect.
+        var action: JSONObject
     }
 
     private var pending: [Int: Outstanding] = [:]
@@ -36,6 +40,12 @@ struct WriterQueue {
         order.removeAll(keepingCapacity: true)
         head = 0
         return nil
+    }
+
+    /// The unanswered actions in sending order (an outbox to send again
+    /// after a reconnect).
+    var inSendingOrder: [Outstanding] {
+        order[head...].compactMap { pending[$0] }
     }
 
     /// Whether `sequence` is outstanding.

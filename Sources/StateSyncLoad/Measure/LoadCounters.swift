@@ -9,6 +9,17 @@ final class LoadCounters: Sendable {
     let failedConnects = Atomic<Int>(0)
     /// Clients with every subscription's snapshot received.
     let ready = Atomic<Int>(0)
+    /// Clients whose connection opened again after the reconnect storm dropped it.
+    let reconnected = Atomic<Int>(0)
+    /// Clients that could not reconnect after the storm.
+    let failedReconnects = Atomic<Int>(0)
+    /// Clients with every subscription resumed after the storm.
+    let resumed = Atomic<Int>(0)
+    /// Subscriptions resumed after the storm with a `patch` from their
+    /// revision, and with a fresh `snapshot` (the server's history no
+    /// longer held their revision).
+    let resumedByPatch = Atomic<Int>(0)
+    let resumedBySnapshot = Atomic<Int>(0)
     /// Connections that closed before the run ended them.
     let dropped = Atomic<Int>(0)
     /// Writers still sending: their last tick (which sends what was due at

@@ -51,11 +51,14 @@ public struct LoadResult: Codable, Sendable {
     /// Each store's delivery latency, when the run spread its clients over
     /// stores (``LoadScenario/stores``); `nil` with every client in `main`.
     public var stores: StoresSummary? = nil
+    /// The reconnect storm, when the scenario had one
+    /// (``LoadScenario/reconnectStormAt``); `nil` otherwise.
+    public var reconnectStorm: ReconnectStorm? = nil
 
     /// Whether the run passed: no gaps, no errors, every expected delivery counted.
     public var passed: Bool {
         counts.gaps == 0 && counts.errors == 0 && counts.deliveries == counts.expectedDeliveries
-            && rampUp.failed == 0
+            && rampUp.failed == 0 && reconnectStorm?.converged != false
     }
 
     /// The scenario as run.

@@ -10,7 +10,9 @@ public enum ResultText {
     ///
     /// With several URLs (a cluster), `same_node_p99_ms=… cross_node_p99_ms=…`
     /// follow `delivery_p99_ms`; over stores (`--stores N`), `stores=N
-    /// slowest_store_p99_ms=…`.
+    /// slowest_store_p99_ms=…`; after a reconnect storm, `storm_converged_s=…`
+    /// (`none` when some client never resumed) and, with the server
+    /// measured, `storm_rss_ratio=…` (its peak over its memory before the drop).
     public static func summaryLine(_ result: LoadResult) -> String {
         var more = ""
         if let same = result.sameNodeDeliveryLatency, let cross = result.crossNodeDeliveryLatency {
@@ -18,6 +20,10 @@ public enum ResultText {
         }
         if let stores = result.stores {
             more += " stores=\(stores.count) slowest_store_p99_ms=\(fixed(stores.slowest?.p99 ?? 0, 2))"
+        }
+        if let storm = result.reconnectStorm {
+            more += " storm_converged_s=\(storm.convergedSeconds.map { fixed($0, 2) } ?? "none")"
+            if let ratio = storm.serverRSSRatio { more += " storm_rss_ratio=\(fixed(ratio, 2))" }
         }
         return "RESULT clients=\(result.rampUp.connected) actions_per_s=\(fixed(result.rates.actionsPerSecond, 1))"
             + " deliveries_per_s=\(fixed(result.rates.deliveriesPerSecond, 1))"
@@ -54,6 +60,7 @@ public enum ResultText {
             let idle = stores.stores.filter { $0.deliveries == 0 }.count
             lines.append("stores      \(stores.count) (bench-0…), \(slowest)" + (idle > 0 ? ", \(idle) without deliveries" : ""))
         }
+        if let storm = result.reconnectStorm { lines.append(stormLine(storm)) }
         lines.append("problems    \(counts.gaps) gaps, \(counts.errors) errors, \(counts.droppedConnections) dropped connections")
         let generator = result.generator
         lines.append("generator   \(fixed(generator.cpuPercent, 0)) % of one core (\(generator.cores) cores, "
@@ -78,6 +85,17 @@ public enum ResultText {
             lines.append("problem     \(problem)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    private static func stormLine(_ storm: LoadResult.ReconnectStorm) -> String {
+        let resumed = storm.convergedSeconds.map { "all resumed in \(fixed($0, 2)) s" } ?? "not all resumed"
+        var line = "storm       \(grouped(storm.dropped)) dropped at \(fixed(storm.atSeconds, 1)) s: \(grouped(storm.reconnected)) reconnected "
+            + "(\(storm.failed) failed), \(resumed) (\(grouped(storm.resumedByPatch)) subscriptions by patch, "
+            + "\(grouped(storm.resumedBySnapshot)) by snapshot)"
+        if let before = storm.serverRSSBeforeBytes, let peak = storm.serverRSSPeakBytes, let ratio = storm.serverRSSRatio {
+            line += "; server RSS \(megabytes(before)) before, peak \(megabytes(peak)) (\(fixed(ratio, 2))x)"
+        }
+        return line
     }
 
     static func fixed(_ value: Double, _ digits: Int) -> String {

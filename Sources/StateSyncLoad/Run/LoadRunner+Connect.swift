@@ -27,37 +27,48 @@ extension LoadRunner {
     func connectAll(shared: RunShared, loops: RunLoops, phase: PhaseClock) async -> RampOutcome {
         phase.enter(.connecting, planned: nil)
         let start = ContinuousClock.now
+        let clients = await openPaced(scenario.clients) { index in await connect(index, shared: shared, loops: loops) }
+        if !(await waitUntil(clients.count) { shared.counters.ready.current }) {
+            let ready = shared.counters.ready.current
+            shared.problems.note("\(clients.count - ready) connected clients never got their snapshots")
+            shared.counters.errors.bump(clients.count - ready)
+        }
+        let elapsed = start.duration(to: .now)
+        return RampOutcome(clients: clients, seconds: elapsed.inSeconds)
+    }
+
+    /// Calls `open` for `0..<count`, at most `connectConcurrency` at a time
+    /// and `connectRate` started a second; returns the clients that opened,
+    /// by index.
+    func openPaced(_ count: Int, _ open: @escaping @Sendable (Int) async -> ConnectedClient?) async -> [ConnectedClient] {
+        let start = ContinuousClock.now
         var clients: [ConnectedClient] = []
-        clients.reserveCapacity(scenario.clients)
+        clients.reserveCapacity(count)
         await withTaskGroup(of: ConnectedClient?.self) { group in
             var next = 0
             func startNext() {
-                let index = next
+                let position = next
                 next += 1
-                group.addTask { await connect(index, shared: shared, loops: loops) }
+                group.addTask { await open(position) }
             }
-            /// Waits until client `next` is due at the connect rate (a schedule, not a condition).
+            /// Waits until `next` is due at the connect rate (a schedule, not a condition).
             func paced() async {
                 let due = start + .seconds(Double(next) / scenario.connectRate)
                 if due > .now { try? await Task.sleep(until: due) }   // cancelled: the run is torn down, start at once
             }
-            while next < min(scenario.connectConcurrency, scenario.clients) {
+            while next < min(scenario.connectConcurrency, count) {
                 await paced()
                 startNext()
             }
             for await client in group {
                 if let client { clients.append(client) }
-                if next < scenario.clients {
+                if next < count {
                     await paced()
                     startNext()
                 }
             }
         }
-        await waitUntilReady(clients.count, shared: shared)
-        let elapsed = start.duration(to: .now)
-        return RampOutcome(
-            clients: clients.sorted { $0.index < $1.index },
-            seconds: elapsed.inSeconds)
+        return clients.sorted { $0.index < $1.index }
     }
 
     private func connect(_ index: Int, shared: RunShared, loops: RunLoops) async -> ConnectedClient? {
@@ -81,11 +92,7 @@ extension LoadRunner {
                     SimulatedClient(index: index, shared: shared, recorder: recorder.value, subscriptionPaths: paths),
                     eventLoop: loop))
             }.get()
-            var options = WebSocketChannelOptions()
-            options.localAddress = scenario.sourceAddress(ofClient: index)
-            let outbound = try await WebSocketClient.connect(
-                url: scenario.urls[index % scenario.urls.count], subprotocols: [Self.subprotocol], configuration: Self.connectionConfiguration,
-                options: options, group: loop, eventLoopHandler: handler)
+            let outbound = try await open(index, handler: handler, loop: loop)
             shared.counters.connected.bump()
             return ConnectedClient(index: index, loop: loop, handler: handler, outbound: outbound)
         } catch {
@@ -93,6 +100,16 @@ extension LoadRunner {
             shared.problems.note("client \(index): cannot connect: \(error)")
             return nil
         }
+    }
+
+    /// Opens client `index`'s connection with `handler`: a new client's, or
+    /// one the reconnect storm dropped.
+    func open(_ index: Int, handler: SimulatedClientHandler, loop: any EventLoop) async throws -> WebSocketOutbound {
+        var options = WebSocketChannelOptions()
+        options.localAddress = scenario.sourceAddress(ofClient: index)
+        return try await WebSocketClient.connect(
+            url: scenario.urls[index % scenario.urls.count], subprotocols: [Self.subprotocol], configuration: Self.connectionConfiguration,
+            options: options, group: loop, eventLoopHandler: handler)
     }
 
     /// No compression (it would cost both sides a zlib context per
@@ -103,27 +120,26 @@ extension LoadRunner {
         WebSocketConfiguration(pingInterval: nil, idleTimeout: nil, compression: nil)
     }
 
-    /// Polls (every 20 ms) until `opened` clients are ready; gives up when
-    /// the count has not moved for the drain timeout.
-    private func waitUntilReady(_ opened: Int, shared: RunShared) async {
-        var lastReady = -1
+    /// Polls (every 20 ms) until `count` reaches `target`; gives up
+    /// (returning `false`) when it has not moved for the drain timeout.
+    func waitUntil(_ target: Int, reach count: () -> Int) async -> Bool {
+        var last = -1
         var lastChange = ContinuousClock.now
-        while shared.counters.ready.current < opened {
-            let ready = shared.counters.ready.current
-            if ready != lastReady {
-                lastReady = ready
+        while count() < target {
+            let current = count()
+            if current != last {
+                last = current
                 lastChange = .now
             } else if lastChange.duration(to: .now) > scenario.drainTimeout {
-                shared.problems.note("\(opened - ready) connected clients never got their snapshots")
-                shared.counters.errors.bump(opened - ready)
-                return
+                return false
             }
             do {
                 try await Task.sleep(for: .milliseconds(20))
             } catch {
-                return  // cancelled: the run is being torn down
+                return false  // cancelled: the run is being torn down
             }
         }
+        return true
     }
 
     /// Closes every connection (1000) and waits until they are closed.

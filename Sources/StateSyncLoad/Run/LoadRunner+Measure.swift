@@ -9,12 +9,15 @@ struct MeasuredRun: Sendable {
     var timeline: [LoadResult.TimelineSample]
     var serverStart: ServerProbe.Sample?
     var serverEnd: ServerProbe.Sample?
+    /// The reconnect storm, when the scenario has one.
+    var storm: StormOutcome?
 }
 
 extension LoadRunner {
     /// Starts the writers, samples the timeline every second while they
     /// write and while the last answers and deliveries drain, then matches
-    /// what is left.
+    /// what is left. Sets off the reconnect storm when it is due, and waits
+    /// for it to converge before the drain.
     func measure(
         shared: RunShared, loops: RunLoops, clients: [ConnectedClient], phase: PhaseClock, probe: ServerProbe?
     ) async throws -> MeasuredRun {
@@ -35,10 +38,17 @@ extension LoadRunner {
             loop.execute { handler.client.value.startWriting(rate: perWriter, start: writeStart, end: end, loop: loop) }
         }
         var timeline = TimelineSampler(start: start)
+        var storm: Task<StormOutcome, Never>?
+        defer { storm?.cancel() }  // only when the run is torn down early: it is awaited below
         while ContinuousClock.now < start + duration {
             try await Task.sleep(for: .milliseconds(50))
             try await timeline.sampleIfDue(loops: loops, counters: shared.counters)
+            if storm == nil, let at = scenario.reconnectStormAt, ContinuousClock.now >= start + at {
+                let seconds = start.duration(to: .now).inSeconds
+                storm = Task { await reconnectStorm(clients, at: seconds, shared: shared, probe: probe) }
+            }
         }
+        let stormOutcome = await storm?.value
         phase.enter(.draining, planned: Double(scenario.drainTimeout.components.seconds))
         let drainEnd = ContinuousClock.now + scenario.drainTimeout
         while ContinuousClock.now < drainEnd, !Self.drained(shared) {
@@ -56,7 +66,7 @@ extension LoadRunner {
         return MeasuredRun(
             runSeconds: seconds,
             measuredSeconds: measured.inSeconds,
-            ownCPUSeconds: cpu, timeline: timeline.samples, serverStart: serverStart, serverEnd: serverEnd)
+            ownCPUSeconds: cpu, timeline: timeline.samples, serverStart: serverStart, serverEnd: serverEnd, storm: stormOutcome)
     }
 
     /// Every writer done, every action answered and every expected delivery counted.

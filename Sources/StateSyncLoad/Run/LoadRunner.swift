@@ -66,7 +66,7 @@ public struct LoadRunner: Sendable {
                 }
                 let measured = try await measure(shared: shared, loops: loops, clients: ramp.clients, phase: phase, probe: probe)
                 phase.enter(.closing, planned: nil)
-                await Self.closeAll(ramp.clients, loops: loops)
+                await Self.closeAll(measured.storm?.clients ?? ramp.clients, loops: loops)
                 let totals = try await loops.withEachRecorder { $0.totals }
                 return ResultBuilder(
                     scenario: scenario, shared: shared, startedAt: startedAt, loadBefore: loadBefore,

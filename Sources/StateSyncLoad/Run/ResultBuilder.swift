@@ -77,7 +77,19 @@ struct ResultBuilder {
             server: serverUsage(connected: connected, deliveries: counts.deliveries),
             problems: shared.problems.messages, rejectCodes: shared.problems.rejectCodes,
             loadAverageBefore: loadBefore, loadAverageAfter: ProcessResources.loadAverage(),
-            startedAt: startedAt, stores: storesSummary(byStore: byStore, all: delivery))
+            startedAt: startedAt, stores: storesSummary(byStore: byStore, all: delivery),
+            reconnectStorm: reconnectStorm())
+    }
+
+    private func reconnectStorm() -> LoadResult.ReconnectStorm? {
+        guard let storm = measured.storm else { return nil }
+        let counters = shared.counters
+        return LoadResult.ReconnectStorm(
+            atSeconds: storm.atSeconds, dropped: storm.dropped,
+            reconnected: counters.reconnected.current, failed: counters.failedReconnects.current,
+            convergedSeconds: storm.convergedSeconds,
+            resumedByPatch: counters.resumedByPatch.current, resumedBySnapshot: counters.resumedBySnapshot.current,
+            serverRSSBeforeBytes: storm.serverRSSBeforeBytes, serverRSSPeakBytes: storm.serverRSSPeakBytes)
     }
 
     /// Each store's delivery latency; with one store (`--stores 1`) it is the run's own.

@@ -77,6 +77,14 @@ public struct LoadScenario: Sendable {
     /// ``connectConcurrency``). Default 20,000: twice the connect rate a
     /// server is expected to sustain, so that a run measures the server.
     public var connectRate: Double = 20_000
+    /// When, into the measured run, every connection is dropped at once
+    /// (closed without a close handshake, as a network outage or a load
+    /// balancer's restart drops them) and every client reconnects: `hello`
+    /// with the same `clientId`, each subscription resumed with `since` its
+    /// last revision, the unanswered dispatches sent again (exactly-once
+    /// answers those already applied). `nil` (the default): no storm. See
+    /// ``LoadResult/ReconnectStorm``.
+    public var reconnectStormAt: Duration? = nil
 
     /// A scenario; every argument has the default documented on its property.
     public init(
@@ -128,6 +136,9 @@ public struct LoadScenario: Sendable {
         guard threads >= 1 else { throw .invalidValue("threads", "\(threads)", reason: "must be at least 1") }
         guard stores >= 0 else { throw .invalidValue("stores", "\(stores)", reason: "must be 0 (main only) or more stores") }
         try validateConnecting()
+        if let at = reconnectStormAt, at < .zero || at >= duration {
+            throw .invalidValue("reconnect-storm", "\(at)", reason: "must be from 0 to less than the run's duration (\(duration))")
+        }
         for subscription in subscriptions {
             try PathCheck.validate(subscription)
         }

@@ -81,6 +81,11 @@ struct Bench: AsyncParsableCommand {
         valueName: "address"))
     var sourceAddresses: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Seconds into the run at which every connection is dropped at once; every client reconnects, resumes its subscriptions with since and sends its unanswered actions again. Reported: the time until all resumed, and the server's peak memory.",
+        valueName: "seconds"))
+    var reconnectStorm: Double?
+
     @Option(help: "Seconds to wait for the last answers and deliveries after the run.")
     var drainTimeout = 10.0
 
@@ -95,6 +100,9 @@ struct Bench: AsyncParsableCommand {
         guard serverPid == nil || !spawnServer else { throw ValidationError("--server-pid and --spawn-server exclude each other") }
         guard duration > 0, duration.isFinite else { throw ValidationError("--duration \(duration) must be a positive number of seconds") }
         guard drainTimeout >= 0, drainTimeout.isFinite else { throw ValidationError("--drain-timeout \(drainTimeout) must be 0 or more seconds") }
+        if let reconnectStorm, !(reconnectStorm.isFinite && reconnectStorm >= 0 && reconnectStorm < duration) {
+            throw ValidationError("--reconnect-storm \(reconnectStorm) must be from 0 to less than --duration (\(duration)) seconds")
+        }
     }
 
     func run() async throws {
@@ -149,6 +157,7 @@ struct Bench: AsyncParsableCommand {
             scenario.sourceAddresses = sourceAddresses.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
             scenario.spreadOverLoopback()
             scenario.drainTimeout = .milliseconds(Int64(drainTimeout * 1_000))
+            scenario.reconnectStormAt = reconnectStorm.map { .milliseconds(Int64(($0 * 1_000).rounded())) }
             try scenario.validate()
             return scenario
         } catch {

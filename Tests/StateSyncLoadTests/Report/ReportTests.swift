@@ -58,6 +58,27 @@ import Testing
         #expect(!ResultText.table(Self.sample()).contains("other node"), "one URL: no split")
     }
 
+    @Test func aReconnectStormIsReportedAndFailsTheRunUntilEveryClientResumed() throws {
+        var result = Self.sample()
+        result.reconnectStorm = LoadResult.ReconnectStorm(
+            atSeconds: 1, dropped: 3, reconnected: 3, failed: 0, convergedSeconds: 0.25, resumedByPatch: 2, resumedBySnapshot: 1,
+            serverRSSBeforeBytes: 100 << 20, serverRSSPeakBytes: 120 << 20)
+        #expect(result.passed)
+        #expect(ResultText.summaryLine(result).hasSuffix(" delivery_p99_ms=9.90 storm_converged_s=0.25 storm_rss_ratio=1.20 gaps=0 errors=0"))
+        #expect(ResultText.table(result).contains(
+            "storm       3 dropped at 1.0 s: 3 reconnected (0 failed), all resumed in 0.25 s (2 subscriptions by patch, 1 by snapshot); server RSS 100.0 MiB before, peak 120.0 MiB (1.20x)"))
+        let decoded = try JSONDecoder().decode(LoadResult.self, from: JSONEncoder().encode(result))
+        #expect(decoded.reconnectStorm == result.reconnectStorm)
+
+        result.reconnectStorm?.convergedSeconds = nil
+        #expect(!result.passed)
+        #expect(ResultText.summaryLine(result).contains(" storm_converged_s=none "))
+        #expect(ResultText.table(result).contains("not all resumed"))
+        result.reconnectStorm?.convergedSeconds = 0.25
+        result.reconnectStorm?.failed = 1
+        #expect(!result.passed)
+    }
+
     @Test func tableShowsPercentilesAndTallies() {
         let table = ResultText.table(Self.sample())
         #expect(table.contains("p99.9"))

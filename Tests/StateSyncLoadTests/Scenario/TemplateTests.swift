@@ -60,4 +60,18 @@ import Testing
         #expect(throws: LoadScenarioError.self) { try LoadScenario(subscriptions: [Template("counters")]).validate() }
         #expect(throws: LoadScenarioError.self) { try LoadScenario(duration: .zero).validate() }
     }
+
+    @Test func theReconnectStormFallsWithinTheRun() throws {
+        var scenario = LoadScenario(duration: .seconds(10))
+        scenario.reconnectStormAt = .seconds(0)
+        try scenario.validate()
+        scenario.reconnectStormAt = .milliseconds(9_999)
+        try scenario.validate()
+        scenario.reconnectStormAt = .seconds(10)
+        #expect(throws: LoadScenarioError.invalidValue("reconnect-storm", "10.0 seconds", reason: "must be from 0 to less than the run's duration (10.0 seconds)")) {
+            try scenario.validate()
+        }
+        scenario.reconnectStormAt = .seconds(-1)
+        #expect(throws: LoadScenarioError.self) { try scenario.validate() }
+    }
 }
