@@ -4,11 +4,21 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { StateSyncClient } from "../statesync.js";
 import { TIMEOUT_MS, withServer, within } from "./server.mjs";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/board.mjs", import.meta.url));
+const README = fileURLToPath(new URL("../README.md", import.meta.url));
+
+test("the README's example is examples/board.mjs from its imports on", () => {
+  const readme = readFileSync(README, "utf8");
+  const block = readme.match(/^## Example\n[\s\S]*?^```js\n([\s\S]*?)^```$/m);
+  assert.ok(block, "README.md has a js block under ## Example");
+  const example = readFileSync(EXAMPLE, "utf8");
+  assert.equal(example.slice(example.indexOf("import ")), block[1]);
+});
 
 /** Runs the example with node (and this process's WebSocket flag); resolves with its stdout. */
 function runExample(url) {
