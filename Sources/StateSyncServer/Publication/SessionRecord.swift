@@ -18,7 +18,7 @@ struct SessionRecord {
     /// for the short-lived sessions of HTTP requests.
     var announced = true
     /// Its open subscriptions: id to path.
-    var subscriptions: [String: JSONPointer] = [:]
+    var subscriptions: SmallDictionary<String, JSONPointer> = [:]
     /// Whether it is a slow consumer: found not writable and not yet drained.
     var isSlow = false
     /// Answers held back while it is slow, sent in order after its coalesced patches.

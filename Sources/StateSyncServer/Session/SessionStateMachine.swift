@@ -61,7 +61,7 @@ public struct SessionStateMachine: Sendable {
     private var declaredSchema: Int?
     private let decoder: MessageDecoder
     private var state = State.awaitingHello
-    private var subscriptions: [ScopedSubscription: JSONPointer] = [:]
+    private var subscriptions: SmallDictionary<ScopedSubscription, JSONPointer> = [:]
     /// The `auth` whose token is being verified.
     private var pendingAuth: String?
     /// The stores this session used (`main` from `hello` on): bounded by
@@ -244,7 +244,7 @@ public struct SessionStateMachine: Sendable {
             let ended = subscriptions.filter { key, path in
                 guard let role = access.role(in: key.store) else { return true }
                 return !configuration.readPermissions.allows(role, toRead: path)
-            }.keys.sorted { ($0.store, $0.id) < ($1.store, $1.id) }
+            }.map(\.key).sorted { ($0.store, $0.id) < ($1.store, $1.id) }
             for key in ended { subscriptions[key] = nil }
             stores = stores.filter { $0.isMain || access.role(in: $0) != nil }
             return .reauthorize(id: id, access: access, ended: ended)
