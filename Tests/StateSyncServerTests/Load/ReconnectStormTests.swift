@@ -22,10 +22,15 @@ struct ReconnectStormTests {
         return try await client.receive("value")["value"]?.intValue ?? 0
     }
 
-    @Test func everyClientResumesByPatchAndEveryActionIsAppliedOnce() async throws {
-        let (result, hits) = try await TestServer.with { server in
+    /// A run with a storm against a server of `configuration`, and the board's `hits` after it.
+    private static func run(_ configuration: StateSyncServerConfiguration = TestServer.configuration) async throws -> (LoadResult, hits: Int) {
+        try await TestServer.with(configuration) { server in
             (try await LoadRunner(scenario: Self.scenario(server.url)).run { _ in }, try await Self.hits(server))
         }
+    }
+
+    @Test func everyClientResumesByPatchAndEveryActionIsAppliedOnce() async throws {
+        let (result, hits) = try await Self.run()
         #expect(result.passed, "\(result.problems)")
         let storm = try #require(result.reconnectStorm)
         #expect(storm.dropped == 12)
@@ -50,9 +55,7 @@ struct ReconnectStormTests {
         // Only the newest revision is kept: every session's own join moves
         // the store past the revision its client saw before the drop.
         configuration.engine.historyWindow = 1
-        let (result, hits) = try await TestServer.with(configuration) { server in
-            (try await LoadRunner(scenario: Self.scenario(server.url)).run { _ in }, try await Self.hits(server))
-        }
+        let (result, hits) = try await Self.run(configuration)
         #expect(result.passed, "\(result.problems)")
         let storm = try #require(result.reconnectStorm)
         #expect(storm.reconnected == 12)
