@@ -153,7 +153,6 @@ final class SimulatedClient {
         if resuming { return }
         writer?.timer?.cancel()
         writer?.timer = nil
-        outbound = nil
         guard !closing else { return }
         shared.counters.dropped.bump()
         problem("client \(index): the connection closed during the run (\(status))")

@@ -70,7 +70,11 @@ struct SmallDictionary<Key: Hashable, Value> {
         case .many(var entries):
             storage = .empty
             let removed = entries.removeValue(forKey: key)
-            storage = entries.count == 1 ? .one(entries.first!.key, entries.first!.value) : .many(entries)
+            if entries.count == 1, let only = entries.first {
+                storage = .one(only.key, only.value)
+            } else {
+                storage = .many(entries)
+            }
             return removed
         }
     }
