@@ -262,6 +262,7 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
         webSocket.maxFrameSize = session.maxMessageBytes
         webSocket.pingInterval = session.pingInterval.map(\.timeAmount)
         webSocket.idleTimeout = session.idleTimeout.map(\.timeAmount)
+        webSocket.maxPingsPerSecond = session.maxPingsPerSecond
         let frames = SharedFramesPerLoop(group: group, compress: webSocket.compression != nil, logger: logger)
         let limits = configuration.connections
         let joins = AddressRateLimiter(

@@ -83,6 +83,12 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// makes the server answer reaches it. The connection also stops reading
     /// while it is above ``outboundHighWaterMark``.
     public var maxOutboundBytes: Int
+    /// The most pings a client may send in one second; one more closes its
+    /// connection with 1008. `nil`: no limit. Default 100: a client's
+    /// keepalive pings come every few seconds, while one sending pings as
+    /// fast as it can keeps its event loop, shared with other connections,
+    /// busy answering them (``WebSocketConfiguration/maxPingsPerSecond``).
+    public var maxPingsPerSecond: Int?
     /// How long a WebSocket connection may stay open without a `hello`
     /// after the upgrade; then it is closed with 1008. `nil` never. Default
     /// 10 s: clients send `hello` at once, and a connection that never joins
@@ -110,6 +116,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         identifierLimits: IdentifierLimits = IdentifierLimits(),
         outboundHighWaterMark: Int = 1 << 20,
         maxOutboundBytes: Int = 8 << 20,
+        maxPingsPerSecond: Int? = 100,
         helloTimeout: Duration? = .seconds(10),
         eventStreamHeartbeat: Duration = .seconds(15)
     ) {
@@ -128,6 +135,7 @@ public struct SessionConfiguration: Sendable, Hashable {
         self.identifierLimits = identifierLimits
         self.outboundHighWaterMark = max(1, outboundHighWaterMark)
         self.maxOutboundBytes = max(1, maxOutboundBytes)
+        self.maxPingsPerSecond = maxPingsPerSecond
         self.helloTimeout = helloTimeout
         self.eventStreamHeartbeat = max(.milliseconds(10), eventStreamHeartbeat)
     }

@@ -26,6 +26,7 @@ public struct WebSocketProtocolError: Error, Hashable, Sendable, CustomStringCon
         case closePayloadTooShort
         case invalidCloseCode(UInt16)
         case invalidCompressedData(String)
+        case tooManyPings(limit: Int)
     }
 
     private let base: Base
@@ -72,11 +73,17 @@ public struct WebSocketProtocolError: Error, Hashable, Sendable, CustomStringCon
     /// A compressed message did not inflate; the text is zlib's reason.
     public static func invalidCompressedData(_ reason: String) -> Self { Self(.invalidCompressedData(reason)) }
 
+    /// More pings arrived in one second than the configured limit (given).
+    public static func tooManyPings(limit: Int) -> Self { Self(.tooManyPings(limit: limit)) }
+
     /// The close code that fails the connection for this error: 1009 for
     /// sizes over a limit, 1007 for invalid UTF-8 or undecodable compressed
-    /// data, 1002 for every other protocol violation.
+    /// data, 1008 for a peer over the ping limit, 1002 for every other
+    /// protocol violation.
     public var closeCode: WebSocketCloseCode {
         switch base {
+        case .tooManyPings:
+            .policyViolation
         case .frameTooLarge, .messageTooLarge:
             .messageTooBig
         case .invalidUTF8, .truncatedUTF8, .invalidCompressedData:
@@ -125,6 +132,8 @@ public struct WebSocketProtocolError: Error, Hashable, Sendable, CustomStringCon
             "close code \(code) may not be sent"
         case .invalidCompressedData(let reason):
             "compressed message does not inflate: \(reason)"
+        case .tooManyPings(let limit):
+            "more than \(limit) pings in one second"
         }
     }
 }

@@ -40,6 +40,12 @@ public struct WebSocketConfiguration: Hashable, Sendable {
     /// (close code 1001, then ``closeTimeout``); `nil` never. Default 90 s:
     /// three missed ping intervals, so only a dead peer hits it.
     public var idleTimeout: TimeAmount?
+    /// The most pings the peer may send in one second (counted in windows
+    /// of one second); one more fails the connection with 1008. `nil`: no
+    /// limit. Default 100: keepalive pings come every few seconds at most,
+    /// while a peer sending pings as fast as it can would keep the event
+    /// loop it shares with other connections busy answering them.
+    public var maxPingsPerSecond: Int?
     /// permessage-deflate settings; `nil` never negotiates compression.
     /// Default: on, with the defaults of ``PerMessageDeflateConfiguration``.
     public var compression: PerMessageDeflateConfiguration?
@@ -51,6 +57,7 @@ public struct WebSocketConfiguration: Hashable, Sendable {
         closeTimeout: TimeAmount = .seconds(5),
         pingInterval: TimeAmount? = .seconds(30),
         idleTimeout: TimeAmount? = .seconds(90),
+        maxPingsPerSecond: Int? = 100,
         compression: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()
     ) {
         self.maxFrameSize = maxFrameSize
@@ -58,6 +65,7 @@ public struct WebSocketConfiguration: Hashable, Sendable {
         self.closeTimeout = closeTimeout
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
+        self.maxPingsPerSecond = maxPingsPerSecond
         self.compression = compression
     }
 }

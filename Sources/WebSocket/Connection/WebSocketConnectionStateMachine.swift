@@ -61,6 +61,8 @@ public struct WebSocketConnectionStateMachine {
     var lastPingSent: NIODeadline?
     var closeDeadline: NIODeadline?
     var pingsSent: UInt64 = 0
+    /// The pings received in the current one-second window, and when it began.
+    private var pingsReceived: (count: Int, since: NIODeadline)?
     /// UTF-8 checked so far of an uncompressed text frame still arriving.
     var partialText: (validator: UTF8Validator, checked: Int)?
 
@@ -175,6 +177,7 @@ public struct WebSocketConnectionStateMachine {
         switch frame.opcode {
         case .ping:
             guard state == .open else { return .doNothing }
+            try countPing(now: now)
             return .pong(encoder.encode(WebSocketFrame(opcode: .pong, payload: frame.payload)))
         case .pong:
             return .doNothing
@@ -189,6 +192,17 @@ public struct WebSocketConnectionStateMachine {
             }
             return message.map { .deliver($0) } ?? .doNothing
         }
+    }
+
+    /// Counts a received ping against ``WebSocketConfiguration/maxPingsPerSecond``,
+    /// in windows of one second.
+    private mutating func countPing(now: NIODeadline) throws(WebSocketProtocolError) {
+        guard let limit = configuration.maxPingsPerSecond else { return }
+        var window = pingsReceived ?? (0, now)
+        if now - window.since >= .seconds(1) { window = (0, now) }
+        guard window.count < limit else { throw .tooManyPings(limit: limit) }
+        window.count += 1
+        pingsReceived = window
     }
 
     private mutating func inflater() throws(WebSocketProtocolError) -> PerMessageDeflateDecompressor {

@@ -42,7 +42,8 @@ extension AbuseTests {
 
         @Test func pingsThatAreNeverReadCostTheServerLittle() async throws {
             // A long hello timeout: the flood must not be cut short by it on a busy machine.
-            let (server, port) = try await ServeProcess.serving(["--token", "s3cret", "--hello-timeout", "120"])
+            // No ping limit: what is measured is what unread pongs cost.
+            let (server, port) = try await ServeProcess.serving(["--token", "s3cret", "--hello-timeout", "120", "--max-pings-per-second", "0"])
             let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", token: "s3cret", name: "bystander")
             let before = try #require(server.residentBytes)
 
@@ -70,7 +71,8 @@ extension AbuseTests {
         /// last ping is answered (so the server read them all), and the memory
         /// is back once they are gone.
         @Test func floodsOfEmptyPingsCostLessThanTheCapAndTheMemoryComesBack() async throws {
-            let (server, port) = try await ServeProcess.serving(["--hello-timeout", "120"])
+            // No ping limit (aPeerOverThePingLimitIsClosedWith1008 has it): what is measured is what unread pongs cost.
+            let (server, port) = try await ServeProcess.serving(["--hello-timeout", "120", "--max-pings-per-second", "0"])
             let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "bystander")
             let before = try #require(server.residentBytes)
 
@@ -104,6 +106,42 @@ extension AbuseTests {
             let after = try #require(server.residentBytes)
             #expect(after - before < 16 << 20, "RSS was \(before) bytes before the floods and \(after) after they closed")
             await server.stop()
+        }
+
+        /// A peer sending pings as fast as it can, reading their pongs, kept
+        /// its event loop busy for as long as it liked: past 100 in a second
+        /// the server closes it with 1008, and the bystander is not delayed.
+        @Test func aPeerOverThePingLimitIsClosedWith1008() async throws {
+            let (server, port) = try await ServeProcess.serving(["--hello-timeout", "120"])
+            let bystander = try await ProtocolClient.joined("ws://127.0.0.1:\(port)/sync", name: "bystander")
+            let flooder = try await onOwnThread { try RawSocket(port: port, receiveBuffer: 65_536) }
+            let closed = await onOwnThread {
+                guard flooder.send(WireFrames.upgradeRequest()) else { return false }
+                _ = flooder.send(Self.emptyPings)   // 10,000 pings at once; the server may close before it has them all
+                return Self.receivesClose(1008, reason: "more than 100 pings in one second", on: flooder)
+            }
+            #expect(closed, "the flooder was not closed with 1008")
+            let delay = try await Self.roundTrip(bystander)
+            #expect(delay < .seconds(2), "the bystander waited \(delay)")
+            #expect(try await eventually {
+                try await HTTPGet.get(port: port, path: "/metrics").body.contains("statesync_connections 1.0")
+            }, "the flooding connection was not closed")
+            flooder.disconnect()
+            await server.stop()
+        }
+
+        /// Reads `socket` until a close frame with `code` and `reason` has
+        /// arrived (`true`), or it closes without one, or 30 s pass.
+        static func receivesClose(_ code: UInt16, reason: String, on socket: RawSocket) -> Bool {
+            let payload: [UInt8] = [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8)
+            let frame: [UInt8] = [0x88, UInt8(payload.count)] + payload
+            let deadline = ContinuousClock.now + .seconds(30)
+            var received: [UInt8] = []
+            while ContinuousClock.now < deadline, let chunk = socket.receive(timeout: .seconds(30)), !chunk.isEmpty {
+                received += chunk
+                if received.count >= frame.count, received.suffix(frame.count).elementsEqual(frame) { return true }
+            }
+            return false
         }
 
         /// Reads `socket` until it ends with a pong of `payload` (`true`), or

@@ -20,6 +20,8 @@ extension ServeConfiguration {
         var bytesPerSecond = SessionConfiguration().bytesPerSecond
         /// Bytes queued for a connection that does not read before it is closed. Default 8 MiB.
         var maxOutboundBytes = SessionConfiguration().maxOutboundBytes
+        /// Pings one connection may send in a second (0: no limit). Default 100.
+        var maxPingsPerSecond = SessionConfiguration().maxPingsPerSecond ?? 0
         /// Seconds a WebSocket may stay open without hello. Default 10.
         var helloTimeout = (SessionConfiguration().helloTimeout ?? .seconds(10)).inSeconds
         /// Seconds without a received byte before a ping (0: never). Default 30.
@@ -46,6 +48,7 @@ extension ServeConfiguration {
             static let burst = Setting<Int>("session.burst", flag: "--burst")
             static let bytesPerSecond = Setting<Int>("session.bytesPerSecond", flag: "--bytes-per-second")
             static let maxOutboundBytes = Setting<Int>("session.maxOutboundBytes", flag: "--max-outbound-bytes")
+            static let maxPingsPerSecond = Setting<Int>("session.maxPingsPerSecond", flag: "--max-pings-per-second")
             static let helloTimeout = Setting<Double>("session.helloTimeout", flag: "--hello-timeout")
             static let pingInterval = Setting<Double>("session.pingInterval", flag: "--ping-interval")
             static let idleTimeout = Setting<Double>("session.idleTimeout", flag: "--idle-timeout")
@@ -68,6 +71,7 @@ extension ServeConfiguration {
             try settings.read(Keys.burst, into: &burst, .atLeast(1))
             try settings.read(Keys.bytesPerSecond, into: &bytesPerSecond, .atLeast(1))
             try settings.read(Keys.maxOutboundBytes, into: &maxOutboundBytes, .notBelow(1 << 20, "where slow consumers start to be coalesced"))
+            try settings.read(Keys.maxPingsPerSecond, into: &maxPingsPerSecond, .atLeast(0, "0 is no limit"))
             try settings.read(Keys.helloTimeout, into: &helloTimeout, .between(0.01...86_400, "seconds"))
             try settings.read(Keys.pingInterval, into: &pingInterval, .atLeast(0, "0 is never"))
             try settings.read(Keys.idleTimeout, into: &idleTimeout, .atLeast(0, "0 is never"))
@@ -85,6 +89,7 @@ extension ServeConfiguration {
                 ConfigurationEntry(Keys.maxSubscriptions, maxSubscriptions),
                 ConfigurationEntry(Keys.messagesPerSecond, messagesPerSecond), ConfigurationEntry(Keys.burst, burst),
                 ConfigurationEntry(Keys.bytesPerSecond, bytesPerSecond), ConfigurationEntry(Keys.maxOutboundBytes, maxOutboundBytes),
+                ConfigurationEntry(Keys.maxPingsPerSecond, maxPingsPerSecond),
                 ConfigurationEntry(Keys.helloTimeout, helloTimeout), ConfigurationEntry(Keys.pingInterval, pingInterval),
                 ConfigurationEntry(Keys.idleTimeout, idleTimeout), ConfigurationEntry(Keys.maxPathDepth, maxPathDepth),
                 ConfigurationEntry(Keys.maxPathBytes, maxPathBytes), ConfigurationEntry(Keys.maxIdBytes, maxIdBytes),
@@ -101,6 +106,7 @@ extension ServeConfiguration {
             session.burst = burst
             session.bytesPerSecond = bytesPerSecond
             session.maxOutboundBytes = maxOutboundBytes
+            session.maxPingsPerSecond = maxPingsPerSecond > 0 ? maxPingsPerSecond : nil
             session.helloTimeout = .seconds(helloTimeout)
             session.pingInterval = pingInterval > 0 ? .seconds(pingInterval) : nil
             session.idleTimeout = idleTimeout > 0 ? .seconds(idleTimeout) : nil

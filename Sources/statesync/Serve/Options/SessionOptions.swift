@@ -36,6 +36,11 @@ struct SessionOptions: SettingOptions {
     var maxOutboundBytes: Int?
 
     @Option(help: ArgumentHelp(
+        "Pings one connection may send in a second; one more closes it with 1008 (0: no limit).",
+        default: ServeConfiguration.defaults.session.maxPingsPerSecond))
+    var maxPingsPerSecond: Int?
+
+    @Option(help: ArgumentHelp(
         "Seconds a WebSocket may stay open without hello; then closed with 1008.", default: ServeConfiguration.defaults.session.helloTimeout))
     var helloTimeout: Double?
 
@@ -74,6 +79,7 @@ struct SessionOptions: SettingOptions {
         flags.set(Keys.burst, burst)
         flags.set(Keys.bytesPerSecond, bytesPerSecond)
         flags.set(Keys.maxOutboundBytes, maxOutboundBytes)
+        flags.set(Keys.maxPingsPerSecond, maxPingsPerSecond)
         flags.set(Keys.helloTimeout, helloTimeout)
         flags.set(Keys.pingInterval, pingInterval)
         flags.set(Keys.idleTimeout, idleTimeout)
