@@ -40,8 +40,8 @@ public struct WebSocketConfiguration: Hashable, Sendable {
     /// (close code 1001, then ``closeTimeout``); `nil` never. Default 90 s:
     /// three missed ping intervals, so only a dead peer hits it.
     public var idleTimeout: TimeAmount?
-    /// The most pings the peer may send in one second (counted in windows
-    /// of one second); one more fails the connection with 1008. `nil`: no
+    /// The most pings the peer may send in one second (counted in whole
+    /// seconds); one more fails the connection with 1008. `nil`: no
     /// limit. Default 100: keepalive pings come every few seconds at most,
     /// while a peer sending pings as fast as it can would keep the event
     /// loop it shares with other connections busy answering them.

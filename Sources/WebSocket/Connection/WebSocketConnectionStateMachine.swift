@@ -61,8 +61,10 @@ public struct WebSocketConnectionStateMachine {
     var lastPingSent: NIODeadline?
     var closeDeadline: NIODeadline?
     var pingsSent: UInt64 = 0
-    /// The pings received in the current one-second window, and when it began.
-    private var pingsReceived: (count: Int, since: NIODeadline)?
+    /// The pings received in the second of uptime ``pingSecond`` (8 bytes
+    /// in all: every idle connection holds them).
+    private var pingsThisSecond: UInt32 = 0
+    private var pingSecond: UInt32 = 0
     /// UTF-8 checked so far of an uncompressed text frame still arriving.
     var partialText: (validator: UTF8Validator, checked: Int)?
 
@@ -195,14 +197,16 @@ public struct WebSocketConnectionStateMachine {
     }
 
     /// Counts a received ping against ``WebSocketConfiguration/maxPingsPerSecond``,
-    /// in windows of one second.
+    /// in windows of one second (whole seconds of uptime).
     private mutating func countPing(now: NIODeadline) throws(WebSocketProtocolError) {
         guard let limit = configuration.maxPingsPerSecond else { return }
-        var window = pingsReceived ?? (0, now)
-        if now - window.since >= .seconds(1) { window = (0, now) }
-        guard window.count < limit else { throw .tooManyPings(limit: limit) }
-        window.count += 1
-        pingsReceived = window
+        let second = UInt32(truncatingIfNeeded: now.uptimeNanoseconds / 1_000_000_000)
+        if second != pingSecond {
+            pingSecond = second
+            pingsThisSecond = 0
+        }
+        guard pingsThisSecond < limit else { throw .tooManyPings(limit: limit) }
+        pingsThisSecond &+= 1   // below the limit: wraps only past 4 billion pings in a second
     }
 
     private mutating func inflater() throws(WebSocketProtocolError) -> PerMessageDeflateDecompressor {
