@@ -3,9 +3,9 @@ import StateSyncCore
 // JSON benchmarks: parse and serialize throughput against Foundation's
 // JSONSerialization, JSONDecoder and JSONEncoder, measured in the same run,
 // the cost of diffing a one-field change as the state grows, and JSONObject
-// operations by object size.
+// operations by object size, and JSON Pointer edits of a document held once.
 //
-//     swift run -c release json-benchmarks [parse] [serialize] [diff] [codable] [objects]
+//     swift run -c release json-benchmarks [parse] [serialize] [diff] [codable] [objects] [pointer]
 //
 // With no arguments every section runs. Each figure is the best of 5 rounds.
 
@@ -29,4 +29,7 @@ if requested.isEmpty || requested.contains("codable") {
 }
 if requested.isEmpty || requested.contains("objects") {
     try ObjectBenchmark.run()
+}
+if requested.isEmpty || requested.contains("pointer") {
+    try PointerEditBenchmark.run()
 }

@@ -137,8 +137,7 @@ public struct JSONObject: Sendable {
                 removeValue(forKey: key)
                 return
             }
-            switch storage.take() {
-            case .flat(var dictionary):
+            if var dictionary = storage.takeFlat() {
                 if let index = dictionary.index(forKey: key) {
                     dictionary.values[index] = newValue
                 } else if dictionary.count < JSONObjectStorage.flatCapacity {
@@ -150,14 +149,15 @@ public struct JSONObject: Sendable {
                     return
                 }
                 storage = .flat(dictionary)
-            case .tree(var tree):
-                if let index = tree.index(forKey: key) {
-                    tree.withValue(at: index) { $0 = newValue }
-                } else {
-                    tree.insert(key, newValue, at: tree.insertionIndex(for: key))
-                }
-                storage = .tree(tree)
+                return
             }
+            var tree = storage.takeTree()
+            if let index = tree.index(forKey: key) {
+                tree.withValue(at: index) { $0 = newValue }
+            } else {
+                tree.insert(key, newValue, at: tree.insertionIndex(for: key))
+            }
+            storage = .tree(tree)
         }
     }
 
@@ -196,21 +196,20 @@ public struct JSONObject: Sendable {
     /// O(log n) for a large object, even when another copy shares it.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
-        switch storage.take() {
-        case .flat(var dictionary):
+        if var dictionary = storage.takeFlat() {
             defer { storage = .flat(dictionary) }
             return dictionary.removeValue(forKey: key)
-        case .tree(var tree):
-            guard let index = tree.index(forKey: key) else {
-                storage = .tree(tree)
-                return nil
-            }
-            let removed = tree.remove(at: index)
-            storage = tree.count < JSONObjectStorage.treeMinimum
-                ? .flat(OrderedDictionary(uncheckedUniqueKeys: tree.keys, values: tree.values))
-                : .tree(tree)
-            return removed
         }
+        var tree = storage.takeTree()
+        guard let index = tree.index(forKey: key) else {
+            storage = .tree(tree)
+            return nil
+        }
+        let removed = tree.remove(at: index)
+        storage = tree.count < JSONObjectStorage.treeMinimum
+            ? .flat(OrderedDictionary(uncheckedUniqueKeys: tree.keys, values: tree.values))
+            : .tree(tree)
+        return removed
     }
 
     /// Runs `body` on the value for `key` in place (no copy of the value), or
@@ -219,16 +218,15 @@ public struct JSONObject: Sendable {
         forKey key: String,
         _ body: (inout JSONValue) throws(E) -> R
     ) throws(E) -> R? {
-        switch storage.take() {
-        case .flat(var dictionary):
+        if var dictionary = storage.takeFlat() {
             defer { storage = .flat(dictionary) }
             guard let index = dictionary.index(forKey: key) else { return nil }
             return try body(&dictionary.values[index])
-        case .tree(var tree):
-            defer { storage = .tree(tree) }
-            guard let index = tree.index(forKey: key) else { return nil }
-            return try tree.withValue(at: index, body)
         }
+        var tree = storage.takeTree()
+        defer { storage = .tree(tree) }
+        guard let index = tree.index(forKey: key) else { return nil }
+        return try tree.withValue(at: index, body)
     }
 
     /// The entry at `position` (in `0..<count`), in key order.

@@ -30,12 +30,23 @@ enum JSONObjectStorage: Sendable {
         }
     }
 
-    /// Returns the storage and leaves an empty one in its place, so that the
-    /// caller holds the only reference and can change it without a copy.
-    mutating func take() -> JSONObjectStorage {
-        let taken = self
+    /// Moves a flat dictionary out, leaving an empty one in its place, so
+    /// that the caller holds the only reference and changes it without a
+    /// copy; `nil` (nothing moved) for a tree. (A `switch` binding the
+    /// payload keeps a second reference for its whole body: see
+    /// ``JSONValue/takeArray()``.)
+    mutating func takeFlat() -> OrderedDictionary<String, JSONValue>? {
+        guard case .flat(let dictionary) = self else { return nil }
         self = .flat([:])
-        return taken
+        return dictionary
+    }
+
+    /// Moves the tree out of storage that ``takeFlat()`` found not flat,
+    /// leaving an empty flat dictionary in its place.
+    mutating func takeTree() -> JSONObjectTree {
+        guard case .tree(let tree) = self else { preconditionFailure("takeTree() on a flat object") }
+        self = .flat([:])
+        return tree
     }
 
     // The reads below are `borrowing` so that the payload is read in place:

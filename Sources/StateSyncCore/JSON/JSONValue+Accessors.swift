@@ -17,10 +17,9 @@ extension JSONValue {
             return object[key]
         }
         set {
-            guard case .object(var object) = self else {
+            guard var object = takeObject() else {
                 preconditionFailure("cannot set member \"\(key)\" on a JSON \(kindName)")
             }
-            self = .null  // drop our reference so `object` is uniquely held
             object[key] = newValue
             self = .object(object)
         }
@@ -37,10 +36,9 @@ extension JSONValue {
             return values[index]
         }
         set {
-            guard case .array(var values) = self, values.indices.contains(index), let newValue else {
+            guard self[index] != nil, let newValue, var values = takeArray() else {
                 preconditionFailure("cannot set element \(index) on JSON \(kindName) (only existing elements of an array, to a non-nil value)")
             }
-            self = .null
             values[index] = newValue
             self = .array(values)
         }

@@ -41,17 +41,14 @@ extension JSONValue {
             return
         }
         try modify(pointer.tokens.dropLast(), of: pointer) { (parent: inout JSONValue) throws(JSONPointerError) in
-            switch parent {
-            case .object(var object):
-                parent = .null
+            if var object = parent.takeObject() {
                 object[last] = value
                 parent = .object(object)
-            case .array(var values):
+            } else if var values = parent.takeArray() {
+                defer { parent = .array(values) }
                 let index = try JSONValue.arrayIndex(last, in: values, allowingEnd: true, of: pointer)
-                parent = .null
                 values.insert(value, at: index)
-                parent = .array(values)
-            default:
+            } else {
                 throw .notAContainer(JSONPointer(tokens: pointer.tokens.dropLast()), kind: parent.kindWithArticle)
             }
         }
@@ -63,18 +60,15 @@ extension JSONValue {
     public mutating func remove(at pointer: JSONPointer) throws(JSONPointerError) -> JSONValue {
         guard let last = pointer.tokens.last else { throw .cannotRemoveRoot }
         return try modify(pointer.tokens.dropLast(), of: pointer) { (parent: inout JSONValue) throws(JSONPointerError) in
-            switch parent {
-            case .object(var object):
-                parent = .null
+            if var object = parent.takeObject() {
                 defer { parent = .object(object) }
                 guard let removed = object.removeValue(forKey: last) else { throw .pathDoesNotExist(pointer) }
                 return removed
-            case .array(var values):
-                let index = try JSONValue.arrayIndex(last, in: values, allowingEnd: false, of: pointer)
-                parent = .null
+            } else if var values = parent.takeArray() {
                 defer { parent = .array(values) }
+                let index = try JSONValue.arrayIndex(last, in: values, allowingEnd: false, of: pointer)
                 return values.remove(at: index)
-            default:
+            } else {
                 throw .notAContainer(JSONPointer(tokens: pointer.tokens.dropLast()), kind: parent.kindWithArticle)
             }
         }
@@ -89,7 +83,8 @@ extension JSONValue {
 
     /// Runs `body` in place on the value at `tokens` (a prefix of
     /// `pointer.tokens`, used for error messages), without copying the
-    /// containers on the way: each one is moved out, changed and put back.
+    /// containers on the way: each one is taken out (``takeObject()``,
+    /// ``takeArray()``), changed and put back.
     package mutating func modify<Result>(
         _ tokens: ArraySlice<String>,
         of pointer: JSONPointer,
@@ -97,9 +92,7 @@ extension JSONValue {
     ) throws(JSONPointerError) -> Result {
         guard let token = tokens.first else { return try body(&self) }
         let rest = tokens.dropFirst()
-        switch self {
-        case .object(var object):
-            self = .null
+        if var object = takeObject() {
             defer { self = .object(object) }
             let result = try object.withValue(forKey: token) { (child: inout JSONValue) throws(JSONPointerError) in
                 try child.modify(rest, of: pointer, body)
@@ -108,20 +101,19 @@ extension JSONValue {
                 throw .pathDoesNotExist(JSONPointer(tokens: Array(pointer.tokens[...tokens.startIndex])))
             }
             return result
-        case .array(var values):
-            let prefix = JSONPointer(tokens: Array(pointer.tokens[..<tokens.startIndex]))
-            guard case .position(let index)? = JSONPointer.arrayIndex(token) else {
-                throw token == "-" ? .noElementAtEnd(prefix) : .invalidArrayIndex(prefix, token: token)
-            }
-            guard index < values.count else {
-                throw .indexOutOfRange(prefix, index: index, count: values.count)
-            }
-            self = .null
-            defer { self = .array(values) }
-            return try values[index].modify(rest, of: pointer, body)
-        default:
+        }
+        guard var values = takeArray() else {
             throw .notAContainer(JSONPointer(tokens: Array(pointer.tokens[..<tokens.startIndex])), kind: kindWithArticle)
         }
+        defer { self = .array(values) }
+        let prefix = JSONPointer(tokens: Array(pointer.tokens[..<tokens.startIndex]))
+        guard case .position(let index)? = JSONPointer.arrayIndex(token) else {
+            throw token == "-" ? .noElementAtEnd(prefix) : .invalidArrayIndex(prefix, token: token)
+        }
+        guard index < values.count else {
+            throw .indexOutOfRange(prefix, index: index, count: values.count)
+        }
+        return try values[index].modify(rest, of: pointer, body)
     }
 
     /// The position `token` names in `values`: an existing element, or for
