@@ -49,8 +49,8 @@ struct SmallDictionary<Key: Hashable, Value> {
                 storage = .one(key, newValue)
             case .one(let only, let value):
                 storage = only == key ? .one(key, newValue) : .many([only: value, key: newValue])
-            case .many(var entries):
-                storage = .empty   // the only reference: changed in place
+            case .many:
+                var entries = takeMany()
                 entries[key] = newValue
                 storage = .many(entries)
             }
@@ -67,8 +67,8 @@ struct SmallDictionary<Key: Hashable, Value> {
             guard only == key else { return nil }
             storage = .empty
             return value
-        case .many(var entries):
-            storage = .empty
+        case .many:
+            var entries = takeMany()
             let removed = entries.removeValue(forKey: key)
             if entries.count == 1, let only = entries.first {
                 storage = .one(only.key, only.value)
@@ -77,6 +77,15 @@ struct SmallDictionary<Key: Hashable, Value> {
             }
             return removed
         }
+    }
+
+    /// Moves the dictionary of ``Storage/many(_:)`` out, leaving `.empty`,
+    /// so that the caller changes it in place. (Bound in a `case` of the
+    /// `switch` over `storage`, it stays shared for the case's body.)
+    private mutating func takeMany() -> [Key: Value] {
+        guard case .many(let entries) = storage else { preconditionFailure("takeMany() on \(storage)") }
+        storage = .empty
+        return entries
     }
 
     /// The keys, in iteration order.

@@ -185,13 +185,23 @@ private struct ShardQueue: ~Copyable {
     /// Queues `job`, merging a change into the ``mergeTarget()``; returns
     /// whether it merged.
     mutating func add(_ job: ShardJob) -> Bool {
-        if case .publish(let later) = job, let target = mergeTarget(), case .publish(var earlier) = jobs[target] {
+        if case .publish(let later) = job, let target = mergeTarget(), var earlier = takeChange(at: target) {
             earlier.append(later)
             jobs[target] = .publish(earlier)
             return true
         }
         jobs.append(job)
         return false
+    }
+
+    /// Moves the change queued at `index` out, leaving work that does
+    /// nothing in its place, so that merging into it appends to its arrays
+    /// in place. (Bound in a `case` pattern of `jobs[index]`, it stayed
+    /// shared with the queue: each merge copied the answers merged so far.)
+    private mutating func takeChange(at index: Int) -> PublishedChange? {
+        guard case .publish(let change) = jobs[index] else { return nil }
+        jobs[index] = .work { _ in }
+        return change
     }
 
     /// The queued change that a change queued now merges into: the last
