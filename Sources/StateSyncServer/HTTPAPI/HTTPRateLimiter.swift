@@ -18,14 +18,12 @@ final class HTTPRateLimiter: Sendable {
 
     /// The most addresses remembered at once. 10,000: a few MB at most.
     let capacity: Int
-    private let ratePerSecond: Int
-    private let burst: Int
+    private let rate: TokenBucket.Rate
     private let table = Mutex(Table())
 
     /// A limiter of `ratePerSecond` requests a second with bursts of `burst`, per address.
     init(ratePerSecond: Int, burst: Int, capacity: Int = 10_000) {
-        self.ratePerSecond = ratePerSecond
-        self.burst = burst
+        rate = TokenBucket.Rate(perSecond: ratePerSecond, capacity: burst)
         self.capacity = max(1, capacity)
     }
 
@@ -34,7 +32,7 @@ final class HTTPRateLimiter: Sendable {
         table.withLock { table in
             table.clock += 1
             if var entry = table.entries[address] {
-                let admitted = entry.bucket.take(now: now)
+                let admitted = entry.bucket.take(at: rate, now: now)
                 entry.lastSeen = table.clock
                 table.entries[address] = entry
                 return admitted
@@ -42,8 +40,8 @@ final class HTTPRateLimiter: Sendable {
             if table.entries.count >= capacity, let oldest = table.entries.min(by: { $0.value.lastSeen < $1.value.lastSeen }) {
                 table.entries[oldest.key] = nil
             }
-            var bucket = TokenBucket(ratePerSecond: ratePerSecond, capacity: burst, now: now)
-            let admitted = bucket.take(now: now)
+            var bucket = TokenBucket(full: rate, now: now)
+            let admitted = bucket.take(at: rate, now: now)
             table.entries[address] = Entry(bucket: bucket, lastSeen: table.clock)
             return admitted
         }

@@ -12,8 +12,8 @@ final class AddressRateLimiter: Sendable {
         var lastUse: ContinuousClock.Instant
     }
 
+    private let bucketRate: TokenBucket.Rate
     private let ratePerSecond: Int
-    private let burst: Int
     private let capacity: Int
     private let table = Mutex<[ClientAddressKey: Entry]>([:])
 
@@ -21,7 +21,7 @@ final class AddressRateLimiter: Sendable {
     /// remembering at most `capacity` addresses.
     init(ratePerSecond: Int, burst: Int, capacity: Int) {
         self.ratePerSecond = ratePerSecond
-        self.burst = burst
+        bucketRate = TokenBucket.Rate(perSecond: ratePerSecond, capacity: burst)
         self.capacity = max(1, capacity)
     }
 
@@ -32,8 +32,8 @@ final class AddressRateLimiter: Sendable {
     func admit(_ address: ClientAddressKey, now: ContinuousClock.Instant) -> Bool {
         table.withLock { table in
             var entry = table[address] ?? Entry(
-                bucket: TokenBucket(ratePerSecond: ratePerSecond, capacity: burst, now: now), lastUse: now)
-            let admitted = entry.bucket.take(now: now)
+                bucket: TokenBucket(full: bucketRate, now: now), lastUse: now)
+            let admitted = entry.bucket.take(at: bucketRate, now: now)
             entry.lastUse = now
             if table[address] == nil, table.count >= capacity {
                 makeRoom(in: &table, now: now)
@@ -47,7 +47,7 @@ final class AddressRateLimiter: Sendable {
     var trackedAddresses: Int { table.withLock { $0.count } }
 
     private func makeRoom(in table: inout [ClientAddressKey: Entry], now: ContinuousClock.Instant) {
-        table = table.filter { !$0.value.bucket.isFull(now: now) }
+        table = table.filter { !$0.value.bucket.isFull(at: bucketRate, now: now) }
         if table.count >= capacity, let idlest = table.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             table[idlest.key] = nil
         }

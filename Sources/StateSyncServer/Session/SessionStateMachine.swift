@@ -59,7 +59,7 @@ public struct SessionStateMachine: Sendable {
     /// The app schema version `hello` declared, if any: its dispatches'
     /// unless one names another.
     private var declaredSchema: Int?
-    private let decoder: MessageDecoder
+    private var decoder: MessageDecoder { settings.decoder }
     private var state = State.awaitingHello
     private var subscriptions: SmallDictionary<ScopedSubscription, JSONPointer> = [:]
     /// The `auth` whose token is being verified.
@@ -86,12 +86,8 @@ public struct SessionStateMachine: Sendable {
     init(settings: SessionSettings, now: ContinuousClock.Instant) {
         self.settings = settings
         let configuration = settings.configuration
-        var limits = JSONParser.Limits()
-        limits.maxInputBytes = configuration.maxMessageBytes
-        limits.maxDepth = configuration.maxNestingDepth
-        self.decoder = MessageDecoder(limits: limits, pathLimits: configuration.pathLimits)
-        self.bucket = TokenBucket(ratePerSecond: configuration.messagesPerSecond, capacity: configuration.burst, now: now)
-        self.byteBucket = TokenBucket(ratePerSecond: configuration.bytesPerSecond, capacity: configuration.byteBurst, now: now)
+        self.bucket = TokenBucket(full: settings.messageRate, now: now)
+        self.byteBucket = TokenBucket(full: settings.byteRate, now: now)
     }
 
     /// What the session's token grants, or `nil` before `hello` (or once closed).
@@ -300,9 +296,9 @@ public struct SessionStateMachine: Sendable {
         _ bytes: (some Collection<UInt8>)?, byteCount: Int, now: ContinuousClock.Instant
     ) -> Action? {
         let error: (String?) -> ProtocolError
-        if !bucket.take(now: now) {
+        if !bucket.take(at: settings.messageRate, now: now) {
             error = { [configuration] in .rateLimited(messagesPerSecond: configuration.messagesPerSecond, id: $0) }
-        } else if !byteBucket.take(byteCount, now: now) {
+        } else if !byteBucket.take(byteCount, at: settings.byteRate, now: now) {
             error = { [configuration] in .byteRateLimited(bytesPerSecond: configuration.bytesPerSecond, id: $0) }
         } else {
             refusedInARow = 0

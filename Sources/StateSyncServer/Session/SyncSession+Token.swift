@@ -73,11 +73,11 @@ extension SyncSession {
     /// timer of an earlier token): an `unauthorized` error, then close 1008
     /// with the reason `token expired`.
     func scheduleExpiry(of access: StoreAccess) {
-        local.value.expiryTimer?.cancel()
-        local.value.expiryTimer = nil
+        local.value.closeTimer?.cancel()
+        local.value.closeTimer = nil
         guard let expires = access.expires else { return }
         let delay = TimeAmount.nanoseconds(Int64(max(0, expires.timeIntervalSinceNow) * 1e9))
-        local.value.expiryTimer = outbound.eventLoop.scheduleTask(in: delay) { [self] in
+        local.value.closeTimer = outbound.eventLoop.scheduleTask(in: delay) { [self] in
             logger.debug("closing", metadata: ["session": "\(id)", "reason": "token expired"])
             reply(.error(.tokenRefused("it expired at \(expires.formatted(.iso8601)); send auth with a fresh token before it expires")))
             local.value.machine.closed()

@@ -53,15 +53,19 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// What the session changes as it goes, used only on the connection's event loop.
     struct Local {
         var machine: SessionStateMachine
-        var helloTimer: Scheduled<Void>?
+        /// Closes the connection: until the first message arrives, when
+        /// `hello` is late (``SessionConfiguration/helloTimeout``); after it,
+        /// when the token expires. (One timer for both: every idle
+        /// connection holds it.)
+        var closeTimer: Scheduled<Void>?
+        /// The first message arrived: ``closeTimer`` is no longer the hello timeout.
+        var firstMessageSeen = false
         /// `hello` was accepted: the connection is counted.
         var joined = false
         /// The session is in `main`'s engine (its token grants a role there).
         var inMain = false
         /// Who the session is, from `hello`: what it joins each store with.
         var identity: (info: SessionInfo, clientID: String?)?
-        /// Closes the connection when the token expires.
-        var expiryTimer: Scheduled<Void>?
         /// The stores other than `main` the session is in.
         var engines: [StoreName: SyncEngine<App>] = [:]
         /// A message or a request is in progress (waiting for the engine's room
@@ -103,7 +107,7 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
             Self.closeWithoutHello(outbound, after: timeout, logger: logger, id: id)
         }
         local = NIOLoopBoundBox.makeBoxSendingValue(
-            Local(machine: machine, helloTimer: helloTimer), as: Local.self, eventLoop: outbound.eventLoop)
+            Local(machine: machine, closeTimer: helloTimer), as: Local.self, eventLoop: outbound.eventLoop)
     }
 
     // MARK: Inbound (on the connection's event loop)
@@ -145,8 +149,11 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     private func handle(_ received: WebSocketReceivedMessage) {
         // The first message decides: a hello joins, anything else closes.
-        local.value.helloTimer?.cancel()
-        local.value.helloTimer = nil
+        if !local.value.firstMessageSeen {
+            local.value.firstMessageSeen = true
+            local.value.closeTimer?.cancel()
+            local.value.closeTimer = nil
+        }
         guard let holdBeforeEachMessage else {
             process(received)
             return
@@ -263,10 +270,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     private func finish() {
         guard !local.value.finished else { return }
         local.value.finished = true
-        local.value.helloTimer?.cancel()
-        local.value.helloTimer = nil
-        local.value.expiryTimer?.cancel()
-        local.value.expiryTimer = nil
+        local.value.closeTimer?.cancel()
+        local.value.closeTimer = nil
         // Also when the machine closed the session itself (a persistent rate limit).
         if local.value.joined { connections.decrement() }
         if local.value.inMain { engine.leave(session: id) }

@@ -24,12 +24,16 @@ import NIOCore
 /// ```
 struct PongBacklog {
     /// Unsent pongs beyond which only the latest is kept.
-    let limit: Int
-    private(set) var unsent = 0
-    private(set) var heldBack: ByteBuffer?
+    let limit: UInt32
+    /// Pongs written and not yet sent. (Counts of 32 bits and the held-back
+    /// pong out of line: every connection's handler holds a backlog.)
+    private(set) var unsent: UInt32 = 0
+    private var heldBackPong: OutOfLine<ByteBuffer>?
+    /// The pong held back, if any.
+    var heldBack: ByteBuffer? { heldBackPong?.value }
 
     /// A backlog that writes up to `limit` pongs before holding one back.
-    init(limit: Int = 16) {
+    init(limit: UInt32 = 16) {
         self.limit = limit
     }
 
@@ -37,7 +41,7 @@ struct PongBacklog {
     /// held back in place of an older one.
     mutating func answer(_ pong: ByteBuffer) -> ByteBuffer? {
         guard unsent < limit else {
-            heldBack = pong
+            heldBackPong = OutOfLine(pong)
             return nil
         }
         unsent += 1
@@ -49,7 +53,7 @@ struct PongBacklog {
     mutating func sent() -> ByteBuffer? {
         unsent -= 1
         guard let pong = heldBack else { return nil }
-        heldBack = nil
+        heldBackPong = nil
         unsent += 1
         return pong
     }

@@ -11,15 +11,17 @@ struct MessageAssembler {
         var utf8: UTF8Validator?
     }
 
-    private var partial: Partial?
+    /// The fragmented message in progress, out of line: most connections
+    /// never receive one, and every connection holds an assembler.
+    private var partial: OutOfLine<Partial>?
     /// Whether the next continuation frame belongs to a compressed message.
-    var isAssemblingCompressedMessage: Bool { partial?.isCompressed ?? false }
+    var isAssemblingCompressedMessage: Bool { partial?.value.isCompressed ?? false }
     /// Whether a fragmented message is in progress.
     var isAssembling: Bool { partial != nil }
     /// The UTF-8 state of the uncompressed text message being assembled, if that is what it is.
     var uncompressedTextValidator: UTF8Validator? {
-        guard let partial, !partial.isCompressed else { return nil }
-        return partial.utf8
+        guard let partial, !partial.value.isCompressed else { return nil }
+        return partial.value.utf8
     }
     /// Payload bytes of the current message received so far, as sent on the wire.
     private(set) var wireBytesReceived = 0
@@ -38,8 +40,8 @@ struct MessageAssembler {
         decompressor: PerMessageDeflateDecompressor?
     ) throws(WebSocketProtocolError) -> WebSocketMessage? {
         if frame.opcode == .continuation {
-            guard var current = partial else { throw .unexpectedContinuation }
-            partial = nil
+            guard var current = partial?.value else { throw .unexpectedContinuation }
+            partial = nil   // `current` is now the only reference to the data
             try append(frame, to: &current, decompressor: decompressor)
             return try finishOrKeep(current, fin: frame.fin)
         }
@@ -84,7 +86,7 @@ struct MessageAssembler {
 
     private mutating func finishOrKeep(_ current: Partial, fin: Bool) throws(WebSocketProtocolError) -> WebSocketMessage? {
         guard fin else {
-            partial = current
+            partial = OutOfLine(current)
             return nil
         }
         try current.utf8?.finish()

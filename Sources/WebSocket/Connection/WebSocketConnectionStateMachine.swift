@@ -43,30 +43,65 @@ public struct WebSocketConnectionStateMachine {
     public var configuration: WebSocketConfiguration { shared.value }
     private let shared: SharedConfiguration
     /// The negotiated permessage-deflate parameters; `nil` when not negotiated.
-    public let deflate: PerMessageDeflateParameters?
+    public var deflate: PerMessageDeflateParameters? { compression?.value.parameters }
     /// Where the connection is.
     public internal(set) var state: WebSocketConnectionState = .open
     /// The peer's close status, once its close frame arrived.
-    public private(set) var receivedCloseStatus: WebSocketCloseStatus?
+    public var receivedCloseStatus: WebSocketCloseStatus? { closing?.value.received }
     /// The status this endpoint sent (or failed the connection with), once sent.
-    public internal(set) var sentCloseStatus: WebSocketCloseStatus?
+    public internal(set) var sentCloseStatus: WebSocketCloseStatus? {
+        get { closing?.value.sent }
+        set { changeClosing { $0.sent = newValue } }
+    }
 
-    private var failureStatus: WebSocketCloseStatus?
+    // What an idle open connection never uses is kept out of line (one
+    // pointer each, `nil` until needed), since every connection's handler
+    // holds this machine: the close handshake, compression, and the UTF-8
+    // progress of a text frame still arriving (the assembler keeps a
+    // fragmented message the same way).
+    private var closing: OutOfLine<WebSocketCloseRecord>?
+    private var compression: OutOfLine<ConnectionCompression>?
+    private var partialTextProgress: OutOfLine<PartialText>?
     let decoder: FrameDecoder
     var encoder: FrameEncoder
     private var assembler: MessageAssembler
-    private var decompressor: PerMessageDeflateDecompressor?
-    var compressor: PerMessageDeflateCompressor?
     var lastReceived: NIODeadline
     var lastPingSent: NIODeadline?
-    var closeDeadline: NIODeadline?
     var pingsSent: UInt64 = 0
     /// The pings received in the second of uptime ``pingSecond`` (8 bytes
     /// in all: every idle connection holds them).
     private var pingsThisSecond: UInt32 = 0
     private var pingSecond: UInt32 = 0
+
     /// UTF-8 checked so far of an uncompressed text frame still arriving.
-    var partialText: (validator: UTF8Validator, checked: Int)?
+    typealias PartialText = (validator: UTF8Validator, checked: Int)
+    var partialText: PartialText? {
+        get { partialTextProgress?.value }
+        set { partialTextProgress = newValue.map(OutOfLine.init) }
+    }
+
+    /// When the close handshake gives up waiting for the peer.
+    var closeDeadline: NIODeadline? {
+        get { closing?.value.deadline }
+        set { if newValue != nil || closing != nil { changeClosing { $0.deadline = newValue } } }
+    }
+
+    /// The stream compressing outbound messages, while one is held.
+    var compressor: PerMessageDeflateCompressor? {
+        get { compression?.value.compressor }
+        set { compression?.value.compressor = newValue }
+    }
+
+    /// The stream inflating inbound messages, while one is held.
+    private var decompressor: PerMessageDeflateDecompressor? {
+        get { compression?.value.decompressor }
+        set { compression?.value.decompressor = newValue }
+    }
+
+    private mutating func changeClosing(_ change: (inout WebSocketCloseRecord) -> Void) {
+        if closing == nil { closing = OutOfLine(WebSocketCloseRecord()) }
+        change(&closing!.value)
+    }
 
     /// Whether a zlib stream is held right now (for memory tests).
     package var holdsCompressionState: Bool { compressor != nil || decompressor != nil }
@@ -87,7 +122,7 @@ public struct WebSocketConnectionStateMachine {
     ) {
         self.role = role
         self.shared = SharedConfigurations.process.of(configuration)
-        self.deflate = deflate
+        self.compression = deflate.map { OutOfLine(ConnectionCompression(parameters: $0)) }
         self.decoder = FrameDecoder(
             role: role,
             maxFrameSize: configuration.maxFrameSize,
@@ -170,7 +205,7 @@ public struct WebSocketConnectionStateMachine {
     public mutating func connectionClosed() -> WebSocketCloseStatus {
         state = .closed
         closeDeadline = nil
-        return receivedCloseStatus ?? failureStatus ?? WebSocketCloseStatus(code: .abnormalClosure)
+        return receivedCloseStatus ?? closing?.value.failure ?? WebSocketCloseStatus(code: .abnormalClosure)
     }
 
     private mutating func handle(_ frame: WebSocketFrame, now: NIODeadline) throws(WebSocketProtocolError)
@@ -225,7 +260,7 @@ public struct WebSocketConnectionStateMachine {
         -> WebSocketConnectionAction
     {
         let status = try WebSocketCloseStatus(parsing: payload)
-        receivedCloseStatus = status
+        changeClosing { $0.received = status }
         let wasOpen = state == .open
         state = .closed
         // A server closes TCP first (RFC 6455 §7.1.1); a client waits for it, up to the close timeout.
@@ -248,7 +283,7 @@ public struct WebSocketConnectionStateMachine {
         let status = WebSocketCloseStatus(code: error.closeCode, reason: error.description)
         state = .closed
         closeDeadline = nil
-        failureStatus = status
+        changeClosing { $0.failure = status }
         guard !alreadySent else {
             return .close(WebSocketCloseAction(frame: nil, closeConnection: true, error: error))
         }
