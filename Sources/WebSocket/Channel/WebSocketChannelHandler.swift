@@ -11,7 +11,7 @@ import NIOCore
 /// ``TaskDelivery``'s returns a ``WebSocketConnection``, ``EventLoopDelivery``'s
 /// a ``WebSocketOutbound``.
 final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexHandler, RemovableChannelHandler,
-    WebSocketOutboundTarget
+    WebSocketOutboundTarget, EventLoopTimerOwner
 {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -28,7 +28,10 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
     private var context: ChannelHandlerContext?
     private var outbound: WebSocketOutbound?
     private var cumulation: ByteBuffer?
-    private var timer: Scheduled<Void>?
+    /// The timers of the connection's event loop, which hold its one timer.
+    private var timers: EventLoopTimers?
+    /// Where the timer is in ``timers``; `nil` when none is armed.
+    var timerSlot: Int?
     private var timerDeadline: NIODeadline?
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
     /// The pongs written and not yet sent; past a few, only the latest is kept.
@@ -96,8 +99,7 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
     }
 
     private func finish(status: WebSocketCloseStatus) {
-        timer?.cancel()
-        timer = nil
+        timers?.arm(self, at: nil)
         timerDeadline = nil
         readFlow.stopReading()
         // The status is recorded before the delivery ends, so a receiver
@@ -344,25 +346,21 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
 
     // MARK: Timers
 
-    /// Keeps one timer at the machine's next deadline. A timer that fires
-    /// before the (moved) deadline is harmless: the machine answers
-    /// `doNothing` and the timer is re-armed, so activity never reschedules.
+    /// Keeps one timer at the machine's next deadline, in its event loop's
+    /// ``EventLoopTimers``. A timer that fires before the (moved) deadline
+    /// is harmless: the machine answers `doNothing` and the timer is
+    /// re-armed, so activity never reschedules.
     private func rearmTimer() {
         guard let context else { return }
         let deadline = machine.nextDeadline
         if let current = timerDeadline, let deadline, current <= deadline { return }
         if timerDeadline != nil, deadline == nil { return }
-        timer?.cancel()
         timerDeadline = deadline
-        guard let deadline else { return }
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(deadline: deadline) {
-            handler.value.timerFired()
-        }
+        if timers == nil { timers = EventLoopTimers.on(context.eventLoop) }
+        timers?.arm(self, at: deadline)
     }
 
-    private func timerFired() {
-        timer = nil
+    func timerDue() {
         timerDeadline = nil
         guard let context else { return }
         perform(machine.timerFired(now: context.eventLoop.now), context: context)
