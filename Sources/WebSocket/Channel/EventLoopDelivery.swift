@@ -35,12 +35,12 @@ extension WebSocketChannelHandler where Delivery == EventLoopDelivery {
     static func install(
         on channel: any Channel, after: any ChannelHandler, role: WebSocketRole,
         configuration: WebSocketConfiguration, options: WebSocketChannelOptions,
-        subprotocol: String?, compression: PerMessageDeflateParameters?,
+        subprotocol: String?, compression: PerMessageDeflateParameters?, registry: ConnectionRegistry? = nil,
         handler makeHandler: (WebSocketOutbound) -> any WebSocketEventLoopHandler
     ) throws -> WebSocketOutbound {
         let (handler, outbound) = make(
             on: channel, role: role, configuration: configuration, options: options, subprotocol: subprotocol,
-            compression: compression, delivery: EventLoopDelivery())
+            compression: compression, registry: registry, delivery: EventLoopDelivery())
         handler.delivery = EventLoopDelivery(handler: makeHandler(outbound))
         try handler.add(to: channel, after: after, options: options)
         return outbound

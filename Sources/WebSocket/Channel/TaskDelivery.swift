@@ -43,11 +43,11 @@ extension WebSocketChannelHandler where Delivery == TaskDelivery {
     static func install(
         on channel: any Channel, after: any ChannelHandler, role: WebSocketRole,
         configuration: WebSocketConfiguration, options: WebSocketChannelOptions,
-        subprotocol: String?, compression: PerMessageDeflateParameters?
+        subprotocol: String?, compression: PerMessageDeflateParameters?, registry: ConnectionRegistry? = nil
     ) throws -> WebSocketConnection {
         let (handler, outbound) = make(
             on: channel, role: role, configuration: configuration, options: options, subprotocol: subprotocol,
-            compression: compression, delivery: TaskDelivery())
+            compression: compression, registry: registry, delivery: TaskDelivery())
         let producer = NIOAsyncSequenceProducer.makeSequence(
             elementType: WebSocketReceivedMessage.self,
             backPressureStrategy: NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark(

@@ -22,6 +22,9 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
     private let clock: ArrivalClock
     /// Queued outbound bytes above which the connection is closed with 1008.
     private let maxOutboundBytes: Int
+    /// The server's open connections, which this one joins while it is open
+    /// (none for a client's).
+    private let registry: ConnectionRegistry?
     /// When the bytes of the current `channelRead` arrived: read from
     /// ``clock`` once, when the read delivers its first message.
     private var arrival: ContinuousClock.Instant?
@@ -42,28 +45,30 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
 
     private init(
         machine: WebSocketConnectionStateMachine, readFlow: ReadFlowStateMachine, clock: ArrivalClock,
-        maxOutboundBytes: Int, delivery: Delivery
+        maxOutboundBytes: Int, registry: ConnectionRegistry?, delivery: Delivery
     ) {
         self.machine = machine
         self.readFlow = readFlow
         self.clock = clock
         self.maxOutboundBytes = maxOutboundBytes
+        self.registry = registry
         self.delivery = delivery
     }
 
     /// Makes a connection's handler, delivering to `delivery`, and its
     /// outbound writer. The mode's `install` then completes the delivery
-    /// and calls ``add(to:after:options:)``.
+    /// and calls ``add(to:after:options:)``. A server's connection is in
+    /// `registry` from then until it ends.
     static func make(
         on channel: any Channel, role: WebSocketRole, configuration: WebSocketConfiguration,
         options: WebSocketChannelOptions, subprotocol: String?, compression: PerMessageDeflateParameters?,
-        delivery: Delivery
+        registry: ConnectionRegistry?, delivery: Delivery
     ) -> (handler: WebSocketChannelHandler, outbound: WebSocketOutbound) {
         let machine = WebSocketConnectionStateMachine(
             role: role, configuration: configuration, deflate: compression, now: channel.eventLoop.now)
         let handler = WebSocketChannelHandler(
             machine: machine, readFlow: ReadFlowStateMachine(readsOnlyWhenWritable: role == .server),
-            clock: options.arrivalClock, maxOutboundBytes: options.maxOutboundBytes, delivery: delivery)
+            clock: options.arrivalClock, maxOutboundBytes: options.maxOutboundBytes, registry: registry, delivery: delivery)
         let outbound = WebSocketOutbound(channel: channel, subprotocol: subprotocol, handler: handler)
         handler.outbound = outbound
         return (handler, outbound)
@@ -84,6 +89,7 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
         self.context = context
         rearmTimer()
         if let outbound {
+            registry?.add(outbound)
             delivery.connectionOpened(outbound)
         }
     }
@@ -107,6 +113,7 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
         let outbound = self.outbound
         self.outbound = nil
         outbound?.recordClose(status)
+        if let outbound { registry?.remove(outbound) }
         let waiters = writabilityWaiters
         writabilityWaiters = []
         waiters.forEach { $0.fail(WebSocketSendError.closing(.closed)) }

@@ -234,17 +234,16 @@ public final class WebSocketServer: Sendable {
             maxBodySize: configuration.maxRequestBodySize, filter: filter
         ) { channel, route, acceptance, after in
             func installEventLoop(_ makeHandler: (WebSocketOutbound) -> any WebSocketEventLoopHandler) throws {
-                let outbound = try WebSocketChannelHandler<EventLoopDelivery>.install(
+                _ = try WebSocketChannelHandler<EventLoopDelivery>.install(
                     on: channel, after: after, role: .server, configuration: route.configuration, options: route.options,
-                    subprotocol: acceptance.subprotocol, compression: acceptance.compression, handler: makeHandler)
-                connections.add(outbound)
+                    subprotocol: acceptance.subprotocol, compression: acceptance.compression, registry: connections,
+                    handler: makeHandler)
             }
             switch route.handler {
             case .task(let handler):
                 let connection = try WebSocketChannelHandler<TaskDelivery>.install(
                     on: channel, after: after, role: .server, configuration: route.configuration, options: route.options,
-                    subprotocol: acceptance.subprotocol, compression: acceptance.compression)
-                connections.add(connection.outbound)
+                    subprotocol: acceptance.subprotocol, compression: acceptance.compression, registry: connections)
                 sink.yield(AcceptedConnection(connection: connection, handler: handler))
             case .eventLoop(let handler):
                 try installEventLoop { _ in handler }

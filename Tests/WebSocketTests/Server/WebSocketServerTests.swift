@@ -112,6 +112,32 @@ import WebSocket
         await #expect(throws: WebSocketServerError.notRunning) { try await server.waitUntilStarted() }
     }
 
+    @Test func aConnectionLeavesTheCountWhenItEndsHoweverItEnds() async throws {
+        let loopRoute = WebSocketRoute(path: "/loop", handler: .eventLoop(RecordingEventLoopHandler()))
+        try await withTestServer(routes: [echoRoute(), loopRoute]) { server, port in
+            var connections: [WebSocketConnection] = []
+            for path in ["/echo", "/echo", "/loop", "/loop"] {
+                let connection = try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)\(path)")
+                try await connection.outbound.send(text: "x")
+                var iterator = connection.inbound.makeAsyncIterator()
+                #expect(await iterator.next() != nil)   // the server has it open
+                connections.append(connection)
+            }
+            #expect(server.connectionCount == 4)
+            // One of each route closes with the handshake, one drops its TCP connection.
+            try await connections[0].outbound.close()
+            try await connections[2].outbound.close()
+            try await connections[1].outbound.channel.close()
+            try await connections[3].outbound.channel.close()
+            // The server sees each end on its own event loop: poll, bounded.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.connectionCount > 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.connectionCount == 0)
+        }
+    }
+
     @Test func eventLoopRouteHandlesMessagesWithoutTasks() async throws {
         let recorder = RecordingEventLoopHandler()
         let route = WebSocketRoute(path: "/loop", handler: .eventLoop(recorder))
