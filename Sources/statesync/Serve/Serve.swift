@@ -64,6 +64,7 @@ struct Serve: AsyncParsableCommand {
         // Every connection holds a descriptor: take what the hard limit allows
         // (the server warns when --max-connections does not fit even then).
         OpenFileLimit.raise()
+        MallocArenas.limit(environment: ProcessInfo.processInfo.environment, cores: ProcessInfo.processInfo.activeProcessorCount)
 
         var configuration = try settings.serverConfiguration()
         configuration.metricsExposition = { registry.emitToBuffer() }

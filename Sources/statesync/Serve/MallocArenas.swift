@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How many malloc arenas `serve` lets glibc make. glibc gives threads that
+/// allocate at the same time arenas of their own, up to eight per core, and
+/// a page freed in one arena is not given back while others on it are in
+/// use: a server whose stores open and close on many threads (Swift
+/// concurrency's, the SQLite queues') grew by about 90 bytes per store
+/// opened and closed, half of it spread over those arenas. Two per core keep
+/// the event loops and the pool from waiting on one another's allocations.
+enum MallocArenas {
+    /// The cap for `cores` cores; `nil` when the environment sets
+    /// `MALLOC_ARENA_MAX` (glibc then follows it).
+    static func cap(environment: [String: String], cores: Int) -> Int? {
+        environment["MALLOC_ARENA_MAX"] == nil ? 2 * max(1, cores) : nil
+    }
+
+    /// Applies ``cap(environment:cores:)`` with glibc's `mallopt` (found at
+    /// run time: `malloc.h` is not in Swift's Glibc module); elsewhere nothing.
+    static func limit(environment: [String: String], cores: Int) {
+        #if canImport(Glibc)
+        guard let cap = cap(environment: environment, cores: cores),
+              let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt")   // RTLD_DEFAULT
+        else { return }
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, Int32(clamping: cap))
+        #endif
+    }
+
+    /// `M_ARENA_MAX` of glibc's `malloc.h`.
+    private static let arenaMax: Int32 = -8
+}
