@@ -55,6 +55,11 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
         self.delivery = delivery
     }
 
+    deinit {
+        // The loop's timer heap does not retain its owners: `finish` disarms.
+        assert(timerSlot == nil, "a WebSocket handler went away with its timer armed")
+    }
+
     /// Makes a connection's handler, delivering to `delivery`, and its
     /// outbound writer. The mode's `install` then completes the delivery
     /// and calls ``add(to:after:options:)``. A server's connection is in
