@@ -16,8 +16,10 @@ import NIOHTTP1
 ///   pipelines requests without reading the answers stalls itself.
 ///
 /// ``HTTPServerHandler`` reports where each request stands; the WebSocket
-/// upgrade removes this stage (the WebSocket has timers of its own).
-final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+/// upgrade removes this stage (the WebSocket has timers of its own). Its
+/// timer is an entry in the event loop's ``EventLoopTimers``: every accepted
+/// connection arms it and most cancel it within milliseconds.
+final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, EventLoopTimerOwner {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -38,7 +40,10 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether a byte of the current request arrived (for the 408).
     private var requestStarted = false
     private var readPending = false
-    private var timer: Scheduled<Void>?
+    /// The timers of the connection's event loop, which hold this stage's one timer.
+    private var timers: EventLoopTimers?
+    /// Where the timer is in ``timers``; `nil` when none is armed.
+    var timerSlot: Int?
     private var context: ChannelHandlerContext?
 
     init(requestTimeout: TimeAmount, keepAliveTimeout: TimeAmount) {
@@ -46,14 +51,19 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.keepAliveTimeout = keepAliveTimeout
     }
 
+    deinit {
+        // The loop's timer heap does not retain its owners: `handlerRemoved` disarms.
+        assert(timerSlot == nil, "an HTTP connection guard went away with its timer armed")
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        timers = EventLoopTimers.on(context.eventLoop)
         arm(requestTimeout)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        timers?.arm(self, at: nil)
         self.context = nil
         // The next stage (the WebSocket) decides about reading from now on.
         if readPending {
@@ -96,8 +106,7 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func requestEnded() {
         phase = .responding(sawBytes: false)
         requestStarted = false
-        timer?.cancel()
-        timer = nil
+        timers?.arm(self, at: nil)
     }
 
     /// A response was written and the connection stays open.
@@ -114,14 +123,11 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func arm(_ timeout: TimeAmount) {
-        timer?.cancel()
         guard let context else { return }
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: timeout) { handler.value.fired() }
+        timers?.arm(self, at: context.eventLoop.now + timeout)
     }
 
-    private func fired() {
-        timer = nil
+    func timerDue() {
         guard let context else { return }
         switch phase {
         case .receiving where !requestStarted:
