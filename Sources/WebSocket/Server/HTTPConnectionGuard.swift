@@ -16,10 +16,8 @@ import NIOHTTP1
 ///   pipelines requests without reading the answers stalls itself.
 ///
 /// ``HTTPServerHandler`` reports where each request stands; the WebSocket
-/// upgrade removes this stage (the WebSocket has timers of its own). Its
-/// timer is an entry in the event loop's ``EventLoopTimers``: every accepted
-/// connection arms it and most cancel it within milliseconds.
-final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, EventLoopTimerOwner {
+/// upgrade removes this stage (the WebSocket has timers of its own).
+final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -40,10 +38,7 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, 
     /// Whether a byte of the current request arrived (for the 408).
     private var requestStarted = false
     private var readPending = false
-    /// The timers of the connection's event loop, which hold this stage's one timer.
-    private var timers: EventLoopTimers?
-    /// Where the timer is in ``timers``; `nil` when none is armed.
-    var timerSlot: Int?
+    private var timer: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
     init(requestTimeout: TimeAmount, keepAliveTimeout: TimeAmount) {
@@ -51,19 +46,14 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, 
         self.keepAliveTimeout = keepAliveTimeout
     }
 
-    deinit {
-        // The loop's timer heap does not retain its owners: `handlerRemoved` disarms.
-        assert(timerSlot == nil, "an HTTP connection guard went away with its timer armed")
-    }
-
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        timers = EventLoopTimers.on(context.eventLoop)
         arm(requestTimeout)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        timers?.arm(self, at: nil)
+        timer?.cancel()
+        timer = nil
         self.context = nil
         // The next stage (the WebSocket) decides about reading from now on.
         if readPending {
@@ -106,7 +96,8 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, 
     func requestEnded() {
         phase = .responding(sawBytes: false)
         requestStarted = false
-        timers?.arm(self, at: nil)
+        timer?.cancel()
+        timer = nil
     }
 
     /// A response was written and the connection stays open.
@@ -123,11 +114,14 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, 
     }
 
     private func arm(_ timeout: TimeAmount) {
+        timer?.cancel()
         guard let context else { return }
-        timers?.arm(self, at: context.eventLoop.now + timeout)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: timeout) { handler.value.fired() }
     }
 
-    func timerDue() {
+    private func fired() {
+        timer = nil
         guard let context else { return }
         switch phase {
         case .receiving where !requestStarted:
