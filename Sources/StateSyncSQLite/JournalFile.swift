@@ -77,7 +77,11 @@ struct JournalFile: Sendable {
         var options = GRDB.Configuration()
         options.label = label
         options.maximumReaderCount = 2
-        options.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB)") }
+        // `temp_store = MEMORY` keeps the savepoints' statement journals in
+        // memory: the stores' combined transaction (a savepoint per store)
+        // spilled them to a temporary file past 64 KiB, three page writes in
+        // four of its whole transaction.
+        options.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB); PRAGMA temp_store = MEMORY") }
         let pool = try DatabasePool(path: path, configuration: options)
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")

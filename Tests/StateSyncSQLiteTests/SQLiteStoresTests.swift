@@ -151,6 +151,15 @@ struct SQLiteStoresTests {
         }
     }
 
+    @Test func theWriterKeepsItsSavepointsJournalsInMemory() async throws {
+        try await withTemporaryDirectory { directory in
+            let stores = try await openStores(directory)
+            // 2: MEMORY. The default (0) spills a statement journal past 64 KiB to a temporary file.
+            #expect(try await stores.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA temp_store") } == 2)
+            try await stores.close()
+        }
+    }
+
     @Test func aStoreWhosePartFailsIsRolledBackAloneAndTheOthersCommitInTheSameTransaction() async throws {
         try await withTemporaryDirectory { directory in
             let stores = try await openStores(directory)
