@@ -107,13 +107,15 @@ public final class SQLiteJournal: Journal {
         }
     }
 
-    /// A journal on `storage`'s rows `scope`, continuing after `lastRevision`.
+    /// A journal on `storage`'s rows `scope`, continuing after `lastRevision`;
+    /// `createdEmpty` when its store was created by this open.
     init(
         configuration: Configuration, epoch: String, lastRevision: UInt64, scope: JournalScope, storage: SQLiteGroupStorage,
-        logger: Logger, writeFailed: @escaping @Sendable () -> Void
+        createdEmpty: Bool = false, logger: Logger, writeFailed: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.epoch = epoch
+        self.createdEmpty = createdEmpty
         self.path = storage.path
         self.pool = storage.pool
         self.scope = scope
@@ -123,6 +125,9 @@ public final class SQLiteJournal: Journal {
             logger: logger, writeFailed: writeFailed)
         self.writer = writer
     }
+    /// Whether the store was created by the open that returned this journal (see ``Journal/createdEmpty``).
+    public let createdEmpty: Bool
+
     /// The highest durable revision (see ``Journal/lastRevision``).
     public var lastRevision: UInt64 { writer.durableRevision }
 

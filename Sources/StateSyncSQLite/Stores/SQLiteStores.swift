@@ -99,24 +99,24 @@ public final class SQLiteStores: StoreJournals {
         guard !closed.withLock({ $0 }) else { throw JournalError.closed }
         var logger = logger
         logger[metadataKey: "store"] = "\(store)"
-        let (id, epoch, lastRevision) = try await storeRow(store)
-        logger.debug("store journal opened", metadata: ["epoch": "\(epoch)", "revision": "\(lastRevision)"])
-        let scope = JournalScope.store(id)
+        let row = try await storeRow(store)
+        logger.debug("store journal opened", metadata: ["epoch": "\(row.epoch)", "revision": "\(row.lastRevision)"])
+        let scope = JournalScope.store(row.id)
         return SQLiteJournal(
-            configuration: configuration.journal, epoch: epoch, lastRevision: lastRevision, scope: scope,
+            configuration: configuration.journal, epoch: row.epoch, lastRevision: row.lastRevision, scope: scope,
             storage: SQLiteGroupStorage(
                 pool: pool, path: path, scope: scope, retention: configuration.journal.retention,
                 target: .shared(combiner), logger: logger),
-            logger: logger, writeFailed: writeFailed)
+            createdEmpty: row.created, logger: logger, writeFailed: writeFailed)
     }
 
-    /// The id, epoch and last revision of `store`, created when missing.
-    private func storeRow(_ store: String) async throws -> (id: Int64, epoch: String, lastRevision: UInt64) {
+    /// The id, epoch and last revision of `store`, and whether it was created now (when missing).
+    private func storeRow(_ store: String) async throws -> StoreRow {
         switch catalog.withLock({ $0.lookUpOrReserve(store) }) {
         case .existing:
-            let found = try await read("open the store \(store)") { db -> (id: Int64, epoch: String, lastRevision: UInt64)? in
+            let found = try await read("open the store \(store)") { db -> StoreRow? in
                 guard let (id, epoch) = try StoresSchema.row(ofStore: store, in: db) else { return nil }
-                return (id, epoch, try JournalStatements.lastRevision(db, scope: .store(id)))
+                return StoreRow(id: id, epoch: epoch, lastRevision: try JournalStatements.lastRevision(db, scope: .store(id)), created: false)
             }
             if let found { return found }
             // Its name's hash is another store's (see StoreCatalog): it is new.
@@ -127,7 +127,7 @@ public final class SQLiteStores: StoreJournals {
     }
 
     /// Creates `store` with the reserved `id` and a new epoch.
-    private func create(_ store: String, id: Int64) async throws -> (id: Int64, epoch: String, lastRevision: UInt64) {
+    private func create(_ store: String, id: Int64) async throws -> StoreRow {
         let epoch = Epoch.random()
         // Its row may wait for the next synced commit (its first entry's, or another store's).
         try await change("create the store \(store)", waitsForSync: true) {
@@ -135,7 +135,7 @@ public final class SQLiteStores: StoreJournals {
         }
         catalog.withLock { $0.created(store) }
         logger.info("store created", metadata: ["store": "\(store)", "epoch": "\(epoch)"])
-        return (id, epoch, 0)
+        return StoreRow(id: id, epoch: epoch, lastRevision: 0, created: true)
     }
 
     /// Why the stores' file failed for good, if a whole transaction did
@@ -218,4 +218,13 @@ public final class SQLiteStores: StoreJournals {
             throw SQLiteJournal.journalError(error, path: path, operation: operation)
         }
     }
+}
+
+/// A store's catalog row as a journal opens it.
+private struct StoreRow: Sendable {
+    let id: Int64
+    let epoch: String
+    let lastRevision: UInt64
+    /// Whether this open created the store: it has no rows but this one.
+    let created: Bool
 }

@@ -1,4 +1,5 @@
 import StateSyncJournal
+import StateSyncSQLite
 import TestProcessSupport
 import BoardApp
 import StateSyncCore
@@ -61,6 +62,31 @@ struct RecoveryTests {
             #expect(after.rev == before.rev + 3)
             #expect(try await second.value(at: "/presence", session: "s-b", sink: bob).value.objectKeys == ["s-b"])
             await second.shutdown()
+        }
+    }
+
+    @Test func aStoreCreatedByItsOpenIsRecoveredWithoutReadingItsJournal() async throws {
+        try await withTemporaryDirectory { directory in
+            let stores = try await SQLiteStores.open(configuration: .init(journal: .init(directory: directory)), logger: quietLogger)
+            let created = CountingJournal(base: try await stores.open("team-a", logger: quietLogger) {})
+            #expect(created.createdEmpty)
+            let first = try await boardEngine(journal: created)
+            let alice = first.joinRecording("s-a", clientID: "c-a")
+            first.handle(.dispatch(id: "a1", action: addTodo("Milk")), from: "s-a")
+            await alice.waitForAnswer("a1")
+            await first.shutdown()
+            #expect(created.recoveryReads == 0)
+
+            // Opened again, it has a history: the snapshot and the clientIds with outcomes are read.
+            let reopened = CountingJournal(base: try await stores.open("team-a", logger: quietLogger) {})
+            #expect(!reopened.createdEmpty)
+            let second = try await boardEngine(journal: reopened)
+            let bob = second.joinRecording("s-b", clientID: "c-b")
+            let todos = try await second.value(at: "/todos/0/title", session: "s-b", sink: bob)
+            #expect(todos.value == "Milk")
+            await second.shutdown()
+            #expect(reopened.recoveryReads == 2)
+            try await stores.close()
         }
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// long) until ``release()``. It can also leave the journal open on `close`
 /// (so that a test reopens the same history) and hide snapshots after a
 /// revision (so that recovery replays entries). It counts the outcomes
-/// looked up pair by pair, and hands over the first snapshot saved.
+/// looked up pair by pair and what an opening engine reads, and hands over
+/// the first snapshot saved.
 final class CountingJournal: Journal {
     private struct Gate {
         var appends = 0
@@ -17,6 +18,7 @@ final class CountingJournal: Journal {
         var heldWaiter: CheckedContinuation<Void, Never>?
         var failing: JournalError?
         var outcomeLookups = 0
+        var recoveryReads = 0
         var savedSnapshots: [JournalSnapshot] = []
         var snapshotWaiter: CheckedContinuation<JournalSnapshot, Never>?
     }
@@ -36,6 +38,7 @@ final class CountingJournal: Journal {
 
     var epoch: String { base.epoch }
     var lastRevision: UInt64 { base.lastRevision }
+    var createdEmpty: Bool { base.createdEmpty }
 
     /// Appends seen so far.
     var appends: Int { gate.withLock { $0.appends } }
@@ -45,6 +48,9 @@ final class CountingJournal: Journal {
 
     /// Outcomes of single pairs looked up so far (``outcome(clientID:actionID:)``).
     var outcomeLookups: Int { gate.withLock { $0.outcomeLookups } }
+
+    /// What an engine reads when it opens: the latest snapshot, the clientIds with outcomes.
+    var recoveryReads: Int { gate.withLock { $0.recoveryReads } }
 
     /// Holds back the completions of later appends.
     func hold() {
@@ -121,6 +127,7 @@ final class CountingJournal: Journal {
         }
     }
     func latestSnapshot() async throws -> JournalSnapshot? {
+        gate.withLock { $0.recoveryReads += 1 }
         guard let snapshotLimit else { return try await base.latestSnapshot() }
         return try await base.snapshot(atOrBefore: snapshotLimit)
     }
@@ -132,7 +139,10 @@ final class CountingJournal: Journal {
         gate.withLock { $0.outcomeLookups += 1 }
         return try await base.outcome(clientID: clientID, actionID: actionID)
     }
-    func outcomeClients() async throws -> [String] { try await base.outcomeClients() }
+    func outcomeClients() async throws -> [String] {
+        gate.withLock { $0.recoveryReads += 1 }
+        return try await base.outcomeClients()
+    }
     func outcomePairs() async throws -> OutcomePairFilter? { try await base.outcomePairs() }
     func close() async throws {
         if forwardsClose { try await base.close() }
