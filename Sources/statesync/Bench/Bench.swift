@@ -115,7 +115,7 @@ struct Bench: AsyncParsableCommand {
         if writers > 0, rate / Double(writers) > Self.serverMessageRate {
             printError("statesync bench: warning: \(rate / Double(writers)) actions/s per writer is above the \(Int(Self.serverMessageRate)) messages/s a server allows each connection by default; expect rate_limited rejects (use more --writers)")
         }
-        let server = spawnServer ? try await SpawnedServer(data: serverData, clients: clients) : nil
+        let server = spawnServer ? try await SpawnedServer(data: serverData, clients: clients, stores: stores) : nil
         if let server { scenario.url = server.url }
         let bar = ProgressBar()
         let result: LoadResult

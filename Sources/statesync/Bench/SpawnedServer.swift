@@ -6,7 +6,9 @@ import StateSyncServer
 /// this same executable, on an OS-chosen loopback port, in memory or on a
 /// data directory. Stopped with SIGTERM (a clean shutdown) at the end.
 /// Every client connects from loopback: the server's limits
-/// per address (connections, joins) are raised to the number of clients.
+/// per address (connections, joins) are raised to the number of clients,
+/// and its store limits (creations per address, resident stores) to the
+/// number of stores the run spreads them over.
 final class SpawnedServer {
     private let process: SpawnedChild
     /// What the child printed on stderr.
@@ -17,8 +19,9 @@ final class SpawnedServer {
     /// Process id (for CPU and memory readings).
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts the server and waits (up to 30 s) until it prints its URL.
-    init(data: String?, clients: Int) async throws(CommandFailure) {
+    /// Starts the server for `clients` over `stores` stores (0: `main`
+    /// only) and waits (up to 30 s) until it prints its URL.
+    init(data: String?, clients: Int, stores: Int) async throws(CommandFailure) {
         let executable: String
         do {
             executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
@@ -32,6 +35,14 @@ final class SpawnedServer {
             "--max-connections", "\(max(connections, ConnectionLimits().maxConnections))", "--max-connections-per-ip", "\(connections)",
             "--joins-per-second", "\(connections)", "--join-burst", "\(connections)",
         ]
+        if stores > 0 {
+            // Each store is created by its first client, from the same address; `main` stays open too.
+            let defaults = StoreDirectoryConfiguration()
+            arguments += [
+                "--store-creations-per-second", "\(max(stores, defaults.creationsPerSecondPerAddress))",
+                "--max-resident-stores", "\(max(stores + 1, defaults.maxResidentStores))",
+            ]
+        }
         let process: SpawnedChild
         do {
             process = try SpawnedChild([executable] + arguments, standardOutput: .pipe, standardError: .pipe)

@@ -63,6 +63,20 @@ struct BenchCommandTests {
         #expect(result["stores"]?["stores"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["bench-0", "bench-1", "bench-2"])
     }
 
+    @Test func aSpawnedServerTakesMoreStoresThanItsDefaultsAllow() async throws {
+        // 150 stores created at once from one address: past the default burst of 100 creations.
+        let json = try Self.temporaryFile("result.json")
+        let bench = try ServeProcess([
+            "bench", "--spawn-server", "--clients", "150", "--writers", "1", "--stores", "150", "--duration", "1",
+            "--json", json, "--quiet",
+        ])
+        let status = await bench.waitForExit()
+        #expect(status == 0, "stdout: \(bench.standardOutput)\nstderr: \(bench.standardError)")
+        let result = try JSONValue(parsing: try String(contentsOfFile: json, encoding: .utf8))
+        #expect(result["counts"]?["errors"]?.intValue == 0)
+        #expect(result["rampUp"]?["connected"]?.intValue == 150)
+    }
+
     @Test func refusesMoreWritersThanClients() async throws {
         let bench = try ServeProcess(["bench", "--clients", "2", "--writers", "3", "--url", "ws://127.0.0.1:9/sync"])
         #expect(await bench.waitForExit() == 1)
