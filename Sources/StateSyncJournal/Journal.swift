@@ -42,11 +42,10 @@ public protocol Journal: AnyObject, Sendable {
     /// The highest revision that is durable (0 when the journal is empty).
     var lastRevision: UInt64 { get }
 
-    /// Whether this journal was created by the open that returned it (a
-    /// store that did not exist): nothing was stored before, no entry,
-    /// snapshot or outcome, so recovering it reads nothing. `false` when
-    /// unknown (the default).
-    var createdEmpty: Bool { get }
+    /// Whether nothing is stored in this journal yet, no entry, snapshot or
+    /// outcome (a store its open created, until its first write), so that
+    /// recovering it reads nothing. `false` when unknown (the default).
+    var isKnownEmpty: Bool { get }
 
     /// Why writes are failing right now while the journal retries them, or
     /// why they failed for good (``JournalWriteFault/isFinal``), or `nil`
@@ -144,8 +143,8 @@ public protocol Journal: AnyObject, Sendable {
 }
 
 extension Journal {
-    /// Not known to be new: recovery reads what is stored (see ``Journal/createdEmpty``).
-    public var createdEmpty: Bool { false }
+    /// Not known to be empty: recovery reads what is stored (see ``Journal/isKnownEmpty``).
+    public var isKnownEmpty: Bool { false }
 
     /// No write fault: a journal that never retries writes.
     public var writeFault: JournalWriteFault? { nil }
@@ -174,7 +173,7 @@ extension Journal {
     /// - Throws: ``JournalError``.
     public func recovery(pageSize: Int = 1_000) async throws -> JournalRecovery {
         let lastRevision = lastRevision
-        let snapshot = createdEmpty ? nil : try await latestSnapshot()
+        let snapshot = isKnownEmpty ? nil : try await latestSnapshot()
         let replay = JournalReplay(
             journal: self,
             after: snapshot?.revision ?? 0,

@@ -17,6 +17,22 @@ extension JournalContractCase {
         try await journal.close()
     }
 
+    static let aJournalKnownEmptyIsEmptyUntilItsFirstWrite = JournalContractCase("aJournalKnownEmptyIsEmptyUntilItsFirstWrite") { open in
+        let journal = try await open(JournalRetention())
+        if journal.isKnownEmpty {
+            try requireEqual(journal.lastRevision, 0, "the lastRevision of a journal known empty")
+            try requireEqual(try await journal.latestSnapshot()?.revision, nil, "the snapshot of a journal known empty")
+            try requireEqual(try await journal.outcomeClients(), [], "the clientIds of a journal known empty")
+        }
+        // A rejection alone: an outcome with no entry is a write too.
+        try await journal.append(JournalBatch(rejections: [JournalRejection(clientID: "c-1", actionID: "a1", code: "x", message: "no")]))
+        try require(!journal.isKnownEmpty, "a journal holding an outcome says it is known empty")
+        let recovery = try await journal.recovery()
+        try requireEqual(recovery.lastRevision, 0, "the recovery's lastRevision after a rejection alone")
+        try requireEqual(try await journal.outcomeClients(), ["c-1"], "the clientIds after a rejection")
+        try await journal.close()
+    }
+
     static let gapsAreRefusedAndTheJournalStaysUsable = JournalContractCase("gapsAreRefusedAndTheJournalStaysUsable") { open in
         for revisions in [[4], [2], [3, 5], [3, 3], [1, 2, 3]] as [[UInt64]] {
             let journal = try await open(JournalRetention())

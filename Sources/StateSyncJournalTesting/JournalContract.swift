@@ -15,6 +15,7 @@ public enum JournalContract {
     /// Every case, each opening its own journals.
     public static let cases: [JournalContractCase] = [
         .appendedEntriesReadBackInOrder,
+        .aJournalKnownEmptyIsEmptyUntilItsFirstWrite,
         .gapsAreRefusedAndTheJournalStaysUsable,
         .outcomesRememberAcceptsAndRejectsAndKeepTheFirst,
         .outcomesLeaveOnlyByTheirOwnClientsTrimOrWhenTheClientIsForgotten,

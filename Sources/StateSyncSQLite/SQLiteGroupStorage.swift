@@ -23,6 +23,8 @@ struct SQLiteGroupStorage: GroupCommitStorage {
     let scope: JournalScope
     let retention: JournalRetention
     let target: Target
+    /// The row of a store this open created, written with its first commit (a store of the stores' file only).
+    var creation: PendingStoreRow? = nil
     let logger: Logger
 
     func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome {
@@ -48,7 +50,15 @@ struct SQLiteGroupStorage: GroupCommitStorage {
                 }
             }
         case .shared(let combiner):
-            try await combiner.commit(change)
+            guard let creation, creation.isPending else {
+                try await combiner.commit(change)
+                break
+            }
+            try await combiner.commit { db in
+                try creation.insert(into: db)
+                try change(db)
+            }
+            creation.markWritten()
         }
         return .committed
     }
@@ -62,14 +72,30 @@ struct SQLiteGroupStorage: GroupCommitStorage {
     func idle(closing: Bool) async {}
 
     /// Closes the journal's own file (see ``JournalFile/close(logger:)``);
-    /// a store of the stores' file leaves it open for the others.
+    /// a store of the stores' file leaves it open for the others, after
+    /// writing its row if no commit did.
     func release() async -> Result<Void, JournalError> {
         switch target {
         case .file(let file):
             return await file.close(logger: logger)
-        case .shared:
+        case .shared(let combiner):
+            if let creation, creation.isPending { await write(creation, with: combiner) }
             logger.debug("store journal closed", metadata: ["path": "\(path)"])
             return .success(())
+        }
+    }
+
+    /// Writes the row of a store closed before any commit, unsynced (the
+    /// next synced commit makes it durable). When that fails the store,
+    /// which holds nothing else, is not in the file after a restart: the
+    /// warning says so, and the journal still closes.
+    private func write(_ creation: PendingStoreRow, with combiner: SQLiteCommitCombiner) async {
+        do {
+            try await combiner.commit(waitsForSync: true) { try creation.insert(into: $0) }
+            creation.markWritten()
+        } catch {
+            logger.warning("the row of a store created empty could not be written: it will not exist after a restart", metadata: [
+                "path": "\(path)", "store": "\(creation.name)", "error": "\(error)"])
         }
     }
 

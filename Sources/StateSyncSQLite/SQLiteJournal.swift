@@ -74,6 +74,8 @@ public final class SQLiteJournal: Journal {
     /// The rows that are this journal's: the whole file, or one store's.
     let scope: JournalScope
     let writer: GroupCommitWriter<SQLiteGroupStorage>
+    /// The row of a store this open created, until a commit writes it.
+    private let creation: PendingStoreRow?
 
     /// Opens (or creates) the journal in `configuration.directory`, taking
     /// its lock. Runs on a background thread: opening reads the file.
@@ -107,15 +109,14 @@ public final class SQLiteJournal: Journal {
         }
     }
 
-    /// A journal on `storage`'s rows `scope`, continuing after `lastRevision`;
-    /// `createdEmpty` when its store was created by this open.
+    /// A journal on `storage`'s rows `scope`, continuing after `lastRevision`.
     init(
         configuration: Configuration, epoch: String, lastRevision: UInt64, scope: JournalScope, storage: SQLiteGroupStorage,
-        createdEmpty: Bool = false, logger: Logger, writeFailed: @escaping @Sendable () -> Void
+        logger: Logger, writeFailed: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.epoch = epoch
-        self.createdEmpty = createdEmpty
+        self.creation = storage.creation
         self.path = storage.path
         self.pool = storage.pool
         self.scope = scope
@@ -125,8 +126,9 @@ public final class SQLiteJournal: Journal {
             logger: logger, writeFailed: writeFailed)
         self.writer = writer
     }
-    /// Whether the store was created by the open that returned this journal (see ``Journal/createdEmpty``).
-    public let createdEmpty: Bool
+    /// Whether the store was created by the open that returned this
+    /// journal and nothing was committed since (see ``Journal/isKnownEmpty``).
+    public var isKnownEmpty: Bool { creation?.isPending ?? false }
 
     /// The highest durable revision (see ``Journal/lastRevision``).
     public var lastRevision: UInt64 { writer.durableRevision }

@@ -100,22 +100,47 @@ struct SQLiteStoresTests {
         }
     }
 
-    @Test func aStoresCreationWaitsForTheNextSyncedCommitAndIsNotCounted() async throws {
+    @Test func aStoresRowIsWrittenWithItsFirstCommit() async throws {
         try await withTemporaryDirectory { directory in
             let stores = try await openStores(directory)
             let before = try await stores.commits()
             let a = try await stores.journal("a")
-            #expect(try await stores.commits() == before, "a creation alone is not a counted (synced) commit")
-            #expect(try await stores.writerSynchronous() == 2, "the writer is back to FULL after it")
+            #expect(a.isKnownEmpty)
+            #expect(stores.exists("a"))
+            #expect(stores.names().isEmpty, "opening a new store writes nothing")
+            #expect(try await stores.commits() == before)
             try await a.append(JournalSamples.batch(1...1))
-            #expect(try await stores.commits() == before + 1)
+            #expect(!a.isKnownEmpty)
+            #expect(stores.names() == ["a"], "its first batch's transaction holds its row")
+            #expect(try await stores.commits() == before + 1, "one transaction, one fsync")
             let epoch = a.epoch
             try await a.close()
             try await stores.close()
 
             let reopened = try await openStores(directory)
             let again = try await reopened.journal("a")
-            #expect((again.epoch, again.lastRevision) == (epoch, 1), "the synced commit made the creation durable with it")
+            #expect(!again.isKnownEmpty)
+            #expect((again.epoch, again.lastRevision) == (epoch, 1))
+            try await again.close()
+            try await reopened.close()
+        }
+    }
+
+    @Test func aStoreClosedBeforeItsFirstWriteHasItsRowWrittenUnsyncedAndUncounted() async throws {
+        try await withTemporaryDirectory { directory in
+            let stores = try await openStores(directory)
+            let before = try await stores.commits()
+            let a = try await stores.journal("a")
+            let epoch = a.epoch
+            try await a.close()
+            #expect(stores.names() == ["a"])
+            #expect(try await stores.commits() == before, "a row alone is not a counted (synced) commit")
+            #expect(try await stores.writerSynchronous() == 2, "the writer is back to FULL after it")
+            try await stores.close()
+
+            let reopened = try await openStores(directory)
+            let again = try await reopened.journal("a")
+            #expect((again.epoch, again.lastRevision) == (epoch, 0))
             try await again.close()
             try await reopened.close()
         }
@@ -134,8 +159,8 @@ struct SQLiteStoresTests {
 
             let again = try await stores.journal("a")
             #expect(again.lastRevision == 0)
-            #expect(stores.names() == ["a"])
             try await again.append(JournalSamples.batch(1...1))
+            #expect(stores.names() == ["a"])
             try await again.close()
             try await stores.close()
         }
@@ -190,8 +215,10 @@ struct SQLiteStoresTests {
             #expect(try await stores.commits() == before + 1, "one transaction for both")
             #expect(try await good.entries(from: 1, through: 2).count == 2)
             #expect(try await bad.entries(from: 1, through: 1).first?.action == [0])
+            #expect(stores.names() == ["good"], "bad's row was rolled back with its part")
             try await good.close()
             try await bad.close()
+            #expect(Set(stores.names()) == ["good", "bad"], "and written when it closed")
             try await stores.close()
 
             let reopened = try await openStores(directory)

@@ -4,8 +4,8 @@ import StateSyncJournal
 import Synchronization
 
 /// The one writer of the stores' file (``SQLiteStores``): every change
-/// pending from every store (each store's group commit, a store created or
-/// deleted) is written in ONE `BEGIN IMMEDIATE … COMMIT`, so one fsync
+/// pending from every store (each store's group commit, a store's row, a
+/// store deleted) is written in ONE `BEGIN IMMEDIATE … COMMIT`, so one fsync
 /// covers all the stores that wrote meanwhile.
 ///
 /// Each change runs inside a `SAVEPOINT` of its own: a change that fails
@@ -19,7 +19,8 @@ import Synchronization
 /// durable record after the commit (``JournalFileKind``).
 ///
 /// **Changes that may wait for the next fsync.** A transaction of only
-/// such changes (a store created: its row, and no entry yet) commits with
+/// such changes (the row of a store closed before its first write, see
+/// ``PendingStoreRow``) commits with
 /// `synchronous = NORMAL`: written to the log, not synced, and not
 /// counted, so that losing it in an OS crash is not taken for damage. The
 /// next counted commit's fsync makes it durable with the log before it; a

@@ -106,8 +106,8 @@ public final class SQLiteStores: StoreJournals {
             configuration: configuration.journal, epoch: row.epoch, lastRevision: row.lastRevision, scope: scope,
             storage: SQLiteGroupStorage(
                 pool: pool, path: path, scope: scope, retention: configuration.journal.retention,
-                target: .shared(combiner), logger: logger),
-            createdEmpty: row.created, logger: logger, writeFailed: writeFailed)
+                target: .shared(combiner), creation: row.creation, logger: logger),
+            logger: logger, writeFailed: writeFailed)
     }
 
     /// The id, epoch and last revision of `store`, and whether it was created now (when missing).
@@ -116,26 +116,23 @@ public final class SQLiteStores: StoreJournals {
         case .existing:
             let found = try await read("open the store \(store)") { db -> StoreRow? in
                 guard let (id, epoch) = try StoresSchema.row(ofStore: store, in: db) else { return nil }
-                return StoreRow(id: id, epoch: epoch, lastRevision: try JournalStatements.lastRevision(db, scope: .store(id)), created: false)
+                return StoreRow(id: id, epoch: epoch, lastRevision: try JournalStatements.lastRevision(db, scope: .store(id)), creation: nil)
             }
             if let found { return found }
             // Its name's hash is another store's (see StoreCatalog): it is new.
-            return try await create(store, id: catalog.withLock { $0.reserveID() })
+            return create(store, id: catalog.withLock { $0.reserveID() })
         case .new(let id):
-            return try await create(store, id: id)
+            return create(store, id: id)
         }
     }
 
-    /// Creates `store` with the reserved `id` and a new epoch.
-    private func create(_ store: String, id: Int64) async throws -> StoreRow {
+    /// Creates `store` with the reserved `id` and a new epoch. Its row is
+    /// written with its journal's first commit (``PendingStoreRow``).
+    private func create(_ store: String, id: Int64) -> StoreRow {
         let epoch = Epoch.random()
-        // Its row may wait for the next synced commit (its first entry's, or another store's).
-        try await change("create the store \(store)", waitsForSync: true) {
-            try StoresSchema.create(store, id: id, epoch: epoch, in: $0)
-        }
         catalog.withLock { $0.created(store) }
         logger.info("store created", metadata: ["store": "\(store)", "epoch": "\(epoch)"])
-        return StoreRow(id: id, epoch: epoch, lastRevision: 0, created: true)
+        return StoreRow(id: id, epoch: epoch, lastRevision: 0, creation: PendingStoreRow(name: store, id: id, epoch: epoch))
     }
 
     /// Why the stores' file failed for good, if a whole transaction did
@@ -209,9 +206,9 @@ public final class SQLiteStores: StoreJournals {
     }
 
     /// Writes `body` in the next combined transaction, mapping errors to ``JournalError``.
-    private func change(_ operation: String, waitsForSync: Bool = false, _ body: @escaping SQLiteCommitCombiner.Change) async throws {
+    private func change(_ operation: String, _ body: @escaping SQLiteCommitCombiner.Change) async throws {
         do {
-            try await combiner.commit(waitsForSync: waitsForSync, body)
+            try await combiner.commit(body)
         } catch GroupCommitFailure.retryable(let error, _) {
             throw error
         } catch {
@@ -225,6 +222,6 @@ private struct StoreRow: Sendable {
     let id: Int64
     let epoch: String
     let lastRevision: UInt64
-    /// Whether this open created the store: it has no rows but this one.
-    let created: Bool
+    /// The row to write, when this open created the store (it has no rows yet).
+    let creation: PendingStoreRow?
 }

@@ -13,7 +13,8 @@
 /// opens.
 ///
 /// A store being created has its id reserved (ids are never used twice),
-/// and exists once its row is committed.
+/// and exists from then on; its row is written with its journal's first
+/// commit (``PendingStoreRow``).
 struct StoreCatalog: Sendable {
     private var existing: Set<Int>
     private var nextID: Int64
@@ -50,7 +51,7 @@ struct StoreCatalog: Sendable {
         return nextID
     }
 
-    /// The store `name`'s row is committed.
+    /// The store `name` was created.
     mutating func created(_ name: String) {
         existing.insert(name.hashValue)
     }

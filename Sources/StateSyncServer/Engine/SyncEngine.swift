@@ -140,7 +140,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         -> (clients: [String], pairs: OutcomePairFilter?, took: Duration)
     {
         let start = ContinuousClock.now
-        let clients = journal.createdEmpty ? [] : try await journal.outcomeClients()
+        let clients = journal.isKnownEmpty ? [] : try await journal.outcomeClients()
         let pairs = journal.lastRevision > 0 ? try await journal.outcomePairs() : nil
         return (clients, pairs, ContinuousClock.now - start)
     }

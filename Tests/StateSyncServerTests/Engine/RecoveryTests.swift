@@ -69,7 +69,7 @@ struct RecoveryTests {
         try await withTemporaryDirectory { directory in
             let stores = try await SQLiteStores.open(configuration: .init(journal: .init(directory: directory)), logger: quietLogger)
             let created = CountingJournal(base: try await stores.open("team-a", logger: quietLogger) {})
-            #expect(created.createdEmpty)
+            #expect(created.isKnownEmpty)
             let first = try await boardEngine(journal: created)
             let alice = first.joinRecording("s-a", clientID: "c-a")
             first.handle(.dispatch(id: "a1", action: addTodo("Milk")), from: "s-a")
@@ -79,7 +79,7 @@ struct RecoveryTests {
 
             // Opened again, it has a history: the snapshot and the clientIds with outcomes are read.
             let reopened = CountingJournal(base: try await stores.open("team-a", logger: quietLogger) {})
-            #expect(!reopened.createdEmpty)
+            #expect(!reopened.isKnownEmpty)
             let second = try await boardEngine(journal: reopened)
             let bob = second.joinRecording("s-b", clientID: "c-b")
             let todos = try await second.value(at: "/todos/0/title", session: "s-b", sink: bob)

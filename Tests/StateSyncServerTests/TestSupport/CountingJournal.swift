@@ -38,7 +38,7 @@ final class CountingJournal: Journal {
 
     var epoch: String { base.epoch }
     var lastRevision: UInt64 { base.lastRevision }
-    var createdEmpty: Bool { base.createdEmpty }
+    var isKnownEmpty: Bool { base.isKnownEmpty }
 
     /// Appends seen so far.
     var appends: Int { gate.withLock { $0.appends } }
