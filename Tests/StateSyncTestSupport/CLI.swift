@@ -9,10 +9,13 @@ package enum CLI {
         try await Subprocess.run([ServeProcess.executable.path] + arguments, environment: environment)
     }
 
-    /// Runs `body` with a `statesync serve --memory --port 0 options…` child
-    /// process, given its URL; stops it with SIGTERM afterwards.
-    package static func withServer<T>(_ options: [String] = [], _ body: (String) async throws -> T) async throws -> T {
-        let server = try ServeProcess(["serve", "--memory", "--port", "0"] + options)
+    /// Runs `body` with a `statesync serve STORAGE --port 0 options…` child
+    /// process (`storage` `--memory` unless given, e.g. `--data DIR`),
+    /// given its URL; stops it with SIGTERM afterwards.
+    package static func withServer<T>(
+        _ options: [String] = [], storage: [String] = ["--memory"], _ body: (String) async throws -> T
+    ) async throws -> T {
+        let server = try ServeProcess(["serve"] + storage + ["--port", "0"] + options)
         guard let port = try await server.waitForPort() else {
             _ = await server.waitForExit()
             Issue.record("statesync serve did not start: \(server.standardError)")

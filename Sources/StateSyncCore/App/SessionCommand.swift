@@ -42,9 +42,10 @@ public enum SessionCommand<Action> {
     /// A session's connection ended.
     case sessionLeft(SessionInfo)
     /// The server started: no session from before is connected any more
-    /// (journaled when a store opens over a stored history, so that a
-    /// crash, which journals no `sessionLeft`, leaves no stale session
-    /// state behind; a store with no history yet has none to forget).
+    /// (journaled when a store opens over a stored history that it
+    /// changes, so that a crash, which journals no `sessionLeft`, leaves no
+    /// stale session state behind; a store with no history yet, or whose
+    /// sessions all left, has none to forget).
     case serverStarted
 
     /// The application action, for ``dispatch(_:from:)`` and ``system(_:)``;

@@ -127,11 +127,14 @@ final class Sequencer<App: StateSyncApp> {
     /// Journals `serverStarted` and starts following a shared journal and
     /// hearing which node writes it.
     ///
-    /// `serverStarted` is journaled only over a history: a store with no
-    /// entry yet (a new store, a fresh data directory) has no session from
-    /// before to forget, and its creation costs one commit less. On a
-    /// journal shared by a cluster it is not journaled either: it would drop
-    /// the presence of the other nodes' live sessions; the journal's
+    /// `serverStarted` is journaled only over a history it changes: a store
+    /// with no entry yet (a new store, a fresh data directory) has no
+    /// session from before to forget, and its creation costs one commit
+    /// less; a store whose sessions all left (closed idle, or stopped
+    /// cleanly) reopens at the revision it closed at. After a crash the
+    /// app's reducer forgets the sessions that never left. On a journal
+    /// shared by a cluster it is not journaled either: it would drop the
+    /// presence of the other nodes' live sessions; the journal's
     /// ``ClusterPresence`` removes the sessions of dead nodes instead.
     private func start() {
         let (inbox, shared) = (inbox, shared)
@@ -142,7 +145,7 @@ final class Sequencer<App: StateSyncApp> {
             snapshots.save(publication.state, at: publication.revision)
             _ = snapshotPolicy.take(at: publication.revision, force: true)
         }
-        if sharedJournal?.clusterPresence == nil, authority.revision > 0 {
+        if sharedJournal?.clusterPresence == nil, authority.revision > 0, !authority.changesNothing(.serverStarted) {
             applyServerCommand(.serverStarted, clientID: nil)
             flush()
         }

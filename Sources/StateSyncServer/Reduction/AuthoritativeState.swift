@@ -97,6 +97,22 @@ struct AuthoritativeState<App: StateSyncApp> {
         return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
     }
 
+    /// Whether `command` would change nothing: reduced on a copy of the
+    /// state with the next revision's ``Meta``, it leaves the state equal
+    /// and the app's effects start nothing for it. The engine then need
+    /// not journal it (``SessionCommand/serverStarted`` over a history whose
+    /// sessions all left).
+    func changesNothing(_ command: SessionCommand<App.Action>) -> Bool {
+        let meta = Meta(revision: revision + 1, clientID: nil, time: clock())
+        var probe = state
+        do throws(Rejection) {
+            _ = try App.reducer.reduce(into: &probe, action: command, meta: meta)
+        } catch {
+            return false   // a rejection is the pipeline's to report
+        }
+        return probe == state && pipeline.effect(after: command, state: probe, meta: meta).isNone
+    }
+
     /// Follows an entry another node wrote (a cluster): it is replayed as
     /// in recovery, through the reducer alone with its stored `Meta`
     /// (``RecoveredState/apply(_:to:)``), so the middleware and effects,

@@ -3,6 +3,7 @@ import Synchronization
 import Foundation
 import Logging
 import MetricsTestKit
+import BoardApp
 import StateSyncCore
 import StateSyncProtocol
 @testable import StateSyncServer
@@ -41,30 +42,40 @@ struct EnginePipelineTests {
         #expect(metrics.counterTotal(label: "statesync_actions_total", dimensions: [("type", "sessionJoined"), ("outcome", "accepted")]) == 1)
     }
 
-    @Test func serverStartedIsJournaledOnlyOverAStoredHistory() async throws {
+    @Test func serverStartedIsJournaledOnlyOverAStoredHistoryItChanges() async throws {
         let journal = CountingJournal(forwardsClose: false)
-        let fresh = try await keyValueEngine(journal: journal)
+        let fresh = try await boardEngine(journal: journal)
         let alice = fresh.joinRecording("s-a", clientID: "c-a")
-        fresh.handle(.dispatch(id: "a1", action: ["type": "put", "key": "k", "value": 1]), from: "s-a")
+        fresh.handle(.dispatch(id: "a1", action: addTodo("Milk")), from: "s-a")
         await alice.waitForAnswer("a1")
-        await fresh.shutdown()
-        let reopened = try await keyValueEngine(journal: journal)
-        let bob = reopened.joinRecording("s-b", clientID: "c-b")
-        reopened.handle(.dispatch(id: "b1", action: ["type": "put", "key": "k", "value": 2]), from: "s-b")
-        await bob.waitForAnswer("b1")
-        await reopened.shutdown()
+        await fresh.shutdown()   // as a crash would: s-a never left
 
-        let commands = try await journal.entries(from: 1, through: journal.lastRevision)
-            .map { try SessionCommandCoding.decode($0.action, as: KeyValueApp.Action.self) }
-        let story = commands.compactMap { command -> String? in
-            switch command {
+        let afterCrash = try await boardEngine(journal: journal)
+        let bob = afterCrash.joinRecording("s-b", clientID: "c-b")
+        afterCrash.handle(.dispatch(id: "b1", action: addTodo("Eggs")), from: "s-b")
+        await bob.waitForAnswer("b1")
+        #expect(try await afterCrash.value(at: "/presence", session: "s-b", sink: bob).value.objectKeys == ["s-b"])
+        afterCrash.leave(session: "s-b")
+        await afterCrash.shutdown()
+        let closedAt = journal.lastRevision
+
+        // Every session left: serverStarted would change nothing, so the store reopens at the revision it closed at.
+        let afterClose = try await boardEngine(journal: journal)
+        let carol = afterClose.joinRecording("s-c", clientID: "c-c")
+        let joined = try await afterClose.value(at: "/presence", session: "s-c", sink: carol)
+        #expect(joined.rev == closedAt + 1, "only s-c's join follows the revision the store closed at")
+        await afterClose.shutdown()
+
+        let story = try await journal.entries(from: 1, through: journal.lastRevision).map { entry -> String in
+            switch try SessionCommandCoding.decode(entry.action, as: BoardAction.self) {
             case .serverStarted: "serverStarted"
-            case .dispatch(.put(_, let value), _): "put \(value.intValue ?? 0)"
-            default: nil   // the sessions' joins and leaves
+            case .sessionJoined(let session): "join \(session.id)"
+            case .sessionLeft(let session): "leave \(session.id)"
+            case .dispatch, .system: "action"
             }
         }
-        // A fresh journal has no session from before to forget; a reopened one does, first of all.
-        #expect(story == ["put 1", "serverStarted", "put 2"])
+        // A fresh journal has no session from before to forget; after the crash s-a is forgotten, first of all.
+        #expect(story == ["join s-a", "action", "serverStarted", "join s-b", "action", "leave s-b", "join s-c"])
     }
 
     /// Its key is its own (`ask-replay`): the effect's run count is per key and process-wide, and other suites run in parallel.

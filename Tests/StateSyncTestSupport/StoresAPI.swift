@@ -5,9 +5,9 @@ import Testing
 
 /// `GET /api/stores` and `DELETE /api/stores/NAME` of a `statesync serve`
 /// process, with `curl` (the server's authentication open: everyone may).
-enum StoresAPI {
+package enum StoresAPI {
     /// The stores `GET /api/stores` lists: each one's name and whether it is open.
-    static func list(port: Int) async throws -> [String: Bool] {
+    package static func list(port: Int) async throws -> [String: Bool] {
         let (status, body) = try await request("GET", "/api/stores", port: port)
         try #require(status == 200, "GET /api/stores answered \(status): \(body)")
         var stores: [String: Bool] = [:]
@@ -18,13 +18,13 @@ enum StoresAPI {
     }
 
     /// `DELETE /api/stores/NAME`: the status and the body.
-    static func delete(_ store: String, port: Int) async throws -> (status: Int, body: String) {
+    package static func delete(_ store: String, port: Int) async throws -> (status: Int, body: String) {
         try await request("DELETE", "/api/stores/\(store)", port: port)
     }
 
     /// Polls `GET /api/stores` every 50 ms (there is nothing to await in
     /// another process) until `store` is listed closed; fails after 30 s.
-    static func waitUntilClosed(_ store: String, port: Int) async throws {
+    package static func waitUntilClosed(_ store: String, port: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while try await list(port: port)[store] != false {
             try #require(ContinuousClock.now < deadline, "the store \(store) did not close")
