@@ -117,12 +117,7 @@ struct SQLiteStoresTests {
             try await a.close()
             try await stores.close()
 
-            let reopened = try await openStores(directory)
-            let again = try await reopened.journal("a")
-            #expect(!again.isKnownEmpty)
-            #expect((again.epoch, again.lastRevision) == (epoch, 1))
-            try await again.close()
-            try await reopened.close()
+            try await expectStored("a", in: directory, epoch: epoch, lastRevision: 1)
         }
     }
 
@@ -138,12 +133,19 @@ struct SQLiteStoresTests {
             #expect(try await stores.writerSynchronous() == 2, "the writer is back to FULL after it")
             try await stores.close()
 
-            let reopened = try await openStores(directory)
-            let again = try await reopened.journal("a")
-            #expect((again.epoch, again.lastRevision) == (epoch, 0))
-            try await again.close()
-            try await reopened.close()
+            try await expectStored("a", in: directory, epoch: epoch, lastRevision: 0)
         }
+    }
+
+    /// Opens the stores of `directory` again and expects `store` there,
+    /// stored (not known empty), at `epoch` and `lastRevision`.
+    private func expectStored(_ store: String, in directory: String, epoch: String, lastRevision: UInt64) async throws {
+        let reopened = try await openStores(directory)
+        let again = try await reopened.journal(store)
+        #expect(!again.isKnownEmpty)
+        #expect((again.epoch, again.lastRevision) == (epoch, lastRevision))
+        try await again.close()
+        try await reopened.close()
     }
 
     @Test func aStoreTheCatalogTakesForExistingButTheFileLacksIsCreatedWhenItOpens() async throws {
