@@ -126,6 +126,7 @@ public final class SQLiteJournal: Journal {
             logger: logger, writeFailed: writeFailed)
         self.writer = writer
     }
+
     /// Whether the store was created by the open that returned this
     /// journal and nothing was committed since (see ``Journal/isKnownEmpty``).
     public var isKnownEmpty: Bool { creation?.isPending ?? false }

@@ -110,7 +110,7 @@ public final class SQLiteStores: StoreJournals {
             logger: logger, writeFailed: writeFailed)
     }
 
-    /// The id, epoch and last revision of `store`, and whether it was created now (when missing).
+    /// The id, epoch and last revision of `store`; created when missing, with its row still to write.
     private func storeRow(_ store: String) async throws -> StoreRow {
         switch catalog.withLock({ $0.lookUpOrReserve(store) }) {
         case .existing:
