@@ -107,17 +107,19 @@ enum JournalStatements {
 
     /// The latest snapshot at or before `revision`.
     static func snapshot(_ db: Database, scope: JournalScope, atOrBefore revision: UInt64) throws -> JournalSnapshot? {
-        let row = try Row.fetchOne(
+        // A cursor's row reads the statement's columns in place: the state
+        // (megabytes for a big store) is copied once, into the snapshot.
+        let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT revision, state, schema_version FROM snapshots
                 WHERE \(scope.condition)revision <= ? ORDER BY revision DESC LIMIT 1
                 """,
             arguments: scope.arguments([Int64(clamping: revision)]))
-        guard let row else { return nil }
+        guard let row = try rows.next() else { return nil }
         let revision: Int64 = row[0]
-        let state: Data = row[1]
-        return JournalSnapshot(revision: UInt64(revision), state: [UInt8](state), schemaVersion: row[2])
+        let state = try row.withUnsafeData(atIndex: 1) { data in data.map { [UInt8]($0) } ?? [] }
+        return JournalSnapshot(revision: UInt64(revision), state: state, schemaVersion: row[2])
     }
 
     /// The remembered outcome of a pair.

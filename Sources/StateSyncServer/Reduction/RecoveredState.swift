@@ -18,6 +18,12 @@ struct RecoveredState<App: StateSyncApp> {
 
     /// Restores `journal`'s state through `App.reducer`.
     ///
+    /// The snapshot is parsed and decoded in a child task while this one
+    /// reads the entries after it and decodes their commands, up to one
+    /// page ahead: on two cores the two overlap, and only reducing the
+    /// entries waits for the state. An entry that does not decode is
+    /// reported after the snapshot, which is checked first.
+    ///
     /// The mirror starts from the snapshot's JSON and follows each replayed
     /// entry's ``Footprint`` (the cost of what changed); an entry whose
     /// footprint does not say what changed, or no snapshot, makes it
@@ -25,21 +31,29 @@ struct RecoveredState<App: StateSyncApp> {
     ///
     /// - Throws: ``SyncEngineError`` when the snapshot or an entry does not
     ///   decode or an entry is rejected; ``JournalError`` when reading fails.
-    static func restore(from journal: any Journal) async throws -> RecoveredState {
-        let recovery = try await journal.recovery()
-        var state = App.initialState
-        var revision: UInt64 = 0
-        var mirror: StateMirror<App>?
-        var oldest = recovery.snapshot?.schemaVersion ?? App.schemaVersion
-        if let snapshot = recovery.snapshot {
+    static func restore(from journal: any Journal, pageSize: Int = 1_000) async throws -> RecoveredState {
+        let recovery = try await journal.recovery(pageSize: pageSize)
+        async let restoredSnapshot = recovery.snapshot.map { snapshot throws(SyncEngineError) in
             let json = try parse(snapshot)
-            state = try decode(json, of: snapshot)
-            mirror = StateMirror(decodedFrom: json)
-            revision = snapshot.revision
+            return (state: try decode(json, of: snapshot), mirror: StateMirror<App>(decodedFrom: json))
         }
-        for try await entry in recovery.entries {
+        var entries = recovery.entries.makeAsyncIterator()
+        var ahead: [ReplayedEntry] = []
+        var aheadFailure: (any Error)?
+        do {
+            while ahead.count < pageSize, let entry = try await entries.next() { ahead.append(try ReplayedEntry(entry)) }
+        } catch {
+            aheadFailure = error
+        }
+        let snapshot = try await restoredSnapshot
+        if let aheadFailure { throw aheadFailure }
+        var state = snapshot?.state ?? App.initialState
+        var mirror = snapshot?.mirror
+        var revision = recovery.snapshot?.revision ?? 0
+        var oldest = recovery.snapshot?.schemaVersion ?? App.schemaVersion
+        func replay(_ entry: ReplayedEntry) throws {
             oldest = min(oldest, entry.schemaVersion)
-            let footprint = try apply(entry, to: &state)
+            let footprint = try reduce(entry.command, meta: entry.meta, revision: entry.revision, into: &state)
             if footprint.changedRegions == nil {
                 mirror = nil
             } else {
@@ -47,6 +61,8 @@ struct RecoveredState<App: StateSyncApp> {
             }
             revision = entry.revision
         }
+        for entry in ahead { try replay(entry) }
+        while let entry = try await entries.next() { try replay(try ReplayedEntry(entry)) }
         mirror?.forgetChanges()
         return RecoveredState(
             state: state,
@@ -122,17 +138,47 @@ struct RecoveredState<App: StateSyncApp> {
     /// - Throws: ``SyncEngineError`` when it does not decode or is rejected.
     @discardableResult
     static func apply(_ entry: JournalEntry, to state: inout App.State) throws(SyncEngineError) -> Footprint {
-        let command: SessionCommand<App.Action>
+        try reduce(command(of: entry), meta: entry.meta, revision: entry.revision, into: &state)
+    }
+
+    /// The command journaled in `entry`, upcast to the app's schema version.
+    ///
+    /// - Throws: ``SyncEngineError`` when it does not decode.
+    static func command(of entry: JournalEntry) throws(SyncEngineError) -> SessionCommand<App.Action> {
         let bytes = try upcast(entry)
         do {
-            command = try SessionCommandCoding.decode(bytes, as: App.Action.self)
+            return try SessionCommandCoding.decode(bytes, as: App.Action.self)
         } catch {
             throw SyncEngineError.undecodableEntry(revision: entry.revision, reason: "\(error)")
         }
+    }
+
+    /// Reduces the command journaled at `revision` into `state` with its
+    /// recorded ``Meta``; returns the reducer's ``Footprint``.
+    ///
+    /// - Throws: ``SyncEngineError`` when the reducer rejects it.
+    private static func reduce(
+        _ command: SessionCommand<App.Action>, meta: Meta, revision: UInt64, into state: inout App.State
+    ) throws(SyncEngineError) -> Footprint {
         do throws(Rejection) {
-            return try App.reducer.reduce(into: &state, action: command, meta: entry.meta)
+            return try App.reducer.reduce(into: &state, action: command, meta: meta)
         } catch {
-            throw SyncEngineError.rejectedOnReplay(revision: entry.revision, code: error.code, message: error.message)
+            throw SyncEngineError.rejectedOnReplay(revision: revision, code: error.code, message: error.message)
+        }
+    }
+
+    /// A journal entry whose command is decoded, ready to reduce.
+    private struct ReplayedEntry {
+        let revision: UInt64
+        let schemaVersion: Int
+        let meta: Meta
+        let command: SessionCommand<App.Action>
+
+        init(_ entry: JournalEntry) throws(SyncEngineError) {
+            revision = entry.revision
+            schemaVersion = entry.schemaVersion
+            meta = entry.meta
+            command = try RecoveredState.command(of: entry)
         }
     }
 }

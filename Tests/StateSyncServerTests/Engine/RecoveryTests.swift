@@ -9,13 +9,11 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct RecoveryTests {
-    /// Runs 30 mixed board actions, shuts down, and restores from the
-    /// snapshot at or before `snapshotLimit` plus the replayed entries after it.
-    @Test(arguments: [(UInt64(7), UInt64(0)), (7, 25), (1_000, 0)])
-    func replayRebuildsTheSameStateByteForByte(snapshotEvery: UInt64, snapshotLimit: UInt64) async throws {
-        let memory = MemoryJournal()
+    /// Runs 30 mixed board actions in `journal` and shuts down; returns the
+    /// whole state and revision the engine ended at.
+    private func journalThirtyActions(in journal: MemoryJournal, snapshotEvery: UInt64) async throws -> (rev: UInt64, value: JSONValue) {
         let configuration = engineConfiguration(snapshotEvery: snapshotEvery)
-        let first = try await boardEngine(journal: CountingJournal(base: memory, forwardsClose: false), configuration: configuration)
+        let first = try await boardEngine(journal: CountingJournal(base: journal, forwardsClose: false), configuration: configuration)
         let alice = first.joinRecording("s-a", clientID: "c-a")
         for index in 0..<30 {
             let action: JSONObject = switch index % 3 {
@@ -28,17 +26,61 @@ struct RecoveryTests {
         await alice.waitForAnswer("a29")
         let before = try await first.value(at: "", session: "s-a", sink: alice)
         await first.shutdown()
+        return (before.rev, before.value)
+    }
+
+    /// Restores from the snapshot at or before `snapshotLimit` plus the
+    /// replayed entries after it, read `pageSize` at a time: the first page
+    /// is decoded while the snapshot is, the rest after it.
+    @Test(arguments: [(UInt64(7), UInt64(0), 1_000), (7, 25, 4), (1_000, 0, 3), (7, 25, 1)])
+    func replayRebuildsTheSameStateByteForByte(snapshotEvery: UInt64, snapshotLimit: UInt64, pageSize: Int) async throws {
+        let memory = MemoryJournal()
+        let before = try await journalThirtyActions(in: memory, snapshotEvery: snapshotEvery)
 
         let view = CountingJournal(base: memory, forwardsClose: false, snapshotLimit: snapshotLimit)
         let snapshot = try await view.latestSnapshot()
         #expect((snapshot?.revision ?? 0) <= snapshotLimit)
-        let recovered = try await RecoveredState<Board>.restore(from: view)
+        let recovered = try await RecoveredState<Board>.restore(from: view, pageSize: pageSize)
         #expect(recovered.revision == before.rev)
         #expect(JSONSerializer().serialize(recovered.mirror.json) == JSONSerializer().serialize(before.value))
         // From a snapshot, the mirror is its JSON and follows the entries: never encoded whole.
         #expect(recovered.mirror.fullEncodes == (snapshot == nil ? 1 : 0))
         let reencoded = try JSONValueEncoder().encode(recovered.state)
         #expect(JSONSerializer().serialize(reencoded) == JSONSerializer().serialize(before.value))
+    }
+
+    /// Appends an entry whose action is not JSON after `revision`.
+    private func appendUndecodableEntry(to journal: MemoryJournal, after revision: UInt64) async throws {
+        let entry = JournalEntry(meta: Meta(revision: revision + 1, time: fixtureTime), action: Array("not json".utf8))
+        try await journal.append(JournalBatch(entries: [entry]))
+    }
+
+    /// An entry that does not decode is reported with its revision, whether
+    /// it was read ahead while the snapshot decoded (a page of 1,000) or
+    /// after it (pages of 1, from the snapshot at or before 25).
+    @Test(arguments: [1, 1_000])
+    func anUndecodableEntryIsReportedWithItsRevision(pageSize: Int) async throws {
+        let memory = MemoryJournal()
+        let before = try await journalThirtyActions(in: memory, snapshotEvery: 7)
+        try await appendUndecodableEntry(to: memory, after: before.rev)
+        let view = CountingJournal(base: memory, forwardsClose: false, snapshotLimit: 25)
+        let error = await #expect(throws: SyncEngineError.self) {
+            try await RecoveredState<Board>.restore(from: view, pageSize: pageSize)
+        }
+        #expect(error?.description.hasPrefix("the journal entry at revision \(before.rev + 1) does not decode") == true)
+    }
+
+    /// A snapshot that does not decode is reported, not a bad entry read
+    /// ahead while it was decoded: the snapshot comes first.
+    @Test func anUndecodableSnapshotIsReportedBeforeAnUndecodableEntryAfterIt() async throws {
+        let memory = MemoryJournal()
+        let before = try await journalThirtyActions(in: memory, snapshotEvery: 1_000)
+        try await appendUndecodableEntry(to: memory, after: before.rev)
+        try await memory.saveSnapshot(JournalSnapshot(revision: before.rev, state: Array(#"{"todos":7}"#.utf8)))
+        let error = await #expect(throws: SyncEngineError.self) {
+            try await RecoveredState<Board>.restore(from: memory)
+        }
+        #expect(error?.description.hasPrefix("the snapshot at revision \(before.rev) does not decode") == true)
     }
 
     @Test func restartKeepsTheEpochAndContinuesTheRevisions() async throws {
