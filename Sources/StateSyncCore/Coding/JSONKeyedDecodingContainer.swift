@@ -1,7 +1,16 @@
 /// Reads the members of one object for ``JSONValueDecoder``.
-struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+///
+/// A class: `KeyedDecodingContainer`'s box, not specialized for it, copies
+/// the container on every `decode(_:forKey:)`, and copying one reference
+/// costs one retain where the decoder and the object's storage cost four.
+final class JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: JSONValueDecoderImpl
     let object: JSONObject
+
+    init(decoder: JSONValueDecoderImpl, object: JSONObject) {
+        self.decoder = decoder
+        self.object = object
+    }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
