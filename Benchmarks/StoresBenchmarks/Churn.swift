@@ -74,7 +74,7 @@ func waitUntilStoresClosed(_ http: LoopbackHTTP) throws {
     }
 }
 
-/// 4. Churn: stores opened, used and closed by `clients` clients for
+/// 5. Churn: stores opened, used and closed by `clients` clients for
 /// `duration` after a warm-up of a tenth of it; what the server holds after
 /// the warm-up and at the end, each once every store closed.
 func churn(clients: Int, duration: Duration, directory: String) throws {

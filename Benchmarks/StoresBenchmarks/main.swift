@@ -11,7 +11,8 @@ import StateSyncLoad
 // 3. opening a stored store of 1 MB: latency of the first request after it closed idle
 //    (its final snapshot holds everything), and after a crash (SIGKILL: the snapshot is
 //    1,000 entries behind, which the store replays);
-// 4. `churn`: 1,000 clients each opening a new store every 6 s, using and leaving it
+// 4. listing the stores: `GET /api/stores` pages of 10 and 1,000 over 20,000 stored stores;
+// 5. `churn`: 1,000 clients each opening a new store every 6 s, using and leaving it
 //    (closed after 1 s idle), for MINUTES after a warm-up of a tenth of that: the
 //    server's RSS, descriptors and threads after the warm-up and at the end.
 // Each request is one HTTP/1.1 request on a fresh loopback connection, so each figure
@@ -132,6 +133,22 @@ func reopening(times count: Int, directory: String) throws {
     }
 }
 
+/// 4. Listing `stores` stored stores (each made by one dispatch, closed after 1 s idle):
+/// a page of 10 from the start and from the middle, and a page of 1,000.
+func listing(stores: Int, directory: String) throws {
+    try withServer(limits + ["--data", directory, "--store-idle-seconds", "1"]) { http, _ in
+        for index in 0..<stores {
+            try http.ok("POST", "/api/stores/listed-\(index)/dispatch", body: #"{"type":"increment","counter":"n"}"#)
+        }
+        try waitUntilStoresClosed(http)
+        for (name, query) in [("a page of 10", "limit=10"), ("a page of 10 from the middle", "limit=10&after=listed-\(stores / 2)"),
+                              ("a page of 1,000", "limit=1000")] {
+            let times = try (0..<20).map { _ in try milliseconds { try http.ok("GET", "/api/stores?\(query)") } }
+            report("list \(stores) stored stores, \(name)", times)
+        }
+    }
+}
+
 do {
     let base = NSTemporaryDirectory() + "stores-bench-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: base) }
@@ -143,6 +160,7 @@ do {
         try residentMemory(stores: 10_000, storage: ["--data", base + "/resident"])
         try creation(stores: 1_000, directory: base + "/created")
         try reopening(times: 100, directory: base + "/reopened")
+        try listing(stores: 20_000, directory: base + "/listed")
     }
 } catch {
     FileHandle.standardError.write(Data("stores-benchmarks: \(error)\n".utf8))

@@ -39,6 +39,12 @@ public protocol StoreJournals: Sendable {
     /// never under a lock.
     func names() -> [String]
 
+    /// Up to `limit` names of the stores that exist, in ascending order,
+    /// after `after` (from the first when `nil`): one page of a listing,
+    /// which a storage reads without going through every name. The
+    /// default sorts ``names()``.
+    func names(after: String?, limit: Int) async -> [String]
+
     /// Why the storage every store shares has failed for good, if it has
     /// (until a restart): a server reports it in `/health` (503 `failed`),
     /// whichever store met it. `nil` by default.
@@ -67,6 +73,12 @@ public protocol StoreJournals: Sendable {
 }
 
 extension StoreJournals {
+    /// Sorts every name and keeps the page: for a storage that holds its
+    /// names in memory.
+    public func names(after: String?, limit: Int) async -> [String] {
+        Array(names().filter { name in after.map { name > $0 } ?? true }.sorted().prefix(max(0, limit)))
+    }
+
     /// No shared failure: a storage whose stores fail one by one (each
     /// journal's own ``Journal/writeFault``), or that reports its failure
     /// through every journal.

@@ -77,10 +77,10 @@ struct SQLiteStoresTests {
             try await b.append(JournalSamples.batch(1...2))
             let epoch = a.epoch
             try await a.close()
-            #expect(try #require(stores.storedBytes(of: "a")) > 0)
+            #expect(try #require(await stores.storedBytes(of: ["a"])["a"]) > 0)
             try await stores.remove("a")
             #expect(!stores.exists("a"))
-            #expect(stores.storedBytes(of: "a") == nil)
+            #expect(await stores.storedBytes(of: ["a"]) == [:])
             let rows = try await stores.pool.read { db in
                 try ["journal", "snapshots", "outcomes"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)") ?? -1 }
             }

@@ -151,6 +151,14 @@ public final class SQLiteStores: StoreJournals {
         (try? pool.read { try StoresSchema.names($0) }) ?? []   // empty: the listing shows what could be read
     }
 
+    /// One page of the names, in ascending order after `after` (see
+    /// ``StoreJournals/names(after:limit:)``): one read of the names' index
+    /// on a reader connection, whatever the number of stores; empty when
+    /// the read fails.
+    public func names(after: String?, limit: Int) async -> [String] {
+        (try? await pool.read { try StoresSchema.names($0, after: after, limit: limit) }) ?? []   // as names()
+    }
+
     /// Deletes every row of `store`, its catalog row included, in one
     /// transaction; a store that does not exist is nothing to delete. Its
     /// journal must be closed.
@@ -175,18 +183,27 @@ public final class SQLiteStores: StoreJournals {
         try await file.close(logger: logger).get()
     }
 
-    /// The bytes the rows of `store` hold, or `nil` when it does not exist
-    /// or the read fails: the length of each entry's action, client and
-    /// action ids, of each snapshot's state, and of each outcome's ids, code
-    /// and message, plus 16 bytes per row for its numbers. SQLite's own
-    /// overhead (pages, indexes, the log) is not counted. One read on a
-    /// reader connection, bounded by the store's retention; it blocks the
-    /// calling thread while it runs.
-    public func storedBytes(of store: String) -> Int? {
-        guard exists(store) else { return nil }
-        return try? pool.read { db in   // nil: unknown, as documented
-            try StoresSchema.row(ofStore: store, in: db).map { try StoresSchema.storedBytes(ofStore: $0.id, in: db) }
+    /// The bytes the rows of each of `stores` hold, by name; a store that
+    /// does not exist is left out, and all are when the read fails: the
+    /// length of each entry's action, client and action ids, of each
+    /// snapshot's state, and of each outcome's ids, code and message, plus
+    /// 16 bytes per row for its numbers. SQLite's own overhead (pages,
+    /// indexes, the log) is not counted. One read on a reader connection
+    /// for them all (a listing's page), bounded by their retention (it
+    /// scans their rows); the caller is suspended meanwhile, no thread of
+    /// Swift's concurrency pool is held.
+    public func storedBytes(of stores: [String]) async -> [String: Int] {
+        let existing = stores.filter(exists)
+        guard !existing.isEmpty else { return [:] }
+        let read = try? await pool.read { db in
+            var bytes: [String: Int] = [:]
+            for store in existing {
+                guard let row = try StoresSchema.row(ofStore: store, in: db) else { continue }
+                bytes[store] = try StoresSchema.storedBytes(ofStore: row.id, in: db)
+            }
+            return bytes
         }
+        return read ?? [:]   // unknown, as documented
     }
 
     /// The names of the files beside `main`'s in the data directory that

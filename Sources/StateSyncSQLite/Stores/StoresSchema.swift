@@ -78,6 +78,13 @@ enum StoresSchema {
         try String.fetchAll(db, sql: "SELECT name FROM stores")
     }
 
+    /// Up to `limit` names after `after` (all when `nil`), in ascending
+    /// order of their bytes, read through the names' unique index.
+    static func names(_ db: Database, after: String?, limit: Int) throws -> [String] {
+        try String.fetchAll(
+            db, sql: "SELECT name FROM stores WHERE name > ? ORDER BY name LIMIT ?", arguments: [after ?? "", max(0, limit)])
+    }
+
     /// The id and epoch of the store `name`, if it exists.
     static func row(ofStore name: String, in db: Database) throws -> (id: Int64, epoch: String)? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT id, epoch FROM stores WHERE name = ?"), arguments: [name])

@@ -97,7 +97,7 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
         let caller = try await access.access(of: head)
         var after: StoreName?
         if let text = query["after"] { after = try Self.storeName(text) }
-        let page = stores.summaries(after: after, limit: Self.maxStoresListed + 1)
+        let page = await stores.summaries(after: after, limit: Self.maxStoresListed + 1)
         let shown = page.prefix(Self.maxStoresListed)
         var body: JSONObject = ["stores": .array(shown.filter { store in caller.role(in: store.name).map { access.mayRead($0, store.name) == nil } ?? false }.map(\.json))]
         if page.count > Self.maxStoresListed, let last = shown.last { body["next"] = .string(last.name.rawValue) }

@@ -38,7 +38,7 @@ struct StoreAdminRoutes<App: StateSyncApp>: Sendable {
                 }
                 limit = value
             }
-            let page = stores.summaries(after: after, limit: limit + 1)
+            let page = await stores.summaries(after: after, limit: limit + 1)
             var body: JSONObject = ["stores": .array(page.prefix(limit).map(\.json))]
             if page.count > limit, let last = page.prefix(limit).last { body["next"] = .string(last.name.rawValue) }
             return HTTPRouteResponse(

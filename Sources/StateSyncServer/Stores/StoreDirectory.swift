@@ -176,22 +176,24 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
 
     /// The stores held, open or not, in name order after `after`, at most
     /// `limit` of them.
-    func summaries(after: StoreName?, limit: Int) -> [StoreSummary] {
-        let stored = storage.storedNames()
+    func summaries(after: StoreName?, limit: Int) async -> [StoreSummary] {
+        let stored = await storage.storedNames(after: after, limit: limit)
         typealias Listed = (name: StoreName, engine: SyncEngine<App>?, users: Int)
         let listed: [Listed] = state.withLock { state in
-            let names = Set(stored).union(state.entries.keys).sorted().filter { name in after.map { name > $0 } ?? true }.prefix(limit)
+            let names = Set(stored).union(state.entries.keys).filter { name in after.map { name > $0 } ?? true }.sorted().prefix(limit)
             return names.map { name -> Listed in
                 let entry = state.entries[name]
                 if case .open(let engine) = entry?.phase { return (name, engine, entry?.users ?? 0) }
                 return (name, nil, entry?.users ?? 0)
             }
         }
-        // Files are measured outside the lock.
-        return listed.map { name, engine, users in
-            StoreSummary(
+        // Files are measured outside the lock, the page's rows in one read on a reader connection.
+        let bytes = await footprint.bytes(of: listed.map { ($0.name, $0.engine?.estimatedStateBytes) })
+        return zip(listed, bytes).map { listed, bytes in
+            let (name, engine, users) = listed
+            return StoreSummary(
                 name: name, open: engine != nil, revision: engine?.revision, sessions: sessions(in: name, engine: engine, users: users),
-                bytes: footprint.bytes(of: name, stateBytes: engine?.estimatedStateBytes))
+                bytes: bytes)
         }
     }
 

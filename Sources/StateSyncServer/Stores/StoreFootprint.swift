@@ -32,15 +32,19 @@ struct StoreFootprint: Sendable {
         self.base = base
     }
 
-    /// The bytes `store` holds, `nil` when this storage cannot say (or a
-    /// store in memory is not open). `stateBytes` is its engine's estimate
-    /// when it is open.
-    func bytes(of store: StoreName, stateBytes: Int?) -> Int? {
+    /// The bytes each of `stores` holds, in their order, `nil` where this
+    /// storage cannot say (or a store in memory is not open). `stateBytes`
+    /// is a store's engine's estimate when it is open. The stores' file is
+    /// read once for them all.
+    func bytes(of stores: [(name: StoreName, stateBytes: Int?)]) async -> [Int?] {
         switch base {
-        case .directory(let directory, let stores):
-            store.isMain ? Self.fileBytes(in: directory, except: stores.fileNames) : stores.storedBytes(of: store.rawValue)
-        case .memory: stateBytes
-        case .unknown: nil
+        case .directory(let directory, let file):
+            let rows = await file.storedBytes(of: stores.filter { !$0.name.isMain }.map(\.name.rawValue))
+            return stores.map { store in
+                store.name.isMain ? Self.fileBytes(in: directory, except: file.fileNames) : rows[store.name.rawValue]
+            }
+        case .memory: return stores.map(\.stateBytes)
+        case .unknown: return stores.map { _ in nil }
         }
     }
 

@@ -145,6 +145,23 @@ struct StoreStorage: Sendable {
         }
     }
 
+    /// Up to `limit` names of the stores this storage holds, `main`
+    /// included, in order after `after`: a page of a listing, which SQLite
+    /// reads from its names' index however many stores it holds.
+    func storedNames(after: StoreName?, limit: Int) async -> [StoreName] {
+        var names: Set<StoreName> = [.main]
+        switch base {
+        case .memory(let journals):
+            names.formUnion(journals.byStore.withLock { Array($0.keys) })
+        case .journal:
+            break
+        case .directory(_, let journals as any StoreJournals), .journals(let journals):
+            let page = await journals.names(after: after?.rawValue, limit: limit)
+            names.formUnion(page.compactMap { try? StoreName($0) })
+        }
+        return Array(names.filter { name in after.map { name > $0 } ?? true }.sorted().prefix(limit))
+    }
+
     /// The names of the stores this storage holds, `main` included, in order.
     func storedNames() -> [StoreName] {
         var names: Set<StoreName> = [.main]
