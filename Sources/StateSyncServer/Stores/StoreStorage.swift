@@ -150,14 +150,9 @@ struct StoreStorage: Sendable {
     /// reads from its names' index however many stores it holds.
     func storedNames(after: StoreName?, limit: Int) async -> [StoreName] {
         var names: Set<StoreName> = [.main]
-        switch base {
-        case .memory(let journals):
-            names.formUnion(journals.byStore.withLock { Array($0.keys) })
-        case .journal:
-            break
-        case .directory(_, let journals as any StoreJournals), .journals(let journals):
-            let page = await journals.names(after: after?.rawValue, limit: limit)
-            names.formUnion(page.compactMap { try? StoreName($0) })
+        switch nameSource {
+        case .memory(let held): names.formUnion(held)
+        case .journals(let journals): names.formUnion(Self.storeNames(await journals.names(after: after?.rawValue, limit: limit)))
         }
         return Array(names.filter { name in after.map { name > $0 } ?? true }.sorted().prefix(limit))
     }
@@ -165,15 +160,32 @@ struct StoreStorage: Sendable {
     /// The names of the stores this storage holds, `main` included, in order.
     func storedNames() -> [StoreName] {
         var names: Set<StoreName> = [.main]
-        switch base {
-        case .memory(let journals):
-            names.formUnion(journals.byStore.withLock { Array($0.keys) })
-        case .journal:
-            break
-        case .directory(_, let journals as any StoreJournals), .journals(let journals):
-            names.formUnion(journals.names().compactMap { try? StoreName($0) })
+        switch nameSource {
+        case .memory(let held): names.formUnion(held)
+        case .journals(let journals): names.formUnion(Self.storeNames(journals.names()))
         }
         return names.sorted()
+    }
+
+    /// Where the names of the stores come from.
+    private enum NameSource {
+        /// Held in memory: these (none for the application's one journal).
+        case memory([StoreName])
+        /// The stores' journals, which may read their storage.
+        case journals(any StoreJournals)
+    }
+
+    private var nameSource: NameSource {
+        switch base {
+        case .memory(let journals): .memory(journals.byStore.withLock { Array($0.keys) })
+        case .journal: .memory([])
+        case .directory(_, let journals as any StoreJournals), .journals(let journals): .journals(journals)
+        }
+    }
+
+    /// The valid store names among `names` (a storage's rows are not trusted).
+    private static func storeNames(_ names: [String]) -> [StoreName] {
+        names.compactMap { try? StoreName($0) }
     }
 
     /// Removes what `store` stored; it must be closed.
