@@ -11,8 +11,10 @@ extension AbuseTests {
     /// that does not read are bounded.
     @Suite(.timeLimit(.minutes(1)))
     struct WholeStateAbuseTests {
-        /// Rates high enough for the filler to grow the state quickly.
-        static let rates = ["--messages-per-second", "100000", "--burst", "100000"]
+        /// Rates high enough for the filler to grow the state quickly: its
+        /// ~4.5 MB of dispatches would pass the default byte rate (1 MiB/s,
+        /// bursts of 2 MiB) whenever the server acks them in under 2.5 s.
+        static let rates = ["--messages-per-second", "100000", "--burst", "100000", "--bytes-per-second", "100000000"]
 
         /// A client that takes messages of up to 64 MiB, buffers at most two
         /// before its socket stops being read, and does not compress (so the
