@@ -39,6 +39,11 @@ public protocol StoreJournals: Sendable {
     /// never under a lock.
     func names() -> [String]
 
+    /// How many stores exist, as far as this server knows now: what a
+    /// server counts against its limit of stores when it starts. The
+    /// default counts ``names()``.
+    var storeCount: Int { get }
+
     /// Up to `limit` names of the stores that exist, in ascending order,
     /// after `after` (from the first when `nil`): one page of a listing,
     /// which a storage reads without going through every name. The
@@ -73,6 +78,9 @@ public protocol StoreJournals: Sendable {
 }
 
 extension StoreJournals {
+    /// Counts every name: for a storage that holds its names in memory.
+    public var storeCount: Int { names().count }
+
     /// Sorts every name and keeps the page: for a storage that holds its
     /// names in memory.
     public func names(after: String?, limit: Int) async -> [String] {

@@ -151,6 +151,12 @@ public final class SQLiteStores: StoreJournals {
         (try? pool.read { try StoresSchema.names($0) }) ?? []   // empty: the listing shows what could be read
     }
 
+    /// How many stores the file holds, from the catalog in memory (see
+    /// ``StoreJournals/storeCount``): no read.
+    public var storeCount: Int {
+        catalog.withLock { $0.count }
+    }
+
     /// One page of the names, in ascending order after `after` (see
     /// ``StoreJournals/names(after:limit:)``): one read of the names' index
     /// on a reader connection, whatever the number of stores; empty when

@@ -64,6 +64,6 @@ struct StoreCatalog: Sendable {
     /// Whether the store `name` exists.
     func contains(_ name: String) -> Bool { existing.contains(name.hashValue) }
 
-    /// How many stores exist.
+    /// How many stores exist (two names whose hashes collide count once).
     var count: Int { existing.count }
 }

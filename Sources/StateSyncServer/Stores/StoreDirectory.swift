@@ -81,7 +81,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         self.footprint = footprint
         self.logger = logger
         self.makeEngine = makeEngine
-        state = Mutex(State(stored: storage.storedNames().count))
+        state = Mutex(State(stored: storage.storedCount()))
         creations = AddressRateLimiter(
             ratePerSecond: configuration.creationsPerSecondPerAddress, burst: configuration.creationBurstPerAddress,
             capacity: 10_000)

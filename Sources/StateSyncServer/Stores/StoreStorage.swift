@@ -150,42 +150,29 @@ struct StoreStorage: Sendable {
     /// reads from its names' index however many stores it holds.
     func storedNames(after: StoreName?, limit: Int) async -> [StoreName] {
         var names: Set<StoreName> = [.main]
-        switch nameSource {
-        case .memory(let held): names.formUnion(held)
-        case .journals(let journals): names.formUnion(Self.storeNames(await journals.names(after: after?.rawValue, limit: limit)))
+        switch base {
+        case .memory(let journals):
+            names.formUnion(journals.byStore.withLock { Array($0.keys) })
+        case .journal:
+            break
+        case .directory(_, let journals as any StoreJournals), .journals(let journals):
+            let page = await journals.names(after: after?.rawValue, limit: limit)
+            names.formUnion(page.compactMap { try? StoreName($0) })   // a storage's rows are not trusted
         }
         return Array(names.filter { name in after.map { name > $0 } ?? true }.sorted().prefix(limit))
     }
 
-    /// The names of the stores this storage holds, `main` included, in order.
-    func storedNames() -> [StoreName] {
-        var names: Set<StoreName> = [.main]
-        switch nameSource {
-        case .memory(let held): names.formUnion(held)
-        case .journals(let journals): names.formUnion(Self.storeNames(journals.names()))
-        }
-        return names.sorted()
-    }
-
-    /// Where the names of the stores come from.
-    private enum NameSource {
-        /// Held in memory: these (none for the application's one journal).
-        case memory([StoreName])
-        /// The stores' journals, which may read their storage.
-        case journals(any StoreJournals)
-    }
-
-    private var nameSource: NameSource {
+    /// How many stores this storage holds, `main` included: for SQLite
+    /// from its catalog in memory, which it loaded when it opened.
+    func storedCount() -> Int {
         switch base {
-        case .memory(let journals): .memory(journals.byStore.withLock { Array($0.keys) })
-        case .journal: .memory([])
-        case .directory(_, let journals as any StoreJournals), .journals(let journals): .journals(journals)
+        case .memory(let journals):
+            journals.byStore.withLock { $0[.main] == nil ? $0.count + 1 : $0.count }
+        case .journal:
+            1
+        case .directory(_, let journals as any StoreJournals), .journals(let journals):
+            journals.exists(StoreName.main.rawValue) ? journals.storeCount : journals.storeCount + 1
         }
-    }
-
-    /// The valid store names among `names` (a storage's rows are not trusted).
-    private static func storeNames(_ names: [String]) -> [StoreName] {
-        names.compactMap { try? StoreName($0) }
     }
 
     /// Removes what `store` stored; it must be closed.

@@ -216,6 +216,34 @@ struct StoresEndToEndTests {
         }
     }
 
+    /// A restarted server counts the stores its data directory holds
+    /// against `maxStores` (main and two here): a third is refused, the
+    /// stored ones still open.
+    @Test func storesInAllAreCountedFromTheDataDirectoryAfterARestart() async throws {
+        try await withTemporaryDirectory { directory in
+        var configuration = TestServer.configuration
+        configuration.storage = .directory(directory)
+        configuration.stores.maxStores = 3
+        try await TestServer.with(configuration) { server in
+            let client = try await ProtocolClient.joined(server.url)
+            for store in ["a", "b"] {
+                try await client.send(.object(["type": "dispatch", "store": .string(store), "id": .string(store),
+                                               "action": ["type": "increment", "counter": "n"]]))
+                _ = try await client.receive("ack")
+            }
+        }
+        try await TestServer.with(configuration) { server in
+            let client = try await ProtocolClient.joined(server.url)
+            try await client.send(#"{"type":"get","store":"c","id":"c","path":""}"#)
+            let refused = try await client.receive("error")
+            #expect(refused["code"] == "limit_reached")
+            #expect(refused["message"] == "too many stores: at most 3; delete some first")
+            try await client.send(#"{"type":"get","store":"b","id":"b","path":"/counters/n"}"#)
+            #expect(try await client.receive("value")["value"] == 1)
+        }
+        }
+    }
+
     /// Sends `request` until it is not refused `limit_reached`, at most
     /// 1,000 times: a closed connection leaves its stores once the server
     /// has read the close, which no message tells; each try is a round trip.
