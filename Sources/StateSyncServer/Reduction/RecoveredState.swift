@@ -38,10 +38,10 @@ struct RecoveredState<App: StateSyncApp> {
             return (state: try decode(json, of: snapshot), mirror: StateMirror<App>(decodedFrom: json))
         }
         var entries = recovery.entries.makeAsyncIterator()
-        var ahead: [ReplayedEntry] = []
+        var ahead: [(entry: JournalEntry, command: SessionCommand<App.Action>)] = []
         var aheadFailure: (any Error)?
         do {
-            while ahead.count < pageSize, let entry = try await entries.next() { ahead.append(try ReplayedEntry(entry)) }
+            while ahead.count < pageSize, let entry = try await entries.next() { ahead.append((entry, try command(of: entry))) }
         } catch {
             aheadFailure = error
         }
@@ -51,9 +51,9 @@ struct RecoveredState<App: StateSyncApp> {
         var mirror = snapshot?.mirror
         var revision = recovery.snapshot?.revision ?? 0
         var oldest = recovery.snapshot?.schemaVersion ?? App.schemaVersion
-        func replay(_ entry: ReplayedEntry) throws {
+        func replay(_ entry: JournalEntry, _ command: SessionCommand<App.Action>) throws {
             oldest = min(oldest, entry.schemaVersion)
-            let footprint = try reduce(entry.command, meta: entry.meta, revision: entry.revision, into: &state)
+            let footprint = try reduce(command, meta: entry.meta, revision: entry.revision, into: &state)
             if footprint.changedRegions == nil {
                 mirror = nil
             } else {
@@ -61,8 +61,8 @@ struct RecoveredState<App: StateSyncApp> {
             }
             revision = entry.revision
         }
-        for entry in ahead { try replay(entry) }
-        while let entry = try await entries.next() { try replay(try ReplayedEntry(entry)) }
+        for (entry, command) in ahead { try replay(entry, command) }
+        while let entry = try await entries.next() { try replay(entry, try command(of: entry)) }
         mirror?.forgetChanges()
         return RecoveredState(
             state: state,
@@ -164,21 +164,6 @@ struct RecoveredState<App: StateSyncApp> {
             return try App.reducer.reduce(into: &state, action: command, meta: meta)
         } catch {
             throw SyncEngineError.rejectedOnReplay(revision: revision, code: error.code, message: error.message)
-        }
-    }
-
-    /// A journal entry whose command is decoded, ready to reduce.
-    private struct ReplayedEntry {
-        let revision: UInt64
-        let schemaVersion: Int
-        let meta: Meta
-        let command: SessionCommand<App.Action>
-
-        init(_ entry: JournalEntry) throws(SyncEngineError) {
-            revision = entry.revision
-            schemaVersion = entry.schemaVersion
-            meta = entry.meta
-            command = try RecoveredState.command(of: entry)
         }
     }
 }

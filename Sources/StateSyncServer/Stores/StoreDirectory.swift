@@ -180,7 +180,9 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         let stored = await storage.storedNames(after: after, limit: limit)
         typealias Listed = (name: StoreName, engine: SyncEngine<App>?, users: Int)
         let listed: [Listed] = state.withLock { state in
-            let names = Set(stored).union(state.entries.keys).filter { name in after.map { name > $0 } ?? true }.sorted().prefix(limit)
+            // `stored` is a page after `after` already; the stores held here may come before it.
+            let held = state.entries.keys.filter { name in after.map { name > $0 } ?? true }
+            let names = Set(stored).union(held).sorted().prefix(limit)
             return names.map { name -> Listed in
                 let entry = state.entries[name]
                 if case .open(let engine) = entry?.phase { return (name, engine, entry?.users ?? 0) }
