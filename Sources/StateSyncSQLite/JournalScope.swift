@@ -34,8 +34,13 @@ struct JournalScope: Sendable, Hashable {
     var placeholder: String { storeID == nil ? "" : "?, " }
 
     /// `values` with the store's id first (as many times as the SQL names it).
-    func arguments(_ values: [(any DatabaseValueConvertible)?] = []) -> StatementArguments {
-        guard let storeID else { return StatementArguments(values) }
-        return StatementArguments([storeID] + values)
+    ///
+    /// `values` is an array literal at each call site, which GRDB's own
+    /// `ExpressibleByArrayLiteral` turns into arguments: its initializer
+    /// from a `Sequence` is generic and not specialized across modules,
+    /// and cost an entry's write about a fifth more (`journal-benchmarks`).
+    func arguments(_ values: StatementArguments = []) -> StatementArguments {
+        guard let storeID else { return values }
+        return [storeID] + values
     }
 }
