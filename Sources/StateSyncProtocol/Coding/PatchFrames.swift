@@ -32,8 +32,9 @@ public struct PatchFrames: Sendable {
     public let rev: UInt64
     /// `,"rev":<rev>,"ops":<ops>}`: everything after `base`.
     private let tail: [UInt8]
-    /// `,"store":<store>` for a store other than `main`, else empty.
-    private let scope: [UInt8]
+    /// `{"type":"patch"<scope>,"id":`: everything before the id, the
+    /// store's name included (``writeHeadStart(scope:into:)``).
+    private let headStart: [UInt8]
 
     /// Serializes `ops` once for the frames of revision `rev` of `store`
     /// (named in each frame unless it is ``StoreName/main``).
@@ -41,7 +42,9 @@ public struct PatchFrames: Sendable {
         self.rev = rev
         var scope: [UInt8] = []
         if !store.isMain { scope.appendField(#","store":"#, store.rawValue) }
-        self.scope = scope
+        var headStart: [UInt8] = []
+        Self.writeHeadStart(scope: scope, into: &headStart)
+        self.headStart = headStart
         var tail: [UInt8] = []
         Self.writeTail(rev: rev, ops: ops, into: &tail)
         self.tail = tail
@@ -53,8 +56,9 @@ public struct PatchFrames: Sendable {
     /// Appends the `patch` frame for subscription `id`, whose previous
     /// revision is `base`, to `bytes`.
     public func write(id: String, base: UInt64, into bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + tail.count + scope.count + id.utf8.count + 48)
-        Self.writeHead(scope: scope, id: id, base: base, into: &bytes)
+        bytes.reserveCapacity(bytes.count + headStart.count + id.utf8.count + 32 + tail.count)
+        bytes.append(contentsOf: headStart)
+        Self.writeHeadEnd(id: id, base: base, into: &bytes)
         bytes.append(contentsOf: tail)
     }
 
@@ -67,9 +71,20 @@ public struct PatchFrames: Sendable {
 
     /// `{"type":"patch"<scope>,"id":<id>,"base":<base>`: the per-subscription head.
     static func writeHead(scope: [UInt8], id: String, base: UInt64, into bytes: inout [UInt8]) {
+        writeHeadStart(scope: scope, into: &bytes)
+        writeHeadEnd(id: id, base: base, into: &bytes)
+    }
+
+    /// `{"type":"patch"<scope>,"id":`: the head up to the id, the same in every frame of a store.
+    private static func writeHeadStart(scope: [UInt8], into bytes: inout [UInt8]) {
         bytes.appendLiteral(#"{"type":"patch""#)
         bytes.append(contentsOf: scope)
-        bytes.appendField(#","id":"#, id)
+        bytes.appendLiteral(#","id":"#)
+    }
+
+    /// `<id>,"base":<base>`: the head from the id on.
+    private static func writeHeadEnd(id: String, base: UInt64, into bytes: inout [UInt8]) {
+        bytes.appendJSONString(id)
         bytes.appendField(#","base":"#, base)
     }
 
