@@ -1,5 +1,5 @@
 import Foundation
-public import NIOHTTP1
+import NIOHTTP1
 import WebSocket
 
 /// Which browser pages and which `Host` names a server answers: checked for

@@ -85,7 +85,6 @@ public struct SessionStateMachine: Sendable {
     /// A session waiting for `hello`, with the settings its server's sessions share.
     init(settings: SessionSettings, now: ContinuousClock.Instant) {
         self.settings = settings
-        let configuration = settings.configuration
         self.bucket = TokenBucket(full: settings.messageRate, now: now)
         self.byteBucket = TokenBucket(full: settings.byteRate, now: now)
     }

@@ -98,23 +98,15 @@ public enum WebSocketClient {
             host: target.hostHeader, path: target.path, subprotocols: subprotocols, extraHeaders: headers,
             compression: configuration.compression)
 
-        let channel: any Channel
-        do {
-            var bootstrap = ClientBootstrap(group: group)
-                .connectTimeout(options.handshakeTimeout)
-                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            if let localAddress = options.localAddress { bootstrap = bootstrap.bind(to: localAddress) }
-            channel = try await bootstrap.connect(host: target.host, port: target.port).get()
-        } catch {
-            throw WebSocketClientError.connectionFailed(host: target.host, port: target.port, reason: reason(for: error))
-        }
-        let promise = channel.eventLoop.makePromise(of: Result.self)
-        let timeout = channel.eventLoop.scheduleTask(in: options.handshakeTimeout) {
-            promise.fail(WebSocketClientError.handshakeTimedOut(
-                host: target.host, port: target.port, seconds: options.handshakeTimeout.nanoseconds / 1_000_000_000))
-            channel.close(promise: nil)
-        }
-        channel.eventLoop.execute {
+        // The handshake starts on the channel's loop as soon as it connects: no hop through this task.
+        let opened = connect(to: target, options: options, group: group).flatMap { channel in
+            let promise = channel.eventLoop.makePromise(of: Result.self)
+            let timeout = channel.eventLoop.scheduleTask(in: options.handshakeTimeout) {
+                promise.fail(WebSocketClientError.handshakeTimedOut(
+                    host: target.host, port: target.port, seconds: options.handshakeTimeout.nanoseconds / 1_000_000_000))
+                channel.close(promise: nil)
+            }
+            promise.futureResult.whenComplete { _ in timeout.cancel() }
             do {
                 try configure(channel, handshake: handshake, configuration: configuration, options: options,
                               sslContext: sslContext, serverName: target.host, eventLoopHandler: eventLoopHandler,
@@ -123,10 +115,10 @@ public enum WebSocketClient {
                 promise.fail(error)
                 channel.close(promise: nil)
             }
+            return promise.futureResult
         }
-        defer { timeout.cancel() }
         do {
-            return try await promise.futureResult.get()
+            return try await opened.get()
         } catch let error as WebSocketHandshakeError {
             throw error
         } catch let error as WebSocketClientError {
@@ -134,6 +126,25 @@ public enum WebSocketClient {
         } catch {
             let stage = sslContext == nil ? "connection failed during the handshake" : "TLS or connection failure"
             throw WebSocketClientError.connectionFailed(host: target.host, port: target.port, reason: "\(stage) (\(error))")
+        }
+    }
+
+    /// The TCP connection to `target`, its failure a ``WebSocketClientError/connectionFailed(host:port:reason:)``.
+    private static func connect(
+        to target: WebSocketURL, options: WebSocketChannelOptions, group: any EventLoopGroup
+    ) -> EventLoopFuture<any Channel> {
+        var bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(options.handshakeTimeout)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+        if let localAddress = options.localAddress { bootstrap = bootstrap.bind(to: localAddress) }
+        // An address needs no resolver: no lookup on its thread, no racing of address families.
+        let connected = if let address = try? SocketAddress(ipAddress: target.host, port: target.port) {
+            bootstrap.connect(to: address)
+        } else {
+            bootstrap.connect(host: target.host, port: target.port)
+        }
+        return connected.flatMapErrorThrowing { error in
+            throw WebSocketClientError.connectionFailed(host: target.host, port: target.port, reason: reason(for: error))
         }
     }
 
