@@ -4,26 +4,33 @@ import NIOCore
 /// its event loop, with no task and no queue: the server's hot path. The
 /// handler pauses reading itself with ``WebSocketOutbound/holdReading()``.
 struct EventLoopDelivery: WebSocketDelivery {
-    /// Released when the connection closes (it may hold the outbound writer).
-    private var handler: (any WebSocketEventLoopHandler)?
+    /// Replaced by ``NoReceiver`` when the connection closes (it may hold the
+    /// outbound writer). Not optional: unwrapping an optional existential
+    /// copies it, and so retains and releases the receiver, for every message.
+    private var handler: any WebSocketEventLoopHandler
 
-    /// Delivers to `handler`; `nil` until the connection's handler is made.
-    init(handler: (any WebSocketEventLoopHandler)? = nil) {
+    /// Delivers to `handler`; to no one until the connection's handler is made.
+    init(handler: any WebSocketEventLoopHandler = NoReceiver()) {
         self.handler = handler
     }
 
     func connectionOpened(_ outbound: WebSocketOutbound) {
-        handler?.webSocketOpened(outbound)
+        handler.webSocketOpened(outbound)
     }
 
-    func deliver(_ message: WebSocketReceivedMessage, outbound: WebSocketOutbound) -> WebSocketDeliveryOutcome {
-        handler?.webSocket(outbound, received: message)
+    mutating func deliver(_ message: WebSocketReceivedMessage, outbound: WebSocketOutbound) -> WebSocketDeliveryOutcome {
+        handler.webSocket(outbound, received: message)
         return .accepted
     }
 
     mutating func connectionClosed(_ outbound: WebSocketOutbound, status: WebSocketCloseStatus) {
-        handler?.webSocketClosed(outbound, status: status)
-        handler = nil
+        handler.webSocketClosed(outbound, status: status)
+        handler = NoReceiver()
+    }
+
+    /// The receiver before the connection's handler is made and after it closed: drops every message.
+    struct NoReceiver: WebSocketEventLoopHandler {
+        func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage) {}
     }
 }
 

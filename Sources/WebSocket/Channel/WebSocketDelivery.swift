@@ -9,8 +9,10 @@ protocol WebSocketDelivery: SendableMetatype {
     func connectionOpened(_ outbound: WebSocketOutbound)
 
     /// Hands on a message; the answer says whether the receiver can take more
-    /// for now.
-    func deliver(_ message: WebSocketReceivedMessage, outbound: WebSocketOutbound) -> WebSocketDeliveryOutcome
+    /// for now. (`mutating` so that the handler calls it in place: a call of a
+    /// non-mutating method copies the delivery out of the handler, and with it
+    /// retains and releases the receiver, for every message.)
+    mutating func deliver(_ message: WebSocketReceivedMessage, outbound: WebSocketOutbound) -> WebSocketDeliveryOutcome
 
     /// The connection closed with `status`: ends the delivery and lets go of
     /// the receiver. Called once.
