@@ -18,8 +18,15 @@ public struct FrameEncoder: Sendable {
     public let role: WebSocketRole
     private var keys: WebSocketMaskingKeyGenerator
 
-    /// Creates an encoder; a client's keys come from `keys` (seeded from the system by default).
-    public init(role: WebSocketRole, keys: WebSocketMaskingKeyGenerator = WebSocketMaskingKeyGenerator()) {
+    /// Creates an encoder; a client's keys are seeded from the system. A
+    /// server never masks, so it asks the system for no seed (a system call
+    /// per encoder: one per prepared message, which would be per delivery).
+    public init(role: WebSocketRole) {
+        self.init(role: role, keys: role == .client ? WebSocketMaskingKeyGenerator() : WebSocketMaskingKeyGenerator(seed: 0))
+    }
+
+    /// Creates an encoder whose client keys come from `keys` (a fixed seed makes tests reproducible).
+    public init(role: WebSocketRole, keys: WebSocketMaskingKeyGenerator) {
         self.role = role
         self.keys = keys
     }
