@@ -101,8 +101,7 @@ final class Sequencer<App: StateSyncApp> {
         migratedOnOpen = recovered.migratedFrom != nil
     }
 
-    /// One run (see ``EngineInbox``), on the store's event loop (see
-    /// ``EventLoopTaskExecutor``): the first one starts the engine, then
+    /// One run (see ``EngineInbox``): the first one starts the engine, then
     /// each takes rounds until the inbox is empty. The run in which
     /// ``EngineEvent/shutdown`` and the last batch are done takes the final
     /// snapshot and closes the journal.
@@ -122,9 +121,6 @@ final class Sequencer<App: StateSyncApp> {
             await releaseHeldRequests()
             flush()
             if stopping, commits.isIdle, following.isIdle { return await finish() }
-            // The run shares its event loop with connections: between two
-            // rounds, the loop reads and writes them.
-            await Task.yield()
         }
     }
 

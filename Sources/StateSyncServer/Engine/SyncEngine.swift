@@ -130,8 +130,7 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         self.journal = journal
         // One run at a time (the inbox decides), so the sequencer is never shared.
         let runs = SequencerRuns(sequencer)
-        let executor = EventLoopTaskExecutor((eventLoops ?? MultiThreadedEventLoopGroup.singleton).next())
-        inbox.start { Task.detached(executorPreference: executor) { await runs.sequencer.run() } }
+        inbox.start { Task.detached { await runs.sequencer.run() } }
     }
 
     /// The clientIds and pairs with remembered outcomes (see
