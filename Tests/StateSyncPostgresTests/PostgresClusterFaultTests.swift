@@ -64,7 +64,8 @@ struct PostgresClusterFaultTests {
                 if message["type"] == "ack" { acked += 1 }
                 #expect(message["type"] != "reject", "\(message)")
             }
-            #expect(try await PostgresQueries.actionIDs(of: "paused", on: postgres) == (0..<pausedCount).map { "x\($0)" })
+            let stored = try await PostgresQueries.actionIDs(of: "paused", on: postgres)
+            #expect(stored == (0..<pausedCount).map { "x\($0)" }, "stored in this order: \(stored)")
             try await ClusterChecks.expectContiguous(on: postgres)
             let bodies = try await ClusterChecks.converged(nodes, on: postgres)
             #expect(Set(bodies).count == 1, "\(bodies)")
