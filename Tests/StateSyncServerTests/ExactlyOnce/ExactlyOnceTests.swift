@@ -31,7 +31,9 @@ import Testing
     }
 
     @Test func afterARestartAPairOutsideTheJournalsPairsIsNewWithoutAsking() {
-        var pairs = OutcomePairFilter(expectedPairs: 1)
+        // Sized for a thousand pairs: the 64 bits of a filter for one pair answer "maybe" for
+        // another pair in about one process in a thousand (the hash seed differs per process).
+        var pairs = OutcomePairFilter(expectedPairs: 1_000)
         pairs.insert(clientID: alice.clientID, actionID: alice.actionID)
         var rule = ExactlyOnce(capacity: 10, retention: OutcomeRetention(), journalRevision: 120, restoredPairs: pairs)
         #expect(rule.lookup(alice) == .askJournal)
