@@ -55,6 +55,29 @@ struct ClusterForwardingTests {
         }
     }
 
+    /// A session's dispatches are stored in the order it sent them, also
+    /// when the writer stops answering with several of them on their way:
+    /// they fail together (the link's answer timeout) and are written here
+    /// one after the other, in the order sent.
+    @Test func dispatchesPendingAtAPausedWriterAreWrittenHereInTheOrderSent() async throws {
+        try await TestCluster.with(nodes: 2) { cluster in
+            let (writer, other) = try await cluster.writerAndOther()
+            let client = try await ProtocolClient.joined(other.url, clientID: "c-ordered")
+            try await client.send(#"{"type":"dispatch","id":"first","action":{"type":"increment","counter":"n"}}"#)
+            _ = try await client.receive("ack")
+            writer.process.send(SIGSTOP)
+            let count = 20
+            for index in 0..<count {
+                try await client.send(#"{"type":"dispatch","id":"x\#(index)","action":{"type":"increment","counter":"n"}}"#)
+            }
+            for _ in 0..<count { _ = try await client.receive("ack") }
+            let stored = try await PostgresQueries.actionIDs(of: "c-ordered", on: cluster.postgres)
+            #expect(stored == ["first"] + (0..<count).map { "x\($0)" }, "stored in this order: \(stored)")
+            writer.process.send(SIGCONT)
+            try await client.close()
+        }
+    }
+
     /// Every store has a lease of its own: the node that opens a store
     /// first writes it, and another node forwards that store's dispatches
     /// to it once its lease round has read who holds it.

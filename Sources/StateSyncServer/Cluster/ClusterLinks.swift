@@ -39,13 +39,23 @@ enum ForwardOutcome: Sendable {
     case failed(String)
 }
 
+/// What became of a dispatch handed to ``ClusterLinks/forward(_:to:onLink:answered:)``.
+enum ForwardSending: Equatable {
+    /// Written to link number `link`, in order after what was written to it before.
+    case sent(link: UInt64)
+    /// Not sent, for `reason`: it will not be answered.
+    case refused(String)
+}
+
 /// This node's links to the nodes that write the stores it does not: one
 /// WebSocket per writer's address to its `/cluster`, opened on the first
-/// dispatch for it and again after it closed, shared by every store. Each
-/// dispatch sent is answered exactly once: by the writer's answer, or
-/// ``ForwardOutcome/failed(_:)`` when its link closes first or no answer
-/// came within ``answerTimeout`` (a writer paused or cut off keeps its
-/// connection open; its lease expires meanwhile and another node writes).
+/// dispatch for it and again after it closed (each opening numbered anew),
+/// shared by every store. Messages go out on a link in the order they were
+/// handed to it. Each dispatch sent is answered exactly once: by the
+/// writer's answer, or ``ForwardOutcome/failed(_:)`` when its link closes
+/// first or no answer came within ``answerTimeout`` (a writer paused or cut
+/// off keeps its connection open; its lease expires meanwhile and another
+/// node writes).
 final class ClusterLinks: Sendable {
     /// The path of the links on the writer's listener.
     static let path = "/cluster"
@@ -68,6 +78,8 @@ final class ClusterLinks: Sendable {
 
     /// One link's state.
     private struct Link {
+        /// Which opening of the link to its address this is.
+        let number: UInt64
         var connection: WebSocketConnection?
         /// Messages written while the link opens, in order.
         var queued: [String] = []
@@ -78,6 +90,8 @@ final class ClusterLinks: Sendable {
     private let logger: Logger
     private let links = Mutex<[String: Link]>([:])
     private let tasks = Mutex<[String: Task<Void, Never>]>([:])
+    /// The number of the next link opened.
+    private let nextLink = Atomic<UInt64>(1)
 
     /// Links authenticated with the cluster's `secret`.
     init(secret: String, logger: Logger) {
@@ -85,27 +99,43 @@ final class ClusterLinks: Sendable {
         self.logger = logger
     }
 
-    /// Sends `dispatch` to the writer at `address` (`host:port`); `answered`
-    /// is called once, from any thread.
-    func forward(_ dispatch: ForwardedDispatch, to address: String, answered: @escaping @Sendable (ForwardOutcome) -> Void) {
+    /// Sends `dispatch` to the writer at `address` (`host:port`), on link
+    /// number `onLink` when given: a dispatch whose session's earlier ones
+    /// are on their way must not overtake them on a link opened after
+    /// theirs closed. Once sent, `answered` is called once, from any thread;
+    /// a refused dispatch is not answered.
+    func forward(
+        _ dispatch: ForwardedDispatch, to address: String, onLink expected: UInt64?,
+        answered: @escaping @Sendable (ForwardOutcome) -> Void
+    ) -> ForwardSending {
         let key = Key(store: dispatch.store.rawValue, session: dispatch.session.id, id: dispatch.id)
         let message = dispatch.message
-        enum Next { case refuse(String), write(WebSocketConnection), open, wait }
+        enum Next { case refuse(String), write(WebSocketConnection, UInt64), open(UInt64), wait(UInt64) }
         let next = links.withLock { links -> Next in
-            var link = links[address] ?? Link()
+            let existing = links[address]
+            var link = existing ?? Link(number: nextLink.wrappingAdd(1, ordering: .relaxed).oldValue)
+            if let expected, expected != link.number {
+                return .refuse("the link to \(address) its session's earlier dispatches took has closed")
+            }
             guard link.pending.count < Self.maxPending else { return .refuse("\(Self.maxPending) dispatches wait for \(address)") }
             guard link.pending[key] == nil else { return .refuse("the same dispatch is already on its way") }
             link.pending[key] = (answered, .now)
             defer { links[address] = link }
-            if let connection = link.connection { return .write(connection) }
+            if let connection = link.connection { return .write(connection, link.number) }
             link.queued.append(message)
-            return links[address] == nil ? .open : .wait
+            return existing == nil ? .open(link.number) : .wait(link.number)
         }
         switch next {
-        case .refuse(let reason): answered(.failed(reason))
-        case .write(let connection): Self.send(message, on: connection)
-        case .open: open(address)
-        case .wait: break
+        case .refuse(let reason):
+            return .refused(reason)
+        case .write(let connection, let number):
+            Self.send(message, on: connection)
+            return .sent(link: number)
+        case .open(let number):
+            open(address)
+            return .sent(link: number)
+        case .wait(let number):
+            return .sent(link: number)
         }
     }
 
@@ -136,13 +166,13 @@ final class ClusterLinks: Sendable {
                 headers.add(name: "Authorization", value: "Bearer \(secret)")
                 let connection = try await WebSocketClient.connect(
                     url: "ws://\(address)\(Self.path)", subprotocols: [Self.subprotocol], headers: headers)
-                let queued = links.withLock { links -> [String] in
+                // Written under the lock: a dispatch forwarded meanwhile goes out after them.
+                links.withLock { links in
                     links[address]?.connection = connection
-                    defer { links[address]?.queued = [] }
-                    return links[address]?.queued ?? []
+                    for message in links[address]?.queued ?? [] { Self.send(message, on: connection) }
+                    links[address]?.queued = []
                 }
                 logger.info("cluster link opened", metadata: ["writer": "\(address)"])
-                for message in queued { Self.send(message, on: connection) }
                 try await withTaskCancellationHandler {
                     for try await message in connection.inbound { answer(Array(message.data.readableBytesView), from: address) }
                 } onCancel: {

@@ -5,7 +5,9 @@
 /// and the session's later requests wait behind it, in order. A dispatch
 /// forwarded to the store's writer in a cluster (``ClusterLinks``) has no
 /// revision until the writer answers: a read sent after it waits for that
-/// answer, then for its revision.
+/// answer, then for its revision. A dispatch that may not take its route
+/// yet (``DispatchRoutes``) waits here too, with its session's later
+/// requests behind it.
 ///
 /// Bounded by what sessions may have in flight: an entry per session with
 /// an unpublished write, a read per request the engine's queue let in.
@@ -19,6 +21,26 @@ struct OwnWrites {
         /// answers of the session's first `forwardsBefore` forwarded dispatches.
         var revision: UInt64
         var forwardsBefore = 0
+        /// Whether it waits until its session has no dispatch on either route.
+        var waitsForRoutes = false
+    }
+
+    /// Requests taken out of order of arrival (released, or sequenced
+    /// again) that must be held again: a dispatch that may not take its
+    /// route yet, and its session's requests after it.
+    struct HeldAgain {
+        /// Them, in order.
+        private(set) var requests: [HeldRequest] = []
+        private var sessions: Set<String> = []
+
+        /// Whether a request of `sessionID` is held here (its later ones wait behind it).
+        func holds(_ sessionID: String) -> Bool { sessions.contains(sessionID) }
+
+        /// Holds `request` after the others.
+        mutating func hold(_ request: HeldRequest) {
+            requests.append(request)
+            sessions.insert(request.sessionID)
+        }
     }
 
     /// The last revision each session caused that is not published yet.
@@ -87,10 +109,41 @@ struct OwnWrites {
         return true
     }
 
+    /// Holds `requests` (in order) ahead of their sessions' requests held
+    /// already: a dispatch that may not take its route yet, and what its
+    /// session sent after it that was released with it.
+    mutating func holdAhead(_ requests: [HeldRequest]) {
+        guard !requests.isEmpty else { return }
+        var ahead = Dictionary(grouping: requests, by: \.sessionID)
+        var rebuilt: [HeldRequest] = []
+        rebuilt.reserveCapacity(held.count + requests.count)
+        for request in held {
+            if let first = ahead.removeValue(forKey: request.sessionID) { rebuilt += first }
+            rebuilt.append(request)
+        }
+        rebuilt += requests.filter { ahead[$0.sessionID] != nil }
+        held = rebuilt
+        for request in requests { holding[request.sessionID, default: 0] += 1 }
+    }
+
+    /// Whether a session's first held request is a dispatch that waited for
+    /// its routes and may go now (``release(published:everything:routesSettled:)``
+    /// would release it).
+    func holdsSettledDispatch(routesSettled: (String) -> Bool) -> Bool {
+        guard !held.isEmpty else { return false }
+        var seen: Set<String> = []
+        for request in held where seen.insert(request.sessionID).inserted {
+            if request.waitsForRoutes, routesSettled(request.sessionID) { return true }
+        }
+        return false
+    }
+
     /// The requests that may go now that `published` is published (all of
     /// them when `everything`: nothing more will be published), in order;
     /// a session's requests stay in order behind its first one still waiting.
-    mutating func release(published: UInt64, everything: Bool = false) -> [HeldRequest] {
+    mutating func release(
+        published: UInt64, everything: Bool = false, routesSettled: (String) -> Bool = { _ in true }
+    ) -> [HeldRequest] {
         // Cleared once per published revision, not once per round.
         if everything || published > clearedThrough {
             unpublished = everything ? [:] : unpublished.filter { $0.value > published }
@@ -101,7 +154,8 @@ struct OwnWrites {
         var stillWaiting: Set<String> = []
         var kept: [HeldRequest] = []
         for request in held {
-            if !everything, stillWaiting.contains(request.sessionID) || request.revision > published {
+            if !everything, stillWaiting.contains(request.sessionID) || request.revision > published
+                || (request.waitsForRoutes && !routesSettled(request.sessionID)) {
                 stillWaiting.insert(request.sessionID)
                 kept.append(request)
             } else {

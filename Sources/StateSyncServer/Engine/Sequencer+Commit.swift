@@ -111,6 +111,7 @@ extension Sequencer {
                 for rejection in batch.rejections { log.record(rejection) }
             }
         }
+        if links != nil { routes.answered(batch.answers) }
         publication.publish(batch)
     }
 

@@ -10,14 +10,32 @@ extension Sequencer {
     /// Reduces one client action into the building batch, or answers it from
     /// its earlier outcome (exactly-once per `(clientId, id)`); on
     /// ``DispatchRoute/mayForward``, sends it to the store's writer when
-    /// another node writes the store (``Sequencer+Forward``).
+    /// another node writes the store (``Sequencer+Forward``). Returns
+    /// whether it must wait for its session's dispatches on the other route
+    /// instead (the caller holds it, ``OwnWrites``).
+    @discardableResult
     func dispatch(
         _ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant,
         route: DispatchRoute = .mayForward
-    ) async {
-        guard let session = publication.sessions[sessionID] else { return }
+    ) async -> Bool {
+        guard let session = publication.sessions[sessionID] else { return false }
         let dispatch = Dispatch(session: session, id: id, action: object, received: received)
-        if route == .mayForward, let address = forwardingAddress(for: dispatch) { return forward(dispatch, to: address) }
+        if route == .mayForward {
+            switch await take(dispatch) {
+            case .sequenceHere: break
+            case .forwarded: return false
+            case .waits: return true
+            }
+        }
+        await sequence(dispatch, route: route)
+        return false
+    }
+
+    /// Reduces `dispatch` into the building batch, or answers it from its
+    /// earlier outcome.
+    private func sequence(_ dispatch: Dispatch, route: DispatchRoute) async {
+        let (session, id, object, received) = (dispatch.session, dispatch.id, dispatch.action, dispatch.received)
+        let sessionID = session.info.id
         let input = BatchInput.dispatch(sessionID: sessionID, id: id, action: object, received: received)
         // After an unanswered forward the writer may have stored it: the journal says.
         if let key = dispatch.key, let outcome = await earlierOutcome(of: key, askingTheJournal: route == .afterUnansweredForward) {

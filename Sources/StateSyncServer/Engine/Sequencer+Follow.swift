@@ -251,7 +251,11 @@ extension Sequencer {
         stopAccepting(reason: reason)
     }
 
-    /// Sequences `inputs` again, in order, on the caught-up state.
+    /// Sequences `inputs` again, in order, on the caught-up state. Each
+    /// dispatch goes where a new one of its session would (to the writer,
+    /// when this node lost the store's lease meanwhile); all of them are
+    /// first withdrawn from this node's count (``DispatchRoutes``), so
+    /// that none waits behind the others.
     private func sequenceAgain(_ inputs: [BatchInput]) async {
         guard !inputs.isEmpty else { return }
         if following.verifyPairs { exactlyOnce.verifyWithJournal() }
@@ -261,14 +265,18 @@ extension Sequencer {
             return .request(sessionID: sessionID, .dispatch(id: id, action: action), received: received)
         }
         await prefetchOutcomes(for: dispatches)
+        for case let .dispatch(sessionID, id, _, _) in inputs { routes.withdraw(id, of: sessionID) }
+        var again = OwnWrites.HeldAgain()
         for input in inputs {
             switch input {
             case let .dispatch(sessionID, id, action, received):
-                await dispatch(action, id: id, from: sessionID, received: received)
+                let request = OwnWrites.HeldRequest(sessionID: sessionID, request: .dispatch(id: id, action: action), received: received, revision: 0)
+                await perform(request, holdingIn: &again)
             case let .command(journaled, clientID):
                 applySystemCommand(journaled, clientID: clientID)
             }
         }
+        ownWrites.holdAhead(again.requests)
         exactlyOnce.endRound()
     }
 }

@@ -15,6 +15,16 @@ struct ForwardState {
     var sessions: Set<String> = []
 }
 
+/// What ``Sequencer/take(_:)`` did with a dispatch.
+enum RouteTaken {
+    /// Nothing: sequence it here.
+    case sequenceHere
+    /// Sent it to the store's writer.
+    case forwarded
+    /// Nothing yet: its session has dispatches on the other route, which it must not overtake.
+    case waits
+}
+
 /// Where a dispatch may go.
 enum DispatchRoute: Equatable {
     /// To the store's writer when another node writes the store, else sequenced here.
@@ -43,19 +53,32 @@ enum DispatchRoute: Equatable {
 /// storage is failing), the session is closed, as after a commit of
 /// unknown outcome, and its client sends the dispatch again. A session's
 /// reads wait for its forwarded dispatches' answers, then for their
-/// revisions (``OwnWrites``).
+/// revisions (``OwnWrites``). A session's dispatches keep the order it sent
+/// them in across the two routes (``DispatchRoutes``).
 extension Sequencer {
-    /// Where `dispatch` goes instead of being sequenced here: the writer's
-    /// address, when another node holds the store's lease and said where it
-    /// is, this node has links, and the dispatch has an exactly-once key and
-    /// comes from one of this node's own sessions. A session another node
-    /// forwarded here (``ForwardedWrites``) is never sent on: when this node
-    /// lost the lease with its dispatch in a refused batch, it writes it
-    /// itself (the compare-and-set keeps that safe), rather than send it
-    /// back, maybe to the node it came from.
-    func forwardingAddress(for dispatch: Dispatch) -> String? {
-        guard dispatch.key != nil, let prefix = ownSessionPrefix, dispatch.session.info.id.hasPrefix(prefix) else { return nil }
-        return writerAddress
+    /// Forwards `dispatch` to the store's writer when another node writes
+    /// the store; or says it must wait for its session's dispatches on the
+    /// other route, or be sequenced here.
+    ///
+    /// Only a dispatch with an exactly-once key from one of this node's own
+    /// sessions may be forwarded. A session another node forwarded here
+    /// (``ForwardedWrites``) is never sent on: when this node lost the lease
+    /// with its dispatch in a refused batch, it writes it itself (the
+    /// compare-and-set keeps that safe), rather than send it back, maybe to
+    /// the node it came from.
+    func take(_ dispatch: Dispatch) async -> RouteTaken {
+        guard links != nil, dispatch.key != nil, let prefix = ownSessionPrefix, dispatch.session.info.id.hasPrefix(prefix) else {
+            return .sequenceHere
+        }
+        switch routes.admit(dispatch.id, of: dispatch.session.info.id, wanting: writerAddress.map { .writer(address: $0) } ?? .here) {
+        case .sequenceHere:
+            return .sequenceHere
+        case let .forward(address, link):
+            await forward(dispatch, to: address, onLink: link)
+            return .forwarded
+        case .wait:
+            return .waits
+        }
     }
 
     /// Whether the round's dispatches go to another node (their outcomes
@@ -69,9 +92,11 @@ extension Sequencer {
         return address
     }
 
-    /// Sends `dispatch` to the writer at `address`; its answer comes back
-    /// as ``EngineEvent/forwardAnswered(sessionID:id:action:received:outcome:)``.
-    func forward(_ dispatch: Dispatch, to address: String) {
+    /// Sends `dispatch` to the writer at `address` (on link `link`, see
+    /// ``ClusterLinks/forward(_:to:onLink:answered:)``); its answer comes back as
+    /// ``EngineEvent/forwardAnswered(sessionID:id:action:received:outcome:)``.
+    /// One the links refuse is answered as if its link had closed.
+    private func forward(_ dispatch: Dispatch, to address: String, onLink link: UInt64?) async {
         guard let links, let clientID = dispatch.session.clientID else { return }
         let sessionID = dispatch.session.info.id
         ownWrites.forwarding(by: sessionID)
@@ -81,9 +106,16 @@ extension Sequencer {
             store: store, session: dispatch.session.info, clientID: clientID, role: dispatch.session.role, id: dispatch.id,
             action: dispatch.action, schemaVersion: App.schemaVersion)
         let (inbox, id, action, received) = (inbox, dispatch.id, dispatch.action, dispatch.received)
-        links.forward(forwarded, to: address) { outcome in
+        let sending = links.forward(forwarded, to: address, onLink: link) { outcome in
             // Refused once the engine stopped: its sessions are closing.
             _ = inbox.post(.forwardAnswered(sessionID: sessionID, id: id, action: action, received: received, outcome: outcome))
+        }
+        switch sending {
+        case .sent(let link):
+            routes.forwarded(id, of: sessionID, to: address, onLink: link)
+        case .refused(let reason):
+            routes.forwarded(id, of: sessionID, to: address, onLink: link ?? 0)
+            await forwardAnswered(sessionID: sessionID, id: id, action: action, received: received, outcome: .failed(reason))
         }
     }
 
@@ -92,32 +124,46 @@ extension Sequencer {
         sessionID: String, id: String, action: JSONObject, received: ContinuousClock.Instant, outcome: ForwardOutcome
     ) async {
         guard publication.sessions[sessionID] != nil else { return }   // it left: nobody to answer
+        // The session's forwards that got no answer are sequenced here before its reads count this answer.
         switch outcome {
         case .accepted(let revision):
-            ownWrites.forwarded(revision, by: sessionID)
             holdAck(
                 DispatchAnswer(
                     sessionID: sessionID, actionID: id, outcome: .accepted(revision: revision), received: received, isDuplicate: false),
                 of: sessionID, until: revision)
+            await sequenceHere(routes.writerAnswered(id, of: sessionID), of: sessionID)
+            ownWrites.forwarded(revision, by: sessionID)
         case .rejected(RejectCode.schemaTooNew.rawValue, let reason):
             // Not applied there: this node writes it, at its own version (the writer stops serving the store once it reads it).
+            let unanswered = DispatchRoutes.Unanswered(id: id, action: action, received: received, route: .writerIsOlder, reason: reason)
+            await sequenceHere(routes.noAnswer(unanswered, of: sessionID), of: sessionID)
             ownWrites.forwarded(nil, by: sessionID)
-            logger.notice("the writer serves an older app schema version; sequencing the dispatch here", metadata: [
-                "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
-            await dispatch(action, id: id, from: sessionID, received: received, route: .writerIsOlder)
         case let .rejected(code, message):
-            ownWrites.forwarded(nil, by: sessionID)
             answerAtOnce(DispatchAnswer(
                 sessionID: sessionID, actionID: id, outcome: .rejected(code: code, message: message), received: received,
                 isDuplicate: false))
-        case .failed(let reason):
+            await sequenceHere(routes.writerAnswered(id, of: sessionID), of: sessionID)
             ownWrites.forwarded(nil, by: sessionID)
-            guard journal.writeFault == nil, commits.failure == nil else {
-                return closeUnansweredForward(of: sessionID, id: id, reason: reason)
+        case .failed(let reason):
+            let unanswered = DispatchRoutes.Unanswered(
+                id: id, action: action, received: received, route: .afterUnansweredForward, reason: reason)
+            await sequenceHere(routes.noAnswer(unanswered, of: sessionID), of: sessionID)
+            ownWrites.forwarded(nil, by: sessionID)
+        }
+    }
+
+    /// Sequences here, in the order they were sent, forwarded dispatches of
+    /// `sessionID` that the writer did not apply.
+    private func sequenceHere(_ dispatches: [DispatchRoutes.Unanswered], of sessionID: String) async {
+        for unanswered in dispatches {
+            if unanswered.route == .afterUnansweredForward, journal.writeFault != nil || commits.failure != nil {
+                closeUnansweredForward(of: sessionID, id: unanswered.id, reason: unanswered.reason)
+                continue
             }
-            logger.notice("a forwarded dispatch got no answer; sequencing it here", metadata: [
-                "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
-            await dispatch(action, id: id, from: sessionID, received: received, route: .afterUnansweredForward)
+            let why = unanswered.route == .writerIsOlder ? "the writer serves an older app schema version" : "a forwarded dispatch got no answer"
+            logger.notice("\(why); sequencing it here", metadata: [
+                "session": "\(sessionID)", "id": "\(unanswered.id)", "reason": "\(unanswered.reason)"])
+            await dispatch(unanswered.action, id: unanswered.id, from: sessionID, received: unanswered.received, route: unanswered.route)
         }
     }
 
@@ -156,6 +202,7 @@ extension Sequencer {
 
     /// `sessionID` left: the writers forget it too.
     func forwardingSessionLeft(_ sessionID: String) {
+        routes.left(sessionID)
         guard forwards.sessions.remove(sessionID) != nil else { return }
         links?.left(sessionID, store: store)
     }

@@ -65,6 +65,8 @@ final class Sequencer<App: StateSyncApp> {
     let ownSessionPrefix: String?
     /// Dispatches forwarded to the store's writer (``Sequencer+Forward``).
     var forwards = ForwardState()
+    /// Which route each session's unanswered dispatches are on (a cluster's node with links).
+    var routes = DispatchRoutes()
 
     init(
         journal: any Journal, configuration: SyncEngineConfiguration, pipeline: ActionPipeline<App.State, SessionCommand<App.Action>>,
@@ -120,6 +122,11 @@ final class Sequencer<App: StateSyncApp> {
             releaseForwardedAcks()
             await releaseHeldRequests()
             flush()
+            // Answers the flush published (no journal write) may let a dispatch that waited for its routes go.
+            while ownWrites.holdsSettledDispatch(routesSettled: routes.isSettled) {
+                await releaseHeldRequests()
+                flush()
+            }
             if stopping, commits.isIdle, following.isIdle { return await finish() }
         }
     }
@@ -174,7 +181,9 @@ final class Sequencer<App: StateSyncApp> {
         case let .request(sessionID, request, received):
             guard !holdUntilCaughtUp(request, from: sessionID, received: received) else { return }
             guard !ownWrites.hold(request, from: sessionID, received: received, published: publication.revision) else { return }
-            await perform(request, from: sessionID, received: received)
+            if await perform(request, from: sessionID, received: received) {
+                ownWrites.holdAhead([.init(sessionID: sessionID, request: request, received: received, revision: 0, waitsForRoutes: true)])
+            }
         case let .system(journaled, reduced):
             applySystemCommand(journaled)
             reduced.resume()
@@ -195,8 +204,11 @@ final class Sequencer<App: StateSyncApp> {
         }
     }
 
-    /// Carries out a session's request (see ``SessionRequest``).
-    private func perform(_ request: SessionRequest, from sessionID: String, received: ContinuousClock.Instant) async {
+    /// Carries out a session's request (see ``SessionRequest``); returns
+    /// whether it is a dispatch that must wait for its session's dispatches
+    /// on the other route (``DispatchRoutes``), which the caller holds.
+    @discardableResult
+    private func perform(_ request: SessionRequest, from sessionID: String, received: ContinuousClock.Instant) async -> Bool {
         switch request {
         case let .subscribe(id, path, since):
             publication.withShard(of: sessionID) { $0.subscribe(sessionID: sessionID, id: id, path: path, since: since) }
@@ -205,7 +217,21 @@ final class Sequencer<App: StateSyncApp> {
         case let .get(id, path):
             publication.get(sessionID: sessionID, id: id, path: path)
         case let .dispatch(id, action):
-            await dispatch(action, id: id, from: sessionID, received: received)
+            return await dispatch(action, id: id, from: sessionID, received: received)
+        }
+        return false
+    }
+
+    /// Carries out `held`, a request released or sequenced again, unless
+    /// its session has one in `again` (it waits behind it); a dispatch that
+    /// must wait for its session's dispatches on the other route (its route
+    /// changed since it was held) goes into `again`, which the caller holds.
+    func perform(_ held: OwnWrites.HeldRequest, holdingIn again: inout OwnWrites.HeldAgain) async {
+        guard !again.holds(held.sessionID) else { return again.hold(held) }
+        if await perform(held.request, from: held.sessionID, received: held.received) {
+            var waiting = held
+            (waiting.revision, waiting.waitsForRoutes) = (0, true)
+            again.hold(waiting)
         }
     }
 
@@ -214,9 +240,11 @@ final class Sequencer<App: StateSyncApp> {
     /// failed publishes no revision of its own).
     private func releaseHeldRequests() async {
         let everything = (commits.isIdle && ownWrites.forwardsAnswered && forwards.acks.isEmpty) || commits.failure != nil
-        for held in ownWrites.release(published: publication.revision, everything: everything) {
-            await perform(held.request, from: held.sessionID, received: held.received)
+        var again = OwnWrites.HeldAgain()
+        for held in ownWrites.release(published: publication.revision, everything: everything, routesSettled: routes.isSettled) {
+            await perform(held, holdingIn: &again)
         }
+        ownWrites.holdAhead(again.requests)
         let (ready, expired) = catchUps.release(published: publication.revision, now: .now)
         for held in ready {
             await perform(held.request, from: held.sessionID, received: held.received)
