@@ -29,37 +29,44 @@ public struct OutcomePairFilter: Sendable {
 
     /// Adds the pair `(clientID, actionID)`.
     public mutating func insert(clientID: String, actionID: String) {
-        let (first, step) = Self.hashes(clientID, actionID)
-        var position = first
+        var positions = BitPositions(clientID, actionID)
         for _ in 0..<Self.hashCount {
-            let bit = Int(position % UInt64(bitCount))
+            let bit = Int(positions.next() % UInt64(bitCount))
             words[bit / 64] |= 1 << UInt64(bit % 64)
-            position &+= step
         }
     }
 
     /// Whether the pair may have been added: `false` means certainly not.
     package func mayContain(_ key: OutcomeKey) -> Bool {
-        let (first, step) = Self.hashes(key.clientID, key.actionID)
-        var position = first
+        var positions = BitPositions(key.clientID, key.actionID)
         for _ in 0..<Self.hashCount {
-            let bit = Int(position % UInt64(bitCount))
+            let bit = Int(positions.next() % UInt64(bitCount))
             guard words[bit / 64] & (1 << UInt64(bit % 64)) != 0 else { return false }
-            position &+= step
         }
         return true
     }
+}
 
-    /// Two hashes of the pair for double hashing (the second odd, mixed
-    /// from the first so that the positions spread).
-    private static func hashes(_ clientID: String, _ actionID: String) -> (UInt64, UInt64) {
+/// A pair's bit positions: a SplitMix64 sequence seeded with the pair's
+/// hash, so that each is drawn on its own. (Double hashing's positions are
+/// fixed by two values modulo the filter's size: in a small filter two
+/// pairs shared all of them about once in 2,048.)
+private struct BitPositions {
+    private var state: UInt64
+
+    init(_ clientID: String, _ actionID: String) {
         var hasher = Hasher()
         hasher.combine(clientID)
         hasher.combine(actionID)
-        let first = UInt64(bitPattern: Int64(hasher.finalize()))
-        var mixed = first &+ 0x9E37_79B9_7F4A_7C15
+        state = UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// The next position, before it is taken modulo the filter's size.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (first, (mixed ^ (mixed >> 31)) | 1)
+        return mixed ^ (mixed >> 31)
     }
 }

@@ -31,8 +31,7 @@ import Testing
     }
 
     @Test func afterARestartAPairOutsideTheJournalsPairsIsNewWithoutAsking() {
-        // Sized for a thousand pairs: the 64 bits of a filter for one pair answer "maybe" for
-        // another pair in about one process in a thousand (the hash seed differs per process).
+        // Sized for a thousand pairs: a false "maybe" for bob (the hash seed differs per process) stays out of reach.
         var pairs = OutcomePairFilter(expectedPairs: 1_000)
         pairs.insert(clientID: alice.clientID, actionID: alice.actionID)
         var rule = ExactlyOnce(capacity: 10, retention: OutcomeRetention(), journalRevision: 120, restoredPairs: pairs)

@@ -17,6 +17,18 @@ import Testing
         #expect(falsePositives < 100)
     }
 
+    /// In the smallest filter (64 bits) holding one pair, another pair is
+    /// "maybe" only when all seven of its positions hit the first pair's
+    /// seven bits: about (7/64)^7, 1.4 in ten million. Positions that two
+    /// values fix (double hashing) coincide far more often: about once in
+    /// 2,048, some 50 times in these 100,000.
+    @Test func aSmallFiltersPositionsAreDrawnEachOnItsOwn() {
+        var filter = OutcomePairFilter(expectedPairs: 1)
+        filter.insert(clientID: "alice", actionID: "a1")
+        let falsePositives = (0..<100_000).count { filter.mayContain(OutcomeKey(clientID: "bob", actionID: "b\($0)")) }
+        #expect(falsePositives < 5)
+    }
+
     @Test func anEmptyFilterContainsNothing() {
         let filter = OutcomePairFilter(expectedPairs: 0)
         #expect(!filter.mayContain(OutcomeKey(clientID: "c", actionID: "a")))
