@@ -38,10 +38,7 @@ struct ClusterForwardingTests {
 
     @Test func dispatchesGoOnWhenTheWriterIsKilled() async throws {
         try await TestCluster.with(nodes: 2) { cluster in
-            let (writer, other) = try await cluster.writerAndOther()
-            let client = try await ProtocolClient.joined(other.url, clientID: "c-survivor")
-            try await client.send(#"{"type":"dispatch","id":"before","action":{"type":"increment","counter":"n"}}"#)
-            _ = try await client.receive("ack")
+            let (writer, other, client) = try await Self.aForwardedAck(in: cluster, clientID: "c-survivor", id: "before")
             writer.process.send(SIGKILL)
             // Forwarded to a writer that is gone: written here instead, each once.
             for index in 1...20 {
@@ -61,10 +58,7 @@ struct ClusterForwardingTests {
     /// one after the other, in the order sent.
     @Test func dispatchesPendingAtAPausedWriterAreWrittenHereInTheOrderSent() async throws {
         try await TestCluster.with(nodes: 2) { cluster in
-            let (writer, other) = try await cluster.writerAndOther()
-            let client = try await ProtocolClient.joined(other.url, clientID: "c-ordered")
-            try await client.send(#"{"type":"dispatch","id":"first","action":{"type":"increment","counter":"n"}}"#)
-            _ = try await client.receive("ack")
+            let (writer, _, client) = try await Self.aForwardedAck(in: cluster, clientID: "c-ordered", id: "first")
             writer.process.send(SIGSTOP)
             let count = 20
             for index in 0..<count {
@@ -76,6 +70,18 @@ struct ClusterForwardingTests {
             writer.process.send(SIGCONT)
             try await client.close()
         }
+    }
+
+    /// The writer of `main`, the other node, and a client of the other node
+    /// whose first dispatch (`id`) went through the writer and was acknowledged.
+    private static func aForwardedAck(
+        in cluster: TestCluster, clientID: String, id: String
+    ) async throws -> (writer: ClusterNode, other: ClusterNode, client: ProtocolClient) {
+        let (writer, other) = try await cluster.writerAndOther()
+        let client = try await ProtocolClient.joined(other.url, clientID: clientID)
+        try await client.send(#"{"type":"dispatch","id":"\#(id)","action":{"type":"increment","counter":"n"}}"#)
+        _ = try await client.receive("ack")
+        return (writer, other, client)
     }
 
     /// Every store has a lease of its own: the node that opens a store
