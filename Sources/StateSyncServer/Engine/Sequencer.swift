@@ -122,8 +122,8 @@ final class Sequencer<App: StateSyncApp> {
             releaseForwardedAcks()
             await releaseHeldRequests()
             flush()
-            // Answers the flush published (no journal write) may let a dispatch that waited for its routes go.
-            while ownWrites.holdsSettledDispatch(routesSettled: routes.isSettled) {
+            // Answers the flush published (no journal write) may let a dispatch that waited for its routes go (a cluster's node).
+            while links != nil, ownWrites.holdsSettledDispatch(routesSettled: routes.isSettled) {
                 await releaseHeldRequests()
                 flush()
             }
