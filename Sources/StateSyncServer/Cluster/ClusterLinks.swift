@@ -115,7 +115,7 @@ final class ClusterLinks: Sendable {
             let existing = links[address]
             var link = existing ?? Link(number: nextLink.wrappingAdd(1, ordering: .relaxed).oldValue)
             if let expected, expected != link.number {
-                return .refuse("the link to \(address) its session's earlier dispatches took has closed")
+                return .refuse("the link to \(address) that its session's earlier dispatches took has closed")
             }
             guard link.pending.count < Self.maxPending else { return .refuse("\(Self.maxPending) dispatches wait for \(address)") }
             guard link.pending[key] == nil else { return .refuse("the same dispatch is already on its way") }

@@ -84,7 +84,8 @@ struct DispatchRoutes {
             return .sequenceHere
         case .writer(let address):
             guard session.here.isEmpty else { return .wait }
-            guard let link = session.link, !session.out.isEmpty else { return .forward(address: address, onLink: nil) }
+            // A session has a link exactly while it has forwards on their way.
+            guard let link = session.link else { return .forward(address: address, onLink: nil) }
             guard link.address == address, session.out.allSatisfy({ $0.unanswered == nil }) else { return .wait }
             return .forward(address: address, onLink: link.number)
         }

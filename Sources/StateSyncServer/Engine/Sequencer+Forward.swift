@@ -114,6 +114,7 @@ extension Sequencer {
         case .sent(let link):
             routes.forwarded(id, of: sessionID, to: address, onLink: link)
         case .refused(let reason):
+            // Counted as sent, then failed at once: it takes its place among the session's forwards.
             routes.forwarded(id, of: sessionID, to: address, onLink: link ?? 0)
             await forwardAnswered(sessionID: sessionID, id: id, action: action, received: received, outcome: .failed(reason))
         }
