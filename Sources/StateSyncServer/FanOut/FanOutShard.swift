@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import StateSyncCore
 import Synchronization
+import WebSocket
 
 /// One event loop's share of the publication: the sessions whose writes run
 /// on ``eventLoop``, their subscriptions and slow-consumer state, in a
@@ -47,6 +48,9 @@ final class FanOutShard: Sendable {
     /// Where this shard's work runs, and its sessions' writes.
     let eventLoop: any EventLoop
     private let publication: NIOLoopBoundBox<Publication>
+    /// Holds the flushes of a drain's writes until it ends: a session sent
+    /// a patch and an answer in one drain gets both in one `write` call.
+    private let writeBatch: EventLoopWriteBatch
     private let queue = Mutex(ShardQueue())
     private let merged: Counter
     private let sliceLimit: Int
@@ -61,6 +65,7 @@ final class FanOutShard: Sendable {
     ) {
         self.eventLoop = eventLoop
         self.sliceLimit = max(1, sliceLimit)
+        writeBatch = EventLoopWriteBatch.on(eventLoop)
         merged = metrics.changesMerged
         // The publication reaches its shard through `reference`, set below: no cycle.
         let reference = Mutex(WeakShard())
@@ -132,7 +137,7 @@ final class FanOutShard: Sendable {
     /// schedules.
     private func drain() {
         queue.withLock { $0.drainScheduled = false }
-        let finished = publication.withValue { publication in
+        let finished = writeBatch.flushingOnce { publication.withValue { publication in
             guard publication.continuePublishing(limit: sliceLimit) else { return false }
             var jobs = queue.withLock { $0.takeAll() }[...]
             while let job = jobs.popFirst() {
@@ -147,7 +152,7 @@ final class FanOutShard: Sendable {
                 }
             }
             return true
-        }
+        } }
         if !finished { scheduleDrain() }
     }
 }

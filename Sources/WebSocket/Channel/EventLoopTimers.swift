@@ -1,5 +1,4 @@
 import NIOCore
-import Synchronization
 
 /// Something with one timer in an ``EventLoopTimers``: a connection's
 /// handler, whose keepalive, idle and close deadlines come one at a time.
@@ -20,7 +19,7 @@ protocol EventLoopTimerOwner: AnyObject {
 /// An owner arms and disarms its timer with ``arm(_:at:)``, always on the
 /// loop, and must disarm it before it goes away: the heap does not retain
 /// owners. All state is touched only on the loop (hence `@unchecked Sendable`:
-/// the registry hands an instance to handlers of that loop alone).
+/// ``on(_:)`` hands an instance to handlers of that loop alone).
 final class EventLoopTimers: @unchecked Sendable {
     private struct Entry {
         var deadline: NIODeadline
@@ -36,20 +35,12 @@ final class EventLoopTimers: @unchecked Sendable {
         self.eventLoop = eventLoop
     }
 
-    /// The timers of every loop in use, by the loop's identity.
-    private static let registry = Mutex<[ObjectIdentifier: EventLoopTimers]>([:])
+    /// The timers of every loop in use.
+    private static let instances = PerEventLoop { EventLoopTimers(eventLoop: $0) }
 
     /// The timers of `eventLoop` (made on first use).
     static func on(_ eventLoop: any EventLoop) -> EventLoopTimers {
-        registry.withLock { registry in
-            let key = ObjectIdentifier(eventLoop)
-            if let timers = registry[key], timers.eventLoop === eventLoop { return timers }
-            // A loop that went away (a test's, a closed client's group) leaves its entry behind: drop them now.
-            registry = registry.filter { $0.value.eventLoop != nil }
-            let timers = EventLoopTimers(eventLoop: eventLoop)
-            registry[key] = timers
-            return timers
-        }
+        instances.on(eventLoop)
     }
 
     /// How many timers are armed (for tests).

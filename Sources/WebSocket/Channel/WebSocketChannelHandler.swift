@@ -11,7 +11,7 @@ import NIOCore
 /// ``TaskDelivery``'s returns a ``WebSocketConnection``, ``EventLoopDelivery``'s
 /// a ``WebSocketOutbound``.
 final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexHandler, RemovableChannelHandler,
-    WebSocketOutboundTarget, EventLoopTimerOwner
+    WebSocketOutboundTarget, EventLoopTimerOwner, EventLoopWriteBatchMember
 {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -36,6 +36,10 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
     /// Where the timer is in ``timers``; `nil` when none is armed.
     var timerSlot: Int?
     private var timerDeadline: NIODeadline?
+    /// The write batch of the connection's event loop, once a write needed it.
+    private var writeBatch: EventLoopWriteBatch?
+    /// Whether a flush of this connection waits in ``writeBatch``.
+    private var flushHeldByBatch = false
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
     /// The pongs written and not yet sent; past a few, only the latest is kept.
     private var pongs = PongBacklog()
@@ -318,12 +322,31 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
     private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>? = nil) {
         context.write(wrapOutboundOut(bytes), promise: promise)
         if case .flush = readFlow.write() {
-            context.flush()
+            flushUnlessBatched(context: context)
         }
         // Below the high-water mark the backlog is small: ask for its size only above it.
         if !context.channel.isWritable, bufferedOutboundBytes > maxOutboundBytes {
             overflowed(context: context)
         }
+    }
+
+    /// Flushes now, or when the loop's ``EventLoopWriteBatch`` closes if one is open.
+    private func flushUnlessBatched(context: ChannelHandlerContext) {
+        let batch = writeBatch ?? EventLoopWriteBatch.on(context.eventLoop)
+        writeBatch = batch
+        guard batch.isOpen else {
+            context.flush()
+            return
+        }
+        if !flushHeldByBatch {
+            flushHeldByBatch = true
+            batch.enlist(self)
+        }
+    }
+
+    func flushBatchedWrites() {
+        flushHeldByBatch = false
+        context?.flush()
     }
 
     /// The peer takes less than is queued for it: close with 1008. The close

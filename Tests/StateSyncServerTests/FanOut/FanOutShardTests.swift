@@ -9,6 +9,7 @@ import TestProcessSupport
 @testable import StateSyncServer
 import Synchronization
 import Testing
+import WebSocket
 
 /// One shard's queue: changes that arrive while its loop is busy are
 /// published as one patch, with every answer after it; work queued between
@@ -199,5 +200,42 @@ struct FanOutShardTests {
             ])
             #expect(try metrics.expectCounter("statesync_fanout_changes_merged_total").totalValue == 1)
         }
+    }
+
+    /// Records, for each message, whether it was sent inside its loop's ``EventLoopWriteBatch``.
+    private final class BatchObservingSink: SessionSink {
+        private let loop: any EventLoop
+        private let inBatch = Mutex<[Bool]>([])
+
+        init(loop: any EventLoop) { self.loop = loop }
+
+        /// One entry per message sent: whether the loop's write batch was open.
+        var sentInBatch: [Bool] { inBatch.withLock { $0 } }
+        func send(_ message: [UInt8]) {
+            let open = EventLoopWriteBatch.on(loop).isOpen
+            inBatch.withLock { $0.append(open) }
+        }
+        var isWritable: Bool { true }
+        func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void) { drained() }
+        func close(reason: String) {}
+    }
+
+    @Test func aDrainsWritesAreFlushedTogetherWhenItEnds() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let shard = FanOutShard(
+            eventLoop: loop, state: ["n": 0], revision: 0, history: (capacity: 16, budget: 1_000),
+            deferredLimits: (1_024, 1 << 20), metrics: ServerMetrics(factory: TestMetrics()), logger: quietLogger)
+        let sink = BatchObservingSink(loop: loop)
+        shard.run {
+            $0.join(SessionRecord(info: SessionInfo(id: "s-1", name: "s"), clientID: nil, role: .writer, sink: sink))
+            $0.subscribe(sessionID: "s-1", id: "n", path: Self.n, since: nil)
+        }
+        shard.publish(Self.change(1, answer: "a1"))
+        _ = try await shard.read { $0.revision }.get()
+        // The snapshot, the patch and the ack: each written with the batch open, so a session's messages of one drain go out in one `write`.
+        #expect(sink.sentInBatch == [true, true, true])
+        #expect(!(try await loop.submit { EventLoopWriteBatch.on(loop).isOpen }.get()), "closed between drains")
+        try await group.shutdownGracefully()
     }
 }

@@ -1,0 +1,75 @@
+public import NIOCore
+
+/// A connection whose flush an ``EventLoopWriteBatch`` holds until it closes.
+protocol EventLoopWriteBatchMember: AnyObject {
+    /// The batch closed: flush the writes it held back.
+    func flushBatchedWrites()
+}
+
+/// Holds back the flushes of one event loop's connections while a piece of
+/// that loop's work runs, then flushes each connection once: a server that
+/// writes a client two messages in one piece of work (a change's patch,
+/// then the answer to the client's action) makes one `write` call for both,
+/// where each flush would be a call of its own.
+///
+/// Only writes made on the loop inside ``flushingOnce(_:)`` wait; others
+/// are flushed as before (at once, or at the end of the connection's read).
+///
+/// ```swift
+/// let batch = EventLoopWriteBatch.on(channel.eventLoop)
+/// batch.flushingOnce {
+///     for outbound in subscribers { outbound.write(patch) }   // flushed once each, here
+/// }
+/// ```
+///
+/// Confined to its loop: it is only read and changed there (hence
+/// `@unchecked Sendable`: ``on(_:)`` hands it out, and only code running on
+/// the loop uses it).
+public final class EventLoopWriteBatch: @unchecked Sendable {
+    private let eventLoop: any EventLoop
+    /// How many ``flushingOnce(_:)`` calls are running (they may nest).
+    private var depth = 0
+    private var members: [any EventLoopWriteBatchMember] = []
+
+    private init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    private static let instances = PerEventLoop { EventLoopWriteBatch(eventLoop: $0) }
+
+    /// The batch of `eventLoop`'s connections.
+    public static func on(_ eventLoop: any EventLoop) -> EventLoopWriteBatch {
+        instances.on(eventLoop)
+    }
+
+    /// Runs `body` on the loop, flushing each connection it wrote to once,
+    /// when it returns; nested calls flush when the outermost returns.
+    public func flushingOnce<Result>(_ body: () throws -> Result) rethrows -> Result {
+        eventLoop.preconditionInEventLoop()
+        depth += 1
+        defer {
+            depth -= 1
+            if depth == 0 { flushMembers() }
+        }
+        return try body()
+    }
+
+    /// Whether flushes are held back now: code on the loop runs inside ``flushingOnce(_:)``.
+    public var isOpen: Bool { depth > 0 }
+
+    /// Holds `member`'s flush until the batch closes; a member enlists once per batch.
+    func enlist(_ member: any EventLoopWriteBatchMember) {
+        members.append(member)
+    }
+
+    private func flushMembers() {
+        // A flush may write again (a failed write closes its channel): those writes flush at once.
+        var flushing: [any EventLoopWriteBatchMember] = []
+        swap(&flushing, &members)
+        for member in flushing { member.flushBatchedWrites() }
+        if members.isEmpty {
+            flushing.removeAll(keepingCapacity: true)
+            members = flushing
+        }
+    }
+}
