@@ -22,17 +22,19 @@ protocol EventLoopWriteBatchMember: AnyObject {
 /// }
 /// ```
 ///
-/// Confined to its loop: it is only read and changed there (hence
-/// `@unchecked Sendable`: ``on(_:)`` hands it out, and only code running on
-/// the loop uses it).
-public final class EventLoopWriteBatch: @unchecked Sendable {
-    private let eventLoop: any EventLoop
-    /// How many ``flushingOnce(_:)`` calls are running (they may nest).
-    private var depth = 0
-    private var members: [any EventLoopWriteBatchMember] = []
+/// Confined to its loop: its state is in a `NIOLoopBoundBox`, so only code
+/// running on the loop reads or changes it.
+public final class EventLoopWriteBatch: Sendable {
+    private struct State {
+        /// How many ``flushingOnce(_:)`` calls are running (they may nest).
+        var depth = 0
+        var members: [any EventLoopWriteBatchMember] = []
+    }
+
+    private let state: NIOLoopBoundBox<State>
 
     private init(eventLoop: any EventLoop) {
-        self.eventLoop = eventLoop
+        state = .makeBoxSendingValue(State(), as: State.self, eventLoop: eventLoop)
     }
 
     private static let instances = PerEventLoop { EventLoopWriteBatch(eventLoop: $0) }
@@ -45,31 +47,30 @@ public final class EventLoopWriteBatch: @unchecked Sendable {
     /// Runs `body` on the loop, flushing each connection it wrote to once,
     /// when it returns; nested calls flush when the outermost returns.
     public func flushingOnce<Result>(_ body: () throws -> Result) rethrows -> Result {
-        eventLoop.preconditionInEventLoop()
-        depth += 1
+        state.value.depth += 1
         defer {
-            depth -= 1
-            if depth == 0 { flushMembers() }
+            state.value.depth -= 1
+            if state.value.depth == 0 { flushMembers() }
         }
         return try body()
     }
 
     /// Whether flushes are held back now: code on the loop runs inside ``flushingOnce(_:)``.
-    public var isOpen: Bool { depth > 0 }
+    public var isOpen: Bool { state.value.depth > 0 }
 
     /// Holds `member`'s flush until the batch closes; a member enlists once per batch.
     func enlist(_ member: any EventLoopWriteBatchMember) {
-        members.append(member)
+        state.value.members.append(member)
     }
 
     private func flushMembers() {
         // A flush may write again (a failed write closes its channel): those writes flush at once.
         var flushing: [any EventLoopWriteBatchMember] = []
-        swap(&flushing, &members)
+        swap(&flushing, &state.value.members)
         for member in flushing { member.flushBatchedWrites() }
-        if members.isEmpty {
+        if state.value.members.isEmpty {
             flushing.removeAll(keepingCapacity: true)
-            members = flushing
+            state.value.members = flushing
         }
     }
 }
