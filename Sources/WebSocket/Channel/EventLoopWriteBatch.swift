@@ -22,19 +22,18 @@ protocol EventLoopWriteBatchMember: AnyObject {
 /// }
 /// ```
 ///
-/// Confined to its loop: its state is in a `NIOLoopBoundBox`, so only code
-/// running on the loop reads or changes it.
-public final class EventLoopWriteBatch: Sendable {
-    private struct State {
-        /// How many ``flushingOnce(_:)`` calls are running (they may nest).
-        var depth = 0
-        var members: [any EventLoopWriteBatchMember] = []
-    }
-
-    private let state: NIOLoopBoundBox<State>
+/// Confined to its loop: only code running there reads or changes it
+/// (``flushingOnce(_:)`` checks). Not a `NIOLoopBoundBox`, which would hold
+/// the loop strongly: the registry that keeps one batch per loop would then
+/// keep every loop alive (hence `@unchecked Sendable`, as ``EventLoopTimers``).
+public final class EventLoopWriteBatch: @unchecked Sendable {
+    private weak var eventLoop: (any EventLoop)?
+    /// How many ``flushingOnce(_:)`` calls are running (they may nest).
+    private var depth = 0
+    private var members: [any EventLoopWriteBatchMember] = []
 
     private init(eventLoop: any EventLoop) {
-        state = .makeBoxSendingValue(State(), as: State.self, eventLoop: eventLoop)
+        self.eventLoop = eventLoop
     }
 
     private static let instances = PerEventLoop { EventLoopWriteBatch(eventLoop: $0) }
@@ -47,30 +46,31 @@ public final class EventLoopWriteBatch: Sendable {
     /// Runs `body` on the loop, flushing each connection it wrote to once,
     /// when it returns; nested calls flush when the outermost returns.
     public func flushingOnce<Result>(_ body: () throws -> Result) rethrows -> Result {
-        state.value.depth += 1
+        eventLoop?.preconditionInEventLoop()
+        depth += 1
         defer {
-            state.value.depth -= 1
-            if state.value.depth == 0 { flushMembers() }
+            depth -= 1
+            if depth == 0 { flushMembers() }
         }
         return try body()
     }
 
     /// Whether flushes are held back now: code on the loop runs inside ``flushingOnce(_:)``.
-    public var isOpen: Bool { state.value.depth > 0 }
+    public var isOpen: Bool { depth > 0 }
 
     /// Holds `member`'s flush until the batch closes; a member enlists once per batch.
     func enlist(_ member: any EventLoopWriteBatchMember) {
-        state.value.members.append(member)
+        members.append(member)
     }
 
     private func flushMembers() {
         // A flush may write again (a failed write closes its channel): those writes flush at once.
         var flushing: [any EventLoopWriteBatchMember] = []
-        swap(&flushing, &state.value.members)
+        swap(&flushing, &members)
         for member in flushing { member.flushBatchedWrites() }
-        if state.value.members.isEmpty {
+        if members.isEmpty {
             flushing.removeAll(keepingCapacity: true)
-            state.value.members = flushing
+            members = flushing   // the next batch reuses the storage
         }
     }
 }

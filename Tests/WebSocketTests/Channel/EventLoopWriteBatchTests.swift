@@ -97,6 +97,16 @@ import Testing
         #expect(try open.readAllOutbound() == Self.helloFrame)
     }
 
+    @Test func aBatchDoesNotKeepItsLoopAlive() {
+        weak var gone: EmbeddedEventLoop?
+        do {
+            let loop = EmbeddedEventLoop()
+            gone = loop
+            EventLoopWriteBatch.on(loop).flushingOnce {}
+        }
+        #expect(gone == nil)
+    }
+
     @Test func eachLoopHasABatchOfItsOwn() {
         let (one, other) = (EmbeddedEventLoop(), EmbeddedEventLoop())
         #expect(EventLoopWriteBatch.on(one) === EventLoopWriteBatch.on(one))
