@@ -130,13 +130,13 @@ public enum WebSocketClient {
     }
 
     /// The TCP connection to `target`, its failure a ``WebSocketClientError/connectionFailed(host:port:reason:)``.
-    private static func connect(
+    static func connect(
         to target: WebSocketURL, options: WebSocketChannelOptions, group: any EventLoopGroup
     ) -> EventLoopFuture<any Channel> {
         var bootstrap = ClientBootstrap(group: group)
             .connectTimeout(options.handshakeTimeout)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-        if let localAddress = options.localAddress { bootstrap = bootstrap.bind(to: localAddress) }
+        if let localAddress = options.localAddress { bootstrap = bind(bootstrap, to: localAddress) }
         // An address needs no resolver: no lookup on its thread, no racing of address families.
         let connected = if let address = try? SocketAddress(ipAddress: target.host, port: target.port) {
             bootstrap.connect(to: address)
@@ -147,6 +147,24 @@ public enum WebSocketClient {
             throw WebSocketClientError.connectionFailed(host: target.host, port: target.port, reason: reason(for: error))
         }
     }
+
+    /// `bootstrap` binding `address` before it connects. On Linux an IPv4
+    /// address with port 0 takes its port at connect, for the whole 4-tuple
+    /// (`IP_BIND_ADDRESS_NO_PORT`): a bare bind searches for a port no socket
+    /// on the address holds, which slowed 19,500 connects from one address 2.6x.
+    private static func bind(_ bootstrap: ClientBootstrap, to address: SocketAddress) -> ClientBootstrap {
+        #if os(Linux)
+        if case .v4 = address, address.port == 0 {
+            return bootstrap.bind(to: address).channelOption(bindAddressNoPort, value: 1)
+        }
+        #endif
+        return bootstrap.bind(to: address)
+    }
+
+    #if os(Linux)
+    /// `IP_BIND_ADDRESS_NO_PORT` of `<linux/in.h>` (Linux 4.2), which Glibc's headers do not export.
+    static let bindAddressNoPort = ChannelOptions.Types.SocketOption(level: .ip, name: NIOBSDSocket.Option(rawValue: 24))
+    #endif
 
     static func configure<Result: Sendable>(
         _ channel: any Channel, handshake: WebSocketClientHandshake,

@@ -77,7 +77,7 @@ struct Bench: AsyncParsableCommand {
     var connectRate = LoadScenario().connectRate
 
     @Option(help: ArgumentHelp(
-        "Local addresses to connect from, in turn (repeat it or separate with commas). Default: for a loopback server and more than \(LoadScenario.clientsPerSourceAddress) clients, 127.0.0.1, 127.0.0.2, … (one address has about 28,000 ports); else the system's choice.",
+        "Local addresses to connect from, in turn (repeat it or separate with commas). Default: for a loopback server and more than \(LoadScenario.clientsPerSourceAddress) clients, 127.0.0.1, 127.0.0.2, … (\(LoadScenario.clientsPerSourceAddress) each: one address has about 28,000 ports, and connects slow down as they fill); else the system's choice.",
         valueName: "address"))
     var sourceAddresses: [String] = []
 

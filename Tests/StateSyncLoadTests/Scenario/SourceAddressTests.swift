@@ -8,12 +8,12 @@ import Testing
     @Test func manyClientsOfALoopbackServerAreSpreadOverLoopbackAddresses() {
         var scenario = LoadScenario(url: "ws://127.0.0.1:8080/sync", clients: 100_000)
         scenario.spreadOverLoopback()
-        #expect(scenario.sourceAddresses == ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"])
-        #expect(scenario.sourceAddress(ofClient: 7)?.ipAddress == "127.0.0.3")
+        #expect(scenario.sourceAddresses == (1...10).map { "127.0.0.\($0)" })
+        #expect(scenario.sourceAddress(ofClient: 12)?.ipAddress == "127.0.0.3")
     }
 
     @Test(arguments: [
-        ("ws://127.0.0.1:8080/sync", 20_000),   // one address's ports suffice
+        ("ws://127.0.0.1:8080/sync", 10_000),   // one address's ports suffice
         ("ws://10.0.0.5:8080/sync", 100_000),   // not loopback: the system chooses
     ])
     func otherwiseTheSystemChooses(url: String, clients: Int) {
