@@ -32,6 +32,7 @@ public struct WebSocketChannelOptions: Hashable, Sendable {
     /// default `nil`: the system chooses. One source address has about
     /// 28,000 ephemeral ports towards one server address, so a load
     /// generator that opens more spreads them over several (127.0.0.2, …).
+    /// On Linux an IPv4 address with port 0 takes its port at connect.
     public var localAddress: SocketAddress?
     /// What stamps received messages (``WebSocketReceivedMessage/receivedAt``).
     /// Default the continuous clock; tests in this package substitute one
