@@ -82,6 +82,9 @@ final class SimulatedClient {
         self.outbound = outbound
         let name = "\(shared.scenario.clientPrefix)-\(index)"
         send(.hello(clientID: "\(name)-\(shared.scenario.runID)", token: shared.scenario.token, name: name))
+        // Not waiting for the welcome: the server handles requests sent right
+        // after hello in order once the session joined, one round trip sooner.
+        subscribeAll()
     }
 
     func received(_ message: WebSocketMessage) {
@@ -196,14 +199,18 @@ final class SimulatedClient {
     /// Subscribes to every path, from its last revision after the storm,
     /// and then sends the outbox again: exactly-once answers the actions
     /// the server applied before the drop with their first outcome.
-    private func welcomed() {
-        holdingDispatches = false
+    /// Subscribes to every path, resuming each from its last revision after a drop.
+    private func subscribeAll() {
         if resuming { resumesMissing = subscriptions.count }
         for number in subscriptions.indices {
             subscriptions[number].resumePending = resuming
             let subscription = subscriptions[number]
             send(.subscribe(id: subscription.id, path: subscription.pointer, since: resuming ? subscription.lastRev : nil))
         }
+    }
+
+    private func welcomed() {
+        holdingDispatches = false
         if resuming, let writer {
             for item in writer.queue.inSendingOrder {
                 send(.dispatch(id: "a\(item.sequence)", action: item.action))
