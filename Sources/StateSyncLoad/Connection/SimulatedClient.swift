@@ -196,9 +196,6 @@ final class SimulatedClient {
         shared.counters.ready.bump()
     }
 
-    /// Subscribes to every path, from its last revision after the storm,
-    /// and then sends the outbox again: exactly-once answers the actions
-    /// the server applied before the drop with their first outcome.
     /// Subscribes to every path, resuming each from its last revision after a drop.
     private func subscribeAll() {
         if resuming { resumesMissing = subscriptions.count }
@@ -209,6 +206,8 @@ final class SimulatedClient {
         }
     }
 
+    /// The session joined: after a drop, sends the outbox again (exactly-once
+    /// answers the actions the server applied before the drop with their first outcome).
     private func welcomed() {
         holdingDispatches = false
         if resuming, let writer {

@@ -4,9 +4,9 @@ import WebSocket
 extension LoadScenario {
     /// Clients one loopback source address takes: about a third of the
     /// 28,231 ports of Linux's default ephemeral range (32768–60999). The
-    /// kernel's search for a free port slows as the range fills: 19,500
-    /// clients connected at 3,800 a second from one address and at 6,200–7,900
-    /// from two; 10,000 connect as fast from one as from two.
+    /// kernel's search for a free port slows as the range fills (19,500
+    /// clients from one address connected at half the rate of two); 10,000
+    /// connect as fast from one address as from two.
     public static let clientsPerSourceAddress = 10_000
 
     /// When every URL is on loopback and the clients need more ports than
