@@ -152,17 +152,22 @@ public enum WebSocketClient {
     /// address with port 0 takes its port at connect, for the whole 4-tuple
     /// (`IP_BIND_ADDRESS_NO_PORT`): a bare bind searches for a port no socket
     /// on the address holds, which slowed 19,500 connects from one address 2.6x.
+    /// A kernel without the option (before Linux 4.2) binds as before.
     private static func bind(_ bootstrap: ClientBootstrap, to address: SocketAddress) -> ClientBootstrap {
         #if os(Linux)
         if case .v4 = address, address.port == 0 {
-            return bootstrap.bind(to: address).channelOption(bindAddressNoPort, value: 1)
+            return bootstrap.channelInitializer { channel in
+                channel.setOption(bindAddressNoPort, value: 1)
+                    .recover { _ in }
+                    .flatMap { channel.bind(to: address) }
+            }
         }
         #endif
         return bootstrap.bind(to: address)
     }
 
     #if os(Linux)
-    /// `IP_BIND_ADDRESS_NO_PORT` of `<linux/in.h>` (Linux 4.2), which Glibc's headers do not export.
+    /// `IP_BIND_ADDRESS_NO_PORT` of `<linux/in.h>`, which Glibc's headers do not export.
     static let bindAddressNoPort = ChannelOptions.Types.SocketOption(level: .ip, name: NIOBSDSocket.Option(rawValue: 24))
     #endif
 
