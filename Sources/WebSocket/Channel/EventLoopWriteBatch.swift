@@ -74,3 +74,28 @@ public final class EventLoopWriteBatch: @unchecked Sendable {
         }
     }
 }
+
+/// Where one connection stands in its loop's ``EventLoopWriteBatch``: the
+/// batch (looked up once) and whether its flush waits there already.
+struct WriteBatchMembership {
+    private var batch: EventLoopWriteBatch?
+    private var enlisted = false
+
+    /// Whether `member`, which just wrote, flushes now: no batch is open on
+    /// `loop`. Otherwise it waits for the batch, enlisted once.
+    mutating func flushesNow(_ member: some EventLoopWriteBatchMember, on loop: any EventLoop) -> Bool {
+        let batch = self.batch ?? EventLoopWriteBatch.on(loop)
+        self.batch = batch
+        guard batch.isOpen else { return true }
+        if !enlisted {
+            enlisted = true
+            batch.enlist(member)
+        }
+        return false
+    }
+
+    /// The batch flushed the member.
+    mutating func flushed() {
+        enlisted = false
+    }
+}

@@ -36,10 +36,8 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
     /// Where the timer is in ``timers``; `nil` when none is armed.
     var timerSlot: Int?
     private var timerDeadline: NIODeadline?
-    /// The write batch of the connection's event loop, once a write needed it.
-    private var writeBatch: EventLoopWriteBatch?
-    /// Whether a flush of this connection waits in ``writeBatch``.
-    private var flushHeldByBatch = false
+    /// Where the connection stands in its loop's ``EventLoopWriteBatch``.
+    private var batched = WriteBatchMembership()
     private var writabilityWaiters: [EventLoopPromise<Void>] = []
     /// The pongs written and not yet sent; past a few, only the latest is kept.
     private var pongs = PongBacklog()
@@ -321,8 +319,8 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
 
     private func write(_ bytes: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>? = nil) {
         context.write(wrapOutboundOut(bytes), promise: promise)
-        if case .flush = readFlow.write() {
-            flushUnlessBatched(context: context)
+        if case .flush = readFlow.write(), batched.flushesNow(self, on: context.eventLoop) {
+            context.flush()
         }
         // Below the high-water mark the backlog is small: ask for its size only above it.
         if !context.channel.isWritable, bufferedOutboundBytes > maxOutboundBytes {
@@ -330,22 +328,8 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
         }
     }
 
-    /// Flushes now, or when the loop's ``EventLoopWriteBatch`` closes if one is open.
-    private func flushUnlessBatched(context: ChannelHandlerContext) {
-        let batch = writeBatch ?? EventLoopWriteBatch.on(context.eventLoop)
-        writeBatch = batch
-        guard batch.isOpen else {
-            context.flush()
-            return
-        }
-        if !flushHeldByBatch {
-            flushHeldByBatch = true
-            batch.enlist(self)
-        }
-    }
-
     func flushBatchedWrites() {
-        flushHeldByBatch = false
+        batched.flushed()
         context?.flush()
     }
 
