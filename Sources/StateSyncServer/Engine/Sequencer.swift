@@ -207,7 +207,6 @@ final class Sequencer<App: StateSyncApp> {
     /// Carries out a session's request (see ``SessionRequest``); returns
     /// whether it is a dispatch that must wait for its session's dispatches
     /// on the other route (``DispatchRoutes``), which the caller holds.
-    @discardableResult
     private func perform(_ request: SessionRequest, from sessionID: String, received: ContinuousClock.Instant) async -> Bool {
         switch request {
         case let .subscribe(id, path, since):
@@ -247,7 +246,8 @@ final class Sequencer<App: StateSyncApp> {
         ownWrites.holdAhead(again.requests)
         let (ready, expired) = catchUps.release(published: publication.revision, now: .now)
         for held in ready {
-            await perform(held.request, from: held.sessionID, received: held.received)
+            // Only resumes (subscribes) wait for a catch-up: none is a dispatch that could have to wait.
+            _ = await perform(held.request, from: held.sessionID, received: held.received)
         }
         for held in expired {
             answerBehind(held)
