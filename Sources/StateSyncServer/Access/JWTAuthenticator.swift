@@ -2,14 +2,9 @@ public import Foundation
 import JWTKit
 public import StateSyncProtocol
 
-/// Verifies the JWTs sessions present, and turns their claims into a
-/// ``StoreAccess``: the way a backend mints per-store tokens for its users
-/// (as Centrifugo and Liveblocks do), signed with HS256 or ES256.
-///
-/// A token is refused when its signature does not verify with the key, when
-/// it is expired (`exp`) or not yet valid (`nbf`), when a pattern or a role of
-/// its claims is not one, or when it grants no store. Each refusal says
-/// which, never echoing the token.
+/// Verifies the JWTs sessions present (HS256 or ES256) and turns their claims
+/// into a ``StoreAccess``. A refusal says why (signature, `exp`, `nbf`, a bad
+/// pattern or role, no store granted), never echoing the token.
 ///
 /// ```swift
 /// let jwt = JWTAuthenticator(key: try .load(fileAt: "/etc/statesync/jwt-public.pem"))

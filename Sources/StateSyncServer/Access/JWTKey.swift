@@ -1,13 +1,9 @@
 public import Foundation
 import JWTKit
 
-/// The key that verifies a server's JWTs, read from `--jwt-key-file`.
-///
-/// - A PEM file (`-----BEGIN PUBLIC KEY-----`, or an EC private key, whose
-///   public half is used): an ES256 (P-256) key. The backend that mints
-///   tokens keeps the private key; the server needs only the public one.
-/// - Any other file: an HS256 secret, its bytes with surrounding white space
-///   trimmed, at least 32 bytes (RFC 7518 §3.2: a key as long as the hash).
+/// The key that verifies a server's JWTs, read from `--jwt-key-file`: a PEM
+/// file is an ES256 (P-256) key (public, or an EC private key's public half);
+/// any other file is an HS256 secret, trimmed, at least 32 bytes (RFC 7518 §3.2).
 ///
 /// ```swift
 /// let key = try JWTKey.load(fileAt: "/etc/statesync/jwt-public.pem")

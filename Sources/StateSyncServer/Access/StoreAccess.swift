@@ -1,16 +1,9 @@
 public import Foundation
 public import StateSyncProtocol
 
-/// What a session's token lets it do in each store: a role per store
-/// pattern, and when the token stops being valid.
-///
-/// A token of the server's list (`--token`) grants its role in every store
-/// (``everyStore(_:)``); a JWT grants what its claims say
-/// (``JWTAuthenticator``). Where several patterns match a store, the most
-/// specific decides: a pattern without a wildcard first, then the one with
-/// the most characters that are not wildcards; between equally specific
-/// ones, the lower role (a token never gets more than one of its patterns
-/// clearly gives).
+/// What a session's token lets it do: a role per store pattern, and when it
+/// expires. Where patterns overlap, the most specific decides (no wildcard,
+/// then most literal characters); between equals, the lower role.
 ///
 /// ```swift
 /// let access = StoreAccess(grants: [try StorePattern("team-42-*"): .writer, try StorePattern("lobby"): .reader])

@@ -1,11 +1,8 @@
 public import StateSyncProtocol
 
-/// A store name, or a pattern of names with `*` wildcards, as a token's
-/// `stores` claim gives it: `lobby`, `team-42-*`, `*` (every store).
-///
-/// A `*` matches any run of characters, none included; every other character
-/// matches itself. Patterns follow ``rule``: the characters of a store name
-/// (``StoreName/rule``) and `*`, at most 64 of them.
+/// A store name, or a pattern with `*` wildcards (any run of characters,
+/// none included), as a token's `stores` claim gives it. Patterns follow
+/// ``rule``: store name characters and `*`, at most 64.
 ///
 /// ```swift
 /// let pattern = try StorePattern("team-42-*")

@@ -1,13 +1,9 @@
 import Foundation
 import JWTKit
 
-/// The claims StateSync reads from a JWT:
-/// `{"sub":"alice","exp":1764201600,"nbf":…,"stores":{"team-42-*":"writer","lobby":"reader"},"role":"reader"}`.
-///
-/// `stores` maps store patterns to roles; `role`, when present, is the role
-/// in every store no pattern of `stores` matches. Other claims are ignored.
-/// `exp` and `nbf` are checked by ``JWTAuthenticator`` against its own
-/// clock, not here, so that tests can set the time.
+/// The claims StateSync reads from a JWT: `sub`, `exp`, `nbf`, `stores`
+/// (patterns to roles) and `role` (for stores no pattern matches). `exp` and
+/// `nbf` are checked by ``JWTAuthenticator`` against its own clock.
 struct StoreTokenClaims: JWTPayload {
     var sub: SubjectClaim?
     var exp: ExpirationClaim?

@@ -1,16 +1,9 @@
 import StateSyncCore
 import StateSyncJournal
 
-/// Group commit, as a value: the *building* batch that the current round
-/// reduces into, and the one batch *in flight* to the journal. It owns
-/// invariant 3 ("ack means durable"): answers leave only with the batch
-/// they belong to, after its entries are durable, and in batch order.
-///
-/// While one batch is written, the next accumulates; at the end of each
-/// round the sequencer asks ``flush(state:)`` what to do. Once the journal
-/// has failed (or the state stopped encoding) the pipeline is *stopped*:
-/// accepted actions of every later batch are answered `internal_error` and
-/// never exposed.
+/// Group commit as a value: the *building* batch and the one *in flight*. It
+/// owns invariant 3 ("ack means durable"): answers leave only with their
+/// durable batch, in order; after a journal failure it stops exposing anything.
 struct CommitPipeline {
     /// What the end of a round does with the building batch.
     enum Flush {
@@ -74,10 +67,8 @@ struct CommitPipeline {
         return inFlight
     }
 
-    /// The outcome of the batch in flight is unknown (the connection was
-    /// lost during `COMMIT`): it is returned as failed (its accepted
-    /// actions answered `internal_error`, for the caller to withhold), and
-    /// the pipeline stays healthy: the engine catches up from the journal.
+    /// The in-flight batch's outcome is unknown: it is returned as failed for the
+    /// caller to withhold, and the pipeline stays healthy while the engine catches up.
     mutating func outcomeUnknown(reason: String) -> PendingBatch? {
         defer { inFlight = nil }
         return inFlight.map { Self.failed($0, reason: reason) }

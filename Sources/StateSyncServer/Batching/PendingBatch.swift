@@ -14,20 +14,16 @@ struct PendingBatch {
     /// missed entries were dropped by the journal's retention loads a later
     /// snapshot instead (``Sequencer/readMissedEntries()``).
     var skippedRevisions = 0
-    /// The mirror after the batch's last entry, taken when the batch is
-    /// handed to the journal (not after each entry: holding every
-    /// intermediate state would make each change copy the containers it
-    /// touches, since they would be shared).
+    /// The mirror after the batch's last entry, taken at hand-off only: keeping
+    /// intermediate states would make each change copy shared containers.
     var state: JSONValue?
     /// What the batch's entries changed in the mirror: the paths the
     /// fan-out starts from, and the cost the history window charges.
     var change = MirrorDelta()
     /// Answers to dispatches, sent after the batch's patches.
     var answers: [DispatchAnswer] = []
-    /// The rejections among them, for the devtools' ``RejectionLog`` once
-    /// the batch is published (numbered then): a batch that a shared
-    /// journal refuses is sequenced again, and its rejections must be
-    /// logged once, as decided the second time.
+    /// The batch's rejections, logged for devtools once it is published, so a
+    /// batch sequenced again logs them once.
     var rejections: [RejectedAction] = []
     /// Starts the effects of the batch's commands, in order, once it is
     /// durable (an effect of an action that was never written never runs).

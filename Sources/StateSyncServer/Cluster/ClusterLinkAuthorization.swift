@@ -1,10 +1,8 @@
 import NIOHTTP1
 import WebSocket
 
-/// Who may open `/cluster`: a request whose `Authorization` is `Bearer`
-/// and the cluster's secret (``StoreJournals/clusterSecret``), which every
-/// node reads from the storage the nodes share. Any other request to it is
-/// answered 401 before the upgrade; other paths are not its business.
+/// Who may open `/cluster`: `Authorization: Bearer` with the cluster's secret
+/// (``StoreJournals/clusterSecret``); any other request gets 401 before the upgrade.
 struct ClusterLinkAuthorization: Sendable {
     let secret: String
 

@@ -47,15 +47,9 @@ enum ForwardSending: Equatable {
     case refused(String)
 }
 
-/// This node's links to the nodes that write the stores it does not: one
-/// WebSocket per writer's address to its `/cluster`, opened on the first
-/// dispatch for it and again after it closed (each opening numbered anew),
-/// shared by every store. Messages go out on a link in the order they were
-/// handed to it. Each dispatch sent is answered exactly once: by the
-/// writer's answer, or ``ForwardOutcome/failed(_:)`` when its link closes
-/// first or no answer came within ``answerTimeout`` (a writer paused or cut
-/// off keeps its connection open; its lease expires meanwhile and another
-/// node writes).
+/// This node's links to the writers of stores it does not write: one ordered
+/// WebSocket per writer address, opened on demand. Each dispatch is answered
+/// once: by the writer, or ``ForwardOutcome/failed(_:)`` on close or ``answerTimeout``.
 final class ClusterLinks: Sendable {
     /// The path of the links on the writer's listener.
     static let path = "/cluster"
@@ -99,11 +93,9 @@ final class ClusterLinks: Sendable {
         self.logger = logger
     }
 
-    /// Sends `dispatch` to the writer at `address` (`host:port`), on link
-    /// number `onLink` when given: a dispatch whose session's earlier ones
-    /// are on their way must not overtake them on a link opened after
-    /// theirs closed. Once sent, `answered` is called once, from any thread;
-    /// a refused dispatch is not answered.
+    /// Sends `dispatch` to the writer at `address`, on link `onLink` when given, so
+    /// it cannot overtake its session's earlier ones. `answered` is called once,
+    /// from any thread; a refused dispatch is not answered.
     func forward(
         _ dispatch: ForwardedDispatch, to address: String, onLink expected: UInt64?,
         answered: @escaping @Sendable (ForwardOutcome) -> Void

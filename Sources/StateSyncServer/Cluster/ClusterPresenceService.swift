@@ -3,10 +3,8 @@ import StateSyncCore
 import StateSyncJournal
 
 /// A node's share of presence in a cluster (``ClusterPresence``) as a
-/// `Service` of its own: it keeps the node alive and repairs presence while
-/// the server serves, and at graceful shutdown (or cancellation) it
-/// journals `sessionLeft` for the node's own sessions, as their closing
-/// would, before the engine writes its last batch.
+/// `Service`; at shutdown it journals `sessionLeft` for the node's own
+/// sessions before the engine writes its last batch.
 struct ClusterPresenceService<App: StateSyncApp>: Service {
     let presence: any ClusterPresence
     let engine: SyncEngine<App>

@@ -4,17 +4,9 @@ import StateSyncCore
 import StateSyncProtocol
 import WebSocket
 
-/// The writer's end of the links between the nodes of a cluster: another
-/// node that does not hold a store's lease sends the dispatches of its
-/// sessions to the node that does, over a WebSocket to `/cluster`
-/// (docs/PROTOCOL.md, "Between the nodes of a cluster"), and this node
-/// applies them as its own sessions' (same exactly-once key, the sender's
-/// session as the action's `Meta`), then answers each when it is durable.
-///
-/// Each session of the sending node becomes a session here that is not
-/// announced in presence (the sending node journals its joins) and that
-/// holds its store open, until the sender says it `left` or the link
-/// closes. A link holds at most ``maxSessions`` of them.
+/// The writer's end of the cluster links (docs/PROTOCOL.md, "Between the
+/// nodes of a cluster"): applies forwarded dispatches under their exactly-once
+/// keys, answering each when durable; at most ``maxSessions`` sessions per link.
 struct ForwardedWrites<App: StateSyncApp>: Sendable {
     /// The sessions one link may have here at once: beyond, a forward is
     /// rejected `limit_reached`, which the sending node passes on to its

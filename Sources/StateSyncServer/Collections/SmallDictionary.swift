@@ -1,11 +1,6 @@
-/// A dictionary that keeps one entry inline and allocates a `Dictionary`
-/// only for a second: the tables of a session's subscriptions, which
-/// almost always hold one. A `Dictionary` of one entry is a heap object of
-/// about 130–160 bytes, which tens of thousands of idle connections pay
-/// twice each (the session's own table and the engine's).
-///
-/// Iteration follows the underlying `Dictionary`'s order (none to rely on).
-/// Back to one entry, the storage is inline again.
+/// A dictionary that keeps one entry inline and allocates a `Dictionary` only
+/// for a second: a session's subscription tables almost always hold one.
+/// Iteration order is the `Dictionary`'s (none to rely on).
 struct SmallDictionary<Key: Hashable, Value> {
     fileprivate enum Storage {
         case empty

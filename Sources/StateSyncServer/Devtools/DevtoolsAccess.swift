@@ -2,10 +2,8 @@ import NIOHTTP1
 import StateSyncProtocol
 import WebSocket
 
-/// Who may use the devtools, and which stores each caller may read there:
-/// every devtools route resolves the caller's access from its bearer token
-/// with ``access(of:)``, then asks ``mayRead`` for the store it shows (and
-/// the store listing keeps only the stores it allows).
+/// Who may use the devtools, and which stores each caller may read: routes
+/// resolve access with ``access(of:)``, then ask ``mayRead`` for the store.
 struct DevtoolsAccess: Sendable {
     /// Why a caller whose role in `store` is `role` may not read it in the
     /// devtools, or `nil` when it may.
@@ -15,10 +13,8 @@ struct DevtoolsAccess: Sendable {
     /// The one check of whether a role may read a store.
     let mayRead: StoreCheck
 
-    /// The rule for every store: with authentication on, the admin role;
-    /// either way a role that
-    /// `--restrict-read` keeps nothing from (the devtools show the whole
-    /// state and history).
+    /// The rule for every store: with authentication on, the admin role; either
+    /// way a role `--restrict-read` keeps nothing from, as devtools show everything.
     static func byRole(authentication: SessionAuthentication, readPermissions: ReadPermissions) -> DevtoolsAccess {
         DevtoolsAccess(authentication: authentication) { role, store in
             if authentication.isRequired, !role.mayAdminister {

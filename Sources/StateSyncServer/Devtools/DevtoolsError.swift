@@ -60,10 +60,8 @@ public struct DevtoolsError: Error, CustomStringConvertible, Sendable {
         DevtoolsError(base: .failed(message))
     }
 
-    /// The HTTP status that reports it: 404 for a revision or a store that
-    /// does not exist, 400 for a bad query or store name, 401 and 403 for
-    /// the caller, 503 for a store that cannot be opened now, 500 for a
-    /// failed read or replay.
+    /// The HTTP status: 404 missing revision or store, 400 bad query or name,
+    /// 401/403 for the caller, 503 store unavailable now, 500 failed read or replay.
     var status: Int {
         switch base {
         case .revisionAhead, .notRebuildable, .noStore: 404

@@ -1,13 +1,8 @@
 import Synchronization
 
-/// How many devtools API requests (`/devtools/api/*`) the server answers at
-/// once, server-wide. Time travel rebuilds a state (the nearest snapshot
-/// parsed, then up to a snapshot interval of actions replayed) and a journal
-/// page replays up to 500 actions for their patches: each request in flight
-/// holds a rebuilt state and a core. A request beyond the limit is answered
-/// at once with `503` and `Retry-After: 1`, and costs nothing more. The
-/// count is taken when a request's task starts, not when it arrives: see
-/// the yield in ``DevtoolsRoutes``.
+/// How many devtools API requests the server answers at once; each holds a
+/// rebuilt state and a core. Beyond it: `503` with `Retry-After: 1` at once.
+/// The count is taken when a request's task starts (see ``DevtoolsRoutes``).
 final class DevtoolsRequestLimit: Sendable {
     /// The most requests in flight at once.
     let maximum: Int

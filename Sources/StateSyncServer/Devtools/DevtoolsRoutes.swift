@@ -6,17 +6,9 @@ import StateSyncCore
 import StateSyncProtocol
 import WebSocket
 
-/// The read-only HTTP JSON endpoints behind the devtools page
-/// (docs/PROTOCOL.md, "Devtools"): the journal by revision range with each
-/// action's patch, the state at any revision, the sessions, and the recent
-/// rejections, each of the store named by the `store` query parameter
-/// (default `main`; `400 invalid_store` for a bad name, `404` for a store
-/// the server does not hold), and the stores to pick from. Who may read
-/// which store is ``DevtoolsAccess``'s one decision (today: with
-/// authentication on, an `admin` token; either way a role that
-/// `--restrict-read` keeps nothing from). At most
-/// ``DevtoolsRequestLimit/maximum`` requests are answered at once,
-/// server-wide (`503` beyond, see ``DevtoolsRequestLimit``).
+/// The read-only JSON endpoints behind the devtools page (docs/PROTOCOL.md,
+/// "Devtools"), for the store in the `store` query (default `main`). Access is
+/// ``DevtoolsAccess``'s decision; load is bounded by ``DevtoolsRequestLimit``.
 struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
     /// The most entries one journal request returns: a page of the log, small
     /// enough that replaying it for its patches stays in the milliseconds.
@@ -116,10 +108,9 @@ struct DevtoolsRoutes<App: StateSyncApp>: Sendable {
                 let role = try await access.reader(of: store, head)
                 guard limit.acquire() else { return Self.busy(limit.maximum) }
                 defer { limit.release() }
-                // Each request runs in a task started when it arrived, and a
-                // rebuild may not suspend until it is done: let the requests
-                // already received take their places (or be refused) first, so
-                // that a burst costs `maximum` rebuilds, not one after another each.
+                // A rebuild does not suspend once started: yield first so requests already
+                // received take their places (or are refused), and a burst costs `maximum`
+                // rebuilds at once.
                 await Task.yield()
                 return try await withEngine(of: store, role: role) { engine in Self.json(.ok, try await body(query, engine)) }
             } catch {

@@ -1,11 +1,9 @@
 import StateSyncCore
 import StateSyncJournal
 
-/// Rebuilds past states for devtools' time travel, read-only: the nearest
-/// snapshot at or below a revision (or the initial state at 0), then the
-/// journal's entries up to it, replayed through the app's deterministic
-/// reducer with their recorded ``Meta`` (DESIGN invariant 2). It reads the
-/// journal beside the engine and never touches the live state.
+/// Rebuilds past states for devtools, read-only: the nearest snapshot, then
+/// entries replayed with their ``Meta`` (docs/DESIGN.md, section "Invariants",
+/// 2). Reads the journal beside the engine, never the live state.
 struct TimeTravel<App: StateSyncApp>: Sendable {
     /// A revision's state and how it was rebuilt.
     struct Rebuilt {
@@ -47,16 +45,9 @@ struct TimeTravel<App: StateSyncApp>: Sendable {
         return Rebuilt(revision: revision, snapshotRevision: rebuilt.snapshot, state: try encode(rebuilt.state))
     }
 
-    /// The entries `from...through` (at most what is kept: a range reaching
-    /// before the journal's retention starts at its oldest entry), each with
-    /// its whole-state patch when the state before it can be rebuilt.
-    ///
-    /// The JSON of the states is kept by a ``StateMirror``, as the engine
-    /// keeps its own: each entry re-encodes only what its reducer's footprint
-    /// names, and consecutive states share the storage of the rest, so each
-    /// diff costs what the entry changed, not the size of the state.
-    ///
-    /// - Throws: ``DevtoolsError`` when the journal cannot be read.
+    /// The kept entries `from...through`, each with its whole-state patch when the
+    /// state before it can be rebuilt; a ``StateMirror`` keeps each diff's cost to
+    /// what the entry changed.
     func steps(from: UInt64, through: UInt64) async throws(DevtoolsError) -> Steps {
         let entries: [JournalEntry]
         do {

@@ -1,12 +1,6 @@
-/// Subscriptions that resume from a revision this node has not published
-/// yet: in a cluster, a client that fails over to a node behind the one it
-/// left. Answering at once would hand the client an older state than it has
-/// seen in the same epoch; instead the request waits until the node has
-/// caught up to `since`, or, past its deadline, is answered `behind` so the
-/// client tries another node.
-///
-/// Bounded by what sessions may have in flight: one entry per such
-/// `subscribe` the engine's queue let in.
+/// Subscriptions resuming from a revision this node has not published yet (a
+/// failover from a node ahead): each waits for `since`, or gets `behind` at its
+/// deadline, so a client never sees an older state. Bounded by the engine's queue.
 struct CatchUpHolds {
     /// A `subscribe … since` waiting for `since` to be published.
     struct Held {

@@ -1,18 +1,9 @@
 import DequeModule
 import StateSyncCore
 
-/// Keeps a session's dispatches in the order it sent them on a node that
-/// forwards dispatches to the store's writer (a cluster, ``ClusterLinks``).
-/// A dispatch is written here or forwarded, and the two routes reach the
-/// journal independently; so a dispatch takes a route only when none of its
-/// session's earlier dispatches is still on the other one (it waits
-/// meanwhile, ``OwnWrites``), forwarded ones ride the link their session's
-/// earlier forwards are on, and forwards that got no answer are written
-/// here once none of their session's forwards is still on its way, in the
-/// order they were sent.
-///
-/// Only sessions with a dispatch not answered yet have an entry: bounded by
-/// what sessions may have in flight.
+/// Keeps a session's dispatches in send order across the two routes, written
+/// here or forwarded (``ClusterLinks``): one waits while an earlier one is on
+/// the other route. Only sessions with an unanswered dispatch have an entry.
 struct DispatchRoutes {
     /// Where a dispatch would go now.
     enum Route: Equatable {

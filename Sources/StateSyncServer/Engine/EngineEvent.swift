@@ -2,13 +2,9 @@ import StateSyncCore
 import StateSyncJournal
 import StateSyncProtocol
 
-/// One request to the sequencer, queued by ``SyncEngine``'s public methods
-/// (from any thread), by a journal completion or by an effect, handled in
-/// arrival order.
-///
-/// Not generic over the app on purpose: the sequencer's generic code handles
-/// every event, and a generic enum makes each payload cost a runtime
-/// metadata lookup (measured: ~20% of the engine's throughput).
+/// One request to the sequencer, from ``SyncEngine``'s methods, a journal
+/// completion or an effect, handled in arrival order. Not generic over the app
+/// on purpose: a generic enum costs a runtime metadata lookup per payload.
 enum EngineEvent: Sendable {
     /// A session completed `hello` (or an HTTP request began); `announced`
     /// sessions are journaled in presence.

@@ -1,23 +1,8 @@
 import Synchronization
 
-/// The sequencer's queue: callers on any thread ``post(_:)`` events; the
-/// sequencer takes everything queued at once with ``nextRound()``, so
-/// actions that arrive together form one batch.
-///
-/// The sequencer runs only while there is something to do: an event posted
-/// to an idle inbox starts a run (``start(runs:)``), which takes rounds
-/// until the queue is empty and then ends. An idle store holds no task
-/// (a suspended task keeps the slabs of its deepest stack, about 7 KiB),
-/// and at most one run is going at any time: the decision to end a run and
-/// the decision to start one are both taken under the queue's lock.
-///
-/// Sessions' requests are bounded: ``postRequest(_:)`` waits while
-/// `capacity` of them are queued, until the sequencer takes them. A session
-/// that waits for room (``whenRoomForRequests(_:)``) before handling its
-/// next message stops reading its socket while the engine is behind,
-/// instead of growing this queue. The engine's
-/// own events (joins, leaves, drains, journal completions) are not bounded
-/// here: each comes from a bounded source (a connection, the batch in flight).
+/// The sequencer's queue: ``nextRound()`` takes every event posted from any
+/// thread, so actions arriving together form one batch. At most one run exists
+/// (decided under the lock); requests are bounded by `capacity` (``postRequest(_:)`` waits).
 final class EngineInbox: Sendable {
     private struct Queue {
         var events: [EngineEvent] = []
@@ -85,12 +70,9 @@ final class EngineInbox: Sendable {
         }
     }
 
-    /// For a request that found the queue full (counted with `whenFull`):
-    /// calls `resume` once the queue may have room again (the sequencer
-    /// took the queued ones, or stopped), at once if it has room now.
-    /// `resume` runs on the thread that made the room: it must only hand
-    /// over to its caller's loop. The room is not reserved: try the request
-    /// again, and wait again if others took it.
+    /// For a request that found the queue full: calls `resume` once the queue may
+    /// have room. `resume` runs on the thread that made the room and must only
+    /// hand over to its caller's loop; the room is not reserved.
     func whenRoomForRequests(_ resume: @escaping @Sendable () -> Void) {
         whenFull()
         let roomNow = queue.withLock { queue in
@@ -101,10 +83,8 @@ final class EngineInbox: Sendable {
         if roomNow { resume() }
     }
 
-    /// Queues the request `event` when fewer than `capacity` requests are
-    /// queued, without waiting: `nil` when the queue is full (then
-    /// ``postRequest(_:)`` waits for room), else whether it was queued
-    /// (`false` once the sequencer has stopped).
+    /// Queues the request `event` if there is room, without waiting: `nil` when
+    /// the queue is full, else whether it was queued (`false` once stopped).
     func postRequestIfRoom(_ event: EngineEvent) -> Bool? {
         let posting = queue.withLock { queue in append(event, to: &queue, bounded: true) }
         if case .full = posting { return nil }

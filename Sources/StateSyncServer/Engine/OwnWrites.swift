@@ -1,16 +1,6 @@
-/// What makes every answer to a session's read reflect what that session
-/// caused before it (its own join, its dispatches), even before those are
-/// durable: a `get` or `subscribe` sent right after `welcome` or a
-/// `dispatch` waits until the revision the session caused is published,
-/// and the session's later requests wait behind it, in order. A dispatch
-/// forwarded to the store's writer in a cluster (``ClusterLinks``) has no
-/// revision until the writer answers: a read sent after it waits for that
-/// answer, then for its revision. A dispatch that may not take its route
-/// yet (``DispatchRoutes``) waits here too, with its session's later
-/// requests behind it.
-///
-/// Bounded by what sessions may have in flight: an entry per session with
-/// an unpublished write, a read per request the engine's queue let in.
+/// Holds a session's reads until what it caused before (its join, its
+/// dispatches, forwarded ones included) is published, and its later requests
+/// behind them, in order. Bounded by what sessions may have in flight.
 struct OwnWrites {
     /// A request held until `revision` is published.
     struct HeldRequest {

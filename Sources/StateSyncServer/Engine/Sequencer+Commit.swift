@@ -35,11 +35,9 @@ extension Sequencer {
         shared.writer.withLock { writer in if writer != nil { writer = .unknown } }
     }
 
-    /// The batch in flight was written (publish it, start its effects, take
-    /// a snapshot when due), or another node moved the shared head or
-    /// decided one of its pairs (catch up, then sequence it again), or its commit's outcome is unknown
-    /// (withhold its acks, catch up), or the journal failed (answer it as
-    /// failed and accept no more actions).
+    /// The batch in flight was written, or another node moved the shared head
+    /// (catch up, sequence again), or its commit's outcome is unknown, or the
+    /// journal failed (answer it as failed and accept no more actions).
     func durable(_ result: Result<Void, JournalError>) {
         switch result {
         case .failure(let error) where (error.isRevisionGap || error.isOutcomeConflict) && sharedJournal != nil:
@@ -79,12 +77,9 @@ extension Sequencer {
         })
     }
 
-    /// The journal lost its connection during `COMMIT` (PostgreSQL): the
-    /// `unknown` dispatches may or may not be stored, so neither an `ack`
-    /// nor a `reject` ("the state did not change") would be true. Their
-    /// answers are dropped and their sessions closed: the clients reconnect
-    /// and send the same `(clientId, id)` again, and whichever server they
-    /// reach answers from the store's remembered outcome, or applies it once.
+    /// The journal lost its connection during `COMMIT`: neither `ack` nor
+    /// `reject` would be true, so the answers are dropped and the sessions
+    /// closed; their clients resend the same `(clientId, id)`, answered once.
     func withholdAnswers(to unknown: Set<UnansweredDispatch>, in batch: inout PendingBatch) {
         batch.answers.removeAll { unknown.contains(UnansweredDispatch(sessionID: $0.sessionID, actionID: $0.actionID)) }
         for sessionID in Set(unknown.map(\.sessionID)) {

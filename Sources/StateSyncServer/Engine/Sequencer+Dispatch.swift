@@ -7,12 +7,9 @@ import StateSyncCore
 import StateSyncProtocol
 
 extension Sequencer {
-    /// Reduces one client action into the building batch, or answers it from
-    /// its earlier outcome (exactly-once per `(clientId, id)`); on
-    /// ``DispatchRoute/mayForward``, sends it to the store's writer when
-    /// another node writes the store (``Sequencer+Forward``). Returns
-    /// whether it must wait for its session's dispatches on the other route
-    /// instead (the caller holds it, ``OwnWrites``).
+    /// Reduces one client action into the building batch, answers it from its
+    /// earlier outcome, or forwards it to the store's writer. Returns whether it
+    /// must wait for its session's dispatches on the other route (``OwnWrites``).
     @discardableResult
     func dispatch(
         _ object: JSONObject, id: String, from sessionID: String, received: ContinuousClock.Instant,
@@ -64,12 +61,8 @@ extension Sequencer {
         }
         if let fault = journal.writeFault, !fault.isFinal {
             if route == .afterUnansweredForward { return closeUnansweredForward(of: sessionID, id: id, reason: fault.reason) }
-            // Refused, not held: what was accepted before the fault waits for
-            // the journal's retries, and nothing more piles up behind it.
-            // Not remembered either, so the same pair may be sent again. It
-            // says nothing of an earlier send of the pair, which may have been
-            // stored: a client that sent it before unanswered sends it again.
-            // (A final fault is not: the append finds out, and the engine stops.)
+            // Refused, not held or remembered, so nothing piles up behind the fault and
+            // the pair may be sent again. It says nothing of an earlier send of the pair.
             let message = "the server cannot store actions right now (\(fault.reason)); this dispatch was not applied: send it again later"
             answerAtOnce(dispatch.answer(.rejected(code: RejectCode.unavailable.rawValue, message: message), isDuplicate: false))
             return
@@ -102,11 +95,9 @@ extension Sequencer {
         }
     }
 
-    /// A dispatch that came after this node stopped serving the store
-    /// (another node wrote it at a newer app schema version): not applied.
-    /// A client's session is sent elsewhere unanswered, so that its client
-    /// sends it again to a node that serves the store; a forwarded or HTTP
-    /// one is refused `schema_too_new` (a forwarding node then writes it).
+    /// A dispatch after another node wrote the store at a newer schema: a
+    /// client's session is sent elsewhere unanswered so it resends there; a
+    /// forwarded or HTTP one is refused `schema_too_new`.
     private func refuseForNewerStore(_ dispatch: Dispatch, stored: Int) {
         let message = ProtocolError.storeSchemaNewer(store, stored: stored, served: App.schemaVersion).message
         guard !dispatch.session.announced else { return moveElsewhere(dispatch.session.info.id, reason: message) }

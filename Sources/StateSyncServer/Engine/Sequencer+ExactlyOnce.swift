@@ -8,14 +8,9 @@ extension Sequencer {
     /// How many journal outcome reads a round keeps in flight at once.
     private static var prefetchConcurrency: Int { 32 }
 
-    /// The outcome of `key` decided before (from memory, else the journal,
-    /// which is read `askingTheJournal` even when memory says the pair is
-    /// new: another node may have decided it), or `nil` when the pair is
-    /// new. When the journal cannot be read, the
-    /// answer is a rejection (not remembered): applying the action could
-    /// apply it twice. On a shared journal (looked up when a batch is
-    /// sequenced again after a pair conflict) that is `unavailable` (the
-    /// storage is unreachable: retry later), else `internal_error`.
+    /// The outcome of `key` decided before (memory, else the journal; always the
+    /// journal when `askingTheJournal`, as another node may have decided it), or
+    /// `nil` when new. An unreadable journal gives a rejection, never a second apply.
     func earlierOutcome(of key: OutcomeKey, askingTheJournal: Bool = false) async -> JournalOutcome? {
         switch exactlyOnce.lookup(key) {
         case .known(let outcome):
@@ -39,11 +34,8 @@ extension Sequencer {
         }
     }
 
-    /// Reads the journal outcomes of the round's dispatched pairs that memory
-    /// does not hold, concurrently, before the round is handled one event at
-    /// a time: after a restart every new pair must be checked, and
-    /// overlapping those reads keeps the sequencer from waiting on each. A
-    /// failed read is left to ``earlierOutcome(of:)``, which reports it.
+    /// Reads the journal outcomes of the round's new pairs concurrently, before
+    /// the round is handled; a failed read is left to ``earlierOutcome(of:)``.
     func prefetchOutcomes(for events: [EngineEvent]) async {
         guard !forwardsDispatches else { return }   // the writer looks them up
         let keys = events.lazy.compactMap { event -> OutcomeKey? in

@@ -58,29 +58,9 @@ struct FollowState {
     }
 }
 
-/// Following a shared journal. Several nodes write one store; PostgreSQL
-/// orders their batches (a compare-and-set on the head). A node learns that
-/// others wrote from a hint (``SharedJournal/follow(hint:)``) or from its own
-/// batch being refused, and then, with none of its batches in flight:
-/// 1. goes back to its published (durable) state, dropping what it reduced
-///    but did not write;
-/// 2. reads the entries after its published revision (after the store's
-///    newest snapshot, loaded first, when retention dropped some of them:
-///    ``readMissedEntries()``) and replays them
-///    through the reducer alone with their stored `Meta`
-///    (``AuthoritativeState/follow(_:)``: effects ran on the node that
-///    accepted them), and publishes them to its subscribers as one batch
-///    (patches, no answers);
-/// 3. tells the journal where it is (``SharedJournal/caughtUp(through:)``) and
-///    sequences again what it had dropped, in order: same `(clientId, id)`
-///    pairs, new revisions. Their answers leave once that batch is durable.
-///
-/// A pair is never applied twice across nodes: a node does not look each
-/// new pair up before applying it; the journal's commit refuses a batch
-/// holding a pair another node had already decided
-/// (``JournalError/isOutcomeConflict``, see `PostgresGroupStorage`), and
-/// the round that sequences that batch again looks its pairs up first, so
-/// such a pair is answered from its stored outcome.
+/// Following a shared journal: told that others wrote, a node rewinds to its
+/// published state, replays their entries, and sequences its dropped work
+/// again. The commit refuses a pair decided elsewhere (``JournalError/isOutcomeConflict``).
 extension Sequencer {
     /// Another node moved the head before the batch in flight, or had
     /// decided one of its pairs: nothing of it was written and none of its
@@ -98,12 +78,9 @@ extension Sequencer {
             "rev": "\(publication.revision)", "conflicts": "\(following.conflictsInARow)", "error": "\(error)"])
     }
 
-    /// The connection to the shared journal was lost during `COMMIT`: the
-    /// batch may or may not be stored. Its acks are withheld and their
-    /// sessions closed (their clients retry, on any node, and are answered
-    /// from the stored outcome or applied once); the engine then reads the
-    /// store's head and entries, which say whether the batch landed
-    /// (``settle(_:against:)``), and goes on.
+    /// The connection was lost during `COMMIT`: the batch's acks are withheld and
+    /// their sessions closed, then a catch-up reads whether it landed
+    /// (``settle(_:against:)``).
     func outcomeUnknown(_ error: JournalError) {
         logger.error("the journal lost its connection during COMMIT; catching up from the store", metadata: ["error": "\(error)"])
         let unknown = commits.inFlight.map(Self.acceptedDispatches) ?? []
@@ -174,11 +151,8 @@ extension Sequencer {
         await sequenceAgain(inputs)
     }
 
-    /// What to do for the batch whose commit's outcome was unknown, now that
-    /// `missed` says whether it landed: start its effects (it landed: they
-    /// run as if its commit had been acknowledged, once its entries are
-    /// published), or sequence its commands again (nothing of it is stored;
-    /// its clients send their dispatches again).
+    /// For the batch of unknown outcome: start its effects if `missed` shows it
+    /// landed, else sequence its commands again.
     private func settle(_ unknown: UnknownCommit, against missed: MissedEntries) -> (effects: [@Sendable () -> Void], commands: [BatchInput]) {
         let settlement = unknown.settle(against: missed.entries, skippedSnapshot: missed.skipped > 0)
         let metadata: Logger.Metadata = [
@@ -225,12 +199,9 @@ extension Sequencer {
         }
     }
 
-    /// Another node wrote the store at app schema `version` (from `revision`
-    /// on), newer than this app's: its entries cannot be read here. The
-    /// engine accepts no more actions (`/health` says why), and every
-    /// session is closed with 1013 so that its client goes to a node that
-    /// knows the version; dispatches held here are not answered (their
-    /// clients send them again there; exactly-once keeps each once).
+    /// Another node wrote the store at a newer app schema `version`: accept no
+    /// more actions and close every session with 1013 so its client goes to a
+    /// node that knows it; held dispatches stay unanswered and are resent there.
     private func stopServingNewerStore(version: Int, from revision: UInt64) {
         let reason = "the store is at app schema version \(version) from revision \(revision), newer than this node's \(App.schemaVersion): this node no longer serves it; upgrade it"
         logger.critical("another node wrote the store at a newer app schema version; this node no longer serves it", metadata: [
@@ -251,11 +222,9 @@ extension Sequencer {
         stopAccepting(reason: reason)
     }
 
-    /// Sequences `inputs` again, in order, on the caught-up state. Each
-    /// dispatch goes where a new one of its session would (to the writer,
-    /// when this node lost the store's lease meanwhile); all of them are
-    /// first withdrawn from this node's count (``DispatchRoutes``), so
-    /// that none waits behind the others.
+    /// Sequences `inputs` again, in order, on the caught-up state; each is first
+    /// withdrawn from this node's route count (``DispatchRoutes``) so none waits
+    /// behind the others.
     private func sequenceAgain(_ inputs: [BatchInput]) async {
         guard !inputs.isEmpty else { return }
         if following.verifyPairs { exactlyOnce.verifyWithJournal() }

@@ -38,34 +38,13 @@ enum DispatchRoute: Equatable {
     case writerIsOlder
 }
 
-/// Forwarding. In a cluster one node writes each store: the holder of its
-/// lease (``SharedJournal/watchWriter(_:)``). A node that does not hold it
-/// sends its sessions' dispatches there instead of sequencing them
-/// (``ClusterLinks``), and follows the writer's commits as it follows any
-/// other node's. The writer applies each as a dispatch of the session,
-/// under its exactly-once key, and answers once it is durable; this node
-/// sends the session the `ack` once it has published that revision, or the
-/// `reject` at once. Only a dispatch with a key (a session with a
-/// `clientId`) is forwarded: a dispatch whose link closed before its answer
-/// is then sequenced here, and its key keeps it from being applied twice
-/// (the writer's outcome is found, or the two commits' outcome rows
-/// collide and one is refused); when this node cannot write either (its
-/// storage is failing), the session is closed, as after a commit of
-/// unknown outcome, and its client sends the dispatch again. A session's
-/// reads wait for its forwarded dispatches' answers, then for their
-/// revisions (``OwnWrites``). A session's dispatches keep the order it sent
-/// them in across the two routes (``DispatchRoutes``).
+/// Forwarding: in a cluster the lease holder writes each store, and other
+/// nodes send it dispatches that have an exactly-once key, so one whose link
+/// closed unanswered can be sequenced here without applying it twice.
 extension Sequencer {
-    /// Forwards `dispatch` to the store's writer when another node writes
-    /// the store; or says it must wait for its session's dispatches on the
-    /// other route, or be sequenced here.
-    ///
-    /// Only a dispatch with an exactly-once key from one of this node's own
-    /// sessions may be forwarded. A session another node forwarded here
-    /// (``ForwardedWrites``) is never sent on: when this node lost the lease
-    /// with its dispatch in a refused batch, it writes it itself (the
-    /// compare-and-set keeps that safe), rather than send it back, maybe to
-    /// the node it came from.
+    /// Forwards `dispatch` to the store's writer, or says it must wait or be
+    /// sequenced here. A session forwarded here is never sent on: the
+    /// compare-and-set makes writing it here safe.
     func take(_ dispatch: Dispatch) async -> RouteTaken {
         guard links != nil, dispatch.key != nil, let prefix = ownSessionPrefix, dispatch.session.info.id.hasPrefix(prefix) else {
             return .sequenceHere
@@ -92,10 +71,8 @@ extension Sequencer {
         return address
     }
 
-    /// Sends `dispatch` to the writer at `address` (on link `link`, see
-    /// ``ClusterLinks/forward(_:to:onLink:answered:)``); its answer comes back as
-    /// ``EngineEvent/forwardAnswered(sessionID:id:action:received:outcome:)``.
-    /// One the links refuse is answered as if its link had closed.
+    /// Sends `dispatch` to the writer at `address` on link `link`; the answer
+    /// comes back as ``EngineEvent/forwardAnswered(sessionID:id:action:received:outcome:)``.
     private func forward(_ dispatch: Dispatch, to address: String, onLink link: UInt64?) async {
         guard let links, let clientID = dispatch.session.clientID else { return }
         let sessionID = dispatch.session.info.id
@@ -168,10 +145,8 @@ extension Sequencer {
         }
     }
 
-    /// A forwarded dispatch got no answer and cannot be written here (the
-    /// storage is failing): the writer may still store it, so no refusal
-    /// may say nothing was applied. As after a commit of unknown outcome,
-    /// the session is closed and its client sends it again.
+    /// A forwarded dispatch got no answer and cannot be written here; the writer
+    /// may still store it, so the session is closed and its client resends.
     func closeUnansweredForward(of sessionID: String, id: String, reason: String) {
         logger.notice("a forwarded dispatch got no answer and cannot be written here; closing its session", metadata: [
             "session": "\(sessionID)", "id": "\(id)", "reason": "\(reason)"])
@@ -181,10 +156,8 @@ extension Sequencer {
         }
     }
 
-    /// Holds `answer`, an ack at `revision` that another node wrote, until
-    /// this node has published that revision (so that the session's next
-    /// read here sees its action); hints the follower that the store's
-    /// head is at least there.
+    /// Holds `answer`, an ack at `revision` another node wrote, until this node
+    /// has published that revision, so the session's next read sees its action.
     func holdAck(_ answer: DispatchAnswer, of sessionID: String, until revision: UInt64) {
         following.hintedHead = max(following.hintedHead, revision)
         forwards.acks.append((revision, answer))

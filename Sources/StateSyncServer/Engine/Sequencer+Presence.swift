@@ -4,11 +4,8 @@ import StateSyncJournal
 import Synchronization
 
 extension Sequencer {
-    /// Reduces `sessionJoined` again for each announced session whose id
-    /// is not in `present`, in id order, as its join did (with its
-    /// `clientId`); returns how many. In a cluster, these are the live
-    /// sessions whose presence another node removed while it held this one
-    /// dead (see ``ClusterPresence``).
+    /// Reduces `sessionJoined` again, in id order, for each announced session not
+    /// in `present` (see ``ClusterPresence``); returns how many.
     func announceSessions(except present: Set<String>) -> Int {
         let missing = publication.sessions.values
             .filter { $0.announced && !present.contains($0.info.id) }
@@ -22,12 +19,8 @@ extension Sequencer {
         return missing.count
     }
 
-    /// Counts in ``SyncEngine/liveSessionsRemovedElsewhere`` the sessions
-    /// live here that `entries`, another node's, left: a claimer removed
-    /// them while it held this node dead, and its `sessionLeft` may land
-    /// after this node announced them again (a retry of a leave whose first
-    /// commit was slow). The cluster's presence then announces them again.
-    /// Only server commands (no action id) are decoded.
+    /// Counts in ``SyncEngine/liveSessionsRemovedElsewhere`` the sessions live
+    /// here that another node's `entries` left, so presence announces them again.
     func countLiveSessionsRemoved(by entries: [JournalEntry]) {
         var removed = 0
         for entry in entries where entry.actionID == nil {

@@ -29,26 +29,9 @@ struct MissedEntries {
 }
 
 extension Sequencer {
-    /// Reads the entries after the published revision for a catch-up.
-    ///
-    /// A node away for longer than the journal keeps (paused, or cut off
-    /// from the store, while others wrote and stored snapshots) finds the
-    /// first of them dropped by retention: the kept entries start later.
-    /// It then loads the newest snapshot (retention keeps every entry after
-    /// it), rewinds the authority to it, and replays the entries after it.
-    /// The revisions in between have no entry: they are published as one
-    /// change from the published state to the snapshot's, found by diffing
-    /// the two. Each subscription then gets one patch from its `base` to
-    /// the new revision, as a slow consumer's coalesced patch does
-    /// (docs/PROTOCOL.md: "a patch may cover several revisions"), and
-    /// a `subscribe … since` one of the skipped revisions gets a snapshot,
-    /// as any revision the history window does not hold.
-    ///
-    /// - Throws: ``JournalError`` when reading fails, or when the kept
-    ///   entries still do not continue the published revision or the
-    ///   snapshot (retention ran between the reads: the catch-up is tried
-    ///   again); ``SyncEngineError`` when the snapshot does not decode as
-    ///   the app's state (nothing of it applied).
+    /// Reads the entries after the published revision for a catch-up; when
+    /// retention dropped some, loads the newest snapshot and publishes the gap as
+    /// one diffed change (docs/PROTOCOL.md: "a patch may cover several revisions").
     func readMissedEntries() async throws -> MissedEntries {
         let published = publication.revision
         let entries = try await journal.entries(from: published + 1, through: UInt64(Int64.max))

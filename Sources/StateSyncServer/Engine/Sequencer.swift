@@ -5,28 +5,9 @@ import StateSyncCore
 import StateSyncJournal
 import StateSyncProtocol
 
-/// The engine's sequencer: it takes the events of ``EngineInbox`` in
-/// rounds, on one task at a time (a run lasts while events come), and
-/// hands each to the part that owns its invariant. It decides nothing
-/// itself beyond the order of those calls:
-///
-/// - ``AuthoritativeState``: runs commands through the app's pipeline
-///   (middleware, reducer, effects) and keeps the JSON mirror;
-/// - ``ExactlyOnce``: whether a `(clientId, id)` pair was decided before;
-/// - ``CommitPipeline``: group commit (the building batch, the one in
-///   flight); answers leave only with their durable batch;
-/// - ``FanOutShards``: the hand-off to the fan-out: each published change
-///   goes once to every event loop's ``FanOutShard``, whose ``Publication``
-///   (history, sessions, trie; no gaps, coalescing for slow consumers)
-///   prepares and writes its sessions' frames on that loop;
-/// - ``SnapshotPolicy`` and ``SnapshotWriter``: snapshots, written off this task;
-/// - the ``Journal``: the storage seam, reached only from here.
-///
-/// A round: read ahead the journal outcomes the round's dispatches need,
-/// handle every event in order (dispatches reduce into the building batch),
-/// then flush: hand the building batch to the journal when none is in
-/// flight. When a batch is durable it is published (patches, then acks and
-/// rejects), its effects start, and a snapshot is taken when due.
+/// The engine's sequencer: it takes ``EngineInbox`` events in rounds, on one
+/// task at a time, and hands each to the part that owns its invariant. It
+/// decides only the order of those calls, and only it reaches the ``Journal``.
 final class Sequencer<App: StateSyncApp> {
     let journal: any Journal
     /// The journal as one other servers write too, or `nil` when this engine writes it alone.
@@ -103,10 +84,9 @@ final class Sequencer<App: StateSyncApp> {
         migratedOnOpen = recovered.migratedFrom != nil
     }
 
-    /// One run (see ``EngineInbox``): the first one starts the engine, then
-    /// each takes rounds until the inbox is empty. The run in which
-    /// ``EngineEvent/shutdown`` and the last batch are done takes the final
-    /// snapshot and closes the journal.
+    /// One run (see ``EngineInbox``): the first starts the engine; each takes
+    /// rounds until the inbox is empty. The final run takes the last snapshot and
+    /// closes the journal.
     func run() async {
         if !started {
             started = true
@@ -131,18 +111,9 @@ final class Sequencer<App: StateSyncApp> {
         }
     }
 
-    /// Journals `serverStarted` and starts following a shared journal and
-    /// hearing which node writes it.
-    ///
-    /// `serverStarted` is journaled only over a history it changes: a store
-    /// with no entry yet (a new store, a fresh data directory) has no
-    /// session from before to forget, and its creation costs one commit
-    /// less; a store whose sessions all left (closed idle, or stopped
-    /// cleanly) reopens at the revision it closed at. After a crash the
-    /// app's reducer forgets the sessions that never left. On a journal
-    /// shared by a cluster it is not journaled either: it would drop the
-    /// presence of the other nodes' live sessions; the journal's
-    /// ``ClusterPresence`` removes the sessions of dead nodes instead.
+    /// Journals `serverStarted` and starts following a shared journal. It is
+    /// journaled only over a history it changes, and never on a cluster's journal,
+    /// where it would drop other nodes' live sessions (``ClusterPresence`` handles those).
     private func start() {
         let (inbox, shared) = (inbox, shared)
         sharedJournal?.follow { head in inbox.post(.journalHint(head)) }
@@ -221,10 +192,8 @@ final class Sequencer<App: StateSyncApp> {
         return false
     }
 
-    /// Carries out `held`, a request released or sequenced again, unless
-    /// its session has one in `again` (it waits behind it); a dispatch that
-    /// must wait for its session's dispatches on the other route (its route
-    /// changed since it was held) goes into `again`, which the caller holds.
+    /// Carries out `held` unless its session has one in `again`; a dispatch whose
+    /// route changed since it was held goes into `again`, which the caller holds.
     func perform(_ held: OwnWrites.HeldRequest, holdingIn again: inout OwnWrites.HeldAgain) async {
         guard !again.holds(held.sessionID) else { return again.hold(held) }
         if await perform(held.request, from: held.sessionID, received: held.received) {

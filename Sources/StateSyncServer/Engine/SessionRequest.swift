@@ -1,10 +1,8 @@
 public import StateSyncCore
 
-/// What a joined session asks of the engine: the one vocabulary of the
-/// verbs between the session layer and the engine. The session layer turns
-/// each valid client message into one (``SessionStateMachine`` validates it
-/// first), ``SyncEngine/handle(_:from:)`` queues it, and the sequencer
-/// answers it through the session's ``SessionSink``.
+/// What a joined session asks of the engine. The session layer turns each
+/// valid client message into one, ``SyncEngine/handle(_:from:)`` queues it,
+/// and the answer goes through the session's ``SessionSink``.
 ///
 /// ```swift
 /// engine.handle(.subscribe(id: "s1", path: try JSONPointer(parsing: "/todos"), since: nil), from: "s-1")

@@ -1,20 +1,12 @@
 public import NIOCore
 
-/// One connected session, as ``SyncEngine`` sees it. The session layer
-/// implements it over its WebSocket connection; tests use a recording fake.
+/// One connected session, as ``SyncEngine`` sees it; the session layer
+/// implements it over its connection, tests with a recording fake.
 ///
-/// The engine calls it from the event loop of the session's fan-out shard
-/// (``eventLoop`` when the sink has one), one call at a time per session
-/// (a large snapshot or value is written from the shard's answer encoder
-/// while the shard holds everything else back), and never waits for it:
-/// `send` must only queue the bytes.
-///
-/// Backpressure is explicit: before sending, the engine reads
-/// ``isWritable``. When it is `false` the engine holds the session's
-/// messages back (it becomes a *slow consumer*) and calls
-/// ``notifyWhenWritable(_:)`` once; the sink calls the given closure when
-/// it can take more, and the engine then sends one coalesced patch per
-/// subscription, then the answers it held back.
+/// The engine calls it from its fan-out shard's event loop, one call at a time
+/// per session, and never waits: `send` must only queue the bytes. When
+/// ``isWritable`` is `false`, the engine holds messages back and calls
+/// ``notifyWhenWritable(_:)`` once, then sends coalesced patches after the drain.
 ///
 /// ```swift
 /// final class ConnectionSink: SessionSink {
@@ -37,21 +29,15 @@ public protocol SessionSink: AnyObject, Sendable {
     /// Whether the session takes more messages now: its backlog is below
     /// its high-water mark. Reading it has no side effect.
     var isWritable: Bool { get }
-    /// The engine found the sink not writable and holds its messages back:
-    /// call `drained` once the backlog has fallen below the low-water mark
-    /// (at once when it already has). Not called again until `drained` ran;
-    /// a session that closes meanwhile need not call it.
+    /// Call `drained` once the backlog has fallen below the low-water mark (at
+    /// once when it has). Not called again until `drained` ran.
     func notifyWhenWritable(_ drained: @escaping @Sendable () -> Void)
-    /// The engine gives up on the session: it does not read, and more
-    /// answers wait for it than ``SyncEngineConfiguration/maxDeferredAnswers``
-    /// or ``SyncEngineConfiguration/maxDeferredBytes`` allow. Close the
-    /// connection (a WebSocket with 1008 and `reason`); the session then
-    /// leaves the engine as any closed one does. Called at most once.
+    /// The engine gives up on a session that does not read and exceeds
+    /// ``SyncEngineConfiguration/maxDeferredAnswers`` or
+    /// ``SyncEngineConfiguration/maxDeferredBytes``: close it (1008). Called at most once.
     func close(reason: String)
-    /// This node no longer serves the store (another node wrote it at a
-    /// newer app schema version than this node knows): close the connection
-    /// so that the client goes to another node (a WebSocket with 1013, try
-    /// again later, and `reason`). Default: ``close(reason:)``.
+    /// This node no longer serves the store (a newer app schema elsewhere):
+    /// close so the client goes to another node (1013). Default: ``close(reason:)``.
     func moveElsewhere(reason: String)
 }
 

@@ -12,41 +12,11 @@ import NIOPosix
 /// each subscriber focused patches through its ``SessionSink``.
 ///
 /// Every method but ``init(journal:configuration:logger:)`` and
-/// ``shutdown()`` returns at once: it queues a request that the engine's
-/// sequencer (one task) handles in order, and the answers go to the session's
-/// sink. Requests of one session are handled in the order it made them.
-///
-/// Guarantees (docs/PROTOCOL.md, DESIGN invariants):
-/// - Actions arriving together are reduced in order into one batch, written
-///   with one journal append (one fsync); while it is written the next batch
-///   accumulates (group commit).
-/// - Only durable revisions are ever shown: after a batch is durable, its
-///   patches are sent, then its `ack`s and `reject`s. On the dispatching
-///   session every patch up to an action's revision precedes its `ack`.
-/// - Exactly-once: a repeated `(clientId, id)` gets the original `ack` or
-///   `reject` (remembered in memory, else read from the journal).
-/// - A subscription hears only changes of its slice, chained by `base`,
-///   never with a gap. A session whose sink is not
-///   ``SessionSink/isWritable`` gets nothing until the sink reports the
-///   drain (``SessionSink/notifyWhenWritable(_:)``), then one coalesced
-///   patch per subscription (or a snapshot if its base left the history
-///   window), then the answers held back.
-///
-/// - Fan-out runs on every core: the sequencer hands each durable batch to
-///   one shard per event loop (``init(journal:configuration:middleware:metrics:logger:eventLoops:)``),
-///   which prepares and writes its sessions' messages on that loop. Each
-///   session's messages keep the order above; sessions of different
-///   shards are sent to in parallel, with no order between them.
-///
-/// The session layer validates messages (hello first, roles, rate limits,
-/// pointer syntax, subscription limits) and hands the engine only valid
-/// ``SessionRequest``s; the engine still rejects a dispatch from a `reader`
-/// with `forbidden`.
-///
-/// Every command, the clients' and the server's own (presence, an effect's
-/// follow-ups), runs through the app's pipeline: `middleware` before and
-/// after `App.reducer`, then `App.effects` once it is durable (see
-/// ``init(journal:configuration:middleware:metrics:logger:eventLoops:)``).
+/// ``shutdown()`` returns at once: it queues a request for the sequencer (one
+/// task), which handles each session's requests in order. Only durable
+/// revisions are shown: a batch's patches go out before its `ack`s and
+/// `reject`s (docs/DESIGN.md, section "Invariants"). Fan-out runs on one shard
+/// per event loop; sessions of different shards have no order between them.
 ///
 /// ```swift
 /// let journal = try await SQLiteJournal.open(configuration: .init(directory: dataDirectory), logger: logger)
@@ -65,31 +35,16 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     let journal: any Journal
     private let effects: EffectRunner<SessionCommand<App.Action>>
 
-    /// Opens the engine on `journal`: restores the last snapshot, replays the
-    /// entries after it through `App.reducer` with their recorded `Meta`
-    /// (middleware and effects do not run on replay), then starts the
-    /// sequencer, which first journals `serverStarted` when the journal held
-    /// a history. The engine takes over the journal and closes it in
-    /// ``shutdown()``.
+    /// Opens the engine on `journal`: restores the last snapshot and replays the
+    /// later entries through `App.reducer` alone (no middleware, no effects). The
+    /// engine owns the journal and closes it in ``shutdown()``.
     ///
     /// - Parameters:
-    ///   - journal: Where accepted actions, outcomes and snapshots go
-    ///     (``SQLiteJournal``, or ``MemoryJournal`` for `--memory`).
-    ///   - configuration: Batching, history and slow-consumer settings.
-    ///   - middleware: Run around `App.reducer` for every command, in order
-    ///     (``ActionLogMiddleware``, ``ActionMetricsMiddleware``, your own);
-    ///     a middleware's rejection answers a client's dispatch with its code.
-    ///   - metrics: Where the engine counts actions, patches, snapshots,
-    ///     slow consumers and dispatch → answer times (default: handles from
-    ///     the process's `MetricsSystem`).
-    ///   - logger: Lifecycle at `info`, sessions at `debug`, each action at `trace`.
-    ///   - eventLoops: Where the fan-out runs: one shard per loop prepares
-    ///     and writes the messages of the sessions whose sinks run on that
-    ///     loop (``SessionSink/eventLoop``); pass the server's group. Default:
-    ///     NIO's shared group (one loop per core). The group must outlive
-    ///     ``shutdown()``.
-    /// - Throws: ``SyncEngineError`` when the journal does not replay into
-    ///   this app's state; ``JournalError`` when it cannot be read.
+    ///   - middleware: Runs around `App.reducer` for every command, in order.
+    ///   - eventLoops: One fan-out shard per loop (default: NIO's shared group);
+    ///     the group must outlive ``shutdown()``.
+    /// - Throws: ``SyncEngineError`` when the journal does not replay into this
+    ///   app's state; ``JournalError`` when it cannot be read.
     public init(
         journal: any Journal,
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
@@ -151,10 +106,9 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// The latest durable revision whose patches have been handed to the fan-out.
     public var revision: UInt64 { shared.publishedRevision.load(ordering: .acquiring) }
 
-    /// The app schema version another node wrote the store at, when newer
-    /// than this app's: the engine then serves the store no more (it
-    /// accepts no actions, closed its sessions with 1013, and sessions may
-    /// not enter it), so that clients go to a node that knows it.
+    /// The app schema version another node wrote the store at, when newer than
+    /// this app's: the engine then serves the store no more, so clients go to a
+    /// node that knows it.
     public var newerStoredSchema: Int? {
         let version = shared.newerStoredSchema.load(ordering: .acquiring)
         return version > 0 ? version : nil
@@ -177,28 +131,18 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
     /// or `nil` when the journal did not say (no cluster, no leases).
     public var writer: StoreWriter? { shared.writer.withLock { $0 } }
 
-    /// How many times, since this engine started, another node's
-    /// `sessionLeft` removed a session that is live here (announced and
-    /// still connected). In a cluster that is a claimer's leave of a node
-    /// it held dead, or one it retried after this node had announced its
-    /// sessions again; ``ClusterPresence`` announces them again when the
-    /// count grows. 0 on a journal nobody else writes.
+    /// How many times another node's `sessionLeft` removed a session live here;
+    /// ``ClusterPresence`` announces the sessions again when it grows.
     var liveSessionsRemovedElsewhere: Int { shared.liveSessionsRemovedElsewhere.load(ordering: .relaxed) }
 
-    /// Registers a session that completed `hello` and journals
-    /// `sessionJoined` (presence) unless `announced` is `false`. Send
-    /// `welcome` with the returned epoch and revision before calling
-    /// anything else for this session.
+    /// Registers a session that completed `hello` and journals `sessionJoined`
+    /// unless `announced` is `false` (short-lived sessions such as HTTP API
+    /// requests). Send `welcome` with the returned epoch and revision first.
     ///
     /// - Parameters:
-    ///   - session: Its id (unique among open sessions) and name.
-    ///   - clientID: The `clientId` from `hello`: scopes action ids for exactly-once;
-    ///     without one, repeats cannot be recognized.
-    ///   - role: What it may do; a `reader`'s dispatches are rejected `forbidden`.
-    ///   - sink: Where its messages go.
-    ///   - announced: Whether joining and leaving are journaled in presence
-    ///     (default `true`); `false` for short-lived sessions such as the
-    ///     server's HTTP API requests, which nobody should see come and go.
+    ///   - clientID: Scopes action ids for exactly-once; without one, repeats
+    ///     cannot be recognized.
+    ///   - role: A `reader`'s dispatches are rejected `forbidden`.
     public func join(
         session: SessionInfo, clientID: String?, role: Role, sink: any SessionSink, announced: Bool = true
     ) -> EngineWelcome {
@@ -218,14 +162,9 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         inbox.post(.leave(sessionID: session))
     }
 
-    /// Journals `sessionLeft` for sessions this engine did not join: in a
-    /// cluster, the sessions of a node that died without saying so (see
-    /// ``ClusterPresence``), or this node's own at a clean shutdown. Each
-    /// runs through the pipeline like any server command; a session that
-    /// already left is left again, which changes nothing in the board app.
-    ///
-    /// Returns once they are reduced into the building batch (durable soon
-    /// after, as any batch); at once when the engine has stopped.
+    /// Journals `sessionLeft` for sessions this engine did not join (a dead
+    /// node's, see ``ClusterPresence``, or this node's own at a clean shutdown).
+    /// Returns once they are reduced into the building batch.
     func removeSessions(_ sessions: [SessionInfo]) async {
         for session in sessions {
             let journaled = SessionCommandCoding.encode(SessionCommand<App.Action>.sessionLeft(session))
@@ -235,32 +174,19 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         }
     }
 
-    /// Journals `sessionJoined` again for this engine's announced sessions
-    /// whose ids are not in `present`: in a cluster, the live sessions whose
-    /// presence another node removed after declaring this one dead (see
-    /// ``ClusterPresence``). Each is reduced through the pipeline as a
-    /// normal join is, with its session's `clientId`.
+    /// Journals `sessionJoined` again for this engine's announced sessions not in
+    /// `present`, whose presence another node removed (see ``ClusterPresence``).
     ///
-    /// - Returns: How many were announced, once they are reduced into the
-    ///   building batch; 0 at once when the engine has stopped.
+    /// - Returns: How many were announced; 0 when the engine has stopped.
     func announceSessions(except present: Set<String>) async -> Int {
         await withCheckedContinuation { announced in
             if !inbox.post(.announceSessions(except: present, announced: announced)) { announced.resume(returning: 0) }
         }
     }
 
-    /// Queues `request` of the joined session `session`; the answer goes to
-    /// its sink (see ``SessionRequest`` for what each one sends).
-    ///
-    /// A `dispatch` is answered `ack` once durable (after the patches up to
-    /// its revision), or `reject` (`invalid_action` when it does not decode,
-    /// `forbidden` for a reader, a middleware's or the reducer's code
-    /// otherwise). A repeated `(clientId, id)` gets the original answer
-    /// without applying the action again.
-    ///
-    /// It never waits, so it does not bound the engine's queue for a caller
-    /// that keeps posting: a session reading from a client uses
-    /// ``submit(_:from:)``.
+    /// Queues `request` of the joined session `session`; the answer goes to its
+    /// sink (see ``SessionRequest``). It never waits, so it does not bound the
+    /// queue: a session reading from a client uses ``submit(_:from:)``.
     ///
     /// - Returns: `false` when the engine has stopped and will not answer.
     @discardableResult
@@ -268,11 +194,9 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         inbox.post(.request(sessionID: session, request, received: .now))
     }
 
-    /// Queues `request` as ``handle(_:from:)`` does, but first waits while
-    /// the engine's queue already holds
-    /// ``SyncEngineConfiguration/maxQueuedRequests`` requests: a session that
-    /// awaits it before reading its client's next message stops reading
-    /// while the engine is behind, so the queue stays bounded.
+    /// Queues `request` as ``handle(_:from:)`` does, but first waits while the
+    /// queue holds ``SyncEngineConfiguration/maxQueuedRequests`` requests, so a
+    /// session that awaits it before reading keeps the queue bounded.
     ///
     /// - Returns: `false` when the engine has stopped and will not answer.
     @discardableResult
@@ -280,12 +204,10 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         await inbox.postRequest(.request(sessionID: session, request, received: .now))
     }
 
-    /// Queues `request` as ``submit(_:from:)`` does when the engine's queue
-    /// has room, without waiting (an event-loop session cannot wait).
+    /// Queues `request` without waiting (an event-loop session cannot wait).
     ///
-    /// - Returns: `nil` when the queue is full (then wait with
-    ///   ``whenRoomForRequests(_:)`` and try again), `false` when the engine
-    ///   has stopped.
+    /// - Returns: `nil` when the queue is full (wait with
+    ///   ``whenRoomForRequests(_:)``), `false` when the engine has stopped.
     func submitIfRoom(_ request: SessionRequest, from session: String) -> Bool? {
         inbox.postRequestIfRoom(.request(sessionID: session, request, received: .now))
     }
@@ -315,10 +237,8 @@ public final class SyncEngine<App: StateSyncApp>: Sendable {
         shared.rejections.withLock { $0.entries(after: sequence) }
     }
 
-    /// Cancels the running effects (their later follow-ups are dropped),
-    /// finishes the requests queued so far, waits for the last batch to be
-    /// durable and answered, saves a final snapshot and closes the journal.
-    /// Requests made after this are ignored.
+    /// Cancels running effects, finishes the queued requests, waits for the last
+    /// batch to be answered, saves a final snapshot and closes the journal.
     public func shutdown() async {
         await effects.shutdown()
         inbox.post(.shutdown)

@@ -20,19 +20,13 @@ public struct SyncEngineConfiguration: Sendable {
     /// Default 1,000: recovery replays at most ~1,000 actions (milliseconds)
     /// while a snapshot of a 1 MB state costs ~1 ms per 1,000 actions.
     public var snapshotEvery: UInt64
-    /// How many recent published revisions' JSON states the engine keeps to
-    /// answer `subscribe … since` and slow consumers with a patch instead of
-    /// a snapshot (one state per published batch). Default 1,024: revisions
-    /// share unchanged storage, so this costs roughly 1,024 times the size of
-    /// an average change, and covers a client that was away for ~1,000 actions.
+    /// Recent published states kept to answer `subscribe … since` and slow
+    /// consumers with a patch, not a snapshot. Default 1,024; revisions share
+    /// unchanged storage, so each costs about the size of its change.
     public var historyWindow: Int
-    /// The most object members and array elements the history's revisions
-    /// may hold beyond what they share: each revision is charged the size of
-    /// the containers its change copied, and the oldest revisions leave
-    /// first. Default 1,000,000 (tens of MB): changes of small containers keep
-    /// the whole ``historyWindow``, while with 10,000 connected sessions a
-    /// presence change copies a 10,000-member object, so about 100 such
-    /// revisions are kept instead of 1,024 copies (~400 MB).
+    /// The most object members and array elements the history may hold beyond
+    /// what revisions share; the oldest leave first. Default 1,000,000 (tens of
+    /// MB), so large copied containers cannot fill memory with ``historyWindow``.
     public var historyBudget: Int
     /// Outcomes of `(clientId, actionId)` pairs kept in memory; older ones
     /// are read back from the journal. Default 100,000 (~10 MB): covers the
@@ -42,43 +36,26 @@ public struct SyncEngineConfiguration: Sendable {
     /// them). Default: ``OutcomeRetention``'s (1,000 per clientId, 10
     /// minutes, 10,000 clientIds).
     public var outcomeRetention: OutcomeRetention
-    /// How many recent rejections the engine keeps in memory for devtools
-    /// (the journal stores only accepted actions). Default 1,000: a few
-    /// minutes of a misbehaving client, at most ~4 MB (actions over 4 KiB
-    /// are kept as their type and size); 0 keeps none.
+    /// Recent rejections kept in memory for devtools (the journal stores only
+    /// accepted actions). Default 1,000 (at most ~4 MB); 0 keeps none.
     public var rejectionLogCapacity: Int
-    /// The largest the state may grow to, in bytes of its JSON (an estimate
-    /// kept up to date from each change, see ``StateMirror``): an action that
-    /// would grow it further is rejected `state_too_large` and changes
-    /// nothing; actions that do not grow it are always taken. Default 64 MiB:
-    /// far above a shared board or form (kilobytes to a few megabytes), yet
-    /// every subscriber's first snapshot of it stays within a second or two
-    /// of transfer, and a history of revisions sharing it fits in memory.
+    /// The largest the state may grow to, in estimated bytes of its JSON
+    /// (``StateMirror``): an action growing it further is rejected
+    /// `state_too_large`; shrinking ones are always taken. Default 64 MiB.
     public var maxStateBytes: Int
-    /// How many answers (`ack`, `reject`, `value`, `unsubscribed`) the engine
-    /// holds back for one slow session, which does not read what it was sent.
-    /// Past it, or past ``maxDeferredBytes``, the session is closed (1008):
-    /// it cannot hear an error ahead of what it has not read, and its
-    /// re-sent dispatches are answered exactly once after it reconnects.
-    /// Default 1,024: far more requests than a client waits on at once.
+    /// Answers held back for one slow session; past it, or ``maxDeferredBytes``,
+    /// the session is closed (1008), since it cannot hear an error ahead of what
+    /// it has not read. Default 1,024.
     public var maxDeferredAnswers: Int
-    /// The most bytes of answers held back for one slow session (ids, paths
-    /// and encoded acks and rejects; a held-back `get` is answered when
-    /// the session drains, with the value at that time, so it holds no
-    /// value). Default 1 MiB: the session's own outbound budget again.
+    /// The most bytes of answers held back for one slow session (a held `get`
+    /// holds no value: it is read at the drain). Default 1 MiB.
     public var maxDeferredBytes: Int
-    /// How many requests of sessions (WebSocket messages, HTTP API calls)
-    /// may wait in the engine's queue. A session whose request finds it full
-    /// waits before reading its next message, so its socket stops being
-    /// read instead of the server's memory growing. Default 16,384: many
-    /// rounds of group commit at 10,000 connected clients, a few MB.
+    /// Sessions' requests that may wait in the engine's queue; a session finding
+    /// it full stops reading its socket instead of growing memory. Default 16,384.
     public var maxQueuedRequests: Int
-    /// How long a `subscribe … since` a revision this node has not
-    /// published yet waits for it (a client that failed over from a node
-    /// ahead of this one, on a shared journal) before it is answered
-    /// `behind`. Default 2 s: following another node's writes takes
-    /// milliseconds when notifications arrive and at most a poll interval
-    /// (1 s) when they do not.
+    /// How long a `subscribe … since` a revision this node has not published
+    /// waits for it before it is answered `behind`. Default 2 s, above the 1 s
+    /// poll interval of following another node's writes.
     public var catchUpTimeout: Duration = .seconds(2)
     /// The clock that fixes `Meta.time` when an action is accepted.
     /// Default: the system clock (`Date()`); tests inject a fixed one.

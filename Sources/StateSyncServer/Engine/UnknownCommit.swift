@@ -1,10 +1,8 @@
 import StateSyncJournal
 
-/// A batch whose `COMMIT` outcome is unknown (the connection to the shared
-/// journal was lost during it), kept until the engine's catch-up reads the
-/// store and settles whether it landed: its entries, the effects to start
-/// if they did, and the server's own commands to sequence again if they
-/// did not (a client's dispatch is sent again by its client).
+/// A batch whose `COMMIT` outcome is unknown, kept until a catch-up settles
+/// whether it landed: its entries, the effects to start if it did, and the
+/// server's own commands to sequence again if not.
 struct UnknownCommit {
     /// What the store says of the batch.
     enum Settlement: Equatable {
@@ -30,11 +28,9 @@ struct UnknownCommit {
         commands = batch.inputs.filter { if case .command = $0 { true } else { false } }
     }
 
-    /// Whether the batch landed, from what a catch-up read: `missed`, the
-    /// entries after the published revision (after a snapshot, when
-    /// `skippedSnapshot`). The batch is one transaction, so its first entry
-    /// tells: the stored entry at that revision is this batch's (same
-    /// action, `Meta` and id, bit for bit), another writer's, or absent.
+    /// Whether the batch landed, from the entries a catch-up read. The batch is
+    /// one transaction, so the stored entry at its first revision tells: this
+    /// batch's (bit for bit), another writer's, or absent.
     func settle(against missed: [JournalEntry], skippedSnapshot: Bool) -> Settlement {
         guard let first = entries.first else { return .lost }
         guard let stored = missed.first(where: { $0.revision == first.revision }) else {

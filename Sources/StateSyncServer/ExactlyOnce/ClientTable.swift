@@ -2,15 +2,9 @@ import DequeModule
 import Foundation
 import StateSyncJournal
 
-/// The clientIds whose outcomes are remembered, with when each last
-/// dispatched: it admits a clientId's dispatch or refuses it, decides which
-/// clientId to forget when full, and when a clientId's outcomes are due for
-/// a trim in the journal (see ``OutcomeRetention`` for the rule).
-///
-/// Least recently active first is kept in a deque of `(clientId, time)`
-/// marks in activity order; a clientId's latest mark is the one whose time
-/// is its record's, older ones are skipped (and dropped in bulk once they
-/// outnumber the records), so each dispatch costs O(1) amortized.
+/// The clientIds whose outcomes are remembered, with their last dispatch time:
+/// admits or refuses dispatches, picks whom to forget, and schedules journal
+/// trims (``OutcomeRetention``). Activity order is a deque, O(1) amortized.
 struct ClientTable {
     /// What becomes of a dispatch of a clientId.
     enum Admission: Equatable {
@@ -31,10 +25,9 @@ struct ClientTable {
     private var records: [String: Record] = [:]
     private var marks: Deque<(clientID: String, at: Date)> = []
 
-    /// The clientIds the journal remembers, least recently active first,
-    /// each counted as active at `now` (a restart is activity for all).
-    /// Beyond ``OutcomeRetention/maxClients`` the least recent are not
-    /// admitted: ``restoredBeyondCapacity`` lists them for the journal to forget.
+    /// The clientIds the journal remembers, least recently active first, each
+    /// active at `now`. Those beyond ``OutcomeRetention/maxClients`` go to
+    /// ``restoredBeyondCapacity`` for the journal to forget.
     init(retention: OutcomeRetention, restored: [String], now: Date) {
         self.retention = retention
         for clientID in restored.suffix(retention.maxClients) {

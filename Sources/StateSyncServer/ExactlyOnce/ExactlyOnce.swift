@@ -2,21 +2,9 @@ import Foundation
 import StateSyncCore
 import StateSyncJournal
 
-/// The exactly-once rule of `(clientId, id)` pairs: a repeated pair gets
-/// the outcome of its first dispatch and is never applied again, for as
-/// long as ``OutcomeRetention`` says.
-///
-/// Outcomes decided in this run are kept in a bounded ``OutcomeCache``;
-/// older ones (from before a restart, or forgotten by the cache) are in the
-/// journal, which keeps each clientId's own share. The pairs the journal
-/// held at the start are known from an ``OutcomePairFilter`` read once, so
-/// after a restart only a pair the filter may contain is looked up. The ``ClientTable``
-/// decides which clientIds are remembered at all (on a shared journal:
-/// which this node admits; the journal decides which the store keeps). This value decides,
-/// without I/O, whether a pair's outcome is known, certainly new, or must be
-/// looked up; the sequencer does the lookups (a whole round's at once, see
-/// ``pairsToPrefetch(_:)``) and reports what it found, and hands the journal
-/// what it must forget with each batch (``takeJournalChanges()``).
+/// The exactly-once rule: a repeated `(clientId, id)` gets its first outcome
+/// and is never applied again, for as long as ``OutcomeRetention`` says. It
+/// decides without I/O whether a pair is known, new, or must be looked up.
 struct ExactlyOnce {
     /// What is known of a pair.
     enum Lookup: Equatable {
@@ -53,17 +41,9 @@ struct ExactlyOnce {
     private var checkedAbsent: Set<OutcomeKey> = []
     private var changes = JournalChanges()
 
-    /// The rule for an engine starting on a journal that holds `revision`
-    /// revisions and remembers the outcomes of `restoredClients` (least
-    /// recently active first) and of `restoredPairs` (`nil` when the
-    /// journal cannot list them), at `now`. On a `sharedJournal` (other
-    /// nodes decide pairs too) a pair memory does not hold is new: the
-    /// journal's commit refuses a batch with a pair decided elsewhere
-    /// (``JournalError/isOutcomeConflict``), and the round that sequences
-    /// it again looks its pairs up (``verifyWithJournal()``), and the
-    /// clientIds the table forgets leave this node's memory only: which
-    /// outcomes the store keeps is the shared journal's rule, the same for
-    /// every node (no ``JournalChanges/forgottenClients``).
+    /// The rule for an engine starting on a journal at `revision` that remembers
+    /// `restoredClients` and `restoredPairs`. On a `sharedJournal` a pair memory
+    /// lacks is new: the commit refuses one decided elsewhere, and the retry checks.
     init(
         capacity: Int, retention: OutcomeRetention, journalRevision: UInt64, restoredClients: [String] = [],
         restoredPairs: OutcomePairFilter? = nil, sharedJournal: Bool = false, now: Date = Date()

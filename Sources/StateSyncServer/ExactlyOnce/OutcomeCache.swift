@@ -1,16 +1,9 @@
 import DequeModule
 import StateSyncJournal
 
-/// The outcomes of recent `(clientId, actionId)` pairs held in memory, a
-/// cache in front of the journal (which keeps each clientId's share, see
-/// ``OutcomeRetention``): the oldest durable ones are forgotten first
-/// beyond the capacity, and a forgotten pair is looked up in the journal.
-///
-/// An outcome decided in memory is *pinned* until the journal has it
-/// (``sealed()`` when its batch is handed to the journal, ``durable()`` once
-/// written): a lookup then could not find it there, and the pair would be
-/// applied twice. The cache may hold more than its capacity while outcomes
-/// wait for the disk.
+/// Recent pairs' outcomes, a cache in front of the journal. An outcome stays
+/// *pinned* until the journal has it (``sealed()``, ``durable()``), else a
+/// lookup could miss it and apply the pair twice; so it may exceed its capacity.
 struct OutcomeCache {
     private var outcomes: [OutcomeKey: JournalOutcome] = [:]
     /// Pairs in the order remembered, each with its decision number (0 for

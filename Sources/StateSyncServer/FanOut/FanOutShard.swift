@@ -6,40 +6,14 @@ import StateSyncCore
 import Synchronization
 import WebSocket
 
-/// One event loop's share of the publication: the sessions whose writes run
-/// on ``eventLoop``, their subscriptions and slow-consumer state, in a
-/// ``Publication`` of their own that only this loop touches.
+/// One event loop's share of the publication: its sessions, in a
+/// ``Publication`` only this loop touches (`NIOLoopBoundBox`).
 ///
-/// The sequencer hands each shard every published change once (see
-/// ``FanOutShards``); the shard chooses, encodes and writes its sessions'
-/// frames on its loop, so a session's writes cost no hop, no lock is shared
-/// with another shard, and every core runs its connections' fan-out.
-///
-/// Order: the sequencer is the only one that queues work for a shard and
-/// does so in its own order; the shard keeps it in a queue of its own and
-/// runs it on its loop in that order, so it sees joins, subscriptions,
-/// patches and answers in the sequencer's order. A drain reported by a sink
-/// is queued behind what was queued before it, as the sequencer's inbox did.
-///
-/// A change's patches are sent in slices of at most ``sliceLimit``
-/// subscriptions, and the loop reads its sockets between two slices (the
-/// rest of the round is run as a new task of the loop): a round for
-/// thousands of sessions does not hold their dispatches, pings and closes
-/// unread. Nothing else of the shard's work runs before the round is over.
-///
-/// Changes that arrive while the loop is still busy with earlier work wait
-/// in the queue, and one that arrives right behind another is merged into
-/// it (``PublishedChange/append(_:)``): a shard that cannot keep up sends
-/// each subscriber one patch for all of them, and its queue does not grow
-/// with the commits it has not sent yet. Work that answers with whatever
-/// is published when it runs (``runReadingLatest(_:)``: a `get`, a slow
-/// consumer's catch-up) does not keep two changes apart: a change queued
-/// after it merges into the one before it, which the work then follows.
-/// So a client sending `get`s cannot stop a shard that is behind from
-/// catching up.
-///
-/// The publication is bound to ``eventLoop`` (`NIOLoopBoundBox`): only the
-/// shard's drains, which run there, touch it.
+/// The shard runs work in the sequencer's order, a round at most
+/// ``sliceLimit`` subscriptions per slice so the loop reads its sockets
+/// between slices. A change arriving behind another is merged into it
+/// (``PublishedChange/append(_:)``), so a shard that is behind does not queue
+/// up; ``runReadingLatest(_:)`` work does not keep two changes apart.
 final class FanOutShard: Sendable {
     /// Subscriptions a round visits before the loop reads its sockets again
     /// (a slice of a few milliseconds: one write each, at most).
@@ -85,10 +59,9 @@ final class FanOutShard: Sendable {
         enqueue(.work(body))
     }
 
-    /// Runs `body` on the shard's loop with its publication, after
-    /// everything queued before it, or after changes queued later too:
-    /// for work that reads the published state and answers with whatever
-    /// it is when the work runs (see the type's documentation).
+    /// Runs `body` on the shard's loop after everything queued before it, or
+    /// after later changes too: for work that answers with whatever is published
+    /// when it runs.
     func runReadingLatest(_ body: @escaping @Sendable (inout Publication) -> Void) {
         enqueue(.readingLatest(body))
     }
@@ -128,13 +101,9 @@ final class FanOutShard: Sendable {
         }
     }
 
-    /// Goes on with the round in progress, then runs the jobs queued so
-    /// far, in order, until a round needs another slice: then the jobs not
-    /// run go back to the front of the queue and the next slice is a new
-    /// task of the loop, after what the loop has read meanwhile. Jobs
-    /// queued during a drain (by the sequencer, or by a sink's callback
-    /// from inside this work) wait for the next one, which their arrival
-    /// schedules.
+    /// Goes on with the round in progress, then runs the queued jobs in order
+    /// until a round needs another slice: the rest goes back to the front and the
+    /// next slice is a new loop task. Jobs queued meanwhile wait for the next drain.
     private func drain() {
         queue.withLock { $0.drainScheduled = false }
         let finished = writeBatch.flushingOnce { publication.withValue { publication in
@@ -199,10 +168,8 @@ private struct ShardQueue: ~Copyable {
         return false
     }
 
-    /// Moves the change queued at `index` out, leaving work that does
-    /// nothing in its place, so that merging into it appends to its arrays
-    /// in place. (Bound in a `case` pattern of `jobs[index]`, it stayed
-    /// shared with the queue: each merge copied the answers merged so far.)
+    /// Moves the change queued at `index` out, leaving a no-op, so that merging
+    /// into it appends to its arrays in place instead of copying them.
     private mutating func takeChange(at index: Int) -> PublishedChange? {
         guard case .publish(let change) = jobs[index] else { return nil }
         jobs[index] = .work { _ in }

@@ -4,16 +4,9 @@ import NIOCore
 import StateSyncCore
 import Synchronization
 
-/// The hand-off between the sequencer and the fan-out: one ``FanOutShard``
-/// per event loop, each given every published change once, and the
-/// requests and answers of the sessions it owns.
-///
-/// A session belongs to the shard of its sink's event loop
-/// (``SessionSink/eventLoop``), so its frames are chosen, encoded and
-/// written on the loop that writes its socket; sinks without a loop (the
-/// HTTP API's, tests') are spread over the shards in turn. Owned by the
-/// sequencer and used only from its task; it queues work for the shards in
-/// the sequencer's order and never waits for them.
+/// The hand-off from the sequencer to one ``FanOutShard`` per event loop; a
+/// session belongs to its sink's loop's shard (loopless sinks in turn). Owned
+/// by the sequencer's task; it never waits for the shards.
 struct FanOutShards {
     /// The durable state the shards publish, as last handed to them.
     private(set) var state: JSONValue
@@ -92,11 +85,9 @@ struct FanOutShards {
         shards[session.shard].run(body)
     }
 
-    /// Answers the `get` `id` of the joined session `sessionID` on its
-    /// shard with the value at `path`. A `get` is answered with the state
-    /// published when the answer is sent (docs/PROTOCOL.md, "One-shot
-    /// read"), so changes queued after it may be published first
-    /// (``FanOutShard/runReadingLatest(_:)``).
+    /// Answers the `get` `id` of session `sessionID` on its shard. A `get` gets
+    /// the state published when it is sent (docs/PROTOCOL.md, "One-shot read"),
+    /// so later changes may be published first.
     func get(sessionID: String, id: String, path: JSONPointer) {
         guard let session = sessions[sessionID] else { return }
         shards[session.shard].runReadingLatest { $0.get(sessionID: sessionID, id: id, path: path) }
@@ -104,10 +95,9 @@ struct FanOutShards {
 
     // MARK: Publishing
 
-    /// Hands `batch` to the shards: its state to every shard, each answer
-    /// to its session's shard (after the patches, in the same job). An
-    /// answer to a session that left goes to the first shard, which counts
-    /// it and sends nothing.
+    /// Hands `batch` to the shards: its state to every shard, each answer to its
+    /// session's shard after the patches; one for a departed session goes to the
+    /// first shard, which counts it and sends nothing.
     mutating func publish(_ batch: PendingBatch) {
         if let last = batch.state {
             state = last

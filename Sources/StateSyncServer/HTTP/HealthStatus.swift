@@ -4,18 +4,9 @@ import StateSyncJournal
 /// What `GET /health` reports, as JSON (keys sorted):
 /// `{"connections":3,"epoch":"e-3b9c…","rev":1042,"status":"ok"}`.
 ///
-/// `status` is `ok` while serving, `storage_failing` while the journal's
-/// writes fail and are retried (the disk is full or failing: new actions
-/// are refused with `unavailable`; `reason` says what fails), `failed` once
-/// the engine accepts no more actions or the journal failed for good
-/// (PostgreSQL: any store's journal of the node; every dispatch is refused
-/// `internal_error` until a restart; `reason` says why), and `stopping`
-/// once shutdown began. Anything but `ok` is answered with
-/// 503, so that load balancers stop sending new clients.
-///
-/// In a cluster (`serve --postgres`), `writer` says which node writes the
-/// store `main` (the holder of its lease): `this` for this node, another
-/// node's id, or `unknown` while nobody is known to hold it.
+/// `status` is `ok`, `storage_failing`, `failed` or `stopping`; anything but
+/// `ok` is answered 503 so load balancers stop sending clients. In a cluster,
+/// `writer` names the holder of `main`'s lease: `this`, an id, or `unknown`.
 public struct HealthStatus: Sendable, Hashable {
     /// `ok`, `storage_failing`, `failed` or `stopping`.
     public var status: String
@@ -41,10 +32,8 @@ public struct HealthStatus: Sendable, Hashable {
         self.reason = reason
     }
 
-    /// The status of a server that is `stopping` or not, whose journal
-    /// failed for good (`fault` final) or not, whose engine stopped for
-    /// `stopReason` or not, and whose journal's writes are retried (`fault`)
-    /// or not; the first of these that holds decides.
+    /// The status from, in that order: stopping, a final journal fault, an engine
+    /// stop reason, a retried fault.
     init(stopping: Bool, stopReason: String?, fault: JournalWriteFault?, epoch: String, rev: UInt64, connections: Int) {
         if stopping {
             self.init(status: "stopping", epoch: epoch, rev: rev, connections: connections)

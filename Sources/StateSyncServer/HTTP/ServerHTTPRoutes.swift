@@ -15,10 +15,8 @@ enum ServerHTTPRoutes {
         }
     }
 
-    /// `GET /metrics`: what `exposition` returns, in the Prometheus text format.
-    /// With `adminOnly`, a request must carry `Authorization: Bearer TOKEN`
-    /// for a token of `authentication` that is admin in `main` (401 without
-    /// a valid token, 403 for another role).
+    /// `GET /metrics` in the Prometheus text format. With `adminOnly`, a request
+    /// needs a bearer token that is admin in `main` (401 without, 403 otherwise).
     static func metrics(
         _ exposition: @escaping @Sendable () -> [UInt8], adminOnly: Bool, authentication: SessionAuthentication
     ) -> HTTPRoute {

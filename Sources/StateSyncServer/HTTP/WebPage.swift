@@ -1,9 +1,7 @@
 public import StateSyncWebClients
 
 /// A static file the server serves over HTTP next to `/sync`, e.g. an app's
-/// own page at `/`. The server always serves `clients/js`' `statesync.js`
-/// and the devtools (`/devtools`); an app adds its pages with
-/// ``StateSyncServerConfiguration/pages``.
+/// own page at `/` (``StateSyncServerConfiguration/pages``).
 ///
 /// ```swift
 /// let board = try WebClientFiles.file(named: "board.html")

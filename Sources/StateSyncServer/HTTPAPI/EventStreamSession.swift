@@ -5,26 +5,9 @@ import StateSyncCore
 import StateSyncProtocol
 import WebSocket
 
-/// One `GET /api/watch` as an engine session: unannounced, one subscription
-/// per path (its id is the path as given), each snapshot and patch written
-/// as a Server-Sent Event whose `id` is the revision:
-///
-/// ```
-/// event: snapshot
-/// id: 12
-/// data: {"path":"/todos","rev":12,"value":[…]}
-///
-/// event: patch
-/// id: 13
-/// data: {"base":12,"ops":[…],"path":"/todos","rev":13}
-/// ```
-///
-/// A reconnecting `EventSource` sends `Last-Event-ID`, which resumes every
-/// path as `subscribe … since` does. Backpressure is the WebSocket's: while
-/// the connection is not writable the engine holds patches back and sends
-/// one coalesced patch per path when it drains. A comment line every
-/// ``SessionConfiguration/eventStreamHeartbeat`` keeps proxies from closing
-/// a quiet stream.
+/// One `GET /api/watch` as an unannounced engine session: each snapshot and
+/// patch is a Server-Sent Event whose `id` is the revision, so `Last-Event-ID`
+/// resumes; a heartbeat comment keeps proxies from closing a quiet stream.
 final class EventStreamSession<App: StateSyncApp>: SessionSink {
     private let stream: HTTPResponseStream
     private let decoder = MessageDecoder()

@@ -5,11 +5,9 @@ import StateSyncCore
 import StateSyncProtocol
 import WebSocket
 
-/// Who may use the HTTP API, and how much: the WebSocket's rules applied to
-/// a request. `Authorization: Bearer TOKEN` gives the token's role in the
-/// store the request is for (no header: the role of a `hello` without a
-/// token; a JWT: what its claims grant there), read restrictions apply to
-/// every path read, and each client address has the WebSocket's message rate.
+/// The WebSocket's access rules applied to an HTTP API request: the bearer
+/// token's role in the store, read restrictions on every path, and the
+/// message rate per client address.
 struct HTTPAPIAccess: Sendable {
     let authentication: SessionAuthentication
     let session: SessionConfiguration
@@ -33,12 +31,10 @@ struct HTTPAPIAccess: Sendable {
         self.clock = clock
     }
 
-    /// The app schema version `request` declares in ``schemaHeader``, or
-    /// `nil` when it declares none.
+    /// The app schema version `request` declares in ``schemaHeader``, or `nil`.
     ///
-    /// - Throws: ``HTTPAPIError``: `400 bad_request` for a value that is not
-    ///   a version; `400 upgrade_required` or `503 schema_too_new` for one
-    ///   outside the accepted range, as for a `hello`.
+    /// - Throws: ``HTTPAPIError``: `400 bad_request`, or as for a `hello`
+    ///   `400 upgrade_required` / `503 schema_too_new`.
     func declaredSchema(of request: HTTPRouteRequest) throws(HTTPAPIError) -> Int? {
         guard let text = request.head.headers.first(name: Self.schemaHeader) else { return nil }
         guard let version = Int(text.trimmingCharacters(in: .whitespaces)), ProtocolVersion.schemaVersions.contains(version) else {
@@ -50,11 +46,9 @@ struct HTTPAPIAccess: Sendable {
         return version
     }
 
-    /// The caller's role in `store`, after its rate and its schema version were checked.
+    /// The caller's role in `store`, after its rate and schema were checked.
     ///
-    /// - Throws: ``HTTPAPIError``: `429 rate_limited`, `401 unauthorized`,
-    ///   `403 forbidden` when the token grants no role in `store`, and those
-    ///   of ``declaredSchema(of:)``.
+    /// - Throws: ``HTTPAPIError``: `429`, `401`, `403`, and those of ``declaredSchema(of:)``.
     func role(of request: HTTPRouteRequest, in store: StoreName) async throws(HTTPAPIError) -> Role {
         try await grant(of: request, in: store).role
     }

@@ -32,12 +32,9 @@ struct HTTPAPIError: Error {
         }
     }
 
-    /// An action's rejection: `422` when the action itself is invalid,
-    /// `403` when the caller may not, `429` rate limited, `500` when the
-    /// server failed, `503` while it cannot store actions or when it tracks
-    /// as many active clientIds as it may, and `409` for the app's rules
-    /// (`not_found`, `state_too_large`, or a code of the app's or a
-    /// middleware's own).
+    /// An action's rejection: `422` invalid action, `403` not allowed, `429` rate
+    /// limited, `500` server failure, `503` cannot store now or too many
+    /// clientIds, `409` the app's rules (`not_found`, `state_too_large`, own codes).
     init(rejection code: String, message: String) {
         self.code = code
         self.message = message

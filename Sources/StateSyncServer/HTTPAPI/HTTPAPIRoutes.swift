@@ -5,11 +5,9 @@ import StateSyncProtocol
 import Synchronization
 import WebSocket
 
-/// The HTTP API beside `/sync`, for backends, scripts and curl
-/// (docs/PROTOCOL.md, "HTTP API"): `POST /api/dispatch`, `GET /api/state`
-/// and `GET /api/watch` (Server-Sent Events) for `main`, and the same under
-/// `/api/stores/NAME/` for any store. Each request is an unannounced engine
-/// session with the caller's role, under the WebSocket's limits.
+/// The HTTP API beside `/sync` (docs/PROTOCOL.md, "HTTP API"): dispatch,
+/// state and watch for `main`, and under `/api/stores/NAME/`. Each request is
+/// an unannounced engine session under the WebSocket's limits.
 struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
     /// `main`'s engine, which the routes without a store use.
     let engine: SyncEngine<App>
@@ -158,8 +156,7 @@ struct HTTPAPIRoutes<App: StateSyncApp>: Sendable {
 
     /// The request's `path` parameters, decoded.
     ///
-    /// - Throws: `400 invalid_path` for one that is not percent-encoded UTF-8
-    ///   (left out, it would read the whole state).
+    /// - Throws: `400 invalid_path` for one not percent-encoded UTF-8 (dropping it would read the whole state).
     private static func pathTexts(of request: HTTPRouteRequest) throws(HTTPAPIError) -> [String] {
         guard !request.hasUndecodableQueryValue("path") else {
             throw HTTPAPIError(status: .badRequest, code: "invalid_path", message: "a path must be percent-encoded UTF-8")

@@ -2,12 +2,9 @@ import NIOHTTP1
 import StateSyncCore
 import StateSyncProtocol
 
-/// The body of `POST /api/dispatch`, read: either the action itself
-/// (`{"type":"addTodo","title":"Milk"}`) or an envelope
-/// (`{"action":{…},"clientId":"c-9","id":"a1","name":"billing"}`). The
-/// exactly-once pair is `(clientId, id)`, where `clientId` defaults to
-/// `http` and an `Idempotency-Key` header gives the id; without an id the
-/// dispatch is applied each time it is sent.
+/// The body of `POST /api/dispatch`: the action itself or an envelope
+/// (`{"action":{…},"clientId":"c-9","id":"a1","name":"billing"}`). `clientId`
+/// defaults to `http`, `Idempotency-Key` gives the id; without an id it applies each time.
 struct HTTPDispatchRequest {
     /// The action object.
     var action: JSONObject
@@ -18,10 +15,9 @@ struct HTTPDispatchRequest {
     /// The name the reducer sees as the sender's (`postMessage`'s `from`).
     var name: String
 
-    /// Reads `body` with the WebSocket's limits (size, nesting depth).
+    /// Reads `body` with the WebSocket's limits.
     ///
-    /// - Throws: ``HTTPAPIError``: `400 bad_json` with the byte offset,
-    ///   `400 bad_request` for a body that is not an action or envelope.
+    /// - Throws: ``HTTPAPIError``: `400 bad_json` with the byte offset, or `400 bad_request`.
     init(
         body: some Collection<UInt8>, headers: HTTPHeaders, limits: JSONParser.Limits,
         identifierLimits: IdentifierLimits = IdentifierLimits(), freshID: () -> String

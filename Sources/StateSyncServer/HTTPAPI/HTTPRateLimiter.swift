@@ -1,10 +1,8 @@
 import Synchronization
 
-/// The HTTP API's message rate, per client address: the WebSocket's token
-/// bucket (``SessionConfiguration/messagesPerSecond`` and ``SessionConfiguration/burst``)
-/// for each address, in a table of at most ``capacity`` addresses. When the
-/// table is full, the address seen least recently is forgotten (it starts
-/// again with a full bucket), so the table cannot grow without bound.
+/// The HTTP API's message rate per client address (the WebSocket's token
+/// bucket), in a table of at most ``capacity``; when full, the address seen
+/// least recently is forgotten.
 final class HTTPRateLimiter: Sendable {
     private struct Entry {
         var bucket: TokenBucket

@@ -1,34 +1,9 @@
 public import CoreMetrics
 import StateSyncJournal
 
-/// The server's metrics: swift-metrics handles created once and reused. The
-/// engine and the session layer record into them directly; the backend the
-/// process bootstrapped (`MetricsSystem.bootstrap`) decides how they are
-/// exported: `statesync serve` bootstraps Prometheus and serves `/metrics`.
-///
-/// Names follow one scheme, `statesync_<what>[_<unit>][_total]`, as
-/// Prometheus shows them:
-///
-/// | name | kind | meaning |
-/// |---|---|---|
-/// | `statesync_connections` | gauge | open sessions (after `hello`) |
-/// | `statesync_actions_accepted_total` | counter | dispatches acked |
-/// | `statesync_actions_rejected_total` | counter | dispatches rejected (any code) |
-/// | `statesync_actions_duplicate_total` | counter | repeated `(clientId, id)` answered from the earlier outcome |
-/// | `statesync_journal_appends_total` | counter | journal appends (one transaction and fsync each) |
-/// | `statesync_journal_write_failures_total` | counter | failed journal write attempts (each retry of a full or failing disk counts) |
-/// | `statesync_patches_sent_total` | counter | `patch` messages written |
-/// | `statesync_snapshots_sent_total` | counter | `snapshot` messages written |
-/// | `statesync_bytes_sent_total` | counter | bytes of server messages written |
-/// | `statesync_patch_bytes_built_total` | counter | bytes of patch frames built (a frame shared by many sessions counts once) |
-/// | `statesync_dispatch_ack_seconds` | histogram | `dispatch` reaching the engine → its `ack`/`reject` sent |
-/// | `statesync_slow_consumers_total` | counter | times a session stopped being writable |
-/// | `statesync_engine_inbox_full_total` | counter | times a session's request waited for room in the engine's queue (`--max-queued-requests`) |
-/// | `statesync_stores_open` | gauge | stores open now, `main` included |
-/// | `statesync_stores_opened_total` | counter | stores opened (`main` at start, the others on demand) |
-/// | `statesync_stores_closed_total` | counter | stores closed when idle, to make room, or deleted |
-/// | `statesync_store_sessions{store}` | gauge | sessions in the store, for the top stores by sessions only (``StoreGauges``) |
-/// | `statesync_store_revision{store}` | gauge | the store's revision, for the same stores |
+/// The server's metrics: swift-metrics handles created once and reused,
+/// exported by whatever backend the process bootstrapped. Names follow
+/// `statesync_<what>[_<unit>][_total]` (docs/operations.md, section "Metrics").
 ///
 /// ```swift
 /// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))   // the executable, once

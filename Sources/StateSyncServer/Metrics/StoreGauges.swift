@@ -2,17 +2,9 @@ import CoreMetrics
 import StateSyncProtocol
 import Synchronization
 
-/// Gauges per store, labelled `store`, for the busiest stores only, so that
-/// a server with 100,000 stores exports a bounded number of series:
-///
-/// | name | meaning |
-/// |---|---|
-/// | `statesync_store_sessions{store}` | sessions in the store now |
-/// | `statesync_store_revision{store}` | the store's revision: commands applied to it (actions, presence, server commands) |
-///
-/// Each ``update(_:)`` labels the `limit` open stores with the most
-/// sessions (ties by name) and removes the series of a store that left
-/// them (`MetricsFactory.destroyMeter`: Prometheus drops the series).
+/// Gauges `statesync_store_sessions{store}` and `statesync_store_revision{store}`
+/// for the `limit` open stores with the most sessions only, so the series stay
+/// bounded; a store that leaves them has its series destroyed.
 final class StoreGauges: Sendable {
     /// One open store's figures.
     struct Figures: Sendable {

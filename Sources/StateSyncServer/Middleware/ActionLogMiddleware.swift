@@ -1,17 +1,14 @@
 public import Logging
 public import StateSyncCore
 
-/// Middleware that writes one structured swift-log line per command the
-/// engine runs: its type, origin, outcome (with the rejection's code),
-/// revision, client and how long middleware and reducer took.
+/// Middleware that writes one structured swift-log line per command: type,
+/// origin, outcome, revision, client and duration. It never keeps the old
+/// state (``observesStateChanges`` is `false`).
 ///
 /// ```swift
 /// let server = StateSyncServer<Board>(middleware: [ActionLogMiddleware<Board>(logger: logger)])
 /// // debug: action type=addTodo origin=client outcome=accepted rev=42 client=c-5f2a duration_us=3
 /// ```
-///
-/// It never keeps the old state (``observesStateChanges`` is `false`), so
-/// it costs no copy of what the reducer changes.
 public struct ActionLogMiddleware<App: StateSyncApp>: Middleware {
     /// The app's state.
     public typealias State = App.State

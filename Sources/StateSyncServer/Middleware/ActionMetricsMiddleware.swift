@@ -2,12 +2,9 @@ public import CoreMetrics
 public import StateSyncCore
 import Synchronization
 
-/// Middleware that counts every command the engine runs in
-/// `statesync_actions_total{type,outcome}` through swift-metrics: `type` is
-/// the action's wire type (or the lifecycle command), `outcome` is
-/// `accepted` or the rejection's code (`invalid_action`, `not_found`, …).
-/// Only decoded actions are counted, so the labels are bounded by the app's
-/// action types and codes, never by what clients send.
+/// Middleware that counts every command in `statesync_actions_total{type,outcome}`.
+/// Only decoded actions are counted, so labels are bounded by the app's types
+/// and codes, never by what clients send.
 ///
 /// ```swift
 /// let server = StateSyncServer<Board>(middleware: [ActionMetricsMiddleware<Board>()])

@@ -1,15 +1,9 @@
 import StateSyncCore
 import StateSyncProtocol
 
-/// The patches of one published change that are not sent yet: the
-/// subscription nodes the change may touch, where the sending stopped, and
-/// the answers that follow the last patch.
-///
-/// A shard sends a round a slice at a time
-/// (``Publication/continuePublishing(limit:)``) and lets its event loop read
-/// its sockets between slices, so a change for 5,000 sessions does not
-/// leave their dispatches, pings and closes unread until the last of them
-/// is written.
+/// The unsent patches of one published change: the subscription nodes it may
+/// touch, where sending stopped, and the answers after the last patch. A shard
+/// sends it a slice at a time (``Publication/continuePublishing(limit:)``).
 struct FanOutRound {
     /// The published state before the change.
     let old: JSONValue

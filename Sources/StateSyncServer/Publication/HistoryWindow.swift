@@ -3,21 +3,9 @@ import Logging
 import DequeModule
 import StateSyncCore
 
-/// The JSON states of recent published revisions, so that a resuming
-/// subscriber (`subscribe … since`) or a slow consumer that drained gets a
-/// patch from the revision it has instead of a whole snapshot.
-///
-/// It keeps the state at the end of each published batch: the only
-/// revisions a subscription can have seen (snapshots, patches and their
-/// `rev` are always at a batch's end). A `since` between two of them gets
-/// a snapshot, as one outside the window does.
-///
-/// Consecutive states share the storage of everything that did not change,
-/// so a revision costs about what its change copied: the members of the
-/// containers on the changed path (a presence entry added among 10,000
-/// copies a 10,000-member object). The window holds at most `capacity`
-/// revisions and, beyond the newest, at most `costBudget` of such copied
-/// members, dropping the oldest first.
+/// Recent published states (batch ends only), so a resuming subscriber or a
+/// drained slow consumer gets a patch, not a snapshot. Bounded by `capacity`
+/// revisions and a `costBudget` of copied members; oldest dropped first.
 struct HistoryWindow {
     private struct Entry {
         var revision: UInt64

@@ -33,11 +33,9 @@ extension Publication {
         send(.whole(.value(id: id, rev: revision, value: value), value), at: position)
     }
 
-    /// Sends `message` to the session at `position`. A whole value larger
-    /// than ``inlineValueBytes`` goes to the ``AnswerEncoder``, and the
-    /// session is marked slow until its sink has taken the message and
-    /// drained (see ``AnswerEncoder`` for why that keeps its order).
-    /// Returns whether the session may be sent more now.
+    /// Sends `message` to the session at `position`; a value above
+    /// ``inlineValueBytes`` goes to the ``AnswerEncoder`` and marks the session
+    /// slow. Returns whether the session may be sent more now.
     @discardableResult
     mutating func send(_ message: Outgoing, at position: [String: SessionRecord].Index) -> Bool {
         switch message {
@@ -57,11 +55,8 @@ extension Publication {
     }
 
     /// Holds `answer` back for the slow session at `position`. Past
-    /// ``deferredLimits`` the session is given up: its sink is asked to
-    /// close (a WebSocket with 1008), what was held is dropped, and nothing
-    /// more is sent to it. An error could not reach a client that does not
-    /// read ahead of what it has not read, and its dispatches, re-sent after
-    /// it reconnects, get their first outcome (exactly once).
+    /// ``deferredLimits`` the session is given up: its sink closes it (1008) and
+    /// what was held is dropped; re-sent dispatches get their first outcome.
     mutating func hold(_ answer: DeferredAnswer, at position: [String: SessionRecord].Index) {
         guard !sessions.values[position].isAbandoned else { return }
         let bytes = answer.bytes

@@ -4,14 +4,9 @@ import StateSyncCore
 import StateSyncProtocol
 
 extension Publication {
-    /// Starts the round of patches for the change from `old` to `new` (at
-    /// ``revision``), followed by `answers`: one patch per subscription
-    /// whose slice differs. Only subscriptions at, above or below a changed
-    /// path are visited; subscriptions of one path share one focused diff
-    /// and one serialized ops array, and those with the same id and base
-    /// share the very same bytes. `paths` are where the mirror changed (then
-    /// the whole state need not be diffed to find them: a counter among
-    /// 10,000 costs one counter); `nil` means unknown.
+    /// Starts the round of patches from `old` to `new`, then `answers`, visiting
+    /// only subscriptions at, above or below a changed path. `paths` are where
+    /// the mirror changed; `nil` means unknown.
     mutating func startFanOut(from old: JSONValue, to new: JSONValue, changed paths: [JSONPointer]?, answers: [DispatchAnswer]) {
         let changed = paths.map { $0.map(Self.arrayWidened) }
             ?? JSONPatch.diff(from: old, to: new).operations.flatMap(Self.changedRegions)
@@ -82,10 +77,8 @@ extension Publication {
         return true
     }
 
-    /// The region a root operation may have changed. An operation on an
-    /// array element shifts its siblings, so it counts as a change of the
-    /// whole array (subscriptions below it are then diffed, which costs
-    /// O(1) for those whose slice is untouched).
+    /// The region a root operation may have changed; an array element's
+    /// operation shifts its siblings, so it counts as a change of the whole array.
     private static func changedRegions(_ operation: JSONPatchOperation) -> [JSONPointer] {
         switch operation {
         case .move(let from, let path), .copy(let from, let path):

@@ -40,11 +40,9 @@ extension Publication {
         deliver(encoder.encode(.unsubscribed(id: id)), to: sessionID)
     }
 
-    /// A slow consumer caught up (or its whole value was encoded and sent):
-    /// one coalesced patch (or a snapshot, when its base left the window)
-    /// per subscription whose value changed since its base, then the
-    /// answers held back, in order. Stops early when a large snapshot or
-    /// value goes to the ``AnswerEncoder``: its drain continues from there.
+    /// A slow consumer drained: one coalesced patch (or snapshot) per changed
+    /// subscription, then the held answers, in order. Stops early when a large
+    /// value goes to the ``AnswerEncoder``; its drain continues from there.
     mutating func drained(_ sessionID: String) {
         guard let position = sessions.index(forKey: sessionID), sessions.values[position].isSlow,
               !sessions.values[position].isAbandoned
@@ -67,10 +65,9 @@ extension Publication {
     /// The base of a subscription that must start over with a snapshot.
     static var needsSnapshot: UInt64 { .max }
 
-    /// The message bringing subscription `id` at `path` to the published
-    /// revision: a patch from `base` when the window holds it, else a
-    /// snapshot; `nil` when the value did not change since `base` and
-    /// `evenIfUnchanged` is false.
+    /// The message bringing subscription `id` to the published revision: a patch
+    /// from `base` if the window holds it, else a snapshot; `nil` when unchanged
+    /// and not `evenIfUnchanged`.
     private func catchUp(id: String, path: JSONPointer, from base: UInt64?, evenIfUnchanged: Bool) -> Outgoing? {
         let value = state[path] ?? .null
         guard let base, let old = history.state(at: base) else {

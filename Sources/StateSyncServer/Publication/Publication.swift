@@ -4,17 +4,9 @@ import Logging
 import StateSyncCore
 import StateSyncProtocol
 
-/// What subscribers see, and who they are: the published (durable) state and
-/// revision, the history window, the joined sessions and the subscription
-/// trie. It owns invariant 4 of docs/PROTOCOL.md: every subscription hears
-/// every change of its slice, in order, chained by `base`, coalesced for a
-/// slow consumer instead of queued, and answers follow the patches they
-/// depend on.
-///
-/// A value owned by one ``FanOutShard`` and used only on its event loop:
-/// each shard holds the sessions of its loop, and is handed every published
-/// change by the sequencer. It sends through the sessions' sinks and never
-/// waits.
+/// What subscribers see: the published state, history, sessions and trie. It
+/// owns invariant 4 of docs/PROTOCOL.md (no gaps, `base` chaining, answers
+/// after their patches). Used only on its ``FanOutShard``'s loop; never waits.
 struct Publication {
     /// The durable state subscribers see.
     private(set) var state: JSONValue
@@ -79,12 +71,9 @@ struct Publication {
 
     // MARK: Publishing
 
-    /// Makes `published` visible: its state at the new revision (the
-    /// history first, then patches to the subscriptions whose slice
-    /// changed), then its answers. Visits at most `limit` subscriptions
-    /// now and returns whether all of it was sent; if not, the round goes
-    /// on with ``continuePublishing(limit:)``, and nothing else may be
-    /// asked of the publication until it returns `true`.
+    /// Makes `published` visible: history, then patches, then answers. Visits at
+    /// most `limit` subscriptions; until it returns `true`, only
+    /// ``continuePublishing(limit:)`` may be called.
     @discardableResult
     mutating func publish(_ published: PublishedChange, limit: Int = .max) -> Bool {
         precondition(round == nil, "a change published while the previous one's round is still being sent")

@@ -1,15 +1,8 @@
 import StateSyncCore
 
-/// What a fan-out shard publishes of one committed batch: the state after
-/// it, how many revisions it adds, where the mirror changed, and the
-/// answers that follow its patches.
-///
-/// Changes queued for a shard that is still busy with an earlier one are
-/// merged (``append(_:)``) and published as one: its subscribers get one
-/// patch to the latest revision instead of one per batch, as if the
-/// sequencer had made one larger batch. Under a load the fan-out cannot
-/// keep up with, the work then follows what the shard can send, not what
-/// was committed, and nothing waits in the loop's queue behind it.
+/// What a shard publishes of one committed batch: the state after it, its
+/// revision count, where the mirror changed, and the answers after its patches.
+/// Changes behind a busy shard are merged (``append(_:)``).
 struct PublishedChange {
     /// The durable state after the change; `nil` when it only answers
     /// (dispatches refused or repeated, which add no revision).
@@ -38,11 +31,8 @@ struct PublishedChange {
     /// Whether publishing it changes nothing and sends nothing.
     var isEmpty: Bool { state == nil && answers.isEmpty }
 
-    /// Makes this change and `later` (the next one for the same shard) one:
-    /// the later state at both revisions' sum, both changed regions, and
-    /// every answer in order, after the patches. An answer of this change
-    /// then follows a patch to a revision at or after its own, so the
-    /// patches still come before the answers that depend on them.
+    /// Merges `later`, the next change for the same shard, into this one; every
+    /// answer still follows a patch to a revision at or after its own.
     mutating func append(_ later: PublishedChange) {
         if let newer = later.state {
             if state == nil {

@@ -2,13 +2,9 @@ import CoreMetrics
 import Logging
 import StateSyncCore
 
-/// Decides whether a session may be sent more now, from its sink's
-/// ``SessionSink/isWritable``: a session found not writable becomes a slow
-/// consumer (its patches are coalesced, its answers held back) and its sink
-/// is asked, once, to report when it can take more.
-///
-/// A class: it is taken on every delivery, and copying one reference costs
-/// one retain where a struct of the metrics' handles costs a dozen.
+/// Decides from ``SessionSink/isWritable`` whether a session may be sent more;
+/// one found not writable becomes a slow consumer and its sink is asked once
+/// to report the drain. A class, so each delivery retains one reference.
 final class SlowConsumerWatch: Sendable {
     let metrics: ServerMetrics
     let logger: Logger

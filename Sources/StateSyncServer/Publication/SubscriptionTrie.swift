@@ -8,12 +8,9 @@ struct SubscriberKey: Hashable, Sendable {
     var id: String
 }
 
-/// One JSON Pointer of the subscription index: the subscriptions focused
-/// exactly here (with the revision each last received) and the longer
-/// pointers below it.
-///
-/// A node keeps only its own token and its parent, so the index holds each
-/// token once: a pointer of N tokens costs N nodes, not N² tokens.
+/// One JSON Pointer of the subscription index: the subscriptions focused here
+/// and the longer pointers below. A node keeps only its own token and parent,
+/// so a pointer of N tokens costs N nodes.
 final class SubscriptionNode {
     /// The last token of this node's pointer (`nil` for the root).
     private let token: String?
@@ -45,11 +42,8 @@ final class SubscriptionNode {
     fileprivate var isEmpty: Bool { subscribers.isEmpty && children.isEmpty }
 }
 
-/// Subscriptions indexed by their pointer's tokens, so that a change at a
-/// path visits only the subscriptions at that path, above it, or below it:
-/// cost follows the change, not the number of subscriptions.
-///
-/// Not thread-safe: owned by one fan-out shard's ``Publication``.
+/// Subscriptions indexed by pointer tokens, so a change visits only those at,
+/// above or below its path. Not thread-safe: owned by one shard's ``Publication``.
 struct SubscriptionTrie {
     private let root = SubscriptionNode(token: nil, parent: nil)
     private var round: UInt64 = 0

@@ -3,16 +3,8 @@ import StateSyncCore
 import StateSyncJournal
 
 /// The server's own copy of the app state: the reduced state (including
-/// batches not yet durable), its JSON mirror and its head revision. Every
-/// command goes through the app's ``ActionPipeline`` (middleware before and
-/// after the reducer, the reducer, the effect handler): the same code path
-/// a Core `Store` runs, so what an app's middleware sees on the server is
-/// what it sees in a local store.
-///
-/// Replay (recovery, time travel, a cluster follower) does not come here:
-/// it runs the reducer alone with the journaled `Meta`
-/// (``RecoveredState/apply(_:to:)``), so middleware and effects never run
-/// twice for one action.
+/// batches not yet durable), its JSON mirror and head revision. Commands go
+/// through ``ActionPipeline``; replay does not, so middleware never runs twice.
 struct AuthoritativeState<App: StateSyncApp> {
     /// What became of one command.
     enum Applied {
@@ -53,17 +45,14 @@ struct AuthoritativeState<App: StateSyncApp> {
         clock()
     }
 
-    /// Runs `command` through the pipeline at the next revision. The
-    /// journal keeps the command as the app decoded it (its canonical
-    /// `wireValue`), never a client's object as sent: fields the app does
-    /// not read are not stored.
+    /// Runs `command` through the pipeline at the next revision. The journal
+    /// keeps the command as the app decoded it, never a client's object as sent.
     mutating func apply(_ command: SessionCommand<App.Action>, clientID: String?, actionID: String?) -> Applied {
         let meta = Meta(revision: revision + 1, clientID: clientID, time: clock())
         let started = pipeline.startClock()
-        // The state before the reducer, for the middleware that observe
-        // changes, and near the size limit to undo an action that would pass
-        // it. Keeping it makes the reducer copy the containers it changes,
-        // so far below the limit it is not kept (see `restoreState()`).
+        // The state before the reducer, for middleware that observe changes and,
+        // near the size limit, to undo an action that would pass it. Keeping it makes
+        // the reducer copy what it changes, so far below the limit it is not kept.
         let nearLimit = mirror.estimatedBytes > maxStateBytes - maxStateBytes / 8
         let old: App.State? = pipeline.keepsOldState || nearLimit ? state : nil
         let footprint: Footprint
@@ -97,11 +86,8 @@ struct AuthoritativeState<App: StateSyncApp> {
         return .accepted(AcceptedCommand(entry: entry, change: mirror.takeChange(), effect: effect, unencodable: unencodable))
     }
 
-    /// Whether `command` would change nothing: reduced on a copy of the
-    /// state with the next revision's ``Meta``, it leaves the state equal
-    /// and the app's effects start nothing for it. The engine then need
-    /// not journal it (``SessionCommand/serverStarted`` over a history whose
-    /// sessions all left).
+    /// Whether `command` would leave the state equal and start no effects, so the
+    /// engine need not journal it (``SessionCommand/serverStarted``).
     func changesNothing(_ command: SessionCommand<App.Action>) -> Bool {
         let meta = Meta(revision: revision + 1, clientID: nil, time: clock())
         var probe = state
@@ -113,22 +99,9 @@ struct AuthoritativeState<App: StateSyncApp> {
         return probe == state && pipeline.effect(after: command, state: probe, meta: meta).isNone
     }
 
-    /// Follows an entry another node wrote (a cluster): it is replayed as
-    /// in recovery, through the reducer alone with its stored `Meta`
-    /// (``RecoveredState/apply(_:to:)``), so the middleware and effects,
-    /// which ran on the node that accepted it, do not run again. Returns
-    /// what it changed in the mirror.
-    ///
-    /// Why replay rather than stored patches: the journal stores actions,
-    /// not patches, and the reducer is a pure function of the state, the
-    /// action and the `Meta` (time included) that the journal keeps bit
-    /// for bit, so the follower computes the very state the writer did,
-    /// and its mirror encodes it to the same bytes. Patches would double
-    /// what each batch writes, and the follower still needs the typed
-    /// state to reduce its own next actions.
-    ///
-    /// - Throws: ``SyncEngineError`` when the entry does not decode or is
-    ///   rejected, or the state no longer encodes to JSON.
+    /// Follows another node's entry: replayed through the reducer alone with its
+    /// stored `Meta` (``RecoveredState/apply(_:to:)``), which yields the writer's
+    /// exact state; returns what changed in the mirror.
     mutating func follow(_ entry: JournalEntry) throws(SyncEngineError) -> MirrorDelta {
         let footprint = try RecoveredState<App>.apply(entry, to: &state)
         try mirror.update(to: state, footprint: footprint)
@@ -136,13 +109,9 @@ struct AuthoritativeState<App: StateSyncApp> {
         return mirror.takeChange()
     }
 
-    /// Goes back to the durable state `json` at `revision` (what the
-    /// engine published), dropping the effect of batches that will never
-    /// be written as they were (another node moved the shared head, or
+    /// Goes back to the durable state `json` at `revision`, dropping batches that
+    /// will never be written as they were (another node moved the shared head, or
     /// their commit's outcome is unknown).
-    ///
-    /// - Throws: ``SyncEngineError`` when `json` does not decode as the
-    ///   app's state.
     mutating func rewind(to json: JSONValue, revision: UInt64) throws(SyncEngineError) {
         do {
             state = try JSONValueDecoder().decode(App.State.self, from: json)
@@ -153,13 +122,9 @@ struct AuthoritativeState<App: StateSyncApp> {
         self.revision = revision
     }
 
-    /// Puts back the state from before a reducer whose result the mirror
-    /// refused: `old` when it was kept, else decoded from the mirror, which
-    /// still holds it (O(state), only when one action grew the state by more
-    /// than an eighth of the limit from below the point where `old` is
-    /// kept). `false` when the mirror does not decode: the app's `Codable`
-    /// does not round-trip, so the action is let through rather than lose
-    /// the state.
+    /// Puts back the state from before a reducer whose result the mirror refused:
+    /// `old` when kept, else decoded from the mirror. `false` when the mirror does
+    /// not decode; the action is then let through rather than lose the state.
     private mutating func restoreState(_ old: App.State?) -> Bool {
         if let old {
             state = old

@@ -5,11 +5,8 @@ protocol IdentifiedArray {
     /// The number of elements.
     var count: Int { get }
 
-    /// The position of the element whose `id` is `key`: the last element
-    /// when it is that one (an element just appended is found at once),
-    /// else the first with that `id` (as far as a reducer's own search by
-    /// id went); `nil` when there is none or `key` is not of the elements'
-    /// `ID` type.
+    /// The position of the element whose `id` is `key`: the last element when it
+    /// is that one (a fresh append), else the first; `nil` when there is none.
     func position(ofID key: AnyHashable) -> Int?
 
     /// The element at `position`, to encode.

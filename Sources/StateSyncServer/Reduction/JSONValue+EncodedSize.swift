@@ -1,14 +1,9 @@
 import StateSyncCore
 
 extension JSONValue {
-    /// About how many bytes this value takes as compact JSON: strings count
-    /// their UTF-8 bytes and quotes (escapes are not counted), integers their
-    /// digits, doubles 24 (their longest form), containers their brackets,
-    /// separators and keys.
-    ///
-    /// The walk stops once the count passes `limit` (and returns a count
-    /// above it), so asking "is this value small?" costs at most about
-    /// `limit` bytes' worth of nodes, whatever the value's size.
+    /// About how many bytes this value takes as compact JSON (escapes are not
+    /// counted). The walk stops once the count passes `limit`, so checking a
+    /// bound costs at most about `limit` bytes' worth of nodes.
     func estimatedJSONBytes(upTo limit: Int = .max) -> Int {
         var total = 0
         addEstimatedBytes(to: &total, limit: limit)
@@ -39,10 +34,8 @@ extension JSONValue {
         }
     }
 
-    /// How much ``estimatedJSONBytes(upTo:)`` grew from `old` to this value
-    /// (negative when it shrank). Parts sharing storage with `old` cost
-    /// O(1), so after ``sharingStorage(with:)`` this walks only what changed
-    /// (and the members of the containers holding it).
+    /// How much ``estimatedJSONBytes(upTo:)`` grew from `old` (negative when it
+    /// shrank). Parts sharing storage with `old` cost O(1).
     func estimatedJSONBytesGrowth(from old: JSONValue) -> Int {
         if isIdentical(to: old) { return 0 }
         switch (self, old) {

@@ -1,17 +1,9 @@
 import StateSyncCore
 
 extension JSONValue {
-    /// This value, rebuilt so that every part equal to the part at the same
-    /// place in `old` *is* `old`'s part (shares its storage); `old` itself
-    /// when everything is equal.
-    ///
-    /// A freshly encoded region of the mirror shares nothing with the
-    /// previous revision; after this, the history window holds one copy of
-    /// the unchanged parts instead of one per revision, later diffs skip
-    /// them in O(1), and dropping an old revision frees only what changed.
-    /// Costs one walk of the value. Scalars count as equal only with the
-    /// same representation (`1` and `1.0` differ), so the mirror still
-    /// serializes exactly like a full encode.
+    /// This value, with every part equal to `old`'s part at the same place
+    /// sharing its storage. Scalars are equal only in the same representation (`1`
+    /// and `1.0` differ), so the mirror serializes exactly like a full encode.
     func sharingStorage(with old: JSONValue) -> JSONValue {
         switch (self, old) {
         case let (.object(new), .object(previous)):

@@ -4,11 +4,8 @@ import StateSyncCore
 /// need not diff the whole state to find them) and a cost for the history
 /// window.
 struct MirrorDelta {
-    /// Object members and array elements of the containers the updates
-    /// replaced: what a state kept in the history window holds on its own,
-    /// beyond what it shares with the previous revision (an estimate that
-    /// counts the containers on each changed path, the new value's own
-    /// members, and for a full encode the first two levels).
+    /// Estimated object members and array elements of the replaced containers:
+    /// what a state in the history window holds beyond the previous revision.
     var cost = 0
     /// The pointers whose values were replaced, added or removed; `nil`
     /// after a full encode (then anything may have changed).

@@ -3,9 +3,8 @@ import StateSyncJournal
 import StateSyncProtocol
 
 /// The state rebuilt from a journal at startup: the last snapshot plus the
-/// entries after it, reduced with their recorded ``Meta``. A snapshot or
-/// entry of an older app schema version is migrated or upcast on the way
-/// (`App.migrations`).
+/// later entries, reduced with their recorded ``Meta`` and migrated or upcast
+/// from older schema versions (`App.migrations`).
 struct RecoveredState<App: StateSyncApp> {
     var state: App.State
     var mirror: StateMirror<App>
@@ -16,21 +15,8 @@ struct RecoveredState<App: StateSyncApp> {
     /// engine then saves a snapshot of the app's version at once.
     var migratedFrom: Int?
 
-    /// Restores `journal`'s state through `App.reducer`.
-    ///
-    /// The snapshot is parsed and decoded in a child task while this one
-    /// reads the entries after it and decodes their commands, up to one
-    /// page ahead: on two cores the two overlap, and only reducing the
-    /// entries waits for the state. An entry that does not decode is
-    /// reported after the snapshot, which is checked first.
-    ///
-    /// The mirror starts from the snapshot's JSON and follows each replayed
-    /// entry's ``Footprint`` (the cost of what changed); an entry whose
-    /// footprint does not say what changed, or no snapshot, makes it
-    /// encode the whole state once at the end instead.
-    ///
-    /// - Throws: ``SyncEngineError`` when the snapshot or an entry does not
-    ///   decode or an entry is rejected; ``JournalError`` when reading fails.
+    /// Restores `journal`'s state through `App.reducer`, decoding the snapshot in
+    /// a child task while this one decodes the entries after it.
     static func restore(from journal: any Journal, pageSize: Int = 1_000) async throws -> RecoveredState {
         let recovery = try await journal.recovery(pageSize: pageSize)
         async let restoredSnapshot = recovery.snapshot.map { snapshot throws(SyncEngineError) in
@@ -81,12 +67,9 @@ struct RecoveredState<App: StateSyncApp> {
         try decode(try parse(snapshot), of: snapshot)
     }
 
-    /// The JSON of a snapshot, migrated to the app's schema version. Its
-    /// size is not bounded by the parser's default (the server wrote it,
-    /// under `--max-state-bytes`, which may be above that default).
-    ///
-    /// - Throws: ``SyncEngineError`` when it is not JSON, or cannot be
-    ///   migrated (a newer version, a step that fails).
+    /// The JSON of a snapshot, migrated to the app's schema version. Its size is
+    /// not bounded by the parser's default: the server wrote it under
+    /// `--max-state-bytes`, which may be above that default.
     static func parse(_ snapshot: JournalSnapshot) throws(SyncEngineError) -> JSONValue {
         let json: JSONValue
         do {

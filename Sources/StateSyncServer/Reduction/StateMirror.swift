@@ -1,29 +1,8 @@
 import StateSyncCore
 
-/// The app's state as a ``JSONValue``, kept up to date action by action so
-/// that consecutive revisions share the storage of every unchanged part
-/// (which makes ``JSONPatch/diff(from:to:at:)`` skip them in O(1)).
-///
-/// Strategies, cheapest first:
-/// - `State` is ``JSONValue``: the state is its own mirror.
-/// - The reducer's ``Footprint`` names elements of a `String`-keyed
-///   dictionary whose key path ``StateSyncApp/jsonPointer(for:)`` maps:
-///   only those elements are re-encoded and added, replaced or removed in
-///   the mirror's object (a join among 10,000 present sessions encodes one
-///   presence entry, not 10,000).
-/// - The reducer's ``Footprint`` names one element of an array of
-///   `Identifiable` elements whose key path is mapped (the board's todos):
-///   that element alone is re-encoded and inserted, replaced or removed in
-///   the mirror's array (``arrayElementStep(_:of:in:alone:)``).
-/// - The reducer's ``Footprint`` names key paths that
-///   ``StateSyncApp/jsonPointer(for:)`` maps: only those values are
-///   re-encoded and replaced in the mirror (cost of the changed part).
-/// - Otherwise (``Footprint/everything``, an unmapped key path, a path
-///   missing in the mirror): the whole state is re-encoded.
-///
-/// Either way the re-encoded part is then made to share the storage of its
-/// unchanged parts with the previous revision (``JSONValue/sharingStorage(with:)``),
-/// so the history window and later diffs pay only for what changed.
+/// The app's state as a ``JSONValue``, updated action by action, re-encoding
+/// only what the reducer's ``Footprint`` names, so consecutive revisions share
+/// unchanged storage (``JSONValue/sharingStorage(with:)``) and diffs skip it.
 struct StateMirror<App: StateSyncApp> {
     /// The JSON form of the state.
     private(set) var json: JSONValue
@@ -45,11 +24,8 @@ struct StateMirror<App: StateSyncApp> {
         change = MirrorDelta()   // the first encoding is the starting point, not a change to publish
     }
 
-    /// The mirror of a state decoded from `json` (a snapshot's JSON, which
-    /// the engine serialized from its own mirror): `json` itself, not
-    /// encoded again. Encoding a state of megabytes costs more than parsing
-    /// and decoding it together, and it is what opening a stored store
-    /// would otherwise spend most of its time on.
+    /// The mirror of a state decoded from `json` (a snapshot the engine
+    /// serialized from its own mirror): `json` itself, not encoded again.
     init(decodedFrom json: JSONValue) {
         self.json = json
         estimatedBytes = json.estimatedJSONBytes()
@@ -61,14 +37,9 @@ struct StateMirror<App: StateSyncApp> {
         change = MirrorDelta()
     }
 
-    /// Brings the mirror to `state` after a reduction that reported
-    /// `footprint`, unless that would grow ``estimatedBytes`` above
-    /// `limit`: then the mirror is left as it was and the result is `false`.
-    /// A change that does not grow the state is always taken (a state over
-    /// a lowered limit can still shrink).
-    ///
-    /// The growth is computed from the re-encoded parts before any of them
-    /// is put in place, so refusing costs no more than the change.
+    /// Brings the mirror to `state` after a reduction that reported `footprint`,
+    /// unless that would grow ``estimatedBytes`` above `limit`: then it is left
+    /// as it was and the result is `false`. A change that does not grow is always taken.
     @discardableResult
     mutating func update(to state: App.State, footprint: Footprint, limit: Int = .max) throws(SyncEngineError) -> Bool {
         if let value = state as? JSONValue {
@@ -140,10 +111,8 @@ struct StateMirror<App: StateSyncApp> {
     }
 
     /// The step re-encoding the element `key` of the dictionary under
-    /// `collection` into the mirror's object at the collection's pointer
-    /// (adding, replacing or removing the member); `nil` when the collection
-    /// is not a mapped, `String`-keyed dictionary encoded as that object,
-    /// and the whole collection must be re-encoded.
+    /// `collection` into the mirror's object; `nil` when the collection is not a
+    /// mapped, `String`-keyed dictionary and must be re-encoded whole.
     private func elementStep(_ key: AnyHashable, of collection: AnyKeyPath, in state: App.State) -> MirrorStep? {
         guard let pointer = App.jsonPointer(for: collection), let name = key.base as? String,
               case .object(let members) = json[pointer], let keyed = state[keyPath: collection] as? any KeyedCollection,

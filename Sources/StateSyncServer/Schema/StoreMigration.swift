@@ -3,15 +3,8 @@ public import StateSyncCore
 public import StateSyncJournal
 
 /// Brings one store's stored history to the app's schema version while no
-/// server runs it (`statesync migrate`), and proves the result.
-///
-/// The store's newest snapshot is migrated and the entries after it are
-/// upcast and replayed, as a server does when it opens the store; the
-/// replay runs twice, and both must give the same state bytes (migrations
-/// are deterministic). Unless it is a dry run, that state is then saved as
-/// a snapshot of the app's version and the store is read back: the state
-/// replayed from what is now stored must hash the same. Older rows stay,
-/// so time travel still shows them, until retention removes them.
+/// server runs it (`statesync migrate`), proving the result: the replay runs
+/// twice, and the saved snapshot must read back with the same hash.
 ///
 /// ```swift
 /// let report = try await StoreMigration<Board>.migrate(journal, dryRun: false)
@@ -38,10 +31,7 @@ public enum StoreMigration<App: StateSyncApp> {
     /// Migrates the store `journal` holds (see ``StoreMigration``); with
     /// `dryRun`, writes nothing.
     ///
-    /// - Throws: ``SyncEngineError`` when the stored data cannot be read or
-    ///   migrated (a version newer than the app's, a step that fails);
-    ///   ``StoreMigrationError`` when the proof fails; ``JournalError``
-    ///   when reading or writing fails.
+    /// - Throws: ``StoreMigrationError`` when the proof fails.
     public static func migrate(_ journal: any Journal, dryRun: Bool) async throws -> Report {
         let first = try await RecoveredState<App>.restore(from: journal)
         let bytes = JSONSerializer().serialize(first.mirror.json)

@@ -9,11 +9,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Says when the listener paused accepting for lack of descriptors (or
+/// Reports when the listener paused accepting for lack of descriptors (or
 /// memory): a warning naming the limit to raise, at most once every ten
-/// seconds with the count since the last, and `statesync_accepts_paused_total`.
-/// Without it a full descriptor table only shows as clients that cannot
-/// connect.
+/// seconds, and `statesync_accepts_paused_total`.
 final class AcceptPauseReport: Sendable {
     private let logger: Logger
     private let counter: Counter

@@ -1,17 +1,9 @@
 import DequeModule
 import NIOCore
 
-/// A development aid (`statesync serve --inject-latency MS`): holds every
-/// outbound event of one connection (writes, flushes, closes) for a fixed
-/// delay, in order, so a server on this machine behaves like one far away
-/// and the effect of optimistic updates can be seen.
-///
-/// It sits at the head of the connection's pipeline (nearest the socket), so
-/// it delays the bytes the WebSocket layer has already framed: the session,
-/// fan-out and slow-consumer logic above it are unchanged. What it holds is
-/// not counted by the connection's outbound limits (`--max-outbound-bytes`,
-/// writability): at most one delay's worth of what the server sends, which
-/// is why it is for development only.
+/// A development aid (`--inject-latency MS`): delays every outbound event of
+/// one connection, in order, so a local server behaves like a distant one.
+/// What it holds escapes the outbound limits, hence development only.
 final class InjectedLatencyHandler: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData

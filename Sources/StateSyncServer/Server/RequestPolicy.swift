@@ -2,19 +2,9 @@ import Foundation
 import NIOHTTP1
 import WebSocket
 
-/// Which browser pages and which `Host` names a server answers: checked for
-/// every request, WebSocket upgrades and plain HTTP alike, before routing.
-///
-/// - **Origin**: a browser names the page that opened a connection or sent
-///   a request in `Origin`. A request is accepted without one (not from a
-///   browser: the CLI, the Swift, Python and JavaScript clients outside a
-///   page), from the server's own origin (the board page, the devtools),
-///   or from an origin in ``allowedOrigins``; any other page gets `403`, so
-///   a site a user happens to visit cannot dispatch on their behalf.
-/// - **Host**: a server bound to a loopback address answers only requests
-///   whose `Host` is a loopback name (`localhost`, `127.0.0.1`, `[::1]`)
-///   or in ``allowedHosts``: a DNS-rebinding page reaches it under its own
-///   domain name and gets `403`.
+/// Which browser pages (`Origin`) and `Host` names a server answers, checked
+/// before routing: a foreign page cannot dispatch on a user's behalf, and a
+/// loopback server refuses DNS-rebinding hosts (`403`).
 ///
 /// ```swift
 /// var policy = RequestPolicy()

@@ -13,27 +13,14 @@ import Synchronization
 import WebSocket
 
 /// A StateSync server for any ``StateSyncApp``: the journal, the
-/// ``SyncEngine`` and a WebSocket server with these endpoints:
+/// ``SyncEngine``, `/sync` (docs/PROTOCOL.md, subprotocol `statesync.v1`),
+/// the HTTP API under `/api/`, `/health`, `/metrics` when
+/// ``StateSyncServerConfiguration/metricsExposition`` is set, the browser
+/// client, the devtools and the app's own pages.
 ///
-/// - `/sync`: the protocol (docs/PROTOCOL.md), subprotocol `statesync.v1`;
-/// - `POST /api/dispatch`, `GET /api/state`, `GET /api/watch` (Server-Sent
-///   Events): the HTTP API, with the same roles, read rules and limits;
-/// - `GET /health`: `{"connections":…,"epoch":…,"rev":…,"status":"ok"}`;
-/// - `GET /metrics`: Prometheus text, when
-///   ``StateSyncServerConfiguration/metricsExposition`` is set (see
-///   ``ServerMetrics`` for the names);
-/// - `GET /statesync.js`: the browser client (`clients/js`); `GET /devtools`:
-///   the devtools page, and its read-only JSON endpoints under
-///   `/devtools/api/` (admin only when authentication is on);
-/// - ``StateSyncServerConfiguration/pages``: the app's own pages;
-/// - `/echo` when ``StateSyncServerConfiguration/echo`` is on.
-///
-/// It is a swift-service-lifecycle `Service`: run it in a `ServiceGroup`
-/// with graceful shutdown on SIGTERM/SIGINT. On graceful shutdown it reports
-/// `stopping` on `/health`, lets the engine finish and answer every request
-/// already received (acks are durable), saves a final snapshot, then stops
-/// accepting and closes every connection with 1001 after what was queued
-/// for it, and returns.
+/// It is a swift-service-lifecycle `Service`. On graceful shutdown it reports
+/// `stopping` on `/health`, lets the engine answer every request already
+/// received, saves a final snapshot, then closes every connection with 1001.
 ///
 /// ```swift
 /// let server = StateSyncServer<Board>(
@@ -58,19 +45,8 @@ public final class StateSyncServer<App: StateSyncApp>: Service, Sendable {
     /// The WebSocket server while running (for `/health`'s connection count).
     private let webSocketServer = Mutex<WebSocketServer?>(nil)
 
-    /// A server; nothing happens until ``run()``.
-    ///
-    /// - Parameters:
-    ///   - configuration: Address, storage, TLS, authentication, limits.
-    ///   - middleware: Run around the app's reducer for every command, in
-    ///     order, on the engine's task (see ``SyncEngine``): e.g.
-    ///     ``ActionLogMiddleware`` and ``ActionMetricsMiddleware``, or your own
-    ///     `Middleware` (which may reject an action with a code of its own).
-    ///     The app's effects come from `App.effects`.
-    ///   - metrics: Where the server records (default: handles from the
-    ///     process's `MetricsSystem`).
-    ///   - logger: Lifecycle at `info`, connections at `debug` (with the
-    ///     session id as `session` metadata), messages at `trace`.
+    /// A server; nothing happens until ``run()``. `middleware` runs around the
+    /// app's reducer for every command, in order, on the engine's task.
     public init(
         configuration: StateSyncServerConfiguration = StateSyncServerConfiguration(),
         middleware: [any Middleware<App.State, SessionCommand<App.Action>>] = [],

@@ -2,9 +2,8 @@ public import Logging
 public import StateSyncJournal
 
 /// Where a server keeps its stores' journals and snapshots: memory, a data
-/// directory (SQLite), a journal per store from one storage the
-/// application opens (``journals(_:open:)``, `serve --postgres`), or one
-/// journal for `main` alone (``journal(_:open:)``).
+/// directory (SQLite), a journal per store from an application's storage
+/// (``journals(_:open:)``), or one journal for `main` (``journal(_:open:)``).
 public struct StateSyncStorage: Sendable, Hashable, CustomStringConvertible {
     private enum Base: Sendable, Hashable {
         case memory
@@ -41,11 +40,9 @@ public struct StateSyncStorage: Sendable, Hashable, CustomStringConvertible {
         StateSyncStorage(base: .directory(path))
     }
 
-    /// A journal that `open` opens when the server starts, with the
-    /// server's logger: a storage this module does not know, for the store
-    /// `main` only (any other store is `unavailable`; ``journals(_:open:)``
-    /// gives every store a journal).
-    /// `name` says where it is, in logs and ``description`` (never a password).
+    /// A journal that `open` opens at server start, for the store `main` only
+    /// (any other store is `unavailable`). `name` appears in logs and
+    /// ``description`` (never a password).
     ///
     /// ```swift
     /// configuration.storage = .journal("postgres statesync@db:5432/statesync") { logger in
@@ -56,21 +53,17 @@ public struct StateSyncStorage: Sendable, Hashable, CustomStringConvertible {
         StateSyncStorage(base: .journal(JournalOpener(name: name) { logger, _ in try await open(logger) }))
     }
 
-    /// A journal that `open` opens when the server starts, as
-    /// ``journal(_:open:)``, also given `writeFailed`: the journal calls it
-    /// on each failed write attempt (each retry too), counted in
-    /// `statesync_journal_write_failures_total`.
+    /// As ``journal(_:open:)``, also given `writeFailed`, called on each failed
+    /// write attempt and counted in `statesync_journal_write_failures_total`.
     public static func journal(
         _ name: String, open: @escaping @Sendable (Logger, _ writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal
     ) -> StateSyncStorage {
         StateSyncStorage(base: .journal(JournalOpener(name: name, open: open)))
     }
 
-    /// Every store's journal from one ``StoreJournals`` that `open` opens
-    /// when the server starts, with the server's logger: stores open,
-    /// close when idle, are listed and deleted as in a data directory. The
-    /// server closes it at shutdown, after every store closed. `name` says
-    /// where it is, in logs and ``description`` (never a password).
+    /// Every store's journal from one ``StoreJournals`` that `open` opens at
+    /// server start, closed at shutdown after every store. `name` appears in
+    /// logs and ``description`` (never a password).
     ///
     /// ```swift
     /// configuration.storage = .journals("postgres statesync@db:5432/statesync") { logger in

@@ -1,17 +1,9 @@
 public import StateSyncCore
 public import StateSyncProtocol
 
-/// Which roles may dispatch which action types (`statesync serve
-/// --restrict-action resetCounter=admin`).
-///
-/// Every role that may dispatch (``Role/mayDispatch``) may dispatch every
-/// action type unless a restriction names that type and a least role above
-/// the sender's. A refused dispatch is answered `reject` `forbidden` with its
-/// id, over the WebSocket and `POST /api/dispatch` alike (HTTP 403); the
-/// action is neither applied nor journaled, the connection stays open, and
-/// since the refusal depends on the sender's role and not on the pair, it is
-/// not remembered as the pair's outcome (the same pair sent later by a
-/// session with a role that may is applied).
+/// Which roles may dispatch which action types (`--restrict-action
+/// resetCounter=admin`). A refused dispatch gets `reject` `forbidden` and is
+/// not remembered as the pair's outcome, as it depends on the sender's role.
 ///
 /// ```swift
 /// var session = SessionConfiguration()

@@ -1,11 +1,9 @@
 import Synchronization
 import WebSocket
 
-/// A token bucket per client address, shared by every session of a server:
-/// for `hello`s (joins) and for stores created. The table of addresses is bounded: an
-/// address whose bucket has refilled is forgotten (a full bucket is the
-/// same as none), and when the table is still full, the address idle the
-/// longest is forgotten first.
+/// A token bucket per client address, shared by a server's sessions, for
+/// joins and store creations. The table is bounded: a refilled address is
+/// forgotten, and when still full, the one idle longest.
 final class AddressRateLimiter: Sendable {
     private struct Entry {
         var bucket: TokenBucket

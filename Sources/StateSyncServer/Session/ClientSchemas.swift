@@ -1,15 +1,9 @@
 public import StateSyncCore
 public import StateSyncProtocol
 
-/// The app schema versions a server's clients may speak, and how an action
-/// written for an older version becomes one of the app's.
-///
-/// A `hello` that declares a version below ``accepted`` is refused
-/// `upgrade_required`; one above it (a client newer than this node, during
-/// a rolling upgrade) `schema_too_new`, so that the client moves to another
-/// node. A `hello` that declares none is accepted (the protocol before
-/// versions). A dispatch is upcast from the version it names, else the
-/// session's, through the app's ``StateSyncApp/migrations``.
+/// The app schema versions a server's clients may speak. A `hello` below
+/// ``accepted`` gets `upgrade_required`, above it `schema_too_new`; dispatches
+/// are upcast through ``StateSyncApp/migrations``.
 ///
 /// ```swift
 /// let schemas = try ClientSchemas(app: Board.self, minimum: nil)   // accepts Board.schemaVersion only
@@ -19,9 +13,8 @@ public struct ClientSchemas: Sendable {
     public let accepted: ClosedRange<Int>
     private let migrations: SchemaMigrations
 
-    /// The schemas of `app`, accepting clients from `minimum` (default: the
-    /// app's own version; lower only when the app's state still reads as
-    /// the older versions expect) up to the app's version. A minimum outside
+    /// The schemas of `app`, accepting clients from `minimum` (default: the app's
+    /// own version) up to the app's version. A minimum outside
     /// `1...App.schemaVersion` is an error naming it.
     public init<App: StateSyncApp>(app: App.Type, minimum: Int?) throws(SchemaError) {
         let lowest = minimum ?? App.schemaVersion

@@ -1,10 +1,9 @@
 import StateSyncCore
 import StateSyncProtocol
 
-/// How long the identifiers and names a client gives may be: message and
-/// subscription ids and `clientId` (they are kept per session and in the
-/// exactly-once outcomes, and journaled), and the `name` of `hello` (which
-/// every presence subscriber receives and the journal keeps).
+/// How long the identifiers and names a client gives may be: ids and
+/// `clientId` (kept per session and journaled) and the `hello` `name` (sent
+/// to every presence subscriber).
 public struct IdentifierLimits: Sendable, Hashable {
     /// The most UTF-8 bytes of an id or `clientId`. Default 128: room for a
     /// UUID with a prefix, four times over.

@@ -1,22 +1,14 @@
 public import StateSyncCore
 public import StateSyncProtocol
 
-/// Which parts of the state each role may read (`subscribe` and `get`).
-///
-/// Every path is readable by every role unless a restriction says otherwise.
-/// A restriction names a path and the least role that may read it. Reading a
-/// path is forbidden when it lies inside a restricted path, and also when it
-/// *contains* one: a reader subscribed to `""` (the whole state) would
-/// otherwise see `/presence` through its parent. The refused request gets
-/// `error` `forbidden` with its id, and the connection stays open.
+/// Which parts of the state each role may read. A read is forbidden inside a
+/// restricted path and also when it *contains* one, so `""` cannot reveal
+/// `/presence`; the refusal is `error` `forbidden`.
 ///
 /// ```swift
 /// var session = SessionConfiguration()
 /// session.readPermissions = ReadPermissions([try JSONPointer(parsing: "/presence"): .admin])
 /// ```
-///
-/// Permissions apply to reads only; who may dispatch is the role's
-/// ``Role/mayDispatch`` and, per action type, ``ActionPermissions``.
 public struct ReadPermissions: Sendable, Hashable {
     /// Restricted paths and the least role that may read each.
     public var minimumRoles: [JSONPointer: Role]

@@ -1,13 +1,8 @@
 public import StateSyncProtocol
 
-/// How the token a session presents (in `hello`, in `auth`, or as an HTTP
-/// bearer) becomes a ``StoreAccess``: a role per store.
-///
-/// With no tokens and no JWT key (``open``, the default) every session is a
-/// `writer` in every store and tokens are ignored. Otherwise a token is
-/// required: one of ``tokens`` grants its role in every store; any other is
-/// verified as a JWT when ``jwt`` is set (its claims say which stores, see
-/// ``JWTAuthenticator``). A missing or refused token is `unauthorized`.
+/// How a session's token becomes a ``StoreAccess``. With no tokens and no JWT
+/// key (``open``, the default) every session is a `writer` everywhere;
+/// otherwise a listed token or a valid JWT is required, else `unauthorized`.
 ///
 /// ```swift
 /// let auth = SessionAuthentication.tokens(["s3cret": .admin, "viewer": .reader])
@@ -46,13 +41,9 @@ public struct SessionAuthentication: Sendable, Hashable {
         case verify(String, by: JWTAuthenticator)
     }
 
-    /// What `token` decides without waiting: a token of the list, no token,
-    /// or a JWT to verify.
-    ///
-    /// The token is compared with every known token in time that does not
-    /// depend on where they differ (a hash lookup or `==` stops at the first
-    /// different byte, which lets a client guess a token byte by byte from
-    /// the answer's timing).
+    /// What `token` decides without waiting: a listed token, no token, or a JWT
+    /// to verify. Tokens are compared in constant time, so timing does not reveal
+    /// them byte by byte.
     func decide(_ token: String?) -> Decision {
         guard isRequired else { return .granted(.everyStore(.writer)) }
         guard let token else { return .refused(.unauthorized(tokenGiven: false)) }

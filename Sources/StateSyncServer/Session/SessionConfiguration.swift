@@ -1,8 +1,6 @@
 public import StateSyncCore
-/// The per-connection limits of a StateSync session.
-///
-/// Every field has a default fit for interactive clients on a shared server;
-/// raise them for trusted bulk clients (importers, load tests).
+/// The per-connection limits of a StateSync session. The defaults fit
+/// interactive clients on a shared server; raise them for trusted bulk clients.
 ///
 /// ```swift
 /// var limits = SessionConfiguration()
@@ -10,11 +8,8 @@ public import StateSyncCore
 /// limits.messagesPerSecond = 1_000
 /// ```
 public struct SessionConfiguration: Sendable, Hashable {
-    /// The largest client message accepted, in bytes. Default 1 MiB: far
-    /// above any dispatch or subscribe a client sends, small enough that one
-    /// connection cannot make the server parse much. A larger message closes
-    /// the connection with 1009 (enforced by the WebSocket layer as its
-    /// maximum message size, and by the JSON parser as its input limit).
+    /// The largest client message accepted, in bytes; a larger one closes the
+    /// connection with 1009 (WebSocket maximum and JSON parser limit). Default 1 MiB.
     public var maxMessageBytes: Int
     /// The deepest JSON nesting accepted in a client message. Default 64:
     /// actions are shallow objects; deeper input is refused with `bad_json`
@@ -24,10 +19,8 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// UI focuses on tens of paths; each subscription costs the server a
     /// diff per change of its path. Above it: `too_many_subscriptions`.
     public var maxSubscriptions: Int
-    /// Stores one connection may use, `main` included (a session is in a
-    /// store from its first message to it until it closes). Default 16: a
-    /// screen shows a few documents at once; each store a session is in
-    /// costs the server its session record there. Above it: `limit_reached`.
+    /// Stores one connection may use, `main` included; above it: `limit_reached`.
+    /// Default 16.
     public var maxStoresPerSession: Int = 16
     /// Sustained messages per second one connection may send (a token
     /// bucket refilled at this rate). Default 200: well above a person
@@ -37,12 +30,9 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// bucket's size). Default 400: two seconds of the sustained rate, so a
     /// reconnect that re-subscribes everything is not refused.
     public var burst: Int
-    /// Sustained bytes per second one connection may send, counted as
-    /// messages arrive (each message's payload). Default 1 MiB/s: hundreds
-    /// of times what a person's edits take, so only bulk senders meet it,
-    /// while the server never parses more than that per connection. Bursts
-    /// up to twice this, and at least one ``maxMessageBytes`` message, pass
-    /// at once. Above it: `rate_limited`, as for the message rate.
+    /// Sustained bytes per second one connection may send, counted as messages
+    /// arrive. Bursts up to twice this, and at least one ``maxMessageBytes``
+    /// message, pass. Above it: `rate_limited`. Default 1 MiB/s.
     public var bytesPerSecond: Int
     /// The byte rate's bucket: twice ``bytesPerSecond``, and at least one
     /// message of ``maxMessageBytes`` (which could never pass otherwise).
@@ -62,37 +52,27 @@ public struct SessionConfiguration: Sendable, Hashable {
     /// Which action types need a role above `writer`. Default: none, every
     /// role that may dispatch sends every action type.
     public var actionPermissions: ActionPermissions
-    /// How long a path a client sends may be (`subscribe`, `get`, the HTTP
-    /// API's `path`): longer ones are refused `invalid_path`. Default 32
-    /// tokens and 1 KiB (see `JSONPointer.Limits`), which also bounds the
-    /// depth of the server's subscription index.
+    /// How long a client's path may be (`subscribe`, `get`, the HTTP API);
+    /// longer ones are refused `invalid_path`. Default 32 tokens and 1 KiB, which
+    /// also bounds the depth of the subscription index.
     public var pathLimits: JSONPointer.Limits
     /// How long ids, `clientId`s and names may be (longer: `bad_request`).
     /// Default 128 bytes and 64 characters (see ``IdentifierLimits``).
     public var identifierLimits: IdentifierLimits
-    /// Bytes waiting to be written to one connection above which it stops
-    /// being writable: the engine then holds its patches back and coalesces
-    /// them (a *slow consumer*) until it drains below a quarter of this.
-    /// Default 1 MiB: several seconds of normal traffic for one client, yet
-    /// 10,000 slow clients stay under 10 GiB in the worst case.
+    /// Bytes queued for one connection above which it stops being writable: the
+    /// engine then coalesces its patches (a *slow consumer*) until it drains
+    /// below a quarter of this. Default 1 MiB.
     public var outboundHighWaterMark: Int
-    /// Bytes waiting to be written to one connection above which it is
-    /// closed with 1008, whatever queued them (patches, replies, pongs).
-    /// Default 8 MiB: eight times ``outboundHighWaterMark``, where the engine
-    /// already coalesces, so only a client that stops reading while it
-    /// makes the server answer reaches it. The connection also stops reading
-    /// while it is above ``outboundHighWaterMark``.
+    /// Bytes queued for one connection above which it is closed with 1008,
+    /// whatever queued them. Default 8 MiB. The connection also stops reading
+    /// while above ``outboundHighWaterMark``.
     public var maxOutboundBytes: Int
-    /// The most pings a client may send in one second; one more closes its
-    /// connection with 1008. `nil`: no limit. Default 100: a client's
-    /// keepalive pings come every few seconds, while one sending pings as
-    /// fast as it can keeps its event loop, shared with other connections,
-    /// busy answering them (``WebSocketConfiguration/maxPingsPerSecond``).
+    /// The most pings a client may send in one second; one more closes with
+    /// 1008, as a ping flood keeps a shared event loop busy. `nil`: no limit.
+    /// Default 100.
     public var maxPingsPerSecond: Int?
-    /// How long a WebSocket connection may stay open without a `hello`
-    /// after the upgrade; then it is closed with 1008. `nil` never. Default
-    /// 10 s: clients send `hello` at once, and a connection that never joins
-    /// holds a descriptor no longer than this.
+    /// How long a WebSocket connection may stay open without a `hello` after the
+    /// upgrade before it is closed with 1008. `nil` never. Default 10 s.
     public var helloTimeout: Duration?
     /// How often a quiet `GET /api/watch` event stream gets a comment line.
     /// Default 15 s: shorter than the idle timeouts of common proxies (30 to

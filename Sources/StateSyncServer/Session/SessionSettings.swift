@@ -1,10 +1,8 @@
 import StateSyncCore
 import StateSyncProtocol
 
-/// What every session of a server shares: its configuration, its
-/// authentication and the client schema versions it accepts. Made once per
-/// server, so that each of many idle connections holds a reference to it
-/// rather than a copy of its couple of hundred bytes.
+/// What every session of a server shares: configuration, authentication and
+/// accepted client schemas. A class, so idle connections hold a reference, not a copy.
 final class SessionSettings: Sendable {
     let configuration: SessionConfiguration
     let authentication: SessionAuthentication

@@ -1,15 +1,9 @@
 import StateSyncCore
 public import StateSyncProtocol
 
-/// The protocol logic of one connection as a plain value: it reads each
-/// received message and returns what to do, with no I/O. ``SyncSession``
-/// carries the decisions out.
-///
-/// It enforces: `hello` first, token authentication, roles (a reader's
-/// `dispatch` is rejected `forbidden`), the subscription limit, the message
-/// rate, and turns every decoding failure into the protocol's `error` with the
-/// related id. What each error does to the connection comes from
-/// ``ErrorCode/connectionPolicy``, not from this type.
+/// The protocol logic of one connection as a plain value with no I/O: it reads
+/// each message and returns what to do (``SyncSession`` does it), enforcing
+/// `hello` first, authentication, roles and limits.
 ///
 /// ```swift
 /// var machine = SessionStateMachine(configuration: .init(), authentication: .open, now: .now)
@@ -26,11 +20,8 @@ public struct SessionStateMachine: Sendable {
         /// Verify `token` as a JWT (``SessionAuthentication/jwt``), then
         /// hand the outcome to ``verified(_:)``; the session waits meanwhile.
         case verify(token: String, by: JWTAuthenticator)
-        /// A valid request within the limits, for the engine of `store`, where
-        /// the session's role is `role`; a `subscribe … since` names the
-        /// `epoch` it resumes in, when the client gave one (the session drops
-        /// `since` when it is not the store's: that history is not the one
-        /// the client saw).
+        /// A valid request for the engine of `store`, with the session's `role`; a
+        /// `subscribe … since` names the `epoch` it resumes in, if the client gave one.
         case request(SessionRequest, store: StoreName = .main, epoch: String? = nil, role: Role = .writer)
         /// An `auth` in force: the session now has `access`, answers
         /// `authorized` for `id`, and ends the subscriptions in `ended`

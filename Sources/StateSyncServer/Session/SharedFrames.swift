@@ -3,17 +3,9 @@ import NIOCore
 import Synchronization
 import WebSocket
 
-/// Frames the engine's messages once for every session they go to.
-///
-/// The engine passes the *same array* to every subscriber of a changed path
-/// (one diff, one encoding). This cache remembers the last array it framed
-/// and, while the same storage keeps arriving, hands out the same
-/// ``WebSocketPreparedMessage``: the same frame bytes, compressed at most
-/// once (for connections that agreed permessage-deflate without server
-/// context takeover, the default), are written to all of those connections.
-///
-/// Holding the last array keeps its storage alive, so an equal base address
-/// means the same storage and therefore the same bytes.
+/// Frames the engine's messages once for all their sessions: while the *same
+/// array* keeps arriving, it hands out the same ``WebSocketPreparedMessage``.
+/// Holding the last array keeps its storage alive, so equal addresses mean equal bytes.
 final class SharedFrames: Sendable {
     private struct Last {
         var bytes: [UInt8]
@@ -46,12 +38,9 @@ final class SharedFrames: Sendable {
         self.logger = logger
     }
 
-    /// The frame of `bytes` (a JSON text message), shared with earlier calls for the same array.
-    ///
-    /// Framing (and compressing) runs outside the cache's lock: a large
-    /// answer framed by the ``AnswerEncoder``'s thread must not hold up the
-    /// shard's fan-out. Two threads framing different arrays at once
-    /// each keep their own; the cache keeps the later.
+    /// The frame of `bytes` (a JSON text message), shared with earlier calls for
+    /// the same array. Framing runs outside the lock, so a large answer does not
+    /// hold up the shard's fan-out.
     func prepared(_ bytes: [UInt8]) -> WebSocketPreparedMessage {
         let (cached, lent): (WebSocketPreparedMessage?, Lent?) = state.withLock { state in
             if let last = state.last, Self.sameStorage(last.bytes, bytes) { return (last.prepared, nil) }

@@ -23,10 +23,8 @@ extension SyncSession {
         }
     }
 
-    /// Puts a refreshed token's `access` in force: the subscriptions in
-    /// `ended` end (`unsubscribed`), the session leaves the stores it no
-    /// longer has a role in (and joins `main` when it now has one there),
-    /// and every engine it stays in learns its new role.
+    /// Puts a refreshed token's `access` in force: `ended` subscriptions end,
+    /// the session leaves stores it lost, and every engine learns its new role.
     func reauthorize(_ access: StoreAccess, endingSubscriptions ended: [ScopedSubscription]) {
         for subscription in ended {
             if access.role(in: subscription.store) != nil, let engine = engine(of: subscription.store) {

@@ -5,30 +5,11 @@ import StateSyncCore
 import StateSyncProtocol
 import WebSocket
 
-/// The driver of one StateSync connection: it feeds each received message
-/// to its ``SessionStateMachine``, carries out the decisions (engine calls,
-/// replies, closes), and is the engine's ``SessionSink`` for the connection.
-///
-/// It is the connection's own ``WebSocketEventLoopHandler``: every message
-/// is handled on the connection's event loop as it is read, with no task
-/// per connection (an idle connection costs its objects, not a task and
-/// its frames). Outbound frames from the engine are written with
-/// ``WebSocketOutbound/write(_:)-(WebSocketMessage)``. The engine measures
-/// and counts what it sends; the session counts only its own replies and
-/// its connection.
-///
-/// While the session waits (the engine's queue is full, or a test holds it
-/// with ``StateSyncServerConfiguration/sessionWillHandleMessage``), the
-/// messages that arrive meanwhile are kept, with their arrival times, in a
-/// backlog of at most `backlogLimit` messages (the route's
-/// ``WebSocketChannelOptions/inboundHighWatermark``); at that size the
-/// connection stops reading its socket (TCP then slows the client) until the
-/// backlog is down to `backlogResume` (``WebSocketChannelOptions/inboundLowWatermark``).
-///
-/// Its mutable state (``Local``) is bound to the connection's event loop
-/// (`NIOLoopBoundBox`): the ``WebSocketEventLoopHandler`` callbacks, and the
-/// hops back to that loop from the engine's and the test hook's callbacks;
-/// the ``SessionSink`` methods the fan-out calls touch only constants.
+/// The driver of one connection and its ``SessionSink``: feeds each message to
+/// its ``SessionStateMachine`` on the connection's event loop (no task per
+/// connection). While it waits, messages queue up to `backlogLimit`, and the
+/// socket is not read until the backlog is down to `backlogResume`. ``Local``
+/// is bound to that loop; the sink methods the fan-out calls touch only constants.
 final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandler, Sendable {
     /// What a session awaits before it handles a message: it is given the
     /// function that lets it go on (tests stall sessions with it).
@@ -53,10 +34,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
     /// What the session changes as it goes, used only on the connection's event loop.
     struct Local {
         var machine: SessionStateMachine
-        /// Closes the connection: until the first message arrives, when
-        /// `hello` is late (``SessionConfiguration/helloTimeout``); after it,
-        /// when the token expires. (One timer for both: every idle
-        /// connection holds it.)
+        /// Closes the connection when `hello` is late
+        /// (``SessionConfiguration/helloTimeout``), later when the token expires.
         var closeTimer: Scheduled<Void>?
         /// The first message arrived: ``closeTimer`` is no longer the hello timeout.
         var firstMessageSeen = false
@@ -79,9 +58,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
 
     let local: NIOLoopBoundBox<Local>
 
-    /// A session for the connection of `outbound`, waiting for `hello`.
-    /// `clock` gives the time the session starts at (its full token
-    /// buckets); it must be the clock that stamps the connection's messages
+    /// A session for the connection of `outbound`, waiting for `hello`. `clock`
+    /// must be the one that stamps the connection's messages
     /// (``WebSocketChannelOptions/arrivalClock``).
     init(
         id: String, outbound: WebSocketOutbound, engine: SyncEngine<App>, stores: StoreDirectory<App>, metrics: ServerMetrics,
@@ -117,12 +95,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         logger.debug("connection opened", metadata: ["session": "\(id)"])
     }
 
-    /// Handles `received` now, or keeps it in the backlog while the session waits.
-    ///
-    /// The rate limit measures each message at the time it arrived
-    /// (``WebSocketReceivedMessage/receivedAt``, stamped as it was read), not
-    /// when the session gets to it: after a stall, the backlog of a steady
-    /// client is not a burst.
+    /// Handles `received` now, or keeps it in the backlog while the session
+    /// waits. The rate limit uses its arrival time, so a drained backlog is not a burst.
     func webSocket(_ outbound: WebSocketOutbound, received: WebSocketReceivedMessage) {
         guard !local.value.waiting else {
             local.value.backlog.append(received)
@@ -209,10 +183,8 @@ final class SyncSession<App: StateSyncApp>: SessionSink, WebSocketEventLoopHandl
         }
     }
 
-    /// Joins `store` (opened by the directory when it is not open), then
-    /// submits `request` there; the session waits meanwhile, so its messages
-    /// keep their order. A store that cannot be entered answers the request
-    /// with the error, and the session goes on.
+    /// Joins `store`, opening it when needed, then submits `request` there; the
+    /// session waits meanwhile so its messages keep their order.
     private func enter(_ store: StoreName, thenSubmit request: SessionRequest, epoch: String?, role: Role) {
         // Requests come only after hello, which set the identity.
         guard let identity = local.value.identity else { return }

@@ -1,9 +1,6 @@
-/// A token bucket: refilled at its ``Rate``'s tokens per second up to the
-/// rate's capacity, one taken per message (or one per byte, for a byte
-/// rate). A plain value; the caller passes the time, so tests need no
-/// clock, and the rate, which is the same for all of a limiter's buckets:
-/// a bucket keeps only its tokens and when it last counted them (24 bytes;
-/// every connection holds two).
+/// A token bucket: refilled at its ``Rate`` up to the rate's capacity, one
+/// token per message (or byte). A plain value: the caller passes the time and
+/// the rate, so a bucket keeps only its tokens and last count time.
 ///
 /// ```swift
 /// let rate = TokenBucket.Rate(perSecond: 10, capacity: 20)

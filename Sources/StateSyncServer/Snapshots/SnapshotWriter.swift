@@ -3,15 +3,9 @@ import StateSyncCore
 import StateSyncJournal
 import Synchronization
 
-/// Writes snapshots off the sequencer: it serializes a published state and
-/// saves it to the journal on a task of its own, so a large state never
-/// stalls the sequencer (invariant: whole-state work does not run there).
-///
-/// At most one save runs at a time; a state handed over while one runs
-/// waits, and a newer one replaces it (only the latest matters). The task
-/// lives only while there is something to save, so an idle store holds
-/// none. A failed save is logged: the journal still holds every entry,
-/// recovery just replays more.
+/// Writes snapshots off the sequencer, so a large state never stalls it. At
+/// most one save runs; a newer state replaces a waiting one. The task lives
+/// only while there is work. A failed save is logged: recovery replays more.
 final class SnapshotWriter: Sendable {
     /// A state handed over and not yet saved.
     private typealias Waiting = (state: JSONValue, revision: UInt64)

@@ -7,15 +7,9 @@ import StateSyncProtocol
 import Synchronization
 import WebSocket
 
-/// The stores of one server by name, each a ``SyncEngine`` of its own on a
-/// journal of its own: opened on first use, shared by every session in it,
-/// closed once idle (``StoreDirectoryConfiguration/idleTimeout``) or to make
-/// room for another (``StoreDirectoryConfiguration/maxResidentStores``).
-///
-/// `main` is opened by ``openMain()`` before the server listens and stays
-/// open until ``shutdown()``. Opening and closing run in ``run()``'s task
-/// group, never on a caller's event loop; a caller learns the outcome from
-/// the completion it passed to ``acquire(_:role:id:completion:)``.
+/// The stores of one server by name, each a ``SyncEngine`` on its own journal,
+/// opened on first use and closed when idle; `main` stays open. Opening and
+/// closing run in ``run()``'s task group, never on a caller's event loop.
 final class StoreDirectory<App: StateSyncApp>: Sendable {
     /// What an acquisition yields: the store's engine, or why not.
     typealias Completion = @Sendable (Result<SyncEngine<App>, ProtocolError>) -> Void
@@ -88,10 +82,8 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         (jobs, jobQueue) = AsyncStream.makeStream(of: Job.self)
     }
 
-    /// Opens `main` (recovering it from its journal) and keeps it open
-    /// until ``shutdown()``.
-    ///
-    /// - Throws: what opening its journal or recovering its state threw.
+    /// Opens `main` (recovering it from its journal) and keeps it open until
+    /// ``shutdown()``.
     func openMain() async throws -> (engine: SyncEngine<App>, journal: any Journal) {
         let journal = try await storage.open(.main, logger: logger)
         let engine = try await makeEngine(.main, journal)
@@ -100,10 +92,9 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
         return (engine, journal)
     }
 
-    /// Takes a place in `store` for a session of `role`, opening the store
-    /// when it is not open; `completion` gets its engine (at once when it is
-    /// open, else from the task that opened it), or the error for the
-    /// request `id`. Each success must be matched by one ``release(_:)``.
+    /// Takes a place in `store` for a session of `role`, opening it if needed;
+    /// `completion` gets its engine or the error for request `id`. Each success
+    /// must be matched by one ``release(_:)``.
     func acquire(_ store: StoreName, role: Role, id: String?, from address: ClientAddressKey?, completion: @escaping Completion) {
         let decision: Decision = state.withLock { state in
             guard !state.stopped else { return .refused(.storeUnavailable(store, reason: "the server is shutting down", id: id)) }
@@ -151,10 +142,7 @@ final class StoreDirectory<App: StateSyncApp>: Sendable {
     }
 
     /// Takes a place in `store` as ``acquire(_:role:id:completion:)`` does,
-    /// awaiting the store's engine.
-    ///
-    /// - Throws: the ``ProtocolError`` that refused it (`forbidden`,
-    ///   `limit_reached`, `unavailable`).
+    /// awaiting the engine; throws `forbidden`, `limit_reached` or `unavailable`.
     func acquire(_ store: StoreName, role: Role, from address: ClientAddressKey?) async throws(ProtocolError) -> SyncEngine<App> {
         let result = await withCheckedContinuation { continuation in
             acquire(store, role: role, id: nil, from: address) { continuation.resume(returning: $0) }

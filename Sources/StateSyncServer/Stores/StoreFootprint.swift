@@ -2,18 +2,9 @@ import Foundation
 import StateSyncProtocol
 import StateSyncSQLite
 
-/// How many bytes a store holds, as `GET /api/stores` reports them:
-///
-/// - a data directory: for `main`, the sizes of the regular files of the
-///   directory that are its own (not the other stores' file and what is
-///   beside it); for any other store, the bytes of its rows in the stores'
-///   file (``SQLiteStores/storedBytes(of:)`` says what it counts), open or
-///   not: about what deleting it would free;
-/// - memory (and a ``StoreJournals`` of the application's, `--postgres`):
-///   the estimated size of its state encoded as JSON (the figure
-///   `--max-state-bytes` is checked against); its journal's entries are not
-///   counted;
-/// - the application's one journal: unknown (`nil`).
+/// How many bytes a store holds, for `GET /api/stores`: its files or rows in a
+/// data directory, its state's estimated JSON size in memory or a
+/// ``StoreJournals``, `nil` for the application's one journal.
 struct StoreFootprint: Sendable {
     /// Where the bytes come from.
     enum Base: Sendable {
@@ -32,10 +23,8 @@ struct StoreFootprint: Sendable {
         self.base = base
     }
 
-    /// The bytes each of `stores` holds, in their order, `nil` where this
-    /// storage cannot say (or a store in memory is not open). `stateBytes`
-    /// is a store's engine's estimate when it is open. The stores' file is
-    /// read once for them all.
+    /// The bytes each of `stores` holds, in order, `nil` where this storage
+    /// cannot say. The stores' file is read once for them all.
     func bytes(of stores: [(name: StoreName, stateBytes: Int?)]) async -> [Int?] {
         switch base {
         case .directory(let directory, let file):

@@ -6,21 +6,9 @@ import StateSyncProtocol
 import StateSyncSQLite
 import Synchronization
 
-/// Where each store of a server keeps its journal, decided by the server's
-/// ``StateSyncStorage``:
-///
-/// - a data directory: `main` in the directory's `statesync.sqlite` (as
-///   before stores existed), every other store in its `stores.sqlite`, one
-///   file keyed by store (``SQLiteStores``, opened with the server and
-///   closed after its stores);
-/// - memory: one ``MemoryJournal`` per store, kept while the server runs,
-///   so its stores never close when idle (closing would lose them);
-/// - the application's journal of each store (``StateSyncStorage/journals(_:open:)``,
-///   `serve --postgres`), from one ``StoreJournals`` opened with the server
-///   (``open(configuration:writeFailures:logger:)``) and closed after its
-///   stores (``close()``);
-/// - the application's one journal (``StateSyncStorage/journal(_:open:)``):
-///   `main` only.
+/// Where each store keeps its journal, per ``StateSyncStorage``: a data
+/// directory, memory (stores never close, as that would lose them), an
+/// application's ``StoreJournals``, or its one journal (`main` only).
 struct StoreStorage: Sendable {
     private enum Base: Sendable {
         case memory(MemoryJournals)
@@ -35,11 +23,8 @@ struct StoreStorage: Sendable {
     private let writeFailures: CoreMetrics.Counter
 
     /// The storage of `configuration`, counting failed writes in
-    /// `writeFailures`; opens the application's ``StoreJournals`` when it
-    /// gives one (``StateSyncStorage/journals(_:open:)``), or the data
+    /// `writeFailures`; opens the application's ``StoreJournals`` or the data
     /// directory's ``SQLiteStores``.
-    ///
-    /// - Throws: what opening them threw.
     static func open(
         configuration: StateSyncServerConfiguration, writeFailures: CoreMetrics.Counter, logger: Logger
     ) async throws -> StoreStorage {
@@ -175,10 +160,8 @@ struct StoreStorage: Sendable {
         }
     }
 
-    /// Removes what `store` stored; it must be closed.
-    ///
-    /// - Throws: ``StoreStorageError`` for `main` or a storage that cannot,
-    ///   or the journals' error.
+    /// Removes what `store` stored; it must be closed. Throws
+    /// ``StoreStorageError`` for `main` or a storage that cannot.
     func remove(_ store: StoreName) async throws {
         guard !store.isMain else { throw StoreStorageError.mainStays }
         switch base {
