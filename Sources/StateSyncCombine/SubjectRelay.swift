@@ -1,10 +1,8 @@
 import OpenCombineShim
 import Synchronization
 
-/// A subject fed from a mirror's `@Sendable` callbacks.
-///
-/// `@unchecked Sendable`: `lock` serialises every `send` to `subject`, which
-/// is not `Sendable` itself.
+/// A subject fed from a mirror's `@Sendable` callbacks. `@unchecked Sendable`:
+/// `lock` serialises every `send` to `subject`, which is not `Sendable` itself.
 final class SubjectRelay<Value>: @unchecked Sendable {
     /// The subject the values go to; it holds the latest for a new demand.
     let subject: CurrentValueSubject<Value, Never>

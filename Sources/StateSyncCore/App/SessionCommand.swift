@@ -1,16 +1,12 @@
-/// What the server journals and reduces: an application action attributed
-/// to the session that sent it, or an event of the session lifecycle.
+/// What the server journals and reduces: an application action attributed to
+/// the session that sent it, or an event of the session lifecycle.
 ///
-/// A reducer must be deterministic, so it may only read the state, the
-/// action and ``Meta`` (revision, client id, time). Data that belongs to the
-/// sending *session* (its id and the name it gave in `hello`) is not in the
-/// client's action, and a client must not be trusted to send it. The server
-/// therefore wraps each accepted client action in
-/// ``dispatch(_:from:)`` with the ``SessionInfo`` it knows, and emits
-/// ``sessionJoined(_:)`` / ``sessionLeft(_:)`` itself; these commands are
-/// what the journal stores, so replaying it gives the same state byte for
-/// byte. The application's reducer is a `Reducer<State, SessionCommand<Action>>`.
-/// Clients cannot forge lifecycle commands: they dispatch `Action`s only.
+/// A client cannot be trusted with its session's data, and a reducer reads only
+/// the state, the action and ``Meta``; so the server wraps each client action
+/// in ``dispatch(_:from:)`` with the ``SessionInfo`` it knows, emits
+/// ``sessionJoined(_:)`` and ``sessionLeft(_:)`` itself, and journals the
+/// ``system(_:)`` commands of effects too: a replay gives the same state byte
+/// for byte and runs no effect again.
 ///
 /// ```swift
 /// // server, for {"type":"dispatch","id":"a1","action":{"type":"postMessage","text":"hi"}}
@@ -20,16 +16,6 @@
 /// await store.dispatch(.sessionJoined(SessionInfo(id: "s-91", name: "alice")))
 /// await store.dispatch(.sessionLeft(SessionInfo(id: "s-91", name: "alice")))
 /// ```
-///
-/// Effects (``StateSyncApp/effects``) answer with ``system(_:)`` commands,
-/// which the server journals too: replay reduces their actions and never
-/// runs the effect again.
-///
-/// Journal form (written and read by the package's `SessionCommandCoding`):
-/// `{"command":"dispatch","session":{"id":"s-91","name":"alice"},"action":{…}}`,
-/// `{"command":"system","action":{…}}`,
-/// `{"command":"sessionJoined","session":{…}}`, `{"command":"sessionLeft","session":{…}}`,
-/// `{"command":"serverStarted"}`.
 public enum SessionCommand<Action> {
     /// A client's action, sent by `session`.
     case dispatch(Action, from: SessionInfo)
@@ -41,11 +27,9 @@ public enum SessionCommand<Action> {
     case sessionJoined(SessionInfo)
     /// A session's connection ended.
     case sessionLeft(SessionInfo)
-    /// The server started: no session from before is connected any more
-    /// (journaled when a store opens over a stored history that it
-    /// changes, so that a crash, which journals no `sessionLeft`, leaves no
-    /// stale session state behind; a store with no history yet, or whose
-    /// sessions all left, has none to forget).
+    /// The server started: no earlier session is connected any more. Journaled
+    /// when a store opens over a history whose state it changes, so a crash
+    /// (which journals no `sessionLeft`) leaves no stale sessions.
     case serverStarted
 
     /// The application action, for ``dispatch(_:from:)`` and ``system(_:)``;

@@ -1,5 +1,5 @@
-/// The journal form of ``SessionCommand``, one compact JSON object per
-/// command (keys sorted, as every ``JSONObject``):
+/// The journal form of ``SessionCommand``: one compact JSON object per command,
+/// keys sorted.
 ///
 /// ```
 /// {"action":{…},"command":"dispatch","session":{"id":"s-91","name":"alice"}}
@@ -9,16 +9,8 @@
 /// {"command":"serverStarted"}
 /// ```
 ///
-/// The action is written as its ``WireAction/wireValue`` (the decoded,
-/// canonical form: fields a client sent that the app does not know are not
-/// journaled) and read back with ``WireAction/init(wireValue:)``, so an
-/// app's `Action` needs no `Codable` conformance.
-///
-/// ```swift
-/// let bytes = SessionCommandCoding.encode(SessionCommand.system(BoardAction.clearCompleted))
-/// // {"action":{"type":"clearCompleted"},"command":"system"}
-/// let command = try SessionCommandCoding.decode(bytes, as: BoardAction.self)
-/// ```
+/// The action is its canonical ``WireAction/wireValue``, read back with
+/// ``WireAction/init(wireValue:)``, so `Action` needs no `Codable`.
 package enum SessionCommandCoding {
     /// The journal bytes of `command`.
     package static func encode<Action: WireAction>(_ command: SessionCommand<Action>) -> [UInt8] {
@@ -39,11 +31,9 @@ package enum SessionCommandCoding {
         return JSONSerializer().serialize(.object(object))
     }
 
-    /// A client's `dispatch`, the command the server journals most: the
-    /// action's canonical ``WireAction/wireValue`` (what the app decoded,
-    /// never the object as sent) written between the envelope's fixed
-    /// bytes, in the sorted key order `action`, `command`, `session`, with
-    /// no envelope object built.
+    /// A client's `dispatch`, the most common command: the action's
+    /// ``WireAction/wireValue`` between the envelope's fixed bytes (keys
+    /// `action`, `command`, `session`), with no envelope object built.
     private static func encode<Action: WireAction>(dispatch action: Action, from session: SessionInfo) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(96)
@@ -57,13 +47,10 @@ package enum SessionCommandCoding {
         return bytes
     }
 
-    /// `bytes`, a journaled command, with its app action (a `dispatch`'s or
-    /// a `system` command's) replaced by `upcast(action)`: how an action an
-    /// older schema version journaled is read by a newer one. A command
-    /// without an action comes back unchanged.
-    ///
-    /// - Throws: ``SessionCommandDecodingError/notJSON(_:)`` when `bytes`
-    ///   are not JSON; what `upcast` throws.
+    /// `bytes`, a journaled command, with its action replaced by
+    /// `upcast(action)`: how a newer schema reads an older one's journal.
+    /// - Throws: ``SessionCommandDecodingError/notJSON(_:)`` for bytes that are
+    ///   not JSON; what `upcast` throws.
     package static func upcastingAction(in bytes: [UInt8], _ upcast: (JSONValue) throws -> JSONValue) throws -> [UInt8] {
         let value: JSONValue
         do {
@@ -77,11 +64,8 @@ package enum SessionCommandCoding {
     }
 
     /// Reads a journaled command.
-    ///
-    /// - Throws: ``SessionCommandDecodingError`` when `bytes` are not JSON,
-    ///   have no `command` string or an unknown one, lack the `action` object
-    ///   or the `session` the command needs, or hold an action the app does
-    ///   not read.
+    /// - Throws: ``SessionCommandDecodingError`` for bytes not in the journal
+    ///   form, or an action the app does not read.
     package static func decode<Action: WireAction>(
         _ bytes: [UInt8], as: Action.Type
     ) throws(SessionCommandDecodingError) -> SessionCommand<Action> {

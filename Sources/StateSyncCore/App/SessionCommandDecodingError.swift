@@ -1,9 +1,6 @@
 /// A journaled command that does not have the journal form of
-/// ``SessionCommandCoding``; its description says what is wrong.
-///
-/// ```
-/// a "dispatch" command without an "action" object
-/// ```
+/// ``SessionCommandCoding``; its description says what is wrong
+/// (`a "dispatch" command without an "action" object`).
 package struct SessionCommandDecodingError: Error, Hashable, CustomStringConvertible {
     private enum Base: Hashable {
         case notJSON(JSONParseError)

@@ -1,13 +1,6 @@
-/// A session as the server knows it: its id (sent in `welcome`) and the name
-/// it gave in `hello`.
-///
-/// The server fills this in, never the client's action: a reducer can trust
-/// it. When `hello` has no `name`, the server chooses one (the session id is
-/// a good default) so that ``name`` is never empty.
-///
-/// ```swift
-/// let alice = SessionInfo(id: "s-91", name: "alice-laptop")
-/// ```
+/// A session as the server knows it: its id (sent in `welcome`) and its `hello`
+/// name, or one the server chose (so ``name`` is never empty). The server fills
+/// it in, never the client, so a reducer can trust it.
 public struct SessionInfo: Sendable, Hashable, Codable {
     /// The session id, e.g. `s-91`.
     public var id: String

@@ -1,17 +1,10 @@
-/// What a StateSync server serves: any application, not only the board.
+/// What a StateSync server serves: an app's state, client actions, reducer and,
+/// optionally, effects.
 ///
-/// An app names its state, its client actions, its reducer and, optionally,
-/// its effects. The reducer reduces ``SessionCommand``s: client actions
-/// wrapped with the session that sent them, the server's own `system`
-/// actions (from effects), and the lifecycle commands the server journals
-/// itself (`sessionJoined`, `sessionLeft`, `serverStarted`).
-///
-/// Subscribers see the state as JSON. The server's `SyncEngine` keeps a JSON mirror of
-/// the state and, after each action, re-encodes only the parts the reducer's
-/// ``Footprint`` names, found with ``jsonPointer(for:)``; without a mapping
-/// (the default) it re-encodes the whole state, which costs in proportion to
-/// the state's size. An app whose `State` is ``JSONValue`` needs no encoding
-/// at all.
+/// The reducer reduces ``SessionCommand``s. Subscribers see the state as JSON:
+/// after each action the server's `SyncEngine` re-encodes only the parts the
+/// reducer's ``Footprint`` names, found with ``jsonPointer(for:)``, or the
+/// whole state without a mapping; a ``JSONValue`` state needs none.
 ///
 /// ```swift
 /// enum CounterApp: StateSyncApp {
@@ -34,22 +27,13 @@ public protocol StateSyncApp: Sendable {
     /// Reduces session commands with their ``Meta``. Must be deterministic
     /// (DESIGN invariant 2) and leave the state untouched when it throws.
     static var reducer: any Reducer<State, SessionCommand<Action>> { get }
-    /// The JSON Pointer at which the value under `keyPath` (a key path from
-    /// `State`, as the reducer's footprint reports it) appears in the
-    /// encoded state, or `nil` when the app does not say (then the engine
-    /// re-encodes the whole state). Map only non-optional stored properties
-    /// whose encoded form is exactly the property's own `Codable` form.
-    /// Default: `nil` for every key path.
+    /// Where the value under `keyPath` is in the encoded state, or `nil` (the
+    /// default) to re-encode the whole state. Map only non-optional stored
+    /// properties encoded exactly as their own `Codable` form.
     static func jsonPointer(for keyPath: AnyKeyPath) -> JSONPointer?
-    /// The effects of accepted commands, or `nil` (the default) for none.
-    ///
-    /// The server asks it after every accepted command, with the new state,
-    /// and runs the effect it returns. An effect's follow-ups must be
-    /// ``SessionCommand/system(_:)`` commands (the reducer decides what a
-    /// client may not do; see the board's dice). They are journaled like
-    /// every command, so a replay of the journal reduces them again and
-    /// does not run effects. Effects are where non-deterministic work
-    /// belongs (random numbers, clocks, I/O), never the reducer.
+    /// The effects of accepted commands, or `nil` (the default). Follow-ups are
+    /// ``SessionCommand/system(_:)`` commands, journaled, so a replay reduces
+    /// them without running effects. Random numbers, clocks, I/O belong here.
     static var effects: Effects<State, SessionCommand<Action>>? { get }
     /// The version of the shape of `State` and `Action` this build speaks;
     /// raise it by one with each change of shape, and register the step

@@ -1,19 +1,14 @@
-/// An application action as a client dispatches it: a JSON object with a
-/// string `type` and the payload fields beside it (Redux convention), e.g.
-/// `{"type":"addTodo","title":"Milk"}`.
-///
-/// The server reads the `action` of a `dispatch` message with
-/// ``init(wireValue:)`` and answers `reject` `invalid_action` when it throws;
-/// ``wireValue`` is the inverse, used by clients and the CLI.
+/// An application action as a client dispatches it: a JSON object with a string
+/// `type` and the payload beside it, read with ``init(wireValue:)`` and written
+/// with ``wireValue``.
 ///
 /// ```swift
 /// let action = try BoardAction(wireValue: ["type": "increment", "counter": "hits"])
 /// ```
 public protocol WireAction: Sendable {
     /// Reads an action from its dispatched object.
-    ///
-    /// - Throws: a ``Rejection`` with code `invalid_action` whose message
-    ///   names the unknown type, or the missing or mistyped field.
+    /// - Throws: a ``Rejection`` `invalid_action` naming the unknown type, or
+    ///   the missing or mistyped field.
     init(wireValue: JSONObject) throws(Rejection)
 
     /// The object a client dispatches for this action.

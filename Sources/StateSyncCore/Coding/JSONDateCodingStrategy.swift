@@ -1,9 +1,8 @@
 import Foundation
 
-/// How ``JSONValueEncoder`` writes and ``JSONValueDecoder`` reads `Date`s.
-///
-/// The default, ``iso8601``, is a string such as `"2026-11-21T10:00:00Z"`:
-/// readable in the protocol, the CLI and thin clients, and sortable.
+/// How ``JSONValueEncoder`` writes and ``JSONValueDecoder`` reads `Date`s. The
+/// default, ``iso8601`` (`"2026-11-21T10:00:00Z"`), is readable in the
+/// protocol, the CLI and thin clients, and sortable.
 public struct JSONDateCodingStrategy: Sendable, Hashable {
     private enum Base: Hashable {
         case iso8601

@@ -1,10 +1,7 @@
 extension JSONValue: Codable {
     /// Decodes any JSON value, so a `JSONValue` can sit inside a `Codable`
-    /// type (`struct Message: Codable { var payload: JSONValue }`).
-    ///
-    /// With ``JSONValueDecoder`` the value is taken as it is, in O(1). With
-    /// other decoders the kinds are tried in turn: null, Boolean, 64-bit
-    /// integer, double, string, array, object.
+    /// type: in O(1) with ``JSONValueDecoder``, with other decoders by trying
+    /// null, Boolean, integer, double, string, array and object in turn.
     public init(from decoder: any Decoder) throws {
         if let direct = decoder as? JSONValueDecoderImpl {
             self = direct.value

@@ -1,20 +1,11 @@
 import Foundation
 
-/// Decodes `Decodable` values straight from a ``JSONValue`` tree (no JSON
-/// text in between).
+/// Decodes `Decodable` values straight from a ``JSONValue`` tree.
 ///
-/// - Integer types accept any number whose value they can hold exactly:
-///   `3` and `3.0` decode as `UInt8` 3; `300` or `1.5` fail with
-///   `DecodingError.dataCorrupted` naming the value and the type.
-/// - `Double` accepts integers (nearest double); `Float` fails for values
-///   beyond its range.
-/// - `null` or a missing key for a non-optional fails with `valueNotFound` /
-///   `keyNotFound`; `decodeIfPresent` (synthesized for optionals) gives
-///   `nil` for both.
-/// - `Date` follows ``dateCodingStrategy`` (ISO 8601 by default), `Data`
-///   reads Base64, `URL` a string, and a `JSONValue` is taken as it is.
-///
-/// Every error carries the coding path of the offending value.
+/// Integer types accept any number they hold exactly (`3.0` decodes as `UInt8`
+/// 3; `300`, `1.5` fail); `null` or a missing key fails for a non-optional.
+/// `Date` follows ``dateCodingStrategy``, `Data` reads Base64. Every error
+/// carries the coding path of the offending value.
 ///
 /// ```swift
 /// let todo = try JSONValueDecoder().decode(Todo.self, from: ["id": "t1", "done": true])

@@ -1,11 +1,8 @@
 import Foundation
 
-/// The `Decoder` behind ``JSONValueDecoder``: one per decoded value that is
-/// not a primitive. Also holds the conversions every container shares.
-///
-/// Its coding path is computed when asked (an error, or a type that reads
-/// it), from the decoder of the enclosing value and the value's key or index
-/// there: decoding builds no path array per value.
+/// The `Decoder` behind ``JSONValueDecoder``, one per non-primitive value. Its
+/// coding path is computed only when asked (from the enclosing decoder and the
+/// key or index), so decoding builds no path array per value.
 final class JSONValueDecoderImpl: Decoder {
     let value: JSONValue
     let options: JSONValueDecoder

@@ -1,19 +1,11 @@
 import Foundation
 
-/// Encodes `Encodable` values straight into a ``JSONValue`` tree (no JSON
-/// text in between).
+/// Encodes `Encodable` values straight into a ``JSONValue`` tree.
 ///
-/// - Integers become ``JSONValue/integer(_:)``; a `UInt64` above
-///   `Int64.max` cannot, and fails with `EncodingError.invalidValue`.
-/// - Floats and doubles become ``JSONValue/double(_:)``; NaN and infinities
-///   fail with `EncodingError.invalidValue` (JSON cannot spell them).
-/// - `nil` from `encodeNil` is `null`; synthesized `Codable` leaves absent
-///   optionals out of objects (it calls `encodeIfPresent`).
-/// - `Date` follows ``dateCodingStrategy`` (ISO 8601 string by default),
-///   `Data` is a Base64 string, `URL` its absolute string, and a `JSONValue`
-///   is stored as it is.
-/// - Object keys are sorted by ``JSONObject``'s rule; a key encoded twice
-///   keeps its last value.
+/// Fails with `EncodingError.invalidValue` for what JSON cannot hold (a
+/// `UInt64` above `Int64.max`, NaN, infinities). `Date` follows
+/// ``dateCodingStrategy``, `Data` is Base64; a key encoded twice keeps its last
+/// value.
 ///
 /// ```swift
 /// struct Todo: Codable { var id: String; var done: Bool }
@@ -32,10 +24,8 @@ public struct JSONValueEncoder: Sendable {
     public init() {}
 
     /// Encodes `value` as a ``JSONValue``.
-    ///
-    /// - Throws: `EncodingError.invalidValue` with the coding path of a value
-    ///   JSON cannot hold (a non-finite float, an out-of-range `UInt64`), or
-    ///   when the top-level value encodes nothing.
+    /// - Throws: `EncodingError.invalidValue`, with the coding path, for a
+    ///   value JSON cannot hold, or when the top-level value encodes nothing.
     public func encode(_ value: some Encodable) throws -> JSONValue {
         let encoder = JSONValueEncoderImpl(options: self, codingPath: [])
         let node = try encoder.wrap(value, at: nil)

@@ -31,10 +31,9 @@ final class EncodedArray {
     var items: [EncodedNode] = []
 }
 
-/// The members of a keyed container being encoded, in encoding order.
-/// Finished values go straight into `values`; nested containers and super
-/// encoders, filled in later, wait in `pending` (their slot in `values`
-/// holds `null` until then).
+/// The members of a keyed container being encoded, in encoding order. Nested
+/// containers and super encoders, filled in later, wait in `pending`, their
+/// slot in `values` holding `null` until then.
 final class EncodedObject {
     private var keys: [String] = []
     private var values: [JSONValue] = []
@@ -114,11 +113,8 @@ final class JSONValueEncoderImpl: Encoder {
     /// Encodes `value` found at `key` below this encoder's path (or at this
     /// path when `key` is `nil`). Returns `nil` when it encoded nothing.
     func wrap<T: Encodable>(_ value: T, at key: (any CodingKey)?) throws -> EncodedNode? {
-        // Common leaves first, without a nested encoder (arrays and
-        // dictionaries of them reach here through the generic methods).
-        // Compared by type, not cast: a failed `as?` costs a dynamic cast
-        // for every struct encoded, and encoding a whole state made of
-        // structs is what an engine does when a store opens.
+        // Common leaves first, without a nested encoder. Compared by type, not
+        // cast: a failed `as?` costs a dynamic cast for every struct encoded.
         if T.self == String.self { return .value(.string(value as! String)) }
         if T.self == Int.self { return .value(.integer(Int64(value as! Int))) }
         if T.self == Bool.self { return .value(.bool(value as! Bool)) }

@@ -36,13 +36,9 @@ extension JSONArray: Hashable {
 }
 
 extension JSONValue {
-    /// How many elements in a row, starting at `oldStart` in `old` and
-    /// `newStart` in `new` and stepping forwards (or backwards), have the
-    /// same representation (so are equal), up to `limit`. Where both
-    /// positions fall at the same offset of one chunk the two arrays share,
-    /// the rest of that chunk is skipped at once; elsewhere the flat loop
-    /// over raw memory of ``identicalRun(_:from:_:from:forwards:limit:)``
-    /// compares them a contiguous run at a time.
+    /// How many elements in a row, from `oldStart` and `newStart` stepping
+    /// forwards (or backwards), have the same representation, up to `limit`; a
+    /// chunk both arrays share at the same offset is skipped at once.
     package static func identicalRun(
         _ old: JSONArray, from oldStart: Int,
         _ new: JSONArray, from newStart: Int,

@@ -1,10 +1,7 @@
 extension JSONArray: RangeReplaceableCollection {
-    /// Replaces the elements in `range` with `newElements`.
-    ///
-    /// Inserting or removing one element (``insert(_:at:)``,
-    /// ``remove(at:)``, ``append(_:)``) copies only the chunk touched and the
-    /// chunk list; a wider replacement of a chunked array rebuilds the
-    /// chunks from the first one touched to the last. O(n) at worst.
+    /// Replaces the elements in `range` with `newElements`. One element in or
+    /// out copies only its chunk and the chunk list; a wider replacement
+    /// rebuilds the chunks it touches. O(n) at worst.
     public mutating func replaceSubrange<C: Collection<JSONValue>>(_ range: Range<Int>, with newElements: C) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "JSONArray range \(range) out of range 0..<\(count)")
         guard isChunked else {

@@ -1,15 +1,9 @@
-/// A JSON array: an ordered list of ``JSONValue``s.
+/// A JSON array: a copy-on-write list of ``JSONValue``s with `Int` indices.
 ///
-/// Like `Array`, a `JSONArray` is a copy-on-write value with `Int` indices
-/// from zero. A small array (up to ``chunkingThreshold`` elements) is one
-/// flat contiguous `Array`. A large one is a list of chunks of 32 to 128
-/// elements, each chunk a copy-on-write array of its own, so two versions
-/// of a large array (the state being changed and a published revision)
-/// share every chunk that neither changed: replacing, inserting or
-/// removing one element copies the list of chunk references and the one
-/// chunk touched (about n / 64 + 64 references, not n), and `==`, the diff
-/// and dropping an old version skip the chunks both versions share. Finding
-/// an element by position costs a binary search of the chunk list.
+/// Beyond ``chunkingThreshold`` elements it is a list of copy-on-write chunks
+/// of 32 to 128 elements, so two versions share every chunk neither changed:
+/// changing one element copies the chunk list and one chunk, and `==` and the
+/// diff skip shared chunks. Indexing is a binary search.
 ///
 /// ```swift
 /// var todos: JSONArray = [["id": "t1"], ["id": "t2"]]

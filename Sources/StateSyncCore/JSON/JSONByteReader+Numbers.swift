@@ -90,10 +90,9 @@ extension JSONByteReader {
         }
     }
 
-    /// The double for `mantissa × 10^exponent`: computed directly when both
-    /// parts are exact in a double (one correctly rounded operation),
-    /// otherwise by the standard library's correctly rounded conversion of
-    /// the original text.
+    /// The double for `mantissa × 10^exponent`: one correctly rounded operation
+    /// when both parts are exact in a double, otherwise the standard library's
+    /// correctly rounded conversion of the text.
     private func makeDouble(
         mantissa: UInt64,
         exact: Bool,

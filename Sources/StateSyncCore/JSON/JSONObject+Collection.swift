@@ -18,11 +18,8 @@ extension JSONObject: RandomAccessCollection {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
-    /// An object from a literal; a repeated key keeps its last value.
-    ///
-    /// ```swift
-    /// let object: JSONObject = ["title": "Milk", "done": false]
-    /// ```
+    /// An object from a literal (`["title": "Milk", "done": false]`); a
+    /// repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements)
     }

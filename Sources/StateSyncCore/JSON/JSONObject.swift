@@ -2,22 +2,11 @@ public import OrderedCollections
 
 /// A JSON object: string keys mapped to ``JSONValue``s.
 ///
-/// Keys are always kept in ascending order of their UTF-8 bytes, whatever
-/// order they were inserted or parsed in. That order is what iteration and
-/// serialization use, so two equal objects always produce the same bytes
-/// (which lets the server encode a frame once and send it to many clients,
-/// and makes journal replay reproducible byte for byte).
-///
-/// Like `Array` and `Dictionary`, a `JSONObject` is a copy-on-write value.
-/// A small object (up to 64 keys) is one flat ordered dictionary; a large
-/// one is a B+tree whose versions share structure (see
-/// `JSONObjectStorage` for when the form changes), so inserting, replacing or
-/// removing one key costs O(log n) even while an earlier version (a
-/// published revision) still shares the object, and finding a key or a
-/// position costs O(log n).
-///
-/// Key lookup uses Swift `String` equality, so two keys that are canonically
-/// equivalent Unicode (`"é"` precomposed and `"e\u{301}"`) name the same entry.
+/// Keys are always in ascending order of their UTF-8 bytes, so equal objects
+/// serialize to the same bytes (one frame for many clients, byte-exact journal
+/// replay). Beyond 64 keys it is a B+tree whose versions share structure:
+/// changing or finding a key costs O(log n). Keys compare by `String` equality:
+/// `"é"` and `"e\u{301}"` name the same entry.
 ///
 /// ```swift
 /// var object: JSONObject = ["b": 2, "a": 1]
@@ -40,13 +29,9 @@ public struct JSONObject: Sendable {
         storage = JSONObjectStorage(sortedKeys: keys, values: values)
     }
 
-    /// Builds an object from key-value pairs in any order. When a key occurs
-    /// more than once, the **last** value wins (as in a JavaScript object
-    /// literal).
-    ///
-    /// ```swift
-    /// JSONObject([("b", 2), ("a", 1), ("b", 3)])   // {"a":1,"b":3}
-    /// ```
+    /// Builds an object from key-value pairs in any order; a repeated key keeps
+    /// its **last** value, as in a JavaScript object literal
+    /// (`[("b", 2), ("a", 1), ("b", 3)]` gives `{"a":1,"b":3}`).
     public init(_ pairs: some Sequence<(String, JSONValue)>) {
         var keys: [String] = []
         var values: [JSONValue] = []
@@ -180,11 +165,9 @@ public struct JSONObject: Sendable {
         storage.forEachRun(body)
     }
 
-    /// Calls `body` with pairs of runs of entries (`old`'s keys and values,
-    /// this object's keys and values; parallel arrays in key order), each
-    /// pair over one range of keys, that together hold every difference
-    /// from `old`. Where both are large objects sharing structure, the
-    /// shared parts are skipped: a change of one key among n costs O(log n).
+    /// Calls `body` with pairs of runs of entries (old and new keys and values,
+    /// in key order) that together hold every difference from `old`; parts two
+    /// large objects share are skipped (O(log n) per changed key).
     package func forEachChangedRun(
         from old: JSONObject,
         _ body: (_ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue]) -> Void
@@ -234,11 +217,9 @@ public struct JSONObject: Sendable {
         storage.entry(at: position)
     }
 
-    /// Whether both objects share the same storage: `true` means they are
-    /// equal, found in O(1). `false` says nothing (they may still be equal).
-    ///
-    /// A copy of an object shares its storage until one of them changes, so
-    /// the diff uses this to skip unchanged subtrees without looking inside.
+    /// Whether both objects share the same storage: `true` means equal, found
+    /// in O(1); `false` says nothing. A copy shares storage until one side
+    /// changes, so the diff skips unchanged subtrees.
     package func isIdentical(to other: JSONObject) -> Bool {
         storage.isIdentical(to: other.storage)
     }

@@ -1,22 +1,10 @@
-/// A node of a ``JSONObjectTree``: a B+tree node whose entries stay sorted
-/// by the UTF-8 bytes of their keys.
+/// A B+tree node of a ``JSONObjectTree``: a leaf holds `keys` and `values`, a
+/// branch `children` with their first `keys` and entry `counts`; at most
+/// ``maxWidth`` of them, at least ``minWidth`` unless it is the root.
 ///
-/// A leaf holds entries (`keys` and `values`); a branch holds children
-/// (`children`), the first key under each child (`keys`) and how many
-/// entries each child holds (`counts`), so both a key and a position are
-/// found in O(log n). A node holds at most ``maxWidth`` keys or children,
-/// and, unless it is the root, at least ``minWidth``.
-///
-/// Nodes are copy-on-write: a mutation goes down one path, copying each
-/// node on it that another tree (an earlier version of the object) still
-/// references, so changing one key of an object that another version
-/// shares copies O(log n) nodes of at most ``maxWidth`` entries each.
-///
-/// `@unchecked Sendable`: a node is mutated only while uniquely referenced
-/// (checked with `isKnownUniquelyReferenced` on the way down), so a node that
-/// two threads can reach is never mutated. For the same reason its
-/// properties skip the runtime exclusivity checks (`@exclusivity(unchecked)`):
-/// no two accesses to one node's property can overlap.
+/// `@unchecked Sendable` and `@exclusivity(unchecked)`: a node is mutated only
+/// while uniquely referenced (checked on the way down), so no other thread or
+/// overlapping access can reach it then.
 final class JSONObjectNode: @unchecked Sendable {
     /// The most keys (leaf) or children (branch) a node holds before it splits.
     static let maxWidth = 64
@@ -130,13 +118,9 @@ final class JSONObjectNode: @unchecked Sendable {
         return all
     }
 
-    /// Calls `body` with the entries of `old` and `new`, two nodes over the
-    /// same range of keys, that may differ: pairs of runs (old keys and
-    /// values, new keys and values), each pair over one range of keys, in
-    /// key order. Subtrees both share are skipped without looking inside,
-    /// and so are pairs of branches cut at the same keys, child by child;
-    /// elsewhere (a node split or merged in between) both subtrees are one
-    /// pair. A change of one key among n costs O(log n) this way.
+    /// Calls `body` with the pairs of runs, in key order, where `old` and `new`
+    /// (nodes over the same keys) may differ; shared subtrees, and branches cut
+    /// at the same keys, are skipped.
     static func forEachChangedRun(
         _ old: JSONObjectNode, _ new: JSONObjectNode,
         _ body: (_ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue]) -> Void
@@ -183,10 +167,9 @@ final class JSONObjectNode: @unchecked Sendable {
         return keys.count > Self.maxWidth ? split() : nil
     }
 
-    /// Removes the entry at `position` and returns it. A child left with
-    /// fewer than ``minWidth`` keys or children is merged with or refilled
-    /// from a neighbour; the node itself may be left below ``minWidth``
-    /// (its parent, or the tree for the root, sees to that).
+    /// Removes and returns the entry at `position`, merging or refilling a
+    /// child left below ``minWidth``; this node may be left below it (its
+    /// parent, or the tree for the root, fixes that).
     func remove(at position: Int) -> (key: String, value: JSONValue) {
         count -= 1
         if isLeaf {

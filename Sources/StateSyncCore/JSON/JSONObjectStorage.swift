@@ -1,13 +1,8 @@
 import OrderedCollections
 
-/// How a ``JSONObject`` holds its entries, sorted by the UTF-8 bytes of the
-/// keys: small objects (most of them) in one flat `OrderedDictionary`,
-/// large ones in a ``JSONObjectTree`` whose versions share structure.
-///
-/// A flat object becomes a tree when an insert takes it past
-/// ``flatCapacity`` keys; a tree becomes flat again when removals take it
-/// below ``treeMinimum`` (the gap keeps an object that hovers around one
-/// size from switching back and forth).
+/// How a ``JSONObject`` holds its sorted entries: flat up to ``flatCapacity``
+/// keys, a ``JSONObjectTree`` beyond, flat again only below ``treeMinimum``, so
+/// an object hovering around one size does not switch back and forth.
 enum JSONObjectStorage: Sendable {
     /// The entries in one ordered dictionary.
     case flat(OrderedDictionary<String, JSONValue>)
@@ -30,11 +25,9 @@ enum JSONObjectStorage: Sendable {
         }
     }
 
-    /// Moves a flat dictionary out, leaving an empty one in its place, so
-    /// that the caller holds the only reference and changes it without a
-    /// copy; `nil` (nothing moved) for a tree. (A `switch` binding the
-    /// payload keeps a second reference for its whole body: see
-    /// ``JSONValue/takeArray()``.)
+    /// Moves a flat dictionary out, leaving an empty one, so the caller changes
+    /// it without a copy; `nil` for a tree. (A `switch` binding the payload
+    /// keeps a second reference: see ``JSONValue/takeArray()``.)
     mutating func takeFlat() -> OrderedDictionary<String, JSONValue>? {
         guard case .flat(let dictionary) = self else { return nil }
         self = .flat([:])
@@ -175,11 +168,9 @@ enum JSONObjectStorage: Sendable {
         return true
     }
 
-    /// Calls `body` with pairs of runs of entries (old keys and values, new
-    /// keys and values) that together hold every difference between `old`
-    /// and this storage, in key order, each pair over one range of keys.
-    /// Two trees are walked side by side, skipping what they share; any
-    /// other pair is one pair of runs.
+    /// Calls `body` with pairs of runs holding every difference from `old` (see
+    /// ``JSONObject/forEachChangedRun(from:_:)``): two trees side by side,
+    /// skipping what they share; any other pair is one pair of runs.
     borrowing func forEachChangedRun(
         from old: borrowing JSONObjectStorage,
         _ body: (_ oldKeys: [String], _ oldValues: [JSONValue], _ newKeys: [String], _ newValues: [JSONValue]) -> Void

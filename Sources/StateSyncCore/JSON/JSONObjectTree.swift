@@ -1,9 +1,6 @@
 /// The storage of a large ``JSONObject``: a copy-on-write B+tree of
-/// ``JSONObjectNode``s, sorted by the UTF-8 bytes of the keys.
-///
-/// Inserting, replacing or removing one key costs O(log n) even when
-/// another version of the object still shares the tree (path copying);
-/// finding a key or a position costs O(log n), whatever the keys' script.
+/// ``JSONObjectNode``s; a change copies only its path when another version
+/// shares the tree, and every key or position operation is O(log n).
 struct JSONObjectTree: Sendable {
     /// How full a bulk build fills each node, leaving room to insert
     /// before the first splits.
@@ -11,12 +8,9 @@ struct JSONObjectTree: Sendable {
 
     /// The root: a leaf, or a branch of at least two children.
     private(set) var root: JSONObjectNode
-    /// The keys that are not pure ASCII. Swift's `String` equality (which
-    /// key lookup uses) is canonical equivalence, so a key can equal a key
-    /// with other bytes only when one of the two is not ASCII: a lookup
-    /// that misses in the byte order finds such a key here, since a `Set`
-    /// hashes equivalent spellings alike. A version that shares the set
-    /// copies it (O(m) in its m keys) when it adds or removes one of them.
+    /// The keys that are not pure ASCII. `String` equality is canonical
+    /// equivalence, so only such a key can equal one with other bytes: a lookup
+    /// that misses in byte order looks here (a `Set` hashes them alike).
     private var nonASCIIKeys: Set<String>
 
     /// The tree of `keys` (unique, sorted by UTF-8 bytes, at least one) and
@@ -61,10 +55,9 @@ struct JSONObjectTree: Sendable {
         return asciiFound ? asciiPosition : nil
     }
 
-    /// The ASCII key equal to `key` (by Swift `String` equality), if there
-    /// is one: each character replaced by the ASCII character it equals
-    /// (the Kelvin sign by "K", for one). `nil` when some character equals
-    /// none.
+    /// The ASCII key equal to `key` by `String` equality (the Kelvin sign
+    /// spelled "K", for one), or `nil` when some character equals no ASCII
+    /// character.
     private static func asciiSpelling(of key: String) -> String? {
         var spelling = ""
         for character in key {

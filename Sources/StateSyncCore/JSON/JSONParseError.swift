@@ -1,10 +1,6 @@
-/// Why some text is not JSON (RFC 8259) or exceeds the parser's limits,
-/// with the byte offset where the problem was found.
-///
-/// ```swift
-/// do { _ = try JSONValue(parsing: "[1,]") } catch { print(error) }
-/// // trailing comma at byte 2
-/// ```
+/// Why some text is not JSON (RFC 8259) or exceeds the parser's limits, with
+/// the byte offset where the problem was found, e.g. `trailing comma at byte 2`
+/// for `[1,]`.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Base: Hashable {
         case unexpectedEnd(expected: String)

@@ -1,8 +1,6 @@
-/// A growable stack of parsed values shared by all the containers of one
-/// parse: members are pushed as they are parsed and, when their container
-/// closes, moved (not copied) into one exactly sized array. This replaces
-/// the repeated growth of a fresh array per container and the reference
-/// counting a copy would cost.
+/// A growable stack of parsed values shared by all containers of one parse: a
+/// closing container moves (not copies) its members into one exactly sized
+/// array, with no growing array per container.
 struct JSONParseStack<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int

@@ -1,17 +1,12 @@
 /// A strict RFC 8259 JSON parser working on UTF-8 bytes.
 ///
-/// Rejects, with the byte offset of the problem: invalid UTF-8, unescaped
-/// control characters in strings, unpaired surrogate escapes (`\ud800`),
-/// invalid escapes, leading zeros, `NaN`/`Infinity`, numbers too large for a
-/// double, trailing commas, duplicate object keys (also keys that differ
-/// only in Unicode normalization, which Swift's `String` treats as one
-/// key), and anything after the
-/// value. Nesting and input size are bounded by ``Limits``, so hostile input
-/// fails with an error instead of exhausting the stack or memory.
-///
-/// Numbers without fraction or exponent that fit in `Int64` become
-/// ``JSONValue/integer(_:)``; all others ``JSONValue/double(_:)``. Object
-/// keys are sorted (see ``JSONObject``).
+/// Rejects, with the byte offset: invalid UTF-8, unescaped control characters,
+/// unpaired surrogate escapes (`\ud800`), invalid escapes, leading zeros,
+/// `NaN`/`Infinity`, numbers too large for a double, trailing commas, duplicate
+/// keys (also keys equal only after Unicode normalization), and anything after
+/// the value. ``Limits`` bound nesting and input size, so hostile input fails
+/// with an error. Integers that fit in `Int64` become
+/// ``JSONValue/integer(_:)``, other numbers ``JSONValue/double(_:)``.
 ///
 /// ```swift
 /// let value = try JSONParser().parse(#"{"todos":[{"id":"t1","done":false}]}"#)
@@ -22,15 +17,13 @@ public struct JSONParser: Sendable {
     /// Bounds that keep hostile input cheap to reject.
     public struct Limits: Sendable, Hashable {
         /// The deepest nesting of arrays and objects accepted. Default 512:
-        /// far beyond any real state document, yet small enough that the
-        /// recursive parser stays well within a thread's stack (including
-        /// the 512 KiB stacks of secondary threads).
+        /// beyond any real document, yet shallow enough for the recursive
+        /// parser on a thread's stack, even a 512 KiB secondary one.
         public var maxDepth: Int
 
         /// The largest input accepted, in bytes. Default 64 MiB: room for a
-        /// whole-state snapshot several times the 10 MB the project plans
-        /// for, while bounding what one message can make the parser allocate.
-        /// Servers should set their per-message limit lower.
+        /// large whole-state snapshot, while bounding what one message can make
+        /// the parser allocate. Servers set their limit lower.
         public var maxInputBytes: Int
 
         /// Limits with the given values; each defaults as documented above.
@@ -84,10 +77,6 @@ public struct JSONParser: Sendable {
 
 extension JSONValue {
     /// Parses JSON text with the default ``JSONParser/Limits``.
-    ///
-    /// ```swift
-    /// let value = try JSONValue(parsing: #"{"a":[1,2]}"#)
-    /// ```
     public init(parsing text: String) throws(JSONParseError) {
         self = try JSONParser().parse(text)
     }

@@ -1,28 +1,14 @@
 /// Writes ``JSONValue``s as UTF-8 JSON text (RFC 8259).
 ///
-/// Output is deterministic: object members come in ``JSONObject`` key order
-/// (ascending UTF-8 bytes), so equal values always give equal bytes.
-///
-/// - Strings: `"` and `\` are escaped, the control characters U+0000–U+001F
-///   use the short escapes `\b \f \n \r \t` where JSON has them and
-///   `\u00XX` otherwise; everything else, non-ASCII included, is written as
-///   its UTF-8 bytes. `/` is not escaped.
-/// - Integers are written exactly. Doubles use Swift's shortest
-///   round-trip form (`0.1`, `1.0`, `1e+20`, `5e-324`), which is valid JSON
-///   and parses back to the same `Double`. A non-finite double (which the
-///   parser, the encoder and literals never produce) is written as `null`,
-///   as JavaScript's `JSON.stringify` does, so the output is always valid.
+/// Output is deterministic (object members in ``JSONObject`` key order).
+/// Strings escape `"`, `\` and U+0000–U+001F only; integers are exact; doubles
+/// use Swift's shortest round-trip form; a non-finite double is written as
+/// `null`, as `JSON.stringify` does, so the output stays valid.
 ///
 /// ```swift
 /// var bytes: [UInt8] = []
 /// JSONSerializer().serialize(["a": [1, 2]], into: &bytes)   // {"a":[1,2]}
 /// JSONSerializer(style: .pretty).string(for: ["a": [1, 2]])
-/// // {
-/// //   "a": [
-/// //     1,
-/// //     2
-/// //   ]
-/// // }
 /// ```
 public struct JSONSerializer: Sendable {
     /// The layout of the output.

@@ -1,16 +1,7 @@
 extension JSONValue {
     /// The member `key` of an object; `nil` when absent or when `self` is not
-    /// an object.
-    ///
-    /// Setting a value inserts or replaces the member in place; setting `nil`
-    /// removes it. Setting on a value that is not an object is a programming
-    /// error and traps, like an out-of-range array index.
-    ///
-    /// ```swift
-    /// var todo: JSONValue = ["title": "Milk"]
-    /// todo["done"] = false
-    /// todo["title"]?.stringValue   // "Milk"
-    /// ```
+    /// an object. Setting inserts or replaces in place, `nil` removes; setting
+    /// on a non-object traps, like an out-of-range array index.
     public subscript(key: String) -> JSONValue? {
         get {
             guard case .object(let object) = self else { return nil }
@@ -26,10 +17,8 @@ extension JSONValue {
     }
 
     /// The element at `index` of an array; `nil` when out of range or when
-    /// `self` is not an array.
-    ///
-    /// Setting requires an array and an index in range (it traps otherwise,
-    /// as `Array` does) and replaces the element in place.
+    /// `self` is not an array. Setting requires an array and an index in range
+    /// (it traps otherwise, as `Array` does) and replaces the element in place.
     public subscript(index: Int) -> JSONValue? {
         get {
             guard case .array(let values) = self, values.indices.contains(index) else { return nil }

@@ -1,9 +1,7 @@
 extension JSONValue: Equatable {
-    /// JSON equality: numbers compare by value (`.integer(1) == .double(1)`),
-    /// strings by their UTF-8 bytes (so canonically equivalent but
-    /// differently spelled strings differ), arrays element by element (skipping shared chunks), and
-    /// objects by their key-value pairs. Storage shared between the two sides
-    /// is recognised in O(1).
+    /// JSON equality: numbers by value (`.integer(1) == .double(1)`), strings
+    /// by UTF-8 bytes (so canonically equivalent spellings differ), arrays and
+    /// objects element by element, recognising shared storage in O(1).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true

@@ -1,8 +1,7 @@
 extension JSONValue {
-    /// Whether `self` and `other` are known to be equal in O(1): the same
-    /// scalar, or arrays, objects or strings sharing their storage. `false`
-    /// says nothing (they may still be equal); the diff calls this before
-    /// `==` so that unchanged subtrees cost nothing.
+    /// Whether `self` and `other` are known equal in O(1): the same scalar, or
+    /// shared storage. `false` says nothing; the diff calls this before `==` so
+    /// that unchanged subtrees cost nothing.
     package func isIdentical(to other: JSONValue) -> Bool {
         if JSONValue.sameRepresentation(self, other) { return true }
         return switch (self, other) {
@@ -27,11 +26,9 @@ extension JSONValue {
         }
     }
 
-    /// How many elements in a row, starting at `oldStart` in `old` and
-    /// `newStart` in `new` and stepping forwards (or backwards), have the
-    /// same representation (so are equal), up to `limit`. A tight loop over
-    /// raw memory with no reference counting: the diff's way of skipping the
-    /// untouched part of a long array.
+    /// How many elements in a row, from `oldStart` and `newStart` stepping
+    /// forwards (or backwards), have the same representation, up to `limit`: a
+    /// raw-memory loop without reference counting, for long unchanged runs.
     package static func identicalRun(
         _ old: [JSONValue], from oldStart: Int,
         _ new: [JSONValue], from newStart: Int,
@@ -52,10 +49,9 @@ extension JSONValue {
         }
     }
 
-    /// Whether both values have the same in-memory representation: the same
-    /// case with the same scalar or the same storage references. It may
-    /// miss equal values (unused payload bytes can differ), never wrongly
-    /// match.
+    /// Whether both values have the same in-memory representation (the same
+    /// case and scalar or storage references). It may miss equal values (unused
+    /// payload bytes can differ), never wrongly match.
     @inline(__always)
     private static func sameRepresentation(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         withUnsafeBytes(of: lhs) { left in

@@ -1,20 +1,11 @@
 /// A JSON document: the shape of every state, action and patch in StateSync.
 ///
-/// Numbers keep the distinction JSON text makes: an integer literal that fits
-/// in 64 bits is stored exactly as ``integer(_:)``; any other number (a
-/// fraction, an exponent, or an integer too large for `Int64`) is a
-/// ``double(_:)``. Two numbers compare equal when they denote the same value,
-/// so `.integer(1) == .double(1.0)`.
-///
-/// Arrays are ``JSONArray``s and objects ``JSONObject``s: both share the
-/// storage of unchanged parts between versions when large.
-/// Objects whose keys are kept in one deterministic order
-/// (see its documentation), so equal values always serialize to equal bytes.
-///
-/// Equality, hashing, serialization, the diff and coding are recursive:
-/// values from ``JSONParser`` are at most its `maxDepth` (512) levels deep;
-/// a value built by hand tens of thousands of levels deep could exhaust the
-/// stack.
+/// An integer literal that fits in `Int64` is ``integer(_:)``, any other number
+/// ``double(_:)``; numbers compare by value (`.integer(1) == .double(1.0)`).
+/// Large ``JSONArray``s and ``JSONObject``s share unchanged storage between
+/// versions. Equality, hashing, serialization, the diff and coding recurse:
+/// parsed values are at most the parser's `maxDepth` (512) deep; a hand-built
+/// value far deeper could exhaust the stack.
 ///
 /// ```swift
 /// let todo: JSONValue = ["id": "t1", "title": "Milk", "done": false]
@@ -27,12 +18,8 @@ public enum JSONValue: Sendable {
     case bool(Bool)
     /// An integer that fits in 64 bits, kept exact.
     case integer(Int64)
-    /// Any other number. Meant to be finite: JSON has no spelling for NaN
-    /// or infinity. The parser, ``JSONValueEncoder`` (which throws for
-    /// them) and float literals never make a non-finite double; one built
-    /// by hand is serialized as `null`, as JavaScript's `JSON.stringify`
-    /// does. An integral double stays a double (`2.0` serializes as `2.0`)
-    /// but equals the integer of the same value.
+    /// Any other number, meant to be finite: a non-finite one (only built by
+    /// hand) serializes as `null`. `2.0` stays a double but equals `2`.
     case double(Double)
     /// A string of Unicode scalars.
     case string(String)

@@ -1,14 +1,8 @@
-/// Skips the plain bytes of a JSON string eight at a time: a 64-bit word
-/// with no quote, no backslash, no control character (and, for the parser,
-/// no byte of a multi-byte UTF-8 sequence) needs no look at each byte. The
-/// parser and the serializer spend most of a large document's time in long
-/// strings, which this makes a word's load and a few operations per eight
-/// bytes.
-///
-/// Each test tells whether SOME byte of the word matches (never which), the
-/// classic bit tricks: `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when
-/// a byte of `w` is zero, and `(w - n·0x01…) & ~w & 0x80…` exactly when a
-/// byte is below `n` (for `n` ≤ 128).
+/// Skips the plain bytes of a JSON string eight at a time: a 64-bit word with
+/// no quote, backslash, control character (or, for the parser, non-ASCII byte)
+/// needs no look at each byte. Each test tells whether SOME byte matches, never
+/// which: `(w - 0x01…) & ~w & 0x80…` is non-zero exactly when a byte of `w` is
+/// zero, `(w - n·0x01…) & ~w & 0x80…` when one is below `n` (`n` ≤ 128).
 enum StringByteScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080

@@ -1,26 +1,10 @@
 extension JSONDiffer {
-    /// Diffs two arrays.
-    ///
-    /// 1. Trim the common prefix, then the common suffix. Pairs that share
-    ///    storage or are equal are skipped; pairs of objects with the same
-    ///    `"id"` are recursed into (ops inside the item). Suffix ops use the
-    ///    old indices and are emitted before the middle changes the length.
-    /// 2. The middle that is left: only new elements → `add`s; only old ones
-    ///    → `remove`s (highest index first).
-    /// 3. Both sides non-empty and every element an object with a unique
-    ///    string or integer `"id"`: match items by id, `remove` the items
-    ///    gone, `add` the new ones and recurse into the ones kept. So
-    ///    inserting one todo at the front of 1,000 is one `add` at `/0`,
-    ///    removing one is one `remove`, and a changed item gives ops inside
-    ///    it. When the kept items changed order, the fewest `move`s put
-    ///    them in place (if at most ``reorderLimit`` items are left on a
-    ///    side; the simulation costs O(n) per move).
-    /// 4. Otherwise (plain values, or too many reordered items): pair the
-    ///    middles by position, recursing into pairs (a pair whose `"id"`s
-    ///    differ is replaced whole), then `add` or `remove` the rest.
-    ///
-    /// Cost: O(prefix + suffix) O(1) comparisons when little changed, plus
-    /// hashing the ids of the middle only.
+    /// Diffs two arrays: (1) trim the common prefix and suffix, recursing into
+    /// objects with the same `"id"` (suffix ops use old indices, so come
+    /// first); (2) a middle of only new or only old elements gives `add`s or
+    /// `remove`s; (3) objects with unique `"id"`s are matched by id (`remove`,
+    /// `add`, recursion, and the fewest `move`s up to ``reorderLimit`` items);
+    /// (4) else pair by position, then `add` or `remove` the rest.
     mutating func diffArrays(_ old: JSONArray, _ new: JSONArray) {
         if old.isIdentical(to: new) { return }
         let common = min(old.count, new.count)
@@ -103,13 +87,10 @@ extension JSONDiffer {
     /// with `move`s (each costs O(n) to simulate).
     static var reorderLimit: Int { 1_000 }
 
-    /// Step 3 for items whose order changed, in four passes whose indices
-    /// are valid when applied in order: removes (highest index first); the
-    /// fewest `move`s (every kept item outside a longest run already in
-    /// order moves, right to left, to just before its right neighbour);
-    /// `add`s at their final positions (ascending); then the ops inside the
-    /// kept items at their final positions. `slots` simulates the array of
-    /// kept items (by old offset) while moving.
+    /// Step 3 for reordered items, in passes whose indices hold in order:
+    /// removes (highest first), the fewest `move`s (items outside a longest
+    /// in-order run, right to left), `add`s (ascending), then changes inside
+    /// kept items. `slots` simulates the kept items while moving.
     private mutating func diffReordered(
         _ old: ArraySlice<JSONValue>, _ oldIDs: [JSONValue],
         _ new: ArraySlice<JSONValue>, _ newIDs: [JSONValue],

@@ -1,23 +1,7 @@
-/// Computes the operations that turn one JSON value into another; the
-/// engine behind ``JSONPatch/diff(from:to:)``.
-///
-/// Strategy, cheapest test first at every level:
-/// 1. Values sharing storage (``JSONValue/isIdentical(to:)``) are equal:
-///    skipped in O(1) without looking inside. A new state made by changing
-///    one field of the old one shares every untouched subtree, so the cost
-///    follows the change, not the document.
-/// 2. Values of different kinds, or different scalars: one `replace`.
-/// 3. Objects: a merge walk over both key lists (both are sorted): `remove`
-///    for keys only in the old object, recursion for keys in both, then
-///    `add` for keys only in the new one. When both objects share their key storage
-///    (only values changed) the walk compares values only. Two large objects
-///    (trees) are walked side by side, skipping the nodes they share
-///    (``JSONObject/forEachChangedRun(from:_:)``), so one changed key among n
-///    costs O(log n).
-/// 4. Arrays: see ``diffArrays(_:_:)``.
-///
-/// Emits `add`, `remove`, `replace`, and `move` for reordered array items;
-/// never `copy` or `test`.
+/// Computes the operations that turn one JSON value into another: the engine
+/// behind ``JSONPatch/diff(from:to:)``, which gives the strategy. Large objects
+/// are walked tree against tree (``JSONObject/forEachChangedRun(from:_:)``);
+/// arrays: ``diffArrays(_:_:)``.
 package struct JSONDiffer {
     /// The operations so far, in application order.
     private(set) var operations: [JSONPatchOperation] = []

@@ -2,24 +2,11 @@ extension JSONPatch {
     /// The patch that turns `old` into `new`: applying it to `old` gives a
     /// value equal to `new`.
     ///
-    /// Strategy, cheapest test first at every level:
-    /// - Subtrees that share storage with `old` (untouched since a copy) are
-    ///   skipped in O(1), so diffing a state against its successor costs in
-    ///   proportion to what changed, not to the document's size.
-    /// - Different kinds or different scalars: one `replace`.
-    /// - Objects: by key (`remove`, `add`, or recursion for shared keys).
-    /// - Arrays: the common prefix and suffix are trimmed (recursing into
-    ///   pairs of objects with the same `"id"`). If what is left on both
-    ///   sides is objects with unique string or integer `"id"`s, they are
-    ///   matched by id: one `add` per new item, one `remove` per item gone,
-    ///   ops inside changed items (so inserting at the front of 1,000 todos
-    ///   is one `add` at `/0`), and a `move` per kept item that changed
-    ///   place (when at most 1,000 items are left on a side). Otherwise the
-    ///   rest is paired by position (recursing; items whose ids differ are
-    ///   replaced whole), then the surplus added or removed.
-    ///
-    /// Emits `add`, `remove`, `replace` and `move`; never `copy` or `test`.
-    /// Numbers compare by value, so `1` → `1.0` gives no operation.
+    /// Subtrees sharing storage with `old` are skipped in O(1), so the cost
+    /// follows the change, not the document. Arrays of objects with unique
+    /// `"id"`s are matched by id (inserting at the front of 1,000 todos is one
+    /// `add` at `/0`; moved items give `move`s, up to 1,000), others by
+    /// position. Never emits `copy` or `test`; `1` → `1.0` gives no operation.
     ///
     /// ```swift
     /// let old: JSONValue = ["counters": ["hits": 3]]
@@ -34,14 +21,9 @@ extension JSONPatch {
         return JSONPatch(differ.operations)
     }
 
-    /// The patch for the slice at `pointer` only, with operation paths
-    /// **relative to `pointer`** (`""` is the focused value itself), as a
-    /// subscription to `pointer` receives it.
-    ///
-    /// A value absent at `pointer` counts as `null` (the protocol sends
-    /// `null` for a path where nothing exists), so a slice appearing gives
-    /// `replace ""` with its value and a slice disappearing gives
-    /// `replace ""` with `null`; absent on both sides gives no operations.
+    /// The patch for the slice at `pointer`, with paths relative to it, as a
+    /// subscription receives it. An absent value counts as `null`, so a slice
+    /// appearing or disappearing gives `replace ""`.
     ///
     /// ```swift
     /// JSONPatch.diff(from: old, to: new, at: try JSONPointer(parsing: "/counters"))

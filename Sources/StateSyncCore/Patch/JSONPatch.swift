@@ -5,8 +5,6 @@
 /// var doc: JSONValue = ["todos": [["id": "t1", "done": false]]]
 /// let patch = JSONPatch([.replace(path: try JSONPointer(parsing: "/todos/0/done"), value: true)])
 /// try patch.apply(to: &doc)
-///
-/// let ops = JSONPatch.diff(from: old, to: new)   // apply(ops, old) == new
 /// ```
 public struct JSONPatch: Sendable, Hashable {
     /// The operations, applied first to last.
@@ -21,11 +19,8 @@ public struct JSONPatch: Sendable, Hashable {
     public var isEmpty: Bool { operations.isEmpty }
 
     /// Applies every operation to `document`, atomically: when one fails,
-    /// `document` is left exactly as it was and the error names the failing
-    /// operation (`operation 2 (replace /a/b): path does not exist: /a`).
-    ///
-    /// Works on a copy-on-write copy, so only the containers on the paths
-    /// touched are copied, not the whole document.
+    /// `document` is left as it was and the error names the operation. Only the
+    /// containers on the paths touched are copied.
     public func apply(to document: inout JSONValue) throws(JSONPatchError) {
         var result = document
         for (index, operation) in operations.enumerated() {

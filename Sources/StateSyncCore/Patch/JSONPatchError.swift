@@ -1,7 +1,5 @@
-/// Why a JSON Patch could not be read or applied.
-///
-/// Applying names the failing operation by its index, op and path:
-/// `operation 2 (replace /a/b): path does not exist: /a`.
+/// Why a JSON Patch could not be read or applied; applying names the failing
+/// operation: `operation 2 (replace /a/b): path does not exist: /a`.
 public struct JSONPatchError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Base: Hashable {
         case malformed(index: Int?, context: String?, message: String)

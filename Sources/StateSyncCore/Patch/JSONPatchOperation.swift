@@ -1,8 +1,6 @@
-/// One RFC 6902 operation.
-///
-/// Its JSON shape is an object with `op`, `path` and, depending on the op,
-/// `value` or `from`: `{"op":"replace","path":"/0/done","value":true}`.
-/// Members other than those are ignored when reading (RFC 6902 §4).
+/// One RFC 6902 operation: `{"op":"replace","path":"/0/done","value":true}`,
+/// with `value` or `from` depending on the op; other members are ignored when
+/// reading (RFC 6902 §4).
 public enum JSONPatchOperation: Sendable, Hashable {
     /// Adds `value` at `path` (inserting into arrays, creating or replacing
     /// object members).
@@ -56,9 +54,7 @@ public enum JSONPatchOperation: Sendable, Hashable {
     }
 
     /// Reads an operation from its RFC 6902 JSON shape.
-    ///
-    /// - Throws: ``JSONPatchError`` naming the missing or wrong member, e.g.
-    ///   `malformed JSON patch: (add /a): missing "value"`.
+    /// - Throws: ``JSONPatchError`` naming the missing or wrong member.
     public init(jsonValue: JSONValue) throws(JSONPatchError) {
         guard case .object(let object) = jsonValue else {
             throw .malformed("an operation must be an object, not \(jsonValue.kindWithArticle)")

@@ -1,12 +1,7 @@
 extension JSONPointer {
-    /// How long a pointer from an untrusted source may be: a client's
-    /// `subscribe` or `get`, an HTTP request's `path`. Every structure keyed
-    /// by pointers (a server's subscription index, its read rules) then has
-    /// a bounded depth.
-    ///
-    /// ```swift
-    /// let path = try JSONPointer(parsing: text, limits: JSONPointer.Limits(maxTokens: 8))
-    /// ```
+    /// How long a pointer from an untrusted source (a client's `subscribe` or
+    /// `get`, an HTTP request's `path`) may be, so that every structure keyed
+    /// by pointers has a bounded depth.
     public struct Limits: Sendable, Hashable {
         /// The most reference tokens. Default 32: deeper than any state a
         /// person designs (the board's deepest path has 3), while an index
@@ -23,12 +18,9 @@ extension JSONPointer {
         }
     }
 
-    /// Parses the RFC 6901 text form within `limits`; the length is checked
-    /// before anything is parsed.
-    ///
-    /// - Throws: ``JSONPointerError`` when `text` is longer than
-    ///   ``Limits/maxBytes``, has more than ``Limits/maxTokens`` tokens, or
-    ///   is malformed.
+    /// Parses the RFC 6901 text form within `limits`, checking the length
+    /// before parsing.
+    /// - Throws: ``JSONPointerError`` when too long, too deep, or malformed.
     public init(parsing text: String, limits: Limits) throws(JSONPointerError) {
         let bytes = text.utf8.count
         guard bytes <= limits.maxBytes else { throw .tooLong(text, bytes: bytes, limit: limits.maxBytes) }

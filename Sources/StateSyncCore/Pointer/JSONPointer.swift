@@ -1,13 +1,12 @@
 /// A JSON Pointer (RFC 6901): a path to one value inside a JSON document.
 ///
-/// The text form is empty (the whole document) or a sequence of `/`-prefixed
-/// reference tokens, where `~1` stands for `/` and `~0` for `~`. Tokens are
-/// kept unescaped. The URI-fragment form (`#/a`) is not accepted.
+/// The text form is empty (the whole document) or `/`-prefixed reference
+/// tokens, `~1` standing for `/` and `~0` for `~`; tokens are kept unescaped.
+/// The URI-fragment form (`#/a`) is not accepted.
 ///
 /// ```swift
 /// let pointer = try JSONPointer(parsing: "/todos/0/title")
 /// pointer.tokens                     // ["todos", "0", "title"]
-/// pointer.parent?.description        // "/todos/0"
 /// JSONPointer.root.appending("a/b")  // "/a~1b"
 /// document[pointer]                  // the value there, or nil
 /// ```
@@ -24,7 +23,6 @@ public struct JSONPointer: Sendable, Hashable {
     }
 
     /// Parses the RFC 6901 text form.
-    ///
     /// - Throws: ``JSONPointerError`` when `text` is not empty and does not
     ///   start with `/`, or has a `~` not followed by `0` or `1`.
     public init(parsing text: String) throws(JSONPointerError) {

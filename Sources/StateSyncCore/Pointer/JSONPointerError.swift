@@ -1,10 +1,5 @@
-/// Why a JSON Pointer could not be parsed, or could not be followed in a
-/// document.
-///
-/// ```swift
-/// do { _ = try JSONPointer(parsing: "a") } catch { print(error) }
-/// // invalid JSON pointer "a": it must be empty or start with "/"
-/// ```
+/// Why a JSON Pointer could not be parsed, or followed in a document, e.g.
+/// `invalid JSON pointer "a": it must be empty or start with "/"`.
 public struct JSONPointerError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Base: Hashable {
         case missingLeadingSlash(String)

@@ -2,11 +2,6 @@ extension JSONValue {
     /// The value at `pointer`, or `nil` when nothing is there. Array tokens
     /// must be `0` or digits without a leading zero; `-` (past the end) never
     /// names a value.
-    ///
-    /// ```swift
-    /// let doc: JSONValue = ["todos": [["title": "Milk"]]]
-    /// doc[try JSONPointer(parsing: "/todos/0/title")]   // "Milk"
-    /// ```
     public subscript(pointer: JSONPointer) -> JSONValue? {
         var current = self
         for token in pointer.tokens {
@@ -31,10 +26,9 @@ extension JSONValue {
         }
     }
 
-    /// RFC 6902 `add`: puts `value` at `pointer`. The parent must exist. In an
-    /// object the member is created or replaced; in an array `value` is
-    /// inserted before the index (`0...count`), or appended for `-`. At the
-    /// root it replaces the whole document.
+    /// RFC 6902 `add`: puts `value` at `pointer`, whose parent must exist: an
+    /// object member is set, an array gets it inserted before the index
+    /// (`0...count`) or appended for `-`; at the root it replaces the document.
     public mutating func add(_ value: JSONValue, at pointer: JSONPointer) throws(JSONPointerError) {
         guard let last = pointer.tokens.last else {
             self = value
@@ -82,9 +76,8 @@ extension JSONValue {
     }
 
     /// Runs `body` in place on the value at `tokens` (a prefix of
-    /// `pointer.tokens`, used for error messages), without copying the
-    /// containers on the way: each one is taken out (``takeObject()``,
-    /// ``takeArray()``), changed and put back.
+    /// `pointer.tokens`, for error messages), taking each container on the way
+    /// out (``takeObject()``, ``takeArray()``) so that none is copied.
     package mutating func modify<Result>(
         _ tokens: ArraySlice<String>,
         of pointer: JSONPointer,

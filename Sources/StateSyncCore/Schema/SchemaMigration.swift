@@ -1,12 +1,9 @@
-/// One step of an app's schema, from version `from` to `from + 1`: how a
-/// state stored by version `from` becomes one of the next version, and how
-/// an action version `from` journaled is upcast to the next version's.
+/// One step of an app's schema, from version `from` to `from + 1`: how a stored
+/// state and a journaled action of version `from` become the next's.
 ///
-/// Both work on JSON, as the store keeps them, so that a step never needs
-/// the older version's Swift types; ``typed(from:_:to:state:action:)``
-/// decodes and encodes around a typed conversion when they still exist.
-/// A step must be deterministic (the same input, the same output): replay
-/// migrates the same stored history to the same bytes every time.
+/// Both work on JSON, as stored, so a step never needs the older Swift types
+/// (``typed(from:_:to:state:action:)`` wraps typed ones). A step must be
+/// deterministic: replay migrates the same history to the same bytes.
 ///
 /// ```swift
 /// SchemaMigration(from: 1) { state in

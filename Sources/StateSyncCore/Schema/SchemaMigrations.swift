@@ -1,8 +1,5 @@
-/// An app's migrations, in order: one ``SchemaMigration`` from each
-/// version before its `schemaVersion` to the next. ``validate(upTo:)``
-/// checks the chain at start-up; ``migrateState(_:from:to:)`` and
-/// ``upcastAction(_:from:to:)`` bring stored data from the version it was
-/// written with to the app's, one step at a time.
+/// An app's migrations, one ``SchemaMigration`` per version before its
+/// `schemaVersion`; ``validate(upTo:)`` checks the chain at start-up.
 ///
 /// ```swift
 /// static let schemaVersion = 3

@@ -1,9 +1,5 @@
-/// What a synchronous ``Store/send(_:clientID:time:)`` could tell at once.
-///
-/// A send made while another dispatch is being processed (from a middleware,
-/// an observer callback, an effect or another thread) is queued and reduced
-/// later, in order; its outcome is then not known when `send` returns. Use
-/// ``Store/dispatch(_:clientID:time:)`` to wait for the outcome.
+/// What a synchronous ``Store/send(_:clientID:time:)`` could tell at once: a
+/// send during another dispatch is queued, its outcome not yet known.
 public enum DispatchStatus: Sendable, Equatable {
     /// Reduced and accepted: the metadata carries the new revision.
     case accepted(Meta)

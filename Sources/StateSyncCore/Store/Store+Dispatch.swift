@@ -2,16 +2,9 @@ public import Foundation
 public import Synchronization
 
 extension Store {
-    /// Dispatches `action` and, when the store was idle, reduces it at once.
-    ///
-    /// - Parameters:
-    ///   - clientID: recorded in ``Meta/clientID``.
-    ///   - time: the acceptance time to record instead of the clock's (for
-    ///     replaying a journal); `nil` (default) reads the configured clock.
-    /// - Returns: ``DispatchStatus/accepted(_:)`` or ``DispatchStatus/rejected(_:)``
-    ///   when reduced now; ``DispatchStatus/queued`` when another dispatch is in
-    ///   progress (re-entrant or on another thread): it is then reduced in order,
-    ///   before this thread's or the other's dispatch returns.
+    /// Dispatches `action`, reduced at once when the store is idle, else
+    /// ``DispatchStatus/queued`` and reduced before the running dispatch
+    /// returns. `time` overrides the clock, to replay a journal.
     @inlinable @discardableResult
     public func send(_ action: Action, clientID: String? = nil, time: Date? = nil) -> DispatchStatus {
         switch claim(or: .dispatch(action, clientID: clientID, time: time, reply: nil)) {
@@ -26,10 +19,9 @@ extension Store {
         }
     }
 
-    /// Dispatches `action` and waits for its outcome: its metadata when
-    /// accepted, the ``Rejection`` otherwise. It suspends only when queued
-    /// behind another dispatch; a queued action is reduced even if the waiting
-    /// task is cancelled.
+    /// Dispatches `action` and waits for its outcome. It suspends only when
+    /// queued behind another dispatch; a queued action is reduced even if the
+    /// waiting task is cancelled.
     ///
     /// ```swift
     /// switch await store.dispatch(.removeTodo(id: "t9")) {

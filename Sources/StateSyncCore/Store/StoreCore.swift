@@ -63,13 +63,10 @@ struct JobQueue<Element> {
     }
 }
 
-/// What only the thread holding the drain role touches: the revision the next
-/// action builds on, and the observers.
-///
-/// `@unchecked Sendable`: the drain role is taken and released inside the
-/// store's `core` mutex (``StoreCore/isDraining``), so exactly one thread at a
-/// time uses this object, and the mutex orders each hand-over. The store's
-/// `deinit` uses it too, when no drainer can exist any more.
+/// What only the thread holding the drain role touches: the next base revision
+/// and the observers. `@unchecked Sendable`: the role changes hands inside the
+/// store's `core` mutex (``StoreCore/isDraining``), so one thread uses it at a
+/// time; `deinit` uses it once no drainer can exist.
 @usableFromInline
 final class DrainContext<State: Sendable>: @unchecked Sendable {
     /// The latest revision (the same as the published one).

@@ -1,11 +1,8 @@
 extension MessageDecoder {
-    /// Decodes a message sent by the server with the store it is about (its
-    /// `store` field, ``StoreName/main`` without one) and, for a `snapshot`
-    /// or `value`, the store's `epoch` when it carries one.
-    ///
-    /// - Throws: ``ProtocolError`` as ``decodeServerMessage(_:)`` does;
-    ///   `invalid_store` for a `store` against ``StoreName/rule``, and
-    ///   `bad_request` for a `store` or `epoch` that is not a string.
+    /// Decodes a server message with its store (``StoreName/main`` without a
+    /// `store` field) and, for a `snapshot` or `value`, its `epoch` if any.
+    /// - Throws: ``ProtocolError`` as ``decodeServerMessage(_:)``;
+    ///   `invalid_store` or `bad_request` for a bad `store` or `epoch`.
     public func decodeStoreScopedServerMessage(_ bytes: some Collection<UInt8>) throws(ProtocolError) -> StoreScopedServerMessage {
         let fields = try parseObject(bytes)
         let message = try serverMessage(fields)

@@ -2,21 +2,13 @@ public import StateSyncCore
 
 /// Reads protocol messages from the UTF-8 bytes of one WebSocket text message.
 ///
-/// Every failure is a ``ProtocolError`` with the exact code of the
-/// protocol's error table:
-///
-/// - not JSON, or JSON but not an object: `bad_json` (with the parser's
-///   message and byte offset, see ``ProtocolError/byteOffset``);
-/// - `type` missing, not a string, or naming no message of this direction:
-///   `unknown_type`, naming it;
-/// - a required field missing or of the wrong type: `bad_request`, naming
-///   the field and the expected type;
-/// - a malformed JSON Pointer: `invalid_path`.
-///
-/// The error carries the message's `id` whenever it is a string, whatever
-/// went wrong after the JSON parsed. Unknown fields are ignored, and a field
-/// set to `null` counts as absent. Revisions must be integer literals in
-/// `0...Int64.max`.
+/// Every failure is a ``ProtocolError`` with the code of the protocol's error
+/// table: `bad_json` (not a JSON object; with the parser's
+/// ``ProtocolError/byteOffset``), `unknown_type`, `bad_request` (a required
+/// field missing or mistyped, naming it) or `invalid_path` (a malformed JSON
+/// Pointer). The error carries the message's `id` whenever it is a string.
+/// Unknown fields are ignored, a field set to `null` counts as absent, and
+/// revisions are integer literals in `0...Int64.max`.
 ///
 /// ```swift
 /// let decoder = MessageDecoder()
@@ -44,12 +36,10 @@ public struct MessageDecoder: Sendable {
         try clientMessage(try parseObject(bytes))
     }
 
-    /// Decodes a message sent by a client with the store it is for: its
-    /// `store` field, or ``StoreName/main`` without one (`hello` has none),
-    /// and the `epoch` a `subscribe … since` resumes in, when it names one.
-    ///
-    /// - Throws: ``ProtocolError`` as ``decodeClientMessage(_:)`` does, and
-    ///   `invalid_store` (with the message's id) for a name against ``StoreName/rule``.
+    /// Decodes a client message with its store (``StoreName/main`` without a
+    /// `store` field) and the `epoch` a `subscribe … since` resumes in.
+    /// - Throws: ``ProtocolError`` as ``decodeClientMessage(_:)``, and
+    ///   `invalid_store` for a name against ``StoreName/rule``.
     public func decodeStoreScopedMessage(
         _ bytes: some Collection<UInt8>
     ) throws(ProtocolError) -> (message: ClientMessage, store: StoreName, epoch: String?) {

@@ -4,11 +4,10 @@ import StateSyncCore
 /// message, straight into a byte buffer.
 ///
 /// Output is deterministic: `type` first, then the fields in the order
-/// docs/PROTOCOL.md shows them (`{"type":"patch","id":…,"base":…,"rev":…,"ops":…}`);
-/// optional fields that are `nil` are left out; embedded values (`value`,
-/// `action`, `ops`) are written by Core's `JSONSerializer` with sorted object
-/// keys. No Foundation encoder is involved. For one change sent to many
-/// subscriptions, ``PatchFrames`` serializes the ops once.
+/// docs/PROTOCOL.md shows them, `nil` optional fields left out, and embedded
+/// values (`value`, `action`, `ops`) written by Core's `JSONSerializer` with
+/// sorted keys. ``PatchFrames`` serializes one change's ops once for many
+/// subscriptions.
 ///
 /// ```swift
 /// let encoder = MessageEncoder()
@@ -17,10 +16,9 @@ import StateSyncCore
 /// encoder.encode(ClientMessage.unsubscribe(id: "s1"))          // {"type":"unsubscribe","id":"s1"}
 /// ```
 public struct MessageEncoder: Sendable {
-    /// The store whose messages this encoder writes: a store other than
-    /// ``StoreName/main`` is named in each store-scoped message
-    /// (`"store":…` after `type`), and its `snapshot` and `value` carry its
-    /// epoch too; messages of `main` look as they did before stores existed.
+    /// The store whose messages this encoder writes: a store other than `main`
+    /// is named in each store-scoped message, and its `snapshot` and `value`
+    /// carry its epoch.
     public let store: StoreName
     private let scope: [UInt8]
     private let epochField: [UInt8]

@@ -1,10 +1,8 @@
 import StateSyncCore
 
-/// The members of one message object, read with protocol errors that name
-/// the field, the expected type and the message's `id`.
-///
-/// Absent members and members set to `null` count as missing, so a client
-/// may write `"since": null` for "no since".
+/// The members of one message object, read with protocol errors that name the
+/// field, the expected type and the message's `id`. A member set to `null`
+/// counts as missing (`"since": null` is no `since`).
 struct MessageFields {
     let object: JSONObject
     /// The message's `id`, once read, attached to every later error.

@@ -1,24 +1,9 @@
 public import StateSyncCore
 
-/// One change's `patch` frames for many subscriptions: the ops are
-/// serialized once, then spliced into each subscription's frame.
-///
-/// Subscriptions that share a path receive the same `ops` and `rev` for a
-/// change, but their frames cannot be byte-identical: each carries its own
-/// subscription `id`, and `base` may differ too (a subscription opened later
-/// has the snapshot's revision as its base). So the frame is built from
-/// three parts:
-///
-/// ```
-/// {"type":"patch","id":  <id>  ,"base":  <base>  ,"rev":1045,"ops":[...]}
-/// └── constant ───────┘ └ per ┘ └─ const ┘ └ per ┘ └── shared tail ───────┘
-/// ```
-///
-/// The shared tail (`rev` and the serialized ops, the part that grows with
-/// the change) is built once by ``init(rev:ops:)``; each ``write(id:base:into:)``
-/// appends the constant head, the escaped id, the base's digits and the tail
-/// with one copy, so a frame costs about one `memcpy` of its size. The bytes
-/// are exactly what ``MessageEncoder`` writes for
+/// One change's `patch` frames for many subscriptions: the shared tail (`rev`
+/// and the serialized ops) is built once by ``init(rev:ops:)``, and each
+/// ``write(id:base:into:)`` adds a subscription's `id` and `base`, giving the
+/// bytes ``MessageEncoder`` writes for
 /// ``ServerMessage/patch(id:base:rev:ops:)``.
 ///
 /// ```swift

@@ -1,7 +1,5 @@
-/// The WebSocket close codes (RFC 6455 §7.4.1) that docs/PROTOCOL.md assigns.
-///
-/// Plain `UInt16`s because this module does not depend on the WebSocket
-/// module; the server converts them to its close-code type.
+/// The WebSocket close codes (RFC 6455 §7.4.1) that docs/PROTOCOL.md assigns,
+/// as plain `UInt16`s: this module does not depend on the WebSocket module.
 public enum CloseCode {
     /// 1001: the server is shutting down (sent after flushing).
     public static let goingAway: UInt16 = 1001

@@ -1,9 +1,4 @@
 /// What an `error` does to the connection it is sent on.
-///
-/// ```swift
-/// switch ErrorCode.rateLimited.connectionPolicy.closeCode { ... }   // nil: not at once
-/// ErrorCode.rateLimited.connectionPolicy.closeCodeWhenPersisting    // 1008
-/// ```
 public struct ConnectionPolicy: Hashable, Sendable, CustomStringConvertible {
     private enum Base: Hashable {
         case staysOpen

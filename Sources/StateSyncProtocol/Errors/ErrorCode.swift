@@ -1,12 +1,8 @@
 /// The `code` of an `error` message (docs/PROTOCOL.md, "Errors").
 ///
-/// A struct rather than an enum so that later protocol versions can add codes
-/// without breaking code that switches over them; a code this version does
-/// not know decodes as itself (`ErrorCode(rawValue: "new_code")`).
-///
-/// What each code does to the connection is data, in ``connectionPolicy``,
-/// looked up in one table (``policies``) rather than decided case by case by
-/// the server.
+/// A struct rather than an enum so that later protocol versions can add codes;
+/// a code this version does not know decodes as itself. What each code does to
+/// the connection is in ``connectionPolicy``, from one table (``policies``).
 ///
 /// ```swift
 /// ErrorCode.helloRequired.connectionPolicy.closeCode   // 1008

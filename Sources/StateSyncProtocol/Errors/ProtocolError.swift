@@ -5,8 +5,7 @@ public import StateSyncCore
 /// ``MessageDecoder`` throws these for malformed input; the server builds the
 /// others (``tooManySubscriptions(limit:id:)``, ``helloRequired(received:id:)``
 /// and so on) so that every message is worded in one place. Each has a
-/// ``code`` (whose ``ErrorCode/connectionPolicy`` says whether the connection
-/// closes), a ``message`` naming the wrong value, and the ``id`` of the
+/// ``code``, a ``message`` naming the wrong value, and the ``id`` of the
 /// message it concerns when that id could be read.
 ///
 /// ```swift

@@ -1,11 +1,8 @@
 public import StateSyncCore
 
 /// The `code` of a `reject` message: why an action was refused (the state did
-/// not change).
-///
-/// The protocol defines five; applications add their own (the board's
-/// `not_found` is one) by spelling them: `RejectCode(rawValue: "sold_out")`.
-/// A struct rather than an enum so that the set can grow.
+/// not change). A struct so that apps can add codes
+/// (`RejectCode(rawValue: "sold_out")`).
 ///
 /// ```swift
 /// let code = RejectCode(Rejection.notFound("no todo with id nope"))   // .notFound
@@ -35,21 +32,18 @@ public struct RejectCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let forbidden = RejectCode(rawValue: "forbidden")
     /// `rate_limited`: the client dispatches faster than allowed.
     public static let rateLimited = RejectCode(rawValue: "rate_limited")
-    /// `too_many_clients`: the server remembers outcomes for as many
-    /// clientIds as it may, all active within its window, and this new
-    /// clientId's dispatch would not be deduplicated (exactly-once); retry
-    /// later, or dispatch without a clientId.
+    /// `too_many_clients`: the server remembers outcomes for as many clientIds
+    /// as it may, all active within its window, so this new one's dispatch
+    /// could not be exactly-once; retry later, or dispatch without a clientId.
     public static let tooManyClients = RejectCode(rawValue: "too_many_clients")
-    /// `unavailable`: the server cannot store actions right now (its disk is
-    /// full or failing, PostgreSQL is unreachable): this send was not applied
-    /// and is not remembered. An earlier send of the same pair that went
-    /// unanswered may have been, so a client that sent it before sends it
-    /// again later until another answer comes.
+    /// `unavailable`: the server cannot store actions now (disk full or
+    /// failing, PostgreSQL unreachable); not applied. An earlier unanswered
+    /// send may have been, so the client sends it again later until another
+    /// answer comes.
     public static let unavailable = RejectCode(rawValue: "unavailable")
-    /// `schema_too_new`: the node cannot apply the action: it serves an
-    /// older app schema version than the action's, or no longer serves the
-    /// store (a newer node wrote it). Not applied: between nodes, the
-    /// forwarding node writes it itself.
+    /// `schema_too_new`: not applied; the node serves an older app schema
+    /// version than the action's, or no longer serves the store (a newer node
+    /// wrote it). Between nodes, the forwarding node writes it.
     public static let schemaTooNew = RejectCode(rawValue: ErrorCode.schemaTooNew.rawValue)
     /// `state_too_large`: applying the action would grow the state above the
     /// server's limit (`serve --max-state-bytes`); nothing changed.

@@ -1,20 +1,16 @@
 public import StateSyncCore
 
-/// A message a client sends to the server (docs/PROTOCOL.md).
-///
-/// Read one from the bytes of a WebSocket text message with
-/// ``MessageDecoder/decodeClientMessage(_:)``; write one with
-/// ``MessageEncoder``.
+/// A message a client sends to the server (docs/PROTOCOL.md): read with
+/// ``MessageDecoder/decodeClientMessage(_:)``, written with ``MessageEncoder``.
 ///
 /// ```swift
 /// let message = try MessageDecoder().decodeClientMessage(Array(#"{"type":"get","id":"g1","path":"/counters"}"#.utf8))
 /// if case .get(let id, let path) = message { print(id, path) }   // g1 /counters
 /// ```
 public enum ClientMessage: Sendable, Hashable {
-    /// The first message of every session. All fields are optional:
-    /// `clientId` scopes action ids for de-duplication across reconnects,
-    /// `token` authenticates, `name` is shown to others (e.g. in presence),
-    /// `schemaVersion` is the app schema version the client speaks.
+    /// The first message of every session; all fields optional: `clientId`
+    /// scopes action ids across reconnects, `token` authenticates, `name` is
+    /// shown to others, `schemaVersion` is the app schema the client speaks.
     case hello(clientID: String?, token: String?, name: String?, schemaVersion: Int? = nil)
     /// Focus on the value at `path`; with `since`, resume after that revision.
     case subscribe(id: String, path: JSONPointer, since: UInt64?)
@@ -22,11 +18,9 @@ public enum ClientMessage: Sendable, Hashable {
     case unsubscribe(id: String)
     /// Read the value at `path` once.
     case get(id: String, path: JSONPointer)
-    /// Apply `action` (a JSON object with a string `type`, whose meaning is
-    /// the application's) and answer `ack` or `reject` for `id`.
-    /// `schemaVersion`, when given, is the app schema version the action was
-    /// written for (an outbox kept across an app upgrade); older ones are
-    /// upcast by the server.
+    /// Apply `action` (a JSON object with a string `type`) and answer `ack` or
+    /// `reject` for `id`. `schemaVersion` is the app schema version the action
+    /// was written for; the server upcasts older ones.
     case dispatch(id: String, action: JSONObject, schemaVersion: Int? = nil)
     /// Replace the session's token in place (a refreshed JWT before the old
     /// one expires): the server answers `authorized` for `id`, and the

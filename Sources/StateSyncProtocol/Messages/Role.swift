@@ -1,12 +1,10 @@
-/// What a session may do, as the server grants it in `welcome`.
-///
-/// Each role includes the ones below it: a `writer` may read, an `admin` may
-/// read and dispatch.
+/// What a session may do, as the server grants it in `welcome`. Each role
+/// includes the ones below it: a `writer` may read, an `admin` may read and
+/// dispatch.
 ///
 /// ```swift
 /// Role.reader.mayDispatch        // false
 /// Role.writer >= .reader         // true
-/// Role(rawValue: "admin")        // .admin
 /// ```
 public enum Role: String, Sendable, Hashable, CaseIterable, Comparable {
     /// May subscribe and `get`.

@@ -1,11 +1,8 @@
 public import StateSyncCore
 
-/// A message the server sends to a client (docs/PROTOCOL.md).
-///
-/// Write one with ``MessageEncoder``
-/// (deterministic bytes, fields in the order the protocol shows them); a
-/// client reads one with ``MessageDecoder/decodeServerMessage(_:)``. To send
-/// one change to many subscriptions, see ``PatchFrames``.
+/// A message the server sends to a client (docs/PROTOCOL.md): written with
+/// ``MessageEncoder``, read with ``MessageDecoder/decodeServerMessage(_:)``.
+/// ``PatchFrames`` sends one change to many subscriptions.
 ///
 /// ```swift
 /// let ack = ServerMessage.ack(id: "a17", rev: 1045)

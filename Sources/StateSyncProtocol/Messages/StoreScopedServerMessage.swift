@@ -1,11 +1,5 @@
 /// A server message with the store it is about, as a client of many stores
 /// reads it (``MessageDecoder/decodeStoreScopedServerMessage(_:)``).
-///
-/// ```swift
-/// let bytes = Array(#"{"type":"ack","store":"team-42","id":"a1","rev":13}"#.utf8)
-/// let scoped = try MessageDecoder().decodeStoreScopedServerMessage(bytes)
-/// // scoped.message == .ack(id: "a1", rev: 13), scoped.store.rawValue == "team-42", scoped.epoch == nil
-/// ```
 public struct StoreScopedServerMessage: Sendable, Hashable {
     /// The message itself.
     public var message: ServerMessage

@@ -1,10 +1,6 @@
-/// The name of one store on a server (docs/PROTOCOL.md, "Stores"): what a
-/// store-scoped message's `store` field names, and what a server opens,
-/// journals and closes under it.
-///
-/// A name is 1 to 64 characters of `a`–`z`, `0`–`9`, `.`, `_` and `-`,
-/// starting with a letter or a digit, so it is safe as a file name, a URL
-/// path segment and a database key without escaping.
+/// The name of one store on a server (docs/PROTOCOL.md, "Stores"): 1 to 64 of
+/// `a`–`z`, `0`–`9`, `.`, `_` and `-`, starting with a letter or a digit, so it
+/// is safe as a file name, a URL path segment and a database key.
 ///
 /// ```swift
 /// let team = try StoreName("team-42")

@@ -2,10 +2,9 @@
 /// under it, decoding only the elements they touch. Operation paths are
 /// absolute: token 0 is the member, token 1 an element.
 enum ElementChanges {
-    /// Applies `changes` to `array`, whose new JSON is `json`; `false` when
-    /// it did not change. Falls back to decoding `json` whole when the
-    /// operations are not element-local (the member replaced, a `move`, a
-    /// mix of element inserts and changes inside elements).
+    /// Applies `changes` to `array` (new JSON `json`); `false` when unchanged.
+    /// Decodes `json` whole when the operations are not element-local (the
+    /// member replaced, a `move`, inserts mixed with changes inside elements).
     static func apply<Element: Decodable & Equatable>(
         _ changes: ArraySlice<JSONPatchOperation>, json: JSONValue, to array: inout [Element]
     ) throws -> Bool {

@@ -1,7 +1,6 @@
-/// Brings a typed state up to date with a batch of JSON Patch operations on
-/// its encoded form, decoding only the members (``StateSlice``) they touch,
-/// and says which members changed. With no slices, or an operation outside
-/// every slice (the root, a member not listed), it decodes the whole state.
+/// Brings a typed state up to date with a batch of JSON Patch operations,
+/// decoding only the members (``StateSlice``) they touch, and says which
+/// changed; an operation outside every slice decodes all.
 package struct SliceDecoder<State: Decodable>: Sendable {
     /// The members followed one by one.
     package let slices: [StateSlice<State>]

@@ -1,9 +1,6 @@
-/// A state whose top-level members the client's observable mirror follows
-/// one by one: a patch decodes and invalidates only the members it touches.
-///
-/// List every stored member (a change to a member not listed decodes the
-/// whole state again). Each member's encoded form must be exactly its own
-/// `Codable` form under its key, as the synthesized `Codable` gives.
+/// A state whose top-level members the client's observable mirror follows one
+/// by one: a patch decodes and invalidates only the members it touches. List
+/// every stored member, each encoded exactly as its own `Codable` form.
 ///
 /// ```swift
 /// extension BoardState: SlicedState {

@@ -1,20 +1,6 @@
-/// One top-level member of an app's state as the client's mirrors see it:
-/// its key path, the JSON Pointer where it is encoded, and how to bring its
-/// typed value up to date when a patch touches it, decoding only what the
-/// patch changed.
-///
-/// An array is updated element by element (a patch inside `/todos/3`
-/// decodes that one element; an `add` or `remove` of elements decodes only
-/// the added ones), a `String`-keyed dictionary entry by entry; any other
-/// value is decoded whole, since it is small or has no finer shape to follow.
-///
-/// ```swift
-/// extension BoardState: SlicedState {
-///     public static var slices: [StateSlice<BoardState>] {
-///         [StateSlice(\.todos, at: "todos"), StateSlice(\.counters, at: "counters")]
-///     }
-/// }
-/// ```
+/// One top-level member of an app's state (see ``SlicedState``): its key path,
+/// its JSON Pointer, and how to decode only what a patch changed (an array by
+/// element, a `String`-keyed dictionary by entry, else whole).
 public struct StateSlice<State>: Sendable {
     /// The key path of the member.
     public let keyPath: any PartialKeyPath<State> & Sendable

@@ -1,9 +1,6 @@
-/// A collection whose elements are found by a key: the shape ``ForEachElement``
-/// reduces and ``Store/observe(_:id:)`` observes element by element.
-///
-/// `Dictionary`, `OrderedDictionary` and arrays of `Identifiable` elements
-/// conform. Lookup by key is O(1) for the dictionaries and O(n) for arrays
-/// (a linear search by `id`): prefer a dictionary for large collections.
+/// A collection whose elements are found by a key, as ``ForEachElement`` and
+/// ``Store/observe(_:id:)`` need. Lookup is O(1) for dictionaries and O(n) for
+/// arrays of `Identifiable`: prefer a dictionary when large.
 public protocol KeyedCollection<Key, Value>: Equatable {
     /// The key that names an element.
     associatedtype Key: Hashable
@@ -19,10 +16,7 @@ public protocol KeyedCollection<Key, Value>: Equatable {
     ) throws(Failure) -> Result?
 
     /// The elements for several keys at once, in the order of `keys` (`nil`
-    /// where absent).
-    ///
-    /// The default looks each key up; arrays override it with one pass, so
-    /// checking many observed elements costs O(n) rather than O(n × keys).
+    /// where absent). Arrays answer in one pass: O(n) rather than O(n × keys).
     func elements(withKeys keys: [Key]) -> [Value?]
 }
 

@@ -1,11 +1,9 @@
 /// Work started after an action is accepted, answering with follow-up actions.
 ///
-/// An ``EffectRunner`` runs each effect in its own task and hands the actions
-/// it produces to its owner one after another, in the order produced: a
-/// ``Store`` dispatches them back into itself (each is reduced before the
-/// next is taken). Effects are cancelled by id (``cancel(id:)``,
-/// ``Store/cancelEffects(id:)``), by a newer effect with the same id when
-/// `cancelInFlight` is set, and all at ``Store/shutdown()``.
+/// An ``EffectRunner`` runs each in its own task and hands its actions back in
+/// order; a ``Store`` reduces each before taking the next. Effects are
+/// cancelled by id, by a newer one with the same id and `cancelInFlight`, and
+/// all at ``Store/shutdown()``.
 ///
 /// ```swift
 /// Effects<Board, BoardAction> { action, state, meta in
@@ -34,9 +32,8 @@ public struct Effect<Action: Sendable>: Sendable {
     public var isNone: Bool { operations.isEmpty }
 
     /// An effect running `body`, which sends follow-up actions with `send`.
-    ///
-    /// Cancellation reaches `body` as task cancellation; `body` should stop when
-    /// `Task.isCancelled` or when a cancellable await throws.
+    /// Cancellation reaches `body` as task cancellation: it should stop when
+    /// `Task.isCancelled` or a cancellable await throws.
     public static func run(
         id: EffectID? = nil,
         cancelInFlight: Bool = false,

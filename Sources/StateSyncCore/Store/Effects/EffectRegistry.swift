@@ -1,8 +1,6 @@
-/// An ``EffectRunner``'s book of running effect tasks (kept inside its lock).
-///
-/// A task is entered under a key before it starts (``reserve(id:)``), so that a
-/// task finishing very quickly cannot leave a stale entry; its handle is filled
-/// in after it is created.
+/// An ``EffectRunner``'s book of running effect tasks (kept inside its lock). A
+/// task is entered (``reserve(id:)``) before it starts, so one that finishes
+/// very quickly leaves no stale entry.
 struct EffectRegistry {
     /// One running effect.
     private struct Entry {

@@ -1,12 +1,9 @@
 import Synchronization
 
-/// Runs ``Effect``s: each `.run` body in a task it tracks, so that effects
-/// can be cancelled by id, replaced (`cancelInFlight`), awaited and shut down.
-///
-/// The follow-up actions an effect sends go to `send`, given at
-/// ``start(_:send:)``: a ``Store`` dispatches them back into itself; the
-/// server posts them to its engine. After an effect is cancelled, its sends
-/// are dropped (`send` is not called).
+/// Runs ``Effect``s, each `.run` body in a tracked task, so that effects can be
+/// cancelled by id, replaced, awaited and shut down. Their actions go to the
+/// `send` given at ``start(_:send:)`` and are dropped once the effect is
+/// cancelled; a runner that goes away cancels its effects.
 ///
 /// ```swift
 /// let runner = EffectRunner<BoardAction>()
@@ -14,8 +11,6 @@ import Synchronization
 /// await runner.finished()      // no effect runs any more
 /// await runner.shutdown()      // cancels the rest and waits for their tasks
 /// ```
-///
-/// Effects still running when the runner goes away are cancelled.
 public final class EffectRunner<Action: Sendable>: Sendable {
     private let book = Mutex(EffectRegistry())
 
@@ -33,13 +28,10 @@ public final class EffectRunner<Action: Sendable>: Sendable {
         book.withLock { $0.count }
     }
 
-    /// Carries out the operations of `effect`, in order: starts each `.run`
-    /// body in a new task (first cancelling the effects with its id when it
-    /// has `cancelInFlight`), and cancels the effects named by each `.cancel`.
-    /// Does nothing after ``shutdown()``.
-    ///
-    /// - Parameter send: receives the actions the bodies send, one at a time
-    ///   per body; a body's `send` returns when this returns.
+    /// Starts each `.run` body of `effect` in a new task (after cancelling
+    /// those with its id, for `cancelInFlight`) and cancels those each
+    /// `.cancel` names; nothing after ``shutdown()``. `send` gets a body's
+    /// actions one at a time.
     public func start(_ effect: Effect<Action>, send: @escaping @Sendable (Action) async -> Void) {
         for operation in effect.operations {
             switch operation {

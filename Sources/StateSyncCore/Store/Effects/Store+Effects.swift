@@ -30,9 +30,8 @@ extension Store {
     }
 
     /// Starts `effect` on the store's ``EffectRunner`` (the caller holds the
-    /// drain role). Each action it sends is dispatched back into the store
-    /// and reduced before `send` returns. The effects hold the store weakly:
-    /// a store that goes away cancels its effects.
+    /// drain role); each action it sends is reduced before `send` returns. The
+    /// effects hold the store weakly: a store that goes away cancels them.
     @usableFromInline
     func start(_ effect: Effect<Action>) {
         effectRunner.start(effect) { [weak self] action in

@@ -1,18 +1,12 @@
-/// A store for UI-local state without actions: changes are closures.
-///
-/// It is a ``Store`` whose actions are ``StateUpdate``s, so it shares all of
-/// the store's machinery: the same ordering guarantees, revisions, middleware
-/// and the same observation API (``Store/observe(_:)``, ``Store/subscribe(_:_:)``,
-/// ``Store/observe(_:id:)``).
+/// A store for UI-local state whose changes are closures (``StateUpdate``),
+/// with all of ``Store``'s ordering and observation. Closures cannot be
+/// journaled: keep shared, durable state in a ``Store`` with real actions.
 ///
 /// ```swift
 /// let ui = LocalStore(initialState: Panel(isOpen: false, filter: ""))
 /// ui.performStateUpdate { $0.isOpen = true }
 /// for await isOpen in ui.observe(\.isOpen) { toggle(isOpen) }
 /// ```
-///
-/// Updates are not replayable from a journal (closures cannot be stored):
-/// keep shared, durable state in a ``Store`` with real actions.
 public typealias LocalStore<State: Sendable> = Store<State, StateUpdate<State>>
 
 /// One change of a ``LocalStore``'s state: a closure run on it.
@@ -43,12 +37,9 @@ extension Store {
         self.init(initialState: initialState, reducer: ApplyStateUpdate(), configuration: configuration)
     }
 
-    /// Changes the state with `update`, in order with every other update; the
-    /// observers of the parts it changed are told.
-    ///
-    /// - Returns: ``DispatchStatus/accepted(_:)`` when applied at once,
-    ///   ``DispatchStatus/queued`` when called during another update (e.g.
-    ///   from an observer callback): it then runs right after that one.
+    /// Changes the state with `update`, in order with every other update.
+    /// Returns ``DispatchStatus/queued`` when called during another update
+    /// (e.g. from an observer callback): it then runs right after that one.
     @discardableResult
     public func performStateUpdate(_ update: @escaping @Sendable (inout State) -> Void) -> DispatchStatus
     where Action == StateUpdate<State> {

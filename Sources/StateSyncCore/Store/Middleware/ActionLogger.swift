@@ -1,15 +1,10 @@
-/// Middleware that writes one line per action to a sink: its outcome, the
-/// revision, the client, and the time spent in middleware and reducer.
-///
-/// The core module does not depend on swift-log; pass a sink that forwards to
-/// your `Logger` (`ActionLogger { logger.trace("\($0)") }`) or `print`. It
-/// does not observe state changes, so it costs no copy of the state (see
-/// ``Middleware``).
+/// Middleware that writes one line per action to a sink (outcome, revision,
+/// client, time spent): forward it to your `Logger`, or `print`. It observes no
+/// state changes, so it costs no copy of the state.
 ///
 /// ```swift
 /// ActionLogger<Board, BoardAction> { print($0) }
 /// // accepted increment(counter: "hits", by: 1) -> rev 43 from c-5f2a in 3.1 µs
-/// // rejected removeTodo(id: "t9") at rev 44 from c-5f2a in 1.4 µs: not_found: no todo with id t9
 /// ```
 public struct ActionLogger<State: Sendable, Action: Sendable>: Middleware {
     private let sink: @Sendable (String) -> Void

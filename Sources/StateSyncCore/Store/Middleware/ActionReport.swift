@@ -1,13 +1,4 @@
 /// What became of one action: what ``Middleware/didProcess(_:)`` receives.
-///
-/// ```swift
-/// func didProcess(_ report: ActionReport<BoardAction>) {
-///     switch report.outcome {
-///     case .accepted: latency.record(report.duration)
-///     case .rejected(let rejection): rejections.increment(code: rejection.code)
-///     }
-/// }
-/// ```
 public struct ActionReport<Action: Sendable>: Sendable {
     /// Accepted, or rejected and why.
     public enum Outcome: Sendable, Hashable {

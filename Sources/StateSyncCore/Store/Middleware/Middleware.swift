@@ -1,27 +1,12 @@
 /// Code that sees every action before the reducer and its outcome after it.
 ///
-/// ``willReduce(_:state:meta:)`` runs before the reducer with the state the
-/// action will apply to and the metadata it will get if accepted; throwing a
-/// ``Rejection`` refuses the action (the reducer does not run, the revision is
-/// not used). ``didReduce(_:)`` runs after an accepted action with the old and
-/// new state, for middleware that ``observesStateChanges``.
-/// ``didProcess(_:)`` runs after every action, accepted or rejected, with its
-/// outcome and how long it took.
-///
-/// The ``ActionPipeline`` calls them, in a ``Store`` and in the server's
-/// engine alike. In a store they run on the dispatching thread, outside the
-/// store's lock, so they may read ``Store/state`` or dispatch (such a
-/// dispatch is queued and reduced after the current one). They must not
-/// block waiting for another dispatch to finish.
-///
-/// ## Cost
-///
-/// While at least one middleware observes state changes, the pipeline keeps
-/// the state from before each action for ``StateChange/old``: the containers
-/// the reducer then changes are copied (copy-on-write) instead of changed in
-/// place, on every action. Middleware that only needs to know what happened
-/// (a logger, a metrics counter) sets ``observesStateChanges`` to `false` and
-/// uses ``didProcess(_:)``, which costs no copy.
+/// ``willReduce(_:state:meta:)`` may refuse an action by throwing a
+/// ``Rejection``; ``didReduce(_:)`` gets the old and new state of an accepted
+/// one; ``didProcess(_:)`` every outcome and its duration. In a ``Store`` they
+/// run on the dispatching thread outside its lock: they may read the state or
+/// dispatch (queued), never block on another dispatch. Keeping the old state
+/// copies what the reducer changes: a logger sets ``observesStateChanges`` to
+/// `false` and uses ``didProcess(_:)``.
 ///
 /// ```swift
 /// struct AcceptedCounter: Middleware {
@@ -35,7 +20,7 @@
 /// }
 /// ```
 ///
-/// Ready-made: ``Validate``, ``OnChange``, ``ActionLogger``; the ``Recorder`` is one too.
+/// Ready-made: ``Validate``, ``OnChange``, ``ActionLogger``, ``Recorder``.
 public protocol Middleware<State, Action>: Sendable {
     /// The store's state.
     associatedtype State: Sendable

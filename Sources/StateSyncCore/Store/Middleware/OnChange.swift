@@ -1,10 +1,5 @@
-/// Middleware that runs a closure after every accepted action.
-///
-/// ```swift
-/// let audit = OnChange<Board, BoardAction> { change in
-///     if change.old.todos.count != change.new.todos.count { auditLog.append(change.meta) }
-/// }
-/// ```
+/// Middleware that runs a closure with the ``StateChange`` of every accepted
+/// action.
 public struct OnChange<State: Sendable, Action: Sendable>: Middleware {
     private let body: @Sendable (StateChange<State, Action>) -> Void
 

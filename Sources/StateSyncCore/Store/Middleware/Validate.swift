@@ -1,13 +1,6 @@
-/// Middleware that checks each action before the reducer and may reject it.
-///
-/// A thrown ``Rejection`` rejects with its code; any other error rejects with
-/// code `internal_error` (see ``Rejection/init(_:)``).
-///
-/// ```swift
-/// let writersOnly = Validate<Board, BoardAction> { action, state, meta in
-///     guard meta.clientID != nil else { throw Rejection.forbidden("anonymous clients may not dispatch") }
-/// }
-/// ```
+/// Middleware that checks each action before the reducer and may reject it: a
+/// thrown ``Rejection`` keeps its code, any other error rejects with
+/// `internal_error` (see ``Rejection/init(_:)``).
 public struct Validate<State: Sendable, Action: Sendable>: Middleware {
     private let check: @Sendable (Action, State, Meta) throws -> Void
 

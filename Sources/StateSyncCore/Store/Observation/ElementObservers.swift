@@ -1,17 +1,7 @@
-/// The observers of elements of one keyed collection of the state: the
-/// hierarchical level that makes element observation cost follow the change.
-///
-/// Per action:
-/// - a footprint naming elements of exactly this collection (from
-///   ``ForEachElement``) visits only those elements' observers: O(changed);
-/// - otherwise the collection is checked for being the very storage it was
-///   (O(1): an unchanged collection shares its storage), and only when it is
-///   not are the observed elements looked up and compared: O(observed
-///   elements), never a full O(n) collection comparison.
-///
-/// The cached collection is dropped after a precise footprint: holding it
-/// would make the reducer's next in-place change copy the whole collection.
-/// The first imprecise check after that looks the observed elements up.
+/// The observers of elements of one keyed collection: a footprint naming
+/// elements visits only theirs; else the collection costs O(1) if unchanged,
+/// O(observed elements) if not. The cached collection is dropped after a
+/// precise footprint, or the reducer's next change would copy it whole.
 final class ElementObservers<State: Sendable, Elements: KeyedCollection & SendableMetatype>: StateObserverGroup
 where Elements.Key: Sendable, Elements.Value: Equatable & Sendable {
     /// One observed element: its typed key and its slot.

@@ -1,16 +1,6 @@
-/// Every observer of a store, grouped so that one action costs one comparison
-/// per observed key path, not one per observer.
-///
-/// - Key-path observers are grouped by `AnyKeyPath`: each distinct key path is
-///   read and compared with its cached value once per action (about 20–40 ns).
-/// - Element observers are grouped under their collection's key path, then by
-///   element key (see ``ElementObservers``): their cost follows the change.
-/// - JSON Pointer observers share one encoding of the state per action, made
-///   only when such observers exist (see ``PointerObservers``).
-///
-/// Only the thread holding the store's drain role touches the registry, so it
-/// needs no lock of its own; its key-path reads and `==` calls run outside the
-/// store's lock.
+/// Every observer of a store, grouped so that an action costs one comparison
+/// per observed key path, not per observer. Only the thread holding the drain
+/// role touches it, so it needs no lock of its own.
 @usableFromInline
 struct ObservationRegistry<State: Sendable> {
     private var keyPathGroups: [AnyKeyPath: any StateObserverGroup<State>] = [:]

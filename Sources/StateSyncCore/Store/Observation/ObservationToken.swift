@@ -1,12 +1,7 @@
 import Synchronization
 
-/// Keeps a callback subscription alive; cancelling it (or letting it go) stops it.
-///
-/// ```swift
-/// let token = store.subscribe(\.counters.hits) { hits in print(hits) }
-/// ...
-/// token.cancel()   // or drop the last reference
-/// ```
+/// Keeps a callback subscription alive; ``cancel()`` or releasing the last
+/// reference stops it.
 public final class ObservationToken: Sendable, Hashable {
     private let onCancel: Mutex<(@Sendable () -> Void)?>
 

@@ -1,11 +1,6 @@
-/// The values at one JSON Pointer of a store's state, as an `AsyncSequence` of
-/// ``JSONValue``: the current value first (`null` where nothing exists), then
-/// each new value that differs from the last one.
-///
-/// Semantics as ``StateObservation`` (latest value for slow consumers, ends on
-/// cancellation or when the store goes away), plus one failure: when the state
-/// cannot be encoded to JSON (a non-finite `Double`, a `UInt64` above
-/// `Int64.max`), the sequence throws that encoding error and ends.
+/// The values at one JSON Pointer of a store's state (`null` where nothing
+/// exists), like a ``StateObservation``, except that it throws and ends when
+/// the state fails to encode (a non-finite `Double`, a huge `UInt64`).
 public struct PointerObservation: AsyncSequence, Sendable {
     /// The encoding error that ended the observation.
     public typealias Failure = any Error

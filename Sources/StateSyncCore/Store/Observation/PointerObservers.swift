@@ -1,18 +1,6 @@
-/// The JSON Pointer observers of a store, kept as a tree of pointer tokens.
-///
-/// Per action the state is encoded to a ``JSONValue`` **once** (not at all for
-/// a `Store<JSONValue, _>`, nor when no pointer observer exists), then the tree
-/// is walked from the root: a node whose value equals its cached value is
-/// skipped with its whole subtree. ``JSONValue`` equality recognises shared
-/// storage in O(1), so for a `JSONValue` state the walk costs in proportion to
-/// the changed paths. An encoded typed state shares no storage with the
-/// previous encoding, so there a changed node costs a comparison of its
-/// subtree, and the encoding itself costs O(state size) per action.
-///
-/// Each node keeps its last value to compare with, so in a `JSONValue` state
-/// a container that is observed (or lies on an observed path) is copied once
-/// when the reducer changes it in place: observe the slices you need, not the
-/// root, when the state is large.
+/// The JSON Pointer observers of a store, as a tree of pointer tokens: the
+/// state is encoded once per action (never for a `JSONValue` state), and the
+/// walk skips each node equal to its cached value, subtree and all.
 final class PointerObservers<State> {
     private let encode: (State) throws -> JSONValue
     private let root = PointerNode()

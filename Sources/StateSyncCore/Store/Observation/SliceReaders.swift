@@ -1,8 +1,6 @@
 /// How to read and compare one observed key path, built by the `@inlinable`
-/// observation API where the concrete types are known, so that these closures
-/// are specialized for them. The store's own generic code is compiled once for
-/// all types and runs on runtime type metadata, several times slower per read
-/// and comparison; the per-action work of observation goes through these.
+/// observation API so that it is specialized for the concrete types (the
+/// store's generic code runs on slower runtime type metadata).
 @usableFromInline
 struct KeyPathReader<State: Sendable, Value: Sendable>: Sendable {
     @usableFromInline let path: any KeyPath<State, Value> & Sendable

@@ -1,17 +1,9 @@
 /// The values of one observed slice of a store, as an `AsyncSequence`: the
-/// current value first, then each new value that differs from the last one.
+/// current value, then each new distinct one.
 ///
-/// It yields nothing while unrelated parts of the state change. It ends when
-/// the iterating task is cancelled, when the sequence is dropped, and when the
-/// store goes away or shuts down.
-///
-/// **Slow consumers get the latest value**: values are buffered newest-first
-/// with room for one, so a consumer that falls behind skips intermediate
-/// values and next sees the most recent one (never the same value twice in a
-/// row). Memory stays bounded however slow the consumer is.
-///
-/// Observation starts when the sequence is created (not when iteration
-/// starts); iterate it from one task.
+/// A slow consumer gets the latest value (a buffer of one), so memory stays
+/// bounded. It observes from its creation; iterate it from one task. It ends on
+/// cancellation, when dropped, or when the store goes away or shuts down.
 public struct StateObservation<Value: Equatable & Sendable>: AsyncSequence, Sendable {
     /// Never fails.
     public typealias Failure = Never

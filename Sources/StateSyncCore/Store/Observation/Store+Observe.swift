@@ -1,17 +1,11 @@
 extension Store {
-    /// Calls `receive` with the value at `path` now and after every action that changes it.
-    ///
-    /// Observers of the same key path share one read and one comparison per
-    /// action. The first call happens before `subscribe` returns when the store
-    /// is idle, otherwise right after the dispatch in progress; all calls run
-    /// on the dispatching thread, in revision order. `path` must not reach into
-    /// the store itself (it is read while the store works).
+    /// Calls `receive` with the value at `path` now and after every action that
+    /// changes it, on the dispatching thread in revision order. `path` must not
+    /// reach into the store: it is read while the store works.
     ///
     /// ```swift
     /// let token = store.subscribe(\.counters.hits) { hits in label.text = "\(hits)" }
     /// ```
-    ///
-    /// - Returns: a token; the subscription lasts until it is cancelled or released.
     @inlinable
     public func subscribe<Value: Equatable & Sendable>(
         _ path: any KeyPath<State, Value> & Sendable, _ receive: @escaping @Sendable (Value) -> Void
@@ -19,18 +13,13 @@ extension Store {
         subscribe(KeyPathReader(path: path), receive: receive, end: nil)
     }
 
-    /// The value at `path` now and after every action that changes it, as an `AsyncSequence`.
+    /// The value at `path` now and after every action that changes it, as an
+    /// `AsyncSequence`. Each key path costs a read and `==` per action: for
+    /// many elements of one collection use ``observe(_:id:)``.
     ///
     /// ```swift
     /// for await todos in store.observe(\.todos) { render(todos) }
     /// ```
-    ///
-    /// Each distinct key path costs one key-path read and one `==` per action,
-    /// whatever changed: tens of nanoseconds for a chain of stored properties,
-    /// about 200 ns for a key path with a subscript (`\.counters[id]`), which
-    /// the Swift runtime interprets. Use it for a handful of slices; for many
-    /// observers of elements of one collection use ``observe(_:id:)``, whose
-    /// cost does not grow with their number.
     @inlinable
     public func observe<Value: Equatable & Sendable>(_ path: any KeyPath<State, Value> & Sendable) -> StateObservation<Value> {
         let reader = KeyPathReader(path: path)
@@ -48,14 +37,8 @@ extension Store {
     }
 
     /// The element `id` of the keyed collection at `path` (`nil` while absent),
-    /// now and whenever it changes: **the way to observe many elements**.
-    ///
-    /// Element observers are grouped under their collection. When the reducer
-    /// is a ``ForEachElement`` over the same key path, the store visits only the
-    /// observers of the element the action changed, so 10,000 element
-    /// observers cost what one does. Otherwise the collection is compared once
-    /// per action (O(1) when its storage is unchanged) and the observed
-    /// elements are looked up only when it changed.
+    /// now and whenever it changes: **the way to observe many elements**. Under
+    /// a ``ForEachElement`` reducer only the changed element's observers run.
     ///
     /// ```swift
     /// for await todo in store.observe(\.todos, id: "t7") { row.show(todo) }

@@ -1,13 +1,7 @@
 extension Store where State: Encodable {
     /// Calls `receive` with the JSON value at `pointer` (`null` where nothing
-    /// exists) now and after every action that changes it.
-    ///
-    /// Needs the state as JSON: while any pointer observer exists, each action
-    /// encodes the state once (shared by all pointer observers) with
-    /// ``JSONValueEncoder``, which costs O(state size); a `Store<JSONValue, _>`
-    /// needs no encoding and compares unchanged subtrees in O(1). Prefer key
-    /// paths for typed states. `onFailure` receives the encoding error that
-    /// ends the subscription, if the state ever fails to encode.
+    /// exists) now and after each change; `onFailure` on an encoding error. A
+    /// typed state is encoded once per action, O(state size): prefer key paths.
     public func subscribe(
         _ pointer: JSONPointer,
         onFailure: @escaping @Sendable (any Error) -> Void = { _ in },
@@ -19,22 +13,13 @@ extension Store where State: Encodable {
     }
 
     /// The JSON value at `pointer` now and after every change, as an
-    /// `AsyncSequence` (see ``subscribe(_:onFailure:_:)`` for the cost).
-    ///
-    /// ```swift
-    /// for try await title in store.observe(try JSONPointer(parsing: "/todos/0/title")) { print(title) }
-    /// ```
+    /// `AsyncSequence` (cost: see ``subscribe(_:onFailure:_:)``).
     public func observe(_ pointer: JSONPointer) -> PointerObservation {
         PointerObservation { receive, end in subscribe(pointer, receive: receive, end: end) }
     }
 
-    /// The JSON value at the pointer written `pointer` (RFC 6901 text).
-    ///
-    /// ```swift
-    /// for try await title in try store.observe("/todos/0/title") { print(title) }
-    /// ```
-    ///
-    /// - Throws: ``JSONPointerError`` when `pointer` is not a valid JSON Pointer.
+    /// The JSON value at the pointer written `pointer` (RFC 6901 text), e.g.
+    /// `for try await title in try store.observe("/todos/0/title") { print(title) }`.
     public func observe(_ pointer: String) throws(JSONPointerError) -> PointerObservation {
         observe(try JSONPointer(parsing: pointer))
     }

@@ -1,10 +1,12 @@
 public import Foundation
 
 /// The model of an optimistic mirror, with no I/O: the server's confirmed
-/// state, the local actions it has not answered yet, and the prediction
-/// (the confirmed state with those actions applied by the app's own
-/// reducer). `StateSyncClient`'s `OptimisticMirror` drives one from the
-/// connection; tests and benchmarks drive it directly.
+/// state, the local actions it has not answered, and the prediction (those
+/// actions reduced on the confirmed state, as
+/// ``SessionCommand/dispatch(_:from:)`` with a predicted ``Meta``). Patches
+/// rebase it, one reduction per pending action. An action the reducer rejects,
+/// or one in ``doubt(ids:)`` (re-sent after a drop), stays pending but out of
+/// the prediction (docs/client.md, "Optimistic updates").
 ///
 /// ```swift
 /// var queue = OptimisticQueue<Board>(confirmed: BoardState(), rev: 0, session: SessionInfo(id: "s-1", name: "alice"))
@@ -13,33 +15,6 @@ public import Foundation
 /// queue.confirm(serverState, rev: 1)           // the server's patch: rebase
 /// queue.settle(id: "a1")                       // its ack (or reject): no longer pending
 /// ```
-///
-/// ## Prediction
-/// Each pending action is reduced as
-/// ``SessionCommand/dispatch(_:from:)`` from ``session``, with a ``Meta``
-/// the client predicts: the revision the action would get if nothing else
-/// came first (the confirmed revision plus its place among the pending
-/// actions the reducer accepts), ``clientID``, and the time it was
-/// dispatched locally. The server fixes the real ones when it accepts the
-/// action; its patches then correct whatever the prediction got wrong (ids
-/// made from the revision, times). A pending action the reducer rejects is
-/// left out of the prediction (a reducer leaves the state untouched when it
-/// throws) but stays pending until the server answers: its id is in
-/// ``predictedRejections``.
-///
-/// ## Rebase
-/// ``confirm(_:rev:)`` and ``settle(id:)`` recompute ``predicted`` from
-/// the confirmed state and every pending action, in order: the cost is one
-/// reduction per pending action (see BENCHMARKS.md, "Optimistic rebase").
-/// ``enqueue(id:action:at:)`` only reduces the new action on top.
-///
-/// ## Actions in doubt
-/// An action sent on a connection that dropped, or by an earlier process
-/// (an outbox), may have been applied without its ack arriving: the
-/// confirmed state may already hold it, and predicting it again would show
-/// it twice. Once it is sent again, ``doubt(ids:)`` leaves it out of the
-/// prediction until the server's answer (the ack of an applied one comes
-/// at once, from the server's exactly-once outcomes).
 public struct OptimisticQueue<App: StateSyncApp>: Sendable {
     /// One local action the server has not answered yet.
     public struct Pending: Sendable {
@@ -108,11 +83,9 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         rebase()
     }
 
-    /// The server's state moved at `rev`, as `update` says (a patch applied
-    /// to the typed state): changes ``confirmed`` in place, so that with no
-    /// pending action the cost is what `update` changes, not a copy of the
-    /// state, then rebases the pending actions on it. A throwing `update`
-    /// leaves the revision as it was.
+    /// The server's state moved at `rev` as `update` says: changes
+    /// ``confirmed`` in place (no copy with nothing pending), then rebases. A
+    /// throwing `update` leaves the revision as it was.
     public mutating func confirm<Failure: Error>(rev: UInt64, updating update: (inout App.State) throws(Failure) -> Void) throws(Failure) {
         prediction = nil
         defer { rebase() }
@@ -120,10 +93,9 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         confirmedRev = rev
     }
 
-    /// The server answered action `id` (ack, reject or error): it is no
-    /// longer pending. After an ack its effect is in the confirmed state
-    /// already (the server sends the patches before the ack); after a
-    /// reject the prediction simply loses it. `false` when `id` was not pending.
+    /// The server answered action `id` (ack, reject or error): it is no longer
+    /// pending (an ack's effect is already confirmed: patches come before the
+    /// ack). `false` when `id` was not pending.
     @discardableResult
     public mutating func settle(id: String) -> Bool {
         guard let index = pending.firstIndex(where: { $0.id == id }) else { return false }
@@ -161,10 +133,9 @@ public struct OptimisticQueue<App: StateSyncApp>: Sendable {
         predictedRejections = rejections
     }
 
-    /// Reduces `next` into `state` as coming from `session` at the predicted
-    /// `revision`; `false` (and `state` untouched, as the reducer contract
-    /// says) when the reducer rejects it: the server most likely will too,
-    /// and answers for sure.
+    /// Reduces `next` into `state` from `session` at the predicted `revision`;
+    /// `false`, `state` untouched, when the reducer rejects it (the server most
+    /// likely will too, and answers for sure).
     private static func reduce(
         _ next: Pending, revision: UInt64, session: SessionInfo, clientID: String?, into state: inout App.State
     ) -> Bool {

@@ -1,12 +1,6 @@
-/// What happens to one action, shared by every owner of a state: middleware
-/// before the reducer (which may reject), the reducer, middleware after, and
-/// the effect the action asks for.
-///
-/// A ``Store`` runs it, and so does the server's engine: the same middleware
-/// and effects work in both. An owner that changes its state from one thread
-/// at a time calls ``process(_:state:meta:)``; the ``Store``, which runs
-/// middleware outside its lock and only the reducer inside it, calls the
-/// stages one by one (see "Stages").
+/// What happens to one action, for every owner of a state (a ``Store``, the
+/// server's engine): middleware before the reducer (which may reject), the
+/// reducer, middleware after, and the effect the action asks for.
 ///
 /// ```swift
 /// let pipeline = ActionPipeline(reducer: BoardReducer(), middleware: [ActionLogger { print($0) }], effects: Board.effects)
@@ -19,23 +13,14 @@
 /// }
 /// ```
 ///
-/// ## Stages
-///
-/// ``process(_:state:meta:)`` is, in order: ``startClock()``,
+/// An owner changing its state from one thread at a time calls
+/// ``process(_:state:meta:)``. The ``Store`` calls its stages itself, running
+/// middleware outside its lock: ``startClock()``,
 /// ``willReduce(_:state:meta:)``, ``reduce(_:into:meta:)``, then
 /// ``didAccept(_:old:new:meta:duration:)`` and ``effect(after:state:meta:)``,
 /// or ``didReject(_:meta:rejection:duration:)`` when either of the first two
-/// throws. An owner calling the stages itself keeps the state from before
-/// the reducer only when ``keepsOldState`` says so, and must not change the
-/// state between the stages.
-///
-/// ## Cost
-///
-/// Without middleware, an action costs the reducer alone: no clock is read
-/// and the state is changed in place. With middleware, `ContinuousClock` is
-/// read twice for ``ActionReport/duration``; when some middleware
-/// ``Middleware/observesStateChanges``, the old state is kept, so the
-/// containers the reducer changes are copied.
+/// throws; it keeps the old state only when ``keepsOldState`` says so, and
+/// changes nothing between the stages.
 public struct ActionPipeline<State: Sendable, Action: Sendable>: Sendable {
     /// The reducer.
     public let reducer: any Reducer<State, Action>
@@ -68,12 +53,8 @@ public struct ActionPipeline<State: Sendable, Action: Sendable>: Sendable {
     }
 
     /// Runs `action` through the whole pipeline on `state`, changing it in
-    /// place when accepted; a rejected action leaves it unchanged.
-    ///
-    /// The effect of an accepted action is returned, not started: the caller
-    /// decides how to run it (e.g. with an ``EffectRunner``).
-    ///
-    /// - Parameter meta: the metadata the action gets when accepted.
+    /// place when accepted (a rejected action leaves it unchanged). The effect
+    /// is returned, not started: the caller runs it.
     @inlinable
     public func process(_ action: Action, state: inout State, meta: Meta) -> ActionPipelineOutcome<Action> {
         let started = startClock()

@@ -1,14 +1,6 @@
-/// The result of ``ActionPipeline/process(_:state:meta:)``.
-///
-/// ```swift
-/// switch pipeline.process(action, state: &state, meta: meta) {
-/// case .accepted(let footprint, let effect): publish(footprint); runner.start(effect, send: post)
-/// case .rejected(let rejection): reply(rejection)
-/// }
-/// ```
-///
-/// Not `Sendable`, like the ``Footprint`` it carries: use it where the
-/// action was processed, and send on only the ``Effect`` (which is).
+/// The result of ``ActionPipeline/process(_:state:meta:)``. Not `Sendable`,
+/// like the ``Footprint`` it carries: use it where the action was processed,
+/// and send on only the ``Effect`` (which is).
 public enum ActionPipelineOutcome<Action: Sendable> {
     /// The reducer changed the state: what it may have changed, and the
     /// effect the action asks for (not started; ``Effect/none`` when none).

@@ -1,10 +1,8 @@
 public import Foundation
 
-/// The metadata of one accepted action, fixed by the store when it accepts the action.
-///
-/// Reducers read time and the acting client from here and never from a clock or
-/// a global (DESIGN invariant 2), so replaying the same actions with the same
-/// `Meta` rebuilds every revision exactly.
+/// The metadata of one accepted action, fixed by the store when it accepts it.
+/// Reducers read time and client from here, never a clock (DESIGN invariant 2),
+/// so a replay rebuilds every revision exactly.
 ///
 /// ```swift
 /// Reduce<Board, BoardAction> { state, action, meta in

@@ -1,8 +1,6 @@
-/// A reducer's or middleware's refusal of an action: the state does not change.
-///
-/// The `code` is what the wire protocol sends in a `reject` message
-/// (`invalid_action`, `not_found`, `forbidden`, or any app-defined code); the
-/// `message` is for people and names the offending value.
+/// A reducer's or middleware's refusal of an action: the state does not
+/// change. ``code`` is what a `reject` message sends (`not_found`, or an app's
+/// own); ``message`` is for people and names the offending value.
 ///
 /// ```swift
 /// guard let index = state.todos.firstIndex(where: { $0.id == id }) else {

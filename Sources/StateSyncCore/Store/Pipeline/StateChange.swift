@@ -1,7 +1,6 @@
-/// One accepted action and what it did: the state before and after, and its metadata.
-///
-/// Middleware receives it after the reducer ran (``Middleware/didReduce(_:)``);
-/// the ``Recorder`` and the ``TestStore`` are built on it.
+/// One accepted action and what it did: the state before and after, and its
+/// metadata, as ``Middleware/didReduce(_:)`` receives it (the ``Recorder`` and
+/// the ``TestStore`` build on it).
 public struct StateChange<State: Sendable, Action: Sendable>: Sendable {
     /// The state before the action.
     public var old: State

@@ -2,12 +2,8 @@ import Foundation
 
 extension Recorder {
     /// The kept entries as a readable log, one block per action: the revision,
-    /// the action as JSON, the client and time, then one line per patch operation.
-    ///
-    /// ```text
-    /// rev 7 {"by":1,"counter":"hits","type":"increment"} by c-5f2a at 2026-11-21T10:00:00Z
-    ///   replace /counters/hits 4
-    /// ```
+    /// the action as JSON, the client and time, then one line per patch
+    /// operation (as in the ``Recorder`` example).
     public func log() -> String {
         entries.map(describe).joined(separator: "\n")
     }

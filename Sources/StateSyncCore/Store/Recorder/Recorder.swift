@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A debugging middleware that keeps the last `capacity` accepted actions with
-/// their metadata and the JSON Patch of each change, prints a readable diff
-/// log, and rebuilds the state at any recorded revision.
+/// the JSON Patch of each, logs them, and rebuilds the state at a kept revision
+/// by replaying them. Each action costs an encoding and a diff of the state:
+/// not for a busy server. Attach it to one store only.
 ///
 /// ```swift
 /// let recorder = Recorder(capacity: 500, reducer: BoardReducer())
@@ -13,15 +14,6 @@ import Synchronization
 /// //   add /todos/0 {"done":false,"id":"t1","title":"Milk"}
 /// let earlier = try recorder.state(at: 1)
 /// ```
-///
-/// Rebuilding replays the recorded actions with their recorded ``Meta``
-/// through the reducer, from a base snapshot (the state before the oldest
-/// kept entry): this only works because reducers are deterministic, and a
-/// replay that the reducer rejects is reported as such.
-///
-/// Cost: each action encodes the new state to JSON (the previous encoding is
-/// reused for the old one) and diffs the two, O(state size): use it while
-/// debugging, not on a hot server. Attach one recorder to one store only.
 public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Middleware {
     /// One recorded action.
     public struct Entry: Sendable {
@@ -90,11 +82,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         }
     }
 
-    /// The state right after `revision`, rebuilt by replaying the recorded
-    /// actions from the base snapshot.
-    ///
-    /// - Throws: ``RecorderError`` when `revision` is not within the recorded
-    ///   range, or when a replay is rejected (a non-deterministic reducer).
+    /// The state right after `revision`, replayed from the base snapshot.
+    /// - Throws: ``RecorderError`` when `revision` is not recorded, or a replay
+    ///   is rejected (a non-deterministic reducer).
     public func state(at revision: UInt64) throws(RecorderError) -> State {
         let (base, entries, failure) = book.withLock { ($0.base, $0.entries, $0.baseFailure) }
         if let failure { throw failure }

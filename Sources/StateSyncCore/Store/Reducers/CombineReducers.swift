@@ -1,14 +1,5 @@
-/// Runs several reducers, in order, on every action.
-///
-/// All-or-nothing: when one rejects, the state is as before the action (see
-/// ``ReducerSequence``). The footprint is the union of the children's.
-///
-/// ```swift
-/// let app = CombineReducers {
-///     Scope(state: \App.settings, action: { $0.settingsAction }) { SettingsReducer() }
-///     Reduce<App, AppAction> { state, action, _ in state.lastAction = "\(action)" }
-/// }
-/// ```
+/// Runs several reducers, in order, on every action: all-or-nothing (see
+/// ``ReducerSequence``), with the union of their footprints.
 public struct CombineReducers<Reducers: Reducer>: Reducer {
     private let reducers: Reducers
 

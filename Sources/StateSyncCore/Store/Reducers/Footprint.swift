@@ -1,15 +1,6 @@
-/// What an action may have changed, as reported by a reducer: the store's hint
-/// for skipping observers whose slice cannot have changed.
-///
-/// A footprint is a promise that nothing outside it changed. ``Reduce`` reports
-/// ``everything`` (it cannot know); ``Scope`` narrows its child's footprint to
-/// its key path; ``ForEachElement`` reports the one element it ran on. With a
-/// footprint naming elements of a collection, the store checks only observers
-/// of those elements (``Store/observe(_:id:)``): the dispatch cost no longer
-/// grows with the number of element observers.
-///
-/// Footprints are transient values built during one dispatch; they are not
-/// `Sendable` because key paths and `AnyHashable` are not.
+/// What an action may have changed, as a reducer reports it: a promise that
+/// nothing outside it changed, so the store skips the other observers. Not
+/// `Sendable` (key paths and `AnyHashable` are not): it lives in one dispatch.
 public struct Footprint {
     /// One changed region.
     package enum Region {
@@ -61,11 +52,9 @@ public struct Footprint {
         }
     }
 
-    /// This footprint, written relative to a child state, rewritten relative to
-    /// the parent that holds the child at `path`.
-    ///
-    /// Key path appending allocates, so a nested ``Scope`` costs an allocation
-    /// per action it handles; a root-level ``ForEachElement`` costs none.
+    /// This footprint, relative to a child state, rewritten relative to the
+    /// parent holding the child at `path`. Appending key paths allocates: a
+    /// nested ``Scope`` costs an allocation per action it handles.
     public func prefixed(by path: AnyKeyPath) -> Footprint {
         switch storage {
         case .nothing: return self
@@ -96,10 +85,9 @@ public struct Footprint {
         }
     }
 
-    /// Calls `body` with each key of the collection at `collection` this
-    /// footprint names, when every region is an element of exactly that
-    /// collection, and returns `true`; returns `false` (calling nothing) when
-    /// the footprint says nothing precise about it: the store then compares values.
+    /// When every region is an element of the collection at `collection`, calls
+    /// `body` with each key and returns `true`; otherwise returns `false`
+    /// without calling it (the store then compares values).
     func forEachChangedKey(in collection: AnyKeyPath, _ body: (AnyHashable) -> Void) -> Bool {
         switch storage {
         case .nothing:

@@ -1,13 +1,7 @@
-/// Runs an element reducer on one element of a keyed collection, chosen by the action.
-///
-/// `action` returns the element's key and the element action (or `nil` for
-/// actions not meant for an element). A key that is not in the collection is
-/// rejected with `not_found`, naming the key and the key path.
-///
-/// The footprint names that one element, so the store checks only observers of
-/// that element (``Store/observe(_:id:)``) however many other elements are
-/// observed. This is the way to keep dispatch cost flat with thousands of
-/// element observers.
+/// Runs an element reducer on the element of a keyed collection the action
+/// names (`action` returns its key and action, or `nil`); a missing key is
+/// rejected `not_found`. Its footprint is that element, so dispatch cost stays
+/// flat however many elements are observed.
 ///
 /// ```swift
 /// ForEachElement(state: \Board.todos, action: { action in

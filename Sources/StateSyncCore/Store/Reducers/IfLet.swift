@@ -1,9 +1,6 @@
-/// Runs a child reducer on an optional part of the state while it exists.
-///
-/// An action meant for the child (`action` returns non-`nil`) while the state at
-/// `state` is `nil` is rejected with `not_found`, naming the key path. It is a
-/// ``Scope`` onto the optional whose child unwraps it, so it reports the same
-/// footprint: the key path.
+/// Runs a child reducer on an optional part of the state while it exists; an
+/// action for the child while the state at `state` is `nil` is rejected with
+/// `not_found`. The footprint is the key path.
 ///
 /// ```swift
 /// IfLet(state: \App.editor, action: \AppAction.editor) { EditorReducer() }

@@ -1,16 +1,9 @@
 /// A reducer written as a closure.
 ///
-/// The closure may throw any error: a ``Rejection`` rejects the action with its
-/// code, any other error rejects it with code `internal_error` (see
-/// ``Rejection/init(_:)``). Its footprint is ``Footprint/everything``, since a
-/// closure does not say what it touched; place it inside a ``Scope`` or
-/// ``ForEachElement`` to narrow it.
-///
-/// The closure runs on a copy of the value it is given, which replaces the
-/// value only when the closure returns: a rejection leaves it untouched. The
-/// copy is free until the closure mutates; then each container it touches is
-/// copied once (copy-on-write). At the root of a large state that is the cost
-/// of the touched collections; inside ``ForEachElement`` it is one element.
+/// A thrown ``Rejection`` rejects with its code, any other error with
+/// `internal_error`. The footprint is ``Footprint/everything``: narrow it with
+/// a ``Scope`` or ``ForEachElement``. The closure works on a copy that replaces
+/// the value only when it returns, so a rejection changes nothing.
 ///
 /// ```swift
 /// let counter = Reduce<Int, CounterAction> { count, action, _ in

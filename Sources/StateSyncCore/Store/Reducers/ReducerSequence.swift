@@ -1,9 +1,6 @@
-/// Two reducers run one after the other on the same action; built by ``ReducerBuilder``.
-///
-/// All-or-nothing: when both reducers handle an action (``Reducer/handles(_:)``),
-/// the state before the first is kept, and restored if the second rejects;
-/// keeping it makes the first reducer's mutations copy the containers they
-/// touch. When only one of them handles the action, it runs alone, in place.
+/// Two reducers run one after the other; built by ``ReducerBuilder``. When both
+/// handle the action, the state before the first is kept (so its changes copy)
+/// and restored if the second rejects.
 public struct ReducerSequence<First: Reducer, Second: Reducer>: Reducer
 where First.State == Second.State, First.Action == Second.Action {
     let first: First

@@ -1,12 +1,6 @@
-/// Runs a child reducer on one part of the state, for the actions meant for it.
-///
-/// `state` is a writable key path to the child state; `action` extracts the
-/// child action (return `nil` for actions the child does not handle: the scope
-/// then does nothing and reports ``Footprint/nothing``). A key path to an
-/// optional computed property works as the extraction function.
-///
-/// The footprint is the child's, moved under `state`: observers outside that
-/// key path are skipped when nothing else changed.
+/// Runs a child reducer on one part of the state (`state`) for the actions
+/// `action` extracts (`nil`: nothing runs, footprint ``Footprint/nothing``);
+/// `action` may be a key path to an optional computed property.
 ///
 /// ```swift
 /// enum AppAction { case counter(CounterAction), other

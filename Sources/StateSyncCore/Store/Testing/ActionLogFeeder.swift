@@ -1,11 +1,6 @@
-/// The middleware that feeds an ``ActionLog``: every action's outcome, in
-/// the order the store processed them.
-///
-/// An accepted action is logged from ``didReduce(_:)``, which has the old and
-/// new state the ``TestStore`` compares; a rejected one from
-/// ``didProcess(_:)``, the only hook that sees rejections (whether the reducer
-/// or another middleware refused it). The store processes one action at a
-/// time, so the two hooks append in processing order.
+/// The middleware that feeds an ``ActionLog``: accepted actions from
+/// ``didReduce(_:)``, rejections from ``didProcess(_:)`` (the only hook that
+/// sees them), in processing order since the store runs one at a time.
 struct ActionLogFeeder<State: Sendable, Action: Sendable>: Middleware {
     let log: ActionLog<State, Action>
 

@@ -3,13 +3,10 @@ public import Foundation
 /// An exhaustive test helper for reducers and effects, in the style of TCA's
 /// `TestStore`, that throws instead of depending on a test framework.
 ///
-/// Each ``send(_:clientID:assert:)`` states how the state must change; any
-/// change not stated (or stated but not made) throws a ``TestStoreFailure``
-/// with a per-path diff. Actions produced by effects must be consumed with
-/// ``receive(_:timeout:assert:)`` or, when the reducer or a middleware rejects
-/// them, ``receiveRejected(_:timeout:)``; ``finish(timeout:)`` fails when
-/// effects are still running or produced actions nobody received, accepted or
-/// rejected.
+/// Each ``send(_:clientID:assert:)`` states how the state changes; any other
+/// change throws a ``TestStoreFailure`` with a per-path diff. Effects' actions
+/// must be received; ``finish(timeout:)`` fails while effects run or actions
+/// wait. The clock is fixed (default: the Unix epoch).
 ///
 /// ```swift
 /// @Test func increments() async throws {
@@ -19,18 +16,7 @@ public import Foundation
 ///     try await store.receive(.tick) { $0.count = 0 }
 ///     try await store.finish()
 /// }
-///
-/// @Test func refusesToCountBelowZero() async throws {
-///     let store = TestStore(initialState: Counter(), reducer: CounterReducer(), effects: counterEffects)
-///     try await store.send(.startCountdown) { $0.isCounting = true }
-///     let rejection = try await store.receiveRejected(.tick)   // `receive(.tick)` would fail
-///     #expect(rejection.code == "invalid_action")
-///     try await store.finish()
-/// }
 /// ```
-///
-/// The clock is fixed (default: the Unix epoch), so reducers writing
-/// `meta.time` are reproducible.
 public final class TestStore<State: Equatable & Sendable, Action: Equatable & Sendable>: Sendable {
     /// The store under test (effects, middleware and observers all run normally).
     public let store: Store<State, Action>
@@ -60,15 +46,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
     /// The current state of the store.
     public var state: State { store.state }
 
-    /// Sends `action` and checks that the state changed exactly as `assert` says.
-    ///
-    /// - Parameter assert: mutates the expected state (the state before the
-    ///   action) into the state the action must produce; omit it for an action
-    ///   that must not change the state.
-    /// - Returns: the action's metadata.
-    /// - Throws: ``TestStoreFailure`` when the action is rejected, the state
-    ///   differs, or effects produced actions (accepted or rejected) that were
-    ///   not received first.
+    /// Sends `action` and checks that `assert` turns the state before it into
+    /// the state after it (omit it when nothing changes); returns the metadata.
+    /// - Throws: ``TestStoreFailure`` when rejected, when the state differs, or
+    ///   when effects' actions were not received first.
     @discardableResult
     public func send(
         _ action: Action, clientID: String? = nil, assert: (_ state: inout State) throws -> Void = { _ in }
@@ -88,11 +69,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         }
     }
 
-    /// Sends `action` and checks that it is rejected (the state does not change).
-    ///
-    /// - Returns: the rejection, to check its code and message.
-    /// - Throws: ``TestStoreFailure`` when the action is accepted, or effects
-    ///   produced actions (accepted or rejected) that were not received first.
+    /// Sends `action` and checks that it is rejected; returns the rejection.
+    /// - Throws: ``TestStoreFailure`` when it is accepted, or when effects'
+    ///   actions were not received first.
     @discardableResult
     public func sendRejected(_ action: Action, clientID: String? = nil) async throws -> Rejection {
         try throwIfUnreceived()
@@ -101,25 +80,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
             _ = log.take { $0.isAccepted(revision: meta.revision) }
             throw TestStoreFailure.notRejected(action, revision: meta.revision)
         case .failure(let rejection):
-            // A rejection carries no revision of its own: the sent action's
-            // entry is the first rejection of an equal action for the same
-            // reason (an effect's identical rejected action processed just
-            // before it is indistinguishable from it).
+            // A rejection has no revision of its own: take the first rejection
+            // of an equal action for the same reason (an identical rejected
+            // action from an effect just before is indistinguishable).
             let consumed = log.take { $0.isRejection(of: action, with: rejection) }
             try throwIfUnreceived(before: consumed)
             return rejection
         }
     }
 
-    /// Waits for the next action an effect dispatched, checks that it is
-    /// `action`, that it was accepted, and that it changed the state exactly
-    /// as `assert` says.
-    ///
-    /// - Parameter timeout: how long to wait for the action (default 1 second,
-    ///   ample for in-process effects; raise it for effects that sleep).
-    /// - Throws: ``TestStoreFailure`` when no action arrives in time, the next
-    ///   one is another action, it was rejected (use
-    ///   ``receiveRejected(_:timeout:)`` to expect that), or the state differs.
+    /// Waits (up to `timeout`) for the next action an effect dispatched and
+    /// checks it is `action`, accepted, and changed the state as `assert` says.
+    /// - Throws: ``TestStoreFailure`` when any of that fails.
     public func receive(
         _ action: Action, timeout: Duration = .seconds(1), assert: (_ state: inout State) throws -> Void = { _ in }
     ) async throws {
@@ -136,20 +108,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
         }
     }
 
-    /// Waits for the next action an effect dispatched and checks that it is
-    /// `action` and that the reducer or a middleware rejected it (the state
-    /// did not change).
-    ///
-    /// ```swift
-    /// try await store.send(.startCountdown) { $0.isCounting = true }
-    /// let rejection = try await store.receiveRejected(.tick)
-    /// #expect(rejection.code == "invalid_action")
-    /// ```
-    ///
-    /// - Parameter timeout: how long to wait for the action (default 1 second).
-    /// - Returns: the rejection, to check its code and message.
-    /// - Throws: ``TestStoreFailure`` when no action arrives in time, the next
-    ///   one is another action, or it was accepted.
+    /// Waits (up to `timeout`) for the next action an effect dispatched and
+    /// checks it is `action` and was rejected; returns the rejection.
+    /// - Throws: ``TestStoreFailure`` when any of that fails.
     @discardableResult
     public func receiveRejected(_ action: Action, timeout: Duration = .seconds(1)) async throws -> Rejection {
         guard let entry = await nextEntry(timeout: timeout) else {
