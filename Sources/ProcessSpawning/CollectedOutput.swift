@@ -1,12 +1,8 @@
 package import Foundation
 import Synchronization
 
-/// The text a child writes to a pipe (a ``SpawnedChild/Output/pipe``'s
-/// reading end), gathered as it arrives on a ``PipeReader``'s thread, so
-/// that the parent can look for a line (e.g. the URL a server prints) or
-/// report what the child said when it failed.
-///
-/// Bounded: the first ``limit`` bytes are kept, and only counted after that.
+/// The text a child writes to a pipe, gathered on a ``PipeReader``'s thread, so the parent can look for a line
+/// (e.g. a server's URL) or report what a failed child said. Keeps the first ``limit`` bytes, then only counts.
 package final class CollectedOutput: Sendable {
     /// The default bound: far beyond the few lines a server prints at
     /// warning level, small next to the parent's memory.

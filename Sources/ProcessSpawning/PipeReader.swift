@@ -1,15 +1,9 @@
 package import Foundation
 import Synchronization
 
-/// Reads a child's pipe to its end on a thread of its own, with blocking
-/// reads, handing each chunk to a callback.
-///
-/// Not a `FileHandle.readabilityHandler`: that is a Dispatch read source,
-/// and on Linux a descriptor closed while its source is still registered
-/// crashes libdispatch's event loop (`_dispatch_event_loop_drain`, seen in
-/// this repository's test runs). Here nothing but this thread uses the
-/// descriptor, and the handle (which closes it) is let go only after its
-/// end was read.
+/// Reads a child's pipe to its end with blocking reads on a thread of its own, handing each chunk to a callback.
+/// Not a `readabilityHandler`: on Linux, closing a descriptor while its Dispatch source is registered crashes
+/// libdispatch; here only this thread uses it, and the handle is let go after the end was read.
 package final class PipeReader: Sendable {
     private let state = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 

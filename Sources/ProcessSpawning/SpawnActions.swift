@@ -71,10 +71,8 @@ struct SpawnActions: ~Copyable {
         }
     }
 
-    /// Closes every descriptor from 3 up in the child (glibc 2.34's
-    /// `posix_spawn_file_actions_addclosefrom_np`), so that a child never
-    /// holds another child's pipe open. Added last: the redirections before
-    /// it use the parent's descriptors.
+    /// Closes every descriptor from 3 up in the child (glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`), so
+    /// no child holds another's pipe open. Added last, since the redirections before it use the parent's descriptors.
     func closeInheritedDescriptors(program: String) throws(SpawnedChild.Failure) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         let add = try Self.glibcExtension("posix_spawn_file_actions_addclosefrom_np", as: CloseFrom.self, needs: "2.34", program: program)

@@ -1,22 +1,11 @@
 package import Foundation
 
-/// A child process started with `posix_spawn` and reaped with `waitpid` by a
-/// thread of its own: how StateSync's tools, benchmarks and tests start
-/// every program.
-///
-/// Not Foundation's `Process`, for two Linux bugs of Swift 6.3.1's
-/// Foundation:
-/// - `Process.run()` now and then crashes the whole parent: to close the
-///   child's inherited descriptors it lists `/proc/self/fd` and copies each
-///   `dirent`'s full 256-byte name, reading past glibc's buffer when a short
-///   entry ends a page (swift-corelibs-foundation pull request 5472); the
-///   more descriptors the parent holds, the likelier it is;
-/// - its exit monitoring can miss a child that exits within milliseconds,
-///   which then stays a zombie and `waitUntilExit()` never returns.
-///
-/// The child gets stdin from `/dev/null`, the parent's environment with
-/// `environment` added, default signal handling and an empty signal mask,
-/// and no descriptor of the parent beyond the three it is given.
+/// A child process started with `posix_spawn` and reaped with `waitpid` by a thread of its own: how
+/// StateSync's tools, benchmarks and tests start every program.
+/// Not Foundation's `Process`, which on Linux can crash the parent while closing inherited descriptors and
+/// can miss a child that exits at once (a zombie `waitUntilExit()` never returns).
+/// The child gets stdin from `/dev/null`, the parent's environment plus `environment`, default signal
+/// handling, an empty signal mask, and no parent descriptor beyond the three it is given.
 ///
 /// ```swift
 /// let child = try SpawnedChild(["/bin/sh", "-c", "echo hello"], standardOutput: .pipe)
@@ -41,11 +30,8 @@ package final class SpawnedChild: @unchecked Sendable {
     /// all resumed (and the list emptied) when the child is reaped.
     private var exitWaiters: [CheckedContinuation<Int32, Never>] = []
 
-    /// Starts `argv` (`argv[0]` an absolute path) in `workingDirectory`
-    /// (default: the parent's), with `environment` added to the parent's.
-    ///
-    /// - Throws: ``Failure`` when it cannot be started, naming the program
-    ///   and the reason (e.g. "No such file or directory").
+    /// Starts `argv` (`argv[0]` an absolute path) in `workingDirectory` (default: the parent's), with
+    /// `environment` added to the parent's; throws ``Failure`` naming the program and the reason.
     package init(
         _ argv: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
         standardOutput: Output = .discarded, standardError: Output = .discarded

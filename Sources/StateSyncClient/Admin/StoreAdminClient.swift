@@ -4,9 +4,8 @@ import StateSyncCore
 public import StateSyncProtocol
 import WebSocket
 
-/// The stores of a server for its operators, over the server's HTTP API
-/// on the port of its WebSocket URL (docs/http-api.md, "Stores"): listing
-/// them and deleting one. With tokens, both need an `admin` token.
+/// The stores of a server for its operators, over its HTTP API on the port of its WebSocket URL
+/// (docs/http-api.md, "Stores"): listing them and deleting one; with tokens, both need an `admin` token.
 ///
 /// ```swift
 /// let admin = try StoreAdminClient(url: "ws://127.0.0.1:8080/sync", token: "admin-token")
@@ -20,21 +19,15 @@ public struct StoreAdminClient: Sendable {
     private let exchange: HTTPExchange
     private let token: String?
 
-    /// A client of the server whose WebSocket URL is `url` (`ws://HOST:PORT/…`
-    /// or `wss://…`; its path is not used). `timeout` bounds each request,
-    /// connecting included (default 10 s: a listing page is one read of
-    /// the server's directory).
-    ///
-    /// - Throws: ``WebSocketHandshakeError`` when `url` is not a WebSocket URL.
+    /// A client of the server whose WebSocket URL is `url` (its path is not used); `timeout` bounds each request,
+    /// connecting included. Throws ``WebSocketHandshakeError`` when `url` is not a WebSocket URL.
     public init(url: String, token: String?, tlsConfiguration: TLSConfiguration? = nil, timeout: Duration = .seconds(10)) throws {
         exchange = HTTPExchange(target: try WebSocketURL(url), tlsConfiguration: tlsConfiguration, timeout: timeout)
         self.token = token
     }
 
-    /// One page of the listing: at most `limit` stores after `after`, in
-    /// name order, and the `after` of the next page when more follow.
-    ///
-    /// - Throws: ``StoreAdminError``.
+    /// One page of the listing: at most `limit` stores after `after`, in name order, and the `after` of the next
+    /// page when more follow. Throws ``StoreAdminError``.
     public func stores(after: StoreName? = nil, limit: Int = maxPageSize) async throws(StoreAdminError) -> (stores: [StoreInfo], next: StoreName?) {
         var query = "limit=\(limit)"
         if let after { query += "&after=\(after.rawValue)" }   // a store name needs no percent-encoding
@@ -62,10 +55,8 @@ public struct StoreAdminClient: Sendable {
         return all
     }
 
-    /// Deletes `store` and what it stored, for good.
-    ///
-    /// - Throws: ``StoreAdminError``: a refusal with ``StoreAdminError/status``
-    ///   404 (no such store) or 409 (`main`, or sessions are in it).
+    /// Deletes `store` and what it stored, for good; a refusal's ``StoreAdminError/status`` is 404 (no such
+    /// store) or 409 (`main`, or sessions are in it).
     public func delete(_ store: StoreName) async throws(StoreAdminError) {
         _ = try await request(.DELETE, "/api/stores/\(store.rawValue)")
     }

@@ -4,16 +4,12 @@ import StateSyncProtocol
 import WebSocket
 
 extension StateSyncClient {
-    /// Runs the connection until ``close()`` is called or the task is
-    /// cancelled: connects, says hello, restores subscriptions and unanswered
-    /// requests, receives, and after a drop waits (``ReconnectPolicy``) and
-    /// connects again, to the next of ``StateSyncClientConfiguration/urls``.
+    /// Runs the connection until ``close()`` or cancellation: connects, says hello, restores subscriptions and
+    /// unanswered requests, and after a drop waits (``ReconnectPolicy``) and tries the next URL.
     ///
-    /// - Throws: ``StateSyncClientError/cannotConnect(url:reason:)`` when the
-    ///   first attempt at every URL fails (unless
-    ///   ``StateSyncClientConfiguration/waitsForServer``),
-    ///   ``StateSyncClientError/refused(url:code:message:)`` when the server
-    ///   refuses the session (bad token). Returns normally after ``close()``.
+    /// - Throws: ``StateSyncClientError/cannotConnect(url:reason:)`` when the first attempt at every URL fails
+    ///   (unless `waitsForServer`), ``StateSyncClientError/refused(url:code:message:)`` when the server refuses
+    ///   the session. Returns normally after ``close()``.
     public nonisolated func run() async throws {
         // Nonisolated so that the connection's (non-Sendable) message iterator
         // stays in this task; each message then hops onto the actor.
@@ -31,9 +27,7 @@ extension StateSyncClient {
         var attempt = 0
         var next = 0
         var wasOnline = false
-        // close() may come at any await: between attempts, while the
-        // connection opens, while the welcome is awaited. Each step that
-        // follows one checks on the actor, so that a closed client never goes
+        // close() may come at any await; each following step checks on the actor, so a closed client never goes
         // online (nothing would close that connection, and run() would not end).
         while await startAttempt() {
             let reason: String
@@ -135,11 +129,8 @@ extension StateSyncClient {
         return false
     }
 
-    /// Online on `connection`: records the session (a new epoch means
-    /// `main`'s mirror starts over), then restores every store's
-    /// subscriptions and requests (``resume(_:)``). `false` when the client
-    /// was closed while it waited for the welcome (``close()`` closed the
-    /// connection then).
+    /// Online on `connection`: records the session (a new epoch restarts `main`'s mirror) and restores every
+    /// store's subscriptions and requests. `false` when ``close()`` came during the wait for the welcome.
     private func online(_ connection: WebSocketConnection, welcome: ServerMessage) -> Bool {
         opening = nil
         guard !isClosed, case .welcome(let session, let epoch, let rev, let role, _) = welcome else { return false }
@@ -183,12 +174,8 @@ extension StateSyncClient {
         }
     }
 
-    /// Waits `delay` before the next attempt, or less if ``close()`` is called.
-    ///
-    /// Each pause has a wake-up stream of its own: cancelling the task that
-    /// iterates an `AsyncStream` finishes the stream, so a stream shared by
-    /// all pauses would be finished after the first one, and every later
-    /// pause would return at once (retrying in a tight loop).
+    /// Waits `delay` before the next attempt, or less if ``close()`` is called. Each pause has its own wake-up
+    /// stream: cancelling its iterating task finishes a stream, so a shared one would end every later pause at once.
     private nonisolated func pause(_ delay: Duration) async {
         let (wakeUp, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         guard await startPause(wakingWith: waker) else { return }

@@ -2,30 +2,17 @@ public import StateSyncCore
 import StateSyncProtocol
 
 extension StateSyncClient {
-    /// Sends `action` and returns the revision at which the server applied
-    /// and durably stored it.
-    ///
-    /// Patches of the client's subscriptions up to that revision are in the
-    /// mirror when this returns (the server sends them before the ack). While
-    /// offline the action waits; after a reconnect every unanswered action is
-    /// sent again with its original id, and the server's de-duplication makes
-    /// it apply exactly once.
+    /// Sends `action` and returns the revision at which the server applied and stored it; the patches up to that
+    /// revision are in the mirror by then. Unanswered actions are re-sent with their ids after a reconnect, so
+    /// each applies exactly once.
     ///
     /// ```swift
     /// let rev = try await client.dispatch(["type": "addTodo", "title": "Milk"])
     /// ```
     ///
-    /// The client's optimistic mirrors (``mirror(_:optimistic:)``) show
-    /// the action at once. With an outbox file, it is written there before
-    /// it is sent.
-    ///
-    /// - Throws: ``DispatchRejection`` (code and message) when the server
-    ///   refuses it (not for `unavailable` once the action was sent on a
-    ///   connection that ended unanswered: it may have been applied, so it is
-    ///   sent again, with the reconnect policy's backoff, until decided); ``StateSyncClientError/server(code:message:path:)`` for a
-    ///   protocol error; ``StateSyncClientError/closed`` when the client closes first;
-    ///   ``StateSyncClientError/tooManyPendingDispatches(limit:)`` or
-    ///   ``StateSyncClientError/outboxFailed(path:reason:)`` before sending it.
+    /// - Throws: ``DispatchRejection`` when the server refuses it (not for `unavailable` once sent: it is re-sent
+    ///   until decided), ``StateSyncClientError/server(code:message:path:)``, ``StateSyncClientError/closed``,
+    ///   and before sending `tooManyPendingDispatches` or `outboxFailed`.
     @discardableResult
     public func dispatch(_ action: JSONObject) async throws -> UInt64 {
         try await dispatch(action, to: .main)
@@ -61,12 +48,9 @@ extension StateSyncClient {
         try await dispatch(action.wireValue, to: .main)
     }
 
-    /// Reads the value at `path` once from the server (not the mirror),
-    /// whether or not it is subscribed.
-    ///
-    /// - Returns: the revision it was read at and the value (`null` where nothing is).
-    /// - Throws: ``StateSyncClientError/server(code:message:path:)`` for
-    ///   `invalid_path` or `forbidden`; ``StateSyncClientError/closed``.
+    /// Reads the value at `path` once from the server (not the mirror), subscribed or not; returns its revision
+    /// and value (`null` where nothing is). Throws `invalid_path` or `forbidden` as
+    /// ``StateSyncClientError/server(code:message:path:)``.
     public func get(_ path: String) async throws -> (rev: UInt64, value: JSONValue) {
         try await get(path, in: .main)
     }

@@ -1,13 +1,9 @@
 import StateSyncProtocol
 
 extension StateSyncClient {
-    /// Takes a `reject` of dispatch `id` that is not its outcome: an
-    /// `unavailable` refusal of a dispatch in doubt (sent on a connection
-    /// that ended unanswered, or restored from the outbox). The refusal says
-    /// only that this send was not applied, while the earlier one may have
-    /// been; so the dispatch stays pending and is sent again after a backoff
-    /// (the reconnect policy's), until an `ack` or another `reject` decides
-    /// it. `false` when the rejection is the dispatch's outcome.
+    /// Takes an `unavailable` reject of a dispatch in doubt (sent on a connection that ended, or from the outbox):
+    /// it says only this send was not applied, so the dispatch stays pending and is re-sent after the reconnect
+    /// policy's backoff until decided. `false` when the rejection is the dispatch's outcome.
     func retriedInDoubt(_ id: String, code: RejectCode, in store: StoreState) -> Bool {
         guard code == .unavailable, store.inDoubt.contains(id), store.pending.dispatches[id] != nil else { return false }
         store.sentDispatches.remove(id)

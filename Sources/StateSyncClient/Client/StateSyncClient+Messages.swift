@@ -21,10 +21,8 @@ extension StateSyncClient {
         showPredictions(after: decoded.message, in: store)
     }
 
-    /// Applies a decoded server message about `store` (carrying `epoch`, for
-    /// a snapshot or value of a store other than `main`) to its mirror and
-    /// waiting callers. The mirror changes before the revision does, so an
-    /// observer of the revision finds the mirror at least as new.
+    /// Applies a server message about `store` (with `epoch` for another store's snapshot or value) to its mirror and
+    /// waiting callers. The mirror changes before the revision, so an observer of the revision finds it as new.
     func handle(_ message: ServerMessage, epoch: String? = nil, in store: StoreState) {
         switch message {
         case .welcome, .unsubscribed:

@@ -2,16 +2,11 @@ public import StateSyncCore
 import StateSyncProtocol
 
 extension StateSyncClient {
-    /// Subscribes to `path` on the server (once per path; a second call for
-    /// the same path shares the first) and waits until its first snapshot is
-    /// in the mirror.
+    /// Subscribes to `path` on the server (a second call for the same path shares the first) and waits for its
+    /// first snapshot in the mirror; while offline, the subscription is sent once the connection is back.
     ///
-    /// While offline the subscription is sent when the connection is back.
-    ///
-    /// - Throws: ``StateSyncClientError/invalidPath(_:reason:)`` for a bad
-    ///   pointer; ``StateSyncClientError/server(code:message:path:)`` when the
-    ///   server refuses it (`forbidden`, `too_many_subscriptions`);
-    ///   ``StateSyncClientError/closed``.
+    /// - Throws: ``StateSyncClientError/server(code:message:path:)`` when the server refuses it (`forbidden`,
+    ///   `too_many_subscriptions`), ``StateSyncClientError/invalidPath(_:reason:)``, ``StateSyncClientError/closed``.
     public func subscribe(_ path: String) async throws {
         try await subscribe(Self.pointer(path))
     }
@@ -49,13 +44,8 @@ extension StateSyncClient {
         }
     }
 
-    /// The value at `path` now and after every change, as an `AsyncSequence`
-    /// of distinct JSON values (`null` where nothing is), read from the mirror.
-    ///
-    /// When a subscription already covers `path` (`/todos` covers
-    /// `/todos/0/title`) this costs no server traffic; otherwise `path` is
-    /// subscribed first. Returns once the first value is known, which the
-    /// sequence then yields first. A slow consumer skips to the newest value.
+    /// The value at `path` (`null` where nothing is) now and after every change, as distinct values read from the
+    /// mirror; subscribes to `path` first unless a subscription covers it. A slow consumer skips to the newest value.
     ///
     /// ```swift
     /// for try await title in try await client.observe("/todos/0/title") { print(title) }
@@ -71,14 +61,8 @@ extension StateSyncClient {
         return state(name).mirror.observe(pointer)
     }
 
-    /// The value at `path` decoded as `Value`, now and after every change.
-    ///
-    /// ```swift
-    /// for try await todos in try await client.observe("/todos", as: [Todo].self) { render(todos) }
-    /// ```
-    ///
-    /// The sequence throws ``StateSyncClientError/decodingFailed(path:type:reason:)``
-    /// (and ends) when a value does not decode.
+    /// The value at `path` decoded as `Value`, now and after every change; the sequence throws
+    /// ``StateSyncClientError/decodingFailed(path:type:reason:)`` and ends when a value does not decode.
     public func observe<Value: Decodable & Sendable>(_ path: String, as type: Value.Type) async throws -> TypedObservation<Value> {
         TypedObservation(base: try await observe(path, in: .main), path: path)
     }
@@ -95,12 +79,8 @@ extension StateSyncClient {
         return state(name).document[pointer] ?? nil
     }
 
-    /// Every change of the value at `path`, each with the revision that made
-    /// it, as an `AsyncSequence` that starts with the current value (and the
-    /// revision of the subscription holding it). Unlike ``observe(_:)``,
-    /// nothing is skipped: every distinct value is buffered until read, for
-    /// consumers that must see each revision (a log, `statesync watch --json`).
-    /// Subscribes `path` when no subscription covers it; ends when the client closes.
+    /// Every change of the value at `path` with the revision that made it, starting with the current value.
+    /// Unlike ``observe(_:)`` nothing is skipped (for a log, `statesync watch --json`); ends when the client closes.
     ///
     /// ```swift
     /// for await change in try await client.changes(at: "/counters/hits") { print(change.rev, change.value) }
@@ -118,17 +98,13 @@ extension StateSyncClient {
         return store.changeFeeds.add(pointer, current: store.document[pointer] ?? nil, rev: rev)
     }
 
-    /// A typed mirror of the value at `path` (default: the whole state), for
-    /// apps that share their `State` type with the server: observe it by key
-    /// path exactly as a local ``Store``.
+    /// A typed mirror of the value at `path` (default: the whole state), observed by key path like a local
+    /// ``Store``; throws ``StateSyncClientError/decodingFailed(path:type:reason:)`` when it does not decode.
     ///
     /// ```swift
     /// let board = try await client.mirror(BoardState.self)
     /// for await todos in board.observe(\.todos) { render(todos) }
     /// ```
-    ///
-    /// - Throws: ``StateSyncClientError/decodingFailed(path:type:reason:)`` when
-    ///   the current value does not decode as `State`.
     public func mirror<State: Decodable & Sendable>(_ type: State.Type, at path: String = "") async throws -> TypedMirror<State> {
         try await mirror(type, at: path, in: .main)
     }

@@ -3,24 +3,17 @@ import Foundation
 import StateSyncProtocol
 
 extension StateSyncClient {
-    /// An optimistic mirror of the whole state of `app` (``OptimisticMirror``):
-    /// with `optimistic` `true`, this client's dispatches show at once,
-    /// predicted with `App.reducer`, and are rebased on the server's patches
-    /// until answered; with `false` it shows the confirmed state only (a
-    /// ``TypedMirror`` with the same API). Subscribes to `""` and returns once
-    /// its snapshot is in. Dispatches made earlier and still pending (from
-    /// the outbox too) are predicted from the start, except those already
-    /// sent: the snapshot may hold them, so they show once answered.
+    /// A mirror of the whole state of `app` (``OptimisticMirror``): with `optimistic`, this client's dispatches
+    /// show at once, predicted with `App.reducer`; with `false`, only the confirmed state. Returns once the snapshot
+    /// of `""` is in; pending dispatches already sent show only once answered, since the snapshot may hold them.
     ///
     /// ```swift
     /// let board = try await client.mirror(Board.self, optimistic: true)
     /// for await todos in board.observe(\.todos) { render(todos) }
     /// ```
     ///
-    /// - Throws: ``StateSyncClientError/server(code:message:path:)``
-    ///   `forbidden` when this role may not read the whole state;
-    ///   ``StateSyncClientError/decodingFailed(path:type:reason:)`` when it
-    ///   does not decode as `App.State`.
+    /// - Throws: `forbidden` when this role may not read the whole state,
+    ///   ``StateSyncClientError/decodingFailed(path:type:reason:)`` when it does not decode as `App.State`.
     public func mirror<App: StateSyncApp>(_ app: App.Type, optimistic: Bool) async throws -> OptimisticMirror<App> {
         try await mirror(app, optimistic: optimistic, in: .main)
     }
@@ -88,12 +81,9 @@ extension StateSyncClient {
         return OutboxFile.Contents(clientID: clientID, dispatches: entries)
     }
 
-    /// Shows the optimistic mirrors' new predictions after `message`. A
-    /// snapshot or patch that arrives while this client's dispatches are in
-    /// flight may already hold one of them, whose ack the server sends right
-    /// after it: showing the rebase before that ack would show the action
-    /// twice (once confirmed, once pending). So it is shown with the next
-    /// message, or after ``predictionGraceDelay`` when none comes.
+    /// Shows the optimistic mirrors' new predictions after `message`. A snapshot or patch arriving while dispatches
+    /// are in flight may hold one whose ack follows it, so it is shown with the next message (or after
+    /// ``predictionGraceDelay``): otherwise the action would show twice.
     func showPredictions(after message: ServerMessage, in store: StoreState) {
         guard !store.optimisticSinks.isEmpty else { return }
         switch message {

@@ -2,16 +2,11 @@ import StateSyncCore
 import StateSyncProtocol
 
 extension StateSyncClient {
-    /// Replaces the session's token in place (`auth`), for instance a JWT
-    /// refreshed before the one in use expires: subscriptions, mirrors and
-    /// pending requests stay. Later reconnects say `hello` with this token.
+    /// Replaces the session's token in place (`auth`), e.g. a JWT about to expire; subscriptions and requests stay,
+    /// and later reconnects use it. Offline, it returns once the next connection is welcomed with it.
     ///
-    /// Offline, the token is kept for the next connection, and this returns
-    /// once that connection is welcomed with it.
-    ///
-    /// - Throws: ``StateSyncClientError/server(code:message:path:)`` with
-    ///   `unauthorized` when the server refuses the token (the one in use
-    ///   stays in force until it expires); ``StateSyncClientError/closed``.
+    /// - Throws: `unauthorized` (``StateSyncClientError/server(code:message:path:)``) when the server refuses the
+    ///   token, the one in use then staying in force; ``StateSyncClientError/closed``.
     public func refreshToken(_ token: String) async throws {
         if isClosed { throw failure ?? StateSyncClientError.closed }
         self.token = token

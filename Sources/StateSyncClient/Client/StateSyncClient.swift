@@ -2,8 +2,8 @@ public import StateSyncCore
 import StateSyncProtocol
 import WebSocket
 
-/// A client of a StateSync server that keeps a local mirror of the parts of
-/// the state it subscribes to, and dispatches actions.
+/// A client of a StateSync server: keeps a local mirror of the parts of the state it subscribes to,
+/// and dispatches actions.
 ///
 /// ```swift
 /// try await StateSyncClient.withConnection(StateSyncClientConfiguration(url: "ws://127.0.0.1:8080/sync")) { client in
@@ -16,43 +16,14 @@ import WebSocket
 /// }
 /// ```
 ///
-/// ## Mirror
-/// Each ``subscribe(_:)`` makes one server subscription; the client applies
-/// its snapshot and patches to a local JSON document (holding only the
-/// subscribed parts) and checks that every patch's `base` is the revision it
-/// holds. A gap, or a patch that does not apply, makes it re-subscribe by
-/// itself, resuming with `since`. ``observe(_:)`` reads any path inside a
-/// subscription from that document, so many local observers cost no server
-/// traffic; it subscribes to the path itself when nothing covers it yet.
-/// Observation is the store's (``Store/observe(_:)-(JSONPointer)``): a
-/// sequence of distinct values, the newest for a slow consumer.
-///
-/// ## Optimistic updates
-/// ``mirror(_:optimistic:)`` gives an app sharing its `StateSyncApp` with
-/// the server a mirror of the whole state that shows this client's
-/// dispatches at once (predicted with the app's reducer) and rebases them on
-/// the server's patches until they are answered (``OptimisticMirror``).
-///
-/// ## Stores
-/// The client's own API is the store `main`'s. ``store(_:)-(StoreName)``
-/// gives the same API for another store of the server over the same
-/// connection (``ClientStore``), each with a mirror, requests and epoch of
-/// its own:
-///
-/// ```swift
-/// let team = try client.store("team-42")
-/// try await team.dispatch(["type": "addTodo", "title": "Milk"])   // team-42's todos, not main's
-/// ```
-///
-/// ## Connection
-/// ``run()`` owns the connection: it connects, says hello, re-subscribes
-/// in each store (with `since` while that store's epoch is the same, from
-/// scratch when it changed)
-/// and re-sends every unacknowledged dispatch with its original id, so the
-/// server's de-duplication makes each action apply exactly once. After a drop
-/// it reconnects with exponential backoff and jitter (``ReconnectPolicy``).
-/// ``status`` and ``observeStatus(_:)`` show the connection state and revision.
-/// ``withConnection(_:_:)`` runs it around a body and closes cleanly.
+/// Each ``subscribe(_:)`` is one server subscription whose snapshot and patches update a local JSON document;
+/// a patch whose `base` is not the revision held, or that does not apply, makes it re-subscribe with `since`.
+/// ``observe(_:)`` reads any path inside a subscription from that document, without server traffic.
+/// ``mirror(_:optimistic:)`` shows this client's dispatches at once (``OptimisticMirror``), and
+/// ``store(_:)-(StoreName)`` gives the same API for another store over the same connection (``ClientStore``).
+/// ``run()`` owns the connection: after a drop it reconnects with backoff (``ReconnectPolicy``), re-subscribes
+/// in each store and re-sends every unacknowledged dispatch with its original id, so each action applies
+/// exactly once.
 public actor StateSyncClient {
     /// The configuration the client was made with.
     public nonisolated let configuration: StateSyncClientConfiguration
@@ -92,10 +63,8 @@ public actor StateSyncClient {
     /// Why the outbox file could not be read: ``run()`` throws it.
     let outboxFailure: StateSyncClientError?
 
-    /// A client for `configuration`; nothing happens until ``run()``. With
-    /// an outbox file, its dispatches are pending from the start (and sent
-    /// once online); a file that cannot be read makes ``run()`` throw
-    /// ``StateSyncClientError/outboxFailed(path:reason:)``.
+    /// A client for `configuration`; nothing happens until ``run()``. An outbox file's dispatches are pending
+    /// from the start; a file that cannot be read makes ``run()`` throw.
     public init(configuration: StateSyncClientConfiguration) {
         self.configuration = configuration
         var clientID = configuration.clientID
@@ -142,12 +111,10 @@ public actor StateSyncClient {
         statusStore.observe(path)
     }
 
-    /// Runs a client for `configuration` around `body`: connects (throwing
-    /// ``StateSyncClientError/cannotConnect(url:reason:)`` when the first
-    /// attempt fails, unless ``StateSyncClientConfiguration/waitsForServer``),
-    /// runs `body`, then closes the connection and returns `body`'s result.
-    /// When the client ends for good meanwhile (the server refuses it on a
-    /// reconnect), `body` is cancelled and that error is thrown.
+    /// Runs a client around `body`, then closes it and returns `body`'s result. Throws
+    /// ``StateSyncClientError/cannotConnect(url:reason:)`` when the first attempt fails (unless
+    /// ``StateSyncClientConfiguration/waitsForServer``); when the client ends for good, `body` is cancelled and
+    /// that error is thrown.
     public static func withConnection<T: Sendable>(
         _ configuration: StateSyncClientConfiguration,
         _ body: @escaping @Sendable (StateSyncClient) async throws -> T

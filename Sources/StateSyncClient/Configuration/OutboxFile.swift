@@ -2,11 +2,9 @@ import Foundation
 import StateSyncCore
 import StateSyncProtocol
 
-/// The file of ``ClientOutbox/file(_:)``:
-/// `{"clientID":"c-…","dispatches":[{"id":"…","action":{…}},…]}`, in the
-/// order dispatched (per store); a dispatch to a store other than `main`
-/// also names it (`"store":"team-42"`), and one made by a client that
-/// declared an app schema version records it (`"schemaVersion":1`).
+/// The file of ``ClientOutbox/file(_:)``: `{"clientID":"c-…","dispatches":[{"id":"…","action":{…}},…]}` in
+/// dispatch order per store; an entry adds `"store"` for a store other than `main` and `"schemaVersion"` when
+/// the client declared one.
 struct OutboxFile: Sendable {
     /// One unanswered dispatch.
     struct Entry: Sendable, Equatable {

@@ -1,9 +1,6 @@
-/// Exponential backoff with jitter between reconnection attempts.
-///
-/// Attempt *n* (1 for the first retry) waits
-/// `min(maximumDelay, initialDelay × multiplier^(n−1))`, of which a random
-/// share of up to ``jitter`` is taken off, so that many clients dropped at
-/// once (a server restart) do not all come back in the same instant.
+/// Exponential backoff with jitter between reconnection attempts: attempt *n* (1 for the first retry) waits
+/// `min(maximumDelay, initialDelay × multiplier^(n−1))` less a random share of up to ``jitter``, so clients
+/// dropped at once do not all return in the same instant.
 ///
 /// ```swift
 /// ReconnectPolicy().delay(forAttempt: 1, random: 0)   // 200 ms

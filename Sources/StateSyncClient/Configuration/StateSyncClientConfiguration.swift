@@ -13,15 +13,9 @@ public import WebSocket
 /// let cluster = StateSyncClientConfiguration(urls: ["ws://10.0.0.1:8080/sync", "ws://10.0.0.2:8080/sync"])
 /// ```
 public struct StateSyncClientConfiguration: Sendable {
-    /// The servers, `ws://HOST:PORT/sync` or `wss://…`: one, or the nodes of
-    /// a cluster serving one store. The client connects to the first; when
-    /// a connection fails or drops it tries the next one, in turn, resuming
-    /// its subscriptions with `since` and re-sending unanswered dispatches
-    /// there. ``reconnect``'s delay grows with each full round of failures,
-    /// not with each node tried, so a dead node costs one short delay.
-    /// Default: a server on this machine at its default port, as
-    /// `statesync serve` starts it. An empty list ends ``StateSyncClient/run()``
-    /// with ``StateSyncClientError/cannotConnect(url:reason:)``.
+    /// The servers (`ws://HOST:PORT/sync` or `wss://…`): one, or the nodes of a cluster. After a failure or drop
+    /// the client tries the next in turn; ``reconnect``'s delay grows per full round, not per node. Default: a local
+    /// `statesync serve`; an empty list ends ``StateSyncClient/run()`` with `cannotConnect`.
     public var urls: [String]
 
     /// The first of ``urls``; setting it makes it the only one.
@@ -30,11 +24,8 @@ public struct StateSyncClientConfiguration: Sendable {
         set { urls = [newValue] }
     }
 
-    /// The stable id that scopes action ids for the server's de-duplication
-    /// (docs/PROTOCOL.md, `hello`). Default: a new random id, which is enough
-    /// for exactly-once within one client's life (action ids carry a random
-    /// prefix of their own, so a reused id never collides with an earlier run).
-    /// Persist it and pass it back to keep one identity across launches.
+    /// The stable id that scopes action ids for the server's de-duplication (docs/PROTOCOL.md, `hello`). Default:
+    /// a new random id; persist it to keep one identity across launches.
     public var clientID: String
 
     /// The token for a server with authentication; `nil` (default) for an open server.
@@ -44,23 +35,16 @@ public struct StateSyncClientConfiguration: Sendable {
     /// the session after its session id.
     public var name: String?
 
-    /// The app schema version this build speaks (its `StateSyncApp.schemaVersion`),
-    /// sent in `hello`: a server that accepts no client this old refuses the
-    /// session (``StateSyncClientError/refused(url:code:message:)``,
-    /// `upgrade_required`), and a node older than it (a rolling upgrade) is
-    /// left for the next URL. Outbox entries record it, so that actions kept
-    /// across an app upgrade are upcast by the server. Default `nil`: not declared.
+    /// The app schema version this build speaks, sent in `hello`: a server that accepts no client this old refuses
+    /// it (`upgrade_required`), and an older node is left for the next URL. Outbox entries record it so the server
+    /// upcasts kept actions. Default `nil`: not declared.
     public var schemaVersion: Int?
 
     /// Delays between reconnection attempts.
     public var reconnect: ReconnectPolicy
 
-    /// When `false` (default), a first connection that fails ends ``StateSyncClient/run()``
-    /// with the error, so a command-line tool says at once that nothing is
-    /// listening. When `true`, the client retries from the start with
-    /// ``reconnect``'s delays, showing ``ConnectionState/offline(reason:)``
-    /// meanwhile (a dashboard started before its server). Once connected, the
-    /// client always reconnects after a drop.
+    /// When `false` (default), a failed first connection ends ``StateSyncClient/run()`` with the error; when `true`,
+    /// the client retries with ``reconnect``'s delays. After a drop the client always reconnects.
     public var waitsForServer: Bool
 
     /// WebSocket limits, keepalive and compression. The default offers
@@ -75,10 +59,8 @@ public struct StateSyncClientConfiguration: Sendable {
     /// sends them again with their ids (``ClientOutbox``).
     public var outbox: ClientOutbox
 
-    /// The most dispatches waiting for the server's answer at once: 1,000
-    /// (far more than a person types while offline; a program dispatching
-    /// faster than the server answers should wait for answers). One more
-    /// throws ``StateSyncClientError/tooManyPendingDispatches(limit:)``.
+    /// The most dispatches awaiting the server's answer at once (default 1,000); one more throws
+    /// ``StateSyncClientError/tooManyPendingDispatches(limit:)``.
     public var maxPendingDispatches: Int
 
     /// A configuration for the server at `url`, with a new random ``clientID``.

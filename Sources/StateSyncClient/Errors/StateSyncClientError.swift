@@ -1,9 +1,7 @@
 public import StateSyncProtocol
 
-/// Why a ``StateSyncClient`` call failed (other than a ``DispatchRejection``).
-///
-/// Each case reads as a plain sentence: `cannot connect to
-/// ws://127.0.0.1:8080/sync: connection refused`.
+/// Why a ``StateSyncClient`` call failed (other than a ``DispatchRejection``), reading as a plain sentence:
+/// `cannot connect to ws://127.0.0.1:8080/sync: connection refused`.
 public struct StateSyncClientError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Base: Hashable {
         case cannotConnect(url: String, reason: String)

@@ -1,12 +1,8 @@
 import StateSyncCore
 
 extension JSONValue {
-    /// Puts `value` at `pointer`, creating the objects on the way where
-    /// nothing (or a scalar) is there yet; an array on the way is entered
-    /// when the token is one of its indices, else replaced by an object.
-    ///
-    /// The mirror document holds only the subscribed parts of the state, so
-    /// `/counters/hits` alone gives `{"counters":{"hits":3}}`.
+    /// Puts `value` at `pointer`, creating objects on the way where nothing or a scalar is (an array is entered for
+    /// an index token, else replaced), since the mirror holds only the subscribed parts of the state.
     mutating func setMirrored(_ value: JSONValue, at pointer: JSONPointer) {
         self = Self.setting(value, in: self, tokens: pointer.tokens[...])
     }

@@ -1,13 +1,8 @@
 import StateSyncCore
 
-/// The client's server subscriptions and the value each one mirrors: applies
-/// snapshots and patches, checks `base` chaining, and says what to write into
-/// the mirror document. A plain value with no I/O, so its rules are testable
-/// on their own.
-///
-/// A subscription is known by its path (one per path); its id on the wire
-/// changes whenever it is (re)subscribed, so a late message for an older id
-/// is recognised and ignored.
+/// The client's server subscriptions and the value each mirrors: applies snapshots and patches, checks `base`
+/// chaining, and says what to write into the mirror document; a plain value with no I/O. Known by path, a
+/// subscription gets a new wire id on each (re)subscribe, so late messages for an older id are ignored.
 struct MirrorSubscriptions: Sendable {
     /// One subscription.
     struct Record: Sendable, Equatable {

@@ -1,9 +1,8 @@
 public import StateSyncCore
 import Synchronization
 
-/// A typed, read-only view of one path of a ``StateSyncClient``'s mirror
-/// (usually the whole state), kept up to date as patches arrive, and observed
-/// by key path exactly as a local ``Store``, so a view binds to either alike.
+/// A typed, read-only view of one path of a ``StateSyncClient``'s mirror, kept up to date and observed by key
+/// path exactly as a local ``Store``, so a view binds to either alike.
 ///
 /// ```swift
 /// let board = try await client.mirror(BoardState.self)
@@ -11,13 +10,8 @@ import Synchronization
 /// for await todos in board.observe(\.todos) { render(todos) }
 /// ```
 ///
-/// Each change of the mirrored JSON is decoded once into `State`. When
-/// `State` is a ``SlicedState`` (as an app's state is for
-/// ``ObservableMirror``), only what the change touched is decoded: a patch
-/// on one todo decodes that todo, not the board. Otherwise the whole value
-/// is decoded (cost in proportion to its size). Key-path observers then see
-/// only the slices that changed. A change that does not decode leaves
-/// ``state`` as it was and is reported by ``decodingError``.
+/// Each change is decoded once; for a ``SlicedState``, only the touched slices are. A change that does not
+/// decode leaves ``state`` as it was and is reported by ``decodingError``.
 public final class TypedMirror<State: Decodable & Sendable>: Sendable {
     private let store: LocalStore<State>
     private let path: String
@@ -55,10 +49,8 @@ public final class TypedMirror<State: Decodable & Sendable>: Sendable {
         }
     }
 
-    /// The state of `json`, decoding only the slices that differ from
-    /// `old` (the JSON of ``state``) when it can. The diff costs what
-    /// changed: consecutive values of the mirror share the storage of what
-    /// did not.
+    /// The state of `json`, decoding only the slices that differ from `old` (the JSON of ``state``) when it can;
+    /// the diff is cheap because consecutive mirror values share unchanged storage.
     private func decodeChange(from old: JSONValue, to json: JSONValue) throws(StateSyncClientError) -> State {
         guard let slices else { return try decode(json, as: State.self, path: path) }
         var state = store.state

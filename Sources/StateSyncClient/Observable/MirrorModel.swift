@@ -1,15 +1,9 @@
 import Foundation
 import StateSyncCore
 
-/// What an ``ObservableMirror`` holds, as a plain value with no locks or
-/// observers: the optimistic queue, what observers were last shown, and
-/// which slices changed since then. Its ``publish()`` says whom to tell.
-///
-/// The state lives once, in the queue: with no action pending, a patch
-/// changes it in place (``OptimisticQueue/confirm(rev:updating:)``), so its
-/// cost follows the change. While actions are pending, what observers see
-/// is kept apart (``frozen``) until the next publish, so that they never see
-/// a rebase half shown.
+/// What an ``ObservableMirror`` holds, as a plain value without locks or observers; ``publish()`` says whom to
+/// tell. The state lives once, in the queue; while actions are pending, what observers see is kept apart
+/// (``frozen``) until the next publish, so they never see half a rebase.
 struct MirrorModel<App: StateSyncApp>: Sendable {
     /// Which slices a publish changed.
     enum Changed: Equatable {

@@ -3,10 +3,8 @@ public import StateSyncCore
 import StateSyncProtocol
 import Synchronization
 
-/// An optimistic mirror of an app's whole state for the Observation
-/// framework (SwiftUI's `@Observable` models): a view that reads
-/// `mirror.state.todos` is invalidated when a patch touches `/todos`, and
-/// never when one touches only `/counters`.
+/// An optimistic mirror of an app's whole state for the Observation framework (SwiftUI's `@Observable` models):
+/// a view that reads `mirror.state.todos` is invalidated when a patch touches `/todos`, never for `/counters`.
 ///
 /// ```swift
 /// let board = try await client.mirror(Board.self, optimistic: true).observable
@@ -20,22 +18,10 @@ import Synchronization
 /// }
 /// ```
 ///
-/// ## Per slice
-/// The state's top-level members are its slices (``SlicedState``; the
-/// board lists `todos`, `counters`, `chat`, `presence`). Reading
-/// `state.member` registers the reader for that member only. Each applied
-/// batch (a patch, or a dispatch, an answer, a patch with its rebase)
-/// invalidates each reader of a member it changed once, and no other
-/// reader. A patch decodes only what it touches: one element of an array
-/// member, one entry of a dictionary member, any other member whole. A
-/// reader of a key path no slice lists (a computed property), or of a
-/// state that is not ``SlicedState``, is invalidated by every change.
-///
-/// Observers are told after the change, from the thread that applied it
-/// (the client's actor); SwiftUI redraws on the main thread by itself.
-///
-/// It is the same model as the ``OptimisticMirror`` it comes from: its
-/// dispatches, predictions, rebases and outbox are that mirror's.
+/// Reading a top-level member of a ``SlicedState`` registers the reader for that member only; each applied
+/// batch invalidates each reader of a changed member once, and a patch decodes only what it touches. Any other
+/// read is invalidated by every change. Observers are told after the change, on the client's actor.
+/// Dispatches, predictions and outbox are those of the ``OptimisticMirror`` it comes from.
 public final class ObservableMirror<App: StateSyncApp>: Observable, Sendable {
     private let client: StateSyncClient?
     private let store: StoreName

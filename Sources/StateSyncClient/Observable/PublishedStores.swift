@@ -1,10 +1,8 @@
 import StateSyncCore
 import Synchronization
 
-/// The `LocalStore`s behind ``OptimisticMirror``'s `AsyncSequence`s and
-/// callbacks, made on first use: each holds a copy of the state, which
-/// makes the next patch copy what it changes, so an app that observes only
-/// through ``ObservableMirror`` never pays for them.
+/// The `LocalStore`s behind ``OptimisticMirror``'s sequences and callbacks, made on first use: each copies the
+/// state, so an app observing only through ``ObservableMirror`` never pays for them.
 final class PublishedStores<App: StateSyncApp>: Sendable {
     private struct Stores {
         var predicted: LocalStore<App.State>?

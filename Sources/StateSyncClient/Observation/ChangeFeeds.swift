@@ -1,11 +1,8 @@
 import StateSyncCore
 import Synchronization
 
-/// The sequences of ``StateSyncClient/changes(at:)``: for each, the watched
-/// path, its last value, and where to send the next.
-///
-/// Guarded by a mutex rather than the client's actor so that a consumer
-/// ending its sequence can unregister it from any thread, without a task.
+/// The sequences of ``StateSyncClient/changes(at:)``: each one's path, last value and continuation. Guarded by
+/// a mutex, not the actor, so a consumer ending its sequence unregisters it from any thread without a task.
 final class ChangeFeeds: Sendable {
     private struct Feed {
         let pointer: JSONPointer

@@ -1,9 +1,7 @@
 import StateSyncCore
 
-/// What the client tells an optimistic mirror, on its actor, in the order
-/// it happens: its own dispatches, the confirmed document, the answers;
-/// and when to show the result (``publish()``), so that observers never
-/// see a state between two of these steps.
+/// What the client tells an optimistic mirror, on its actor and in order: dispatches, confirmed document,
+/// answers, and when to show the result (``publish()``), so observers never see a state between two steps.
 protocol OptimisticSink: AnyObject, Sendable {
     /// The client dispatched `action` as `id`: predict it and show it now.
     func enqueue(id: String, action: JSONObject)

@@ -1,7 +1,5 @@
-/// What an ``OptimisticMirror`` shows at one moment: the prediction, the
-/// server's confirmed state it was made from, and how many local actions
-/// are still waiting for the server, so a view can mark what is not
-/// confirmed yet (`statesync mirror` marks pending todos).
+/// What an ``OptimisticMirror`` shows at one moment: the prediction, the confirmed state it was made from and
+/// how many local actions await the server, so a view can mark what is not confirmed yet.
 ///
 /// ```swift
 /// for await todos in board.observeView(\.pendingTodoIDs) { … }   // an app's own computed property

@@ -1,9 +1,8 @@
 public import StateSyncCore
 public import StateSyncProtocol
 
-/// One store of the server, as a ``StateSyncClient`` works with it over its
-/// one connection (``StateSyncClient/store(_:)-(StoreName)``): the same API
-/// as the client's own, which is `main`'s.
+/// One store of the server used over the client's connection (``StateSyncClient/store(_:)-(StoreName)``), with
+/// the same API as the client's own, which is `main`'s.
 ///
 /// ```swift
 /// let team = try client.store("team-42")
@@ -12,12 +11,8 @@ public import StateSyncProtocol
 /// let board = try await team.mirror(Board.self, optimistic: true)
 /// ```
 ///
-/// Each store has a mirror, subscriptions, waiting requests and an epoch of
-/// its own. After a reconnect each resumes on its own: with `since` at its
-/// own revision while its epoch is the same, from fresh snapshots when its
-/// epoch changed (only that store's mirror starts over). Ids are per store
-/// on the server; the client's are unique across stores anyway. A handle
-/// is a small value: make one whenever needed; the state is the client's.
+/// Each store has its own mirror, subscriptions, requests and epoch, and resumes on its own after a reconnect.
+/// A handle is a small value: make one whenever needed; the state is the client's.
 public struct ClientStore: Sendable, Hashable {
     /// The client whose connection this store uses.
     public let client: StateSyncClient

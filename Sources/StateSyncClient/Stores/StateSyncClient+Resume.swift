@@ -2,15 +2,9 @@ import StateSyncCore
 import StateSyncProtocol
 
 extension StateSyncClient {
-    /// Restores `store` on a new connection. `main`'s epoch came with the
-    /// welcome, so its subscriptions resume at once. Another store's epoch
-    /// comes only with its snapshots and values, and a resumed `patch` does
-    /// not carry it: so a store with a mirrored revision first reads a path
-    /// inside its shortest subscription (a `get` of a child that is
-    /// normally absent, answered `null`) to learn its epoch, and resumes when
-    /// the answer comes (``epochProbeAnswered(_:epoch:in:)``). Its
-    /// dispatches wait with it, so that they stay in order and an
-    /// optimistic mirror never shows an ack before the patch it covers.
+    /// Restores `store` on a new connection. `main`'s epoch came with the welcome; another store with a mirrored
+    /// revision first probes its epoch (a `get` inside its shortest subscription) and resumes on the answer.
+    /// Its dispatches wait too, so they stay in order and an optimistic mirror never shows an ack before its patch.
     func resume(_ store: StoreState) {
         if !store.name.isMain, store.epoch != nil, let probe = Self.probePath(store.subscriptions) {
             let id = makeWireID("e")
@@ -33,10 +27,8 @@ extension StateSyncClient {
         flushDispatches(store)
     }
 
-    /// Takes the answer to `store`'s epoch probe, if `id` is it: a changed
-    /// (or unknown, `epoch` `nil` after an error) epoch drops the store's
-    /// revisions, so each of its subscriptions starts again from a snapshot;
-    /// then the store resumes. `false` when `id` is not the probe.
+    /// Takes the answer to `store`'s epoch probe (`false` when `id` is not it): a changed or unknown epoch drops
+    /// the store's revisions, so its subscriptions restart from snapshots; then the store resumes.
     func epochProbeAnswered(_ id: String, epoch: String?, in store: StoreState) -> Bool {
         guard store.epochProbe == id else { return false }
         store.epochProbe = nil
@@ -48,10 +40,8 @@ extension StateSyncClient {
         return true
     }
 
-    /// The path the epoch probe reads: a child `-` (an array's "past the
-    /// end", rarely an object's key) of the store's shortest synced
-    /// subscription, which this role may read; `nil` when nothing is synced
-    /// (no revision to resume from, so no epoch to check).
+    /// The path the epoch probe reads: a child `-` (normally absent) of the shortest synced subscription, which
+    /// this role may read; `nil` when nothing is synced (no revision to resume from).
     private static func probePath(_ subscriptions: MirrorSubscriptions) -> JSONPointer? {
         let synced = subscriptions.records.values.filter(\.isSynced)
         guard let shortest = synced.min(by: { $0.path.tokens.count < $1.path.tokens.count }) else { return nil }

@@ -1,13 +1,8 @@
 import StateSyncCore
 import StateSyncProtocol
 
-/// What a ``StateSyncClient`` holds for one store of the server: its mirror
-/// document and subscriptions, its waiting requests and dispatches, its
-/// epoch and newest revision, and its optimistic mirrors.
-///
-/// One per store the client has used (``StoreName/main`` always), kept by
-/// the client's actor: a reference type only so that the actor can change
-/// one in place through its dictionary; it never leaves the actor.
+/// What a ``StateSyncClient`` holds for one store: mirror, subscriptions, waiting requests, epoch, revision and
+/// optimistic mirrors. A class only so the client's actor can change it in place; it never leaves the actor.
 final class StoreState {
     /// The store's name.
     let name: StoreName

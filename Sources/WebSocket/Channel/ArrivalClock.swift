@@ -1,10 +1,5 @@
-/// The clock a connection stamps received messages with
-/// (``WebSocketReceivedMessage/receivedAt``): the continuous clock, or one a
-/// test controls.
-///
-/// Two clocks are equal when they are the same instance, so that
-/// ``WebSocketChannelOptions`` stays `Hashable` (a closure cannot be
-/// compared): ``continuous`` is one shared instance.
+/// The clock a connection stamps received messages with: the continuous clock, or one a test controls.
+/// Equal when the same instance (a closure cannot be compared), so ``WebSocketChannelOptions`` stays `Hashable`.
 package struct ArrivalClock: Sendable, Hashable {
     private final class Box: Sendable {
         let now: @Sendable () -> ContinuousClock.Instant

@@ -35,10 +35,8 @@ struct EventLoopDelivery: WebSocketDelivery {
 }
 
 extension WebSocketChannelHandler where Delivery == EventLoopDelivery {
-    /// Installs a connection's handler after `after` (the HTTP stage that is
-    /// about to leave), delivering to the event-loop handler that
-    /// `makeHandler` makes from the connection's outbound writer, and
-    /// returns that writer.
+    /// Installs a connection's handler after `after` (the leaving HTTP stage), delivering to the handler
+    /// `makeHandler` makes from the outbound writer, and returns that writer.
     static func install(
         on channel: any Channel, after: any ChannelHandler, role: WebSocketRole,
         configuration: WebSocketConfiguration, options: WebSocketChannelOptions,

@@ -10,16 +10,9 @@ protocol EventLoopTimerOwner: AnyObject {
     func timerDue()
 }
 
-/// The timers of all the connections of one event loop: a binary heap of
-/// deadlines, with one NIO scheduled task at the earliest. Arming a timer
-/// allocates nothing, where NIO's `scheduleTask` takes a promise, a task
-/// record and two closures per timer: about 220 bytes that every idle
-/// connection held, and work on NIO's heap on every connect.
-///
-/// An owner arms and disarms its timer with ``arm(_:at:)``, always on the
-/// loop, and must disarm it before it goes away: the heap does not retain
-/// owners. All state is touched only on the loop (hence `@unchecked Sendable`:
-/// ``on(_:)`` hands an instance to handlers of that loop alone).
+/// The timers of all connections of one event loop: a heap of deadlines with one NIO scheduled task at the
+/// earliest, so arming a timer allocates nothing. Owners arm and disarm only on the loop and must disarm before
+/// they go away (the heap does not retain them); loop confinement is why it is `@unchecked Sendable`.
 final class EventLoopTimers: @unchecked Sendable {
     private struct Entry {
         var deadline: NIODeadline

@@ -6,14 +6,9 @@ protocol EventLoopWriteBatchMember: AnyObject {
     func flushBatchedWrites()
 }
 
-/// Holds back the flushes of one event loop's connections while a piece of
-/// that loop's work runs, then flushes each connection once: a server that
-/// writes a client two messages in one piece of work (a change's patch,
-/// then the answer to the client's action) makes one `write` call for both,
-/// where each flush would be a call of its own.
-///
-/// Only writes made on the loop inside ``flushingOnce(_:)`` wait; others
-/// are flushed as before (at once, or at the end of the connection's read).
+/// Holds back the flushes of one event loop's connections during ``flushingOnce(_:)``, then flushes each once,
+/// so two messages to one client in one piece of work make one `write` call. Confined to its loop (checked);
+/// `@unchecked Sendable` instead of a `NIOLoopBoundBox`, which would keep the loop alive through the registry.
 ///
 /// ```swift
 /// let batch = EventLoopWriteBatch.on(channel.eventLoop)
@@ -21,11 +16,6 @@ protocol EventLoopWriteBatchMember: AnyObject {
 ///     for outbound in subscribers { outbound.write(patch) }   // flushed once each, here
 /// }
 /// ```
-///
-/// Confined to its loop: only code running there reads or changes it
-/// (``flushingOnce(_:)`` checks). Not a `NIOLoopBoundBox`, which would hold
-/// the loop strongly: the registry that keeps one batch per loop would then
-/// keep every loop alive (hence `@unchecked Sendable`, as ``EventLoopTimers``).
 public final class EventLoopWriteBatch: @unchecked Sendable {
     private weak var eventLoop: (any EventLoop)?
     /// How many ``flushingOnce(_:)`` calls are running (they may nest).

@@ -1,27 +1,8 @@
 import NIOCore
 
-/// How many pongs a connection has written that have not reached the socket
-/// yet, and the one it holds back beyond them.
-///
-/// A peer that sends pings and never reads would otherwise make the
-/// connection queue a pong per ping: two bytes of payload each, but a
-/// buffer and a pending write of well over a hundred bytes, so millions of
-/// them before the outbound cap (which counts payload) is reached. RFC 6455
-/// §5.5.3 lets an endpoint that has not yet sent the pongs of earlier pings
-/// answer only the most recent one: past ``limit`` unsent pongs, each new
-/// one replaces the one held back, which is written when an earlier one has
-/// been sent. A peer that reads keeps every pong it asked for; on the
-/// server, reading waits while a pong is held back, so the flood stalls its
-/// sender (``ReadFlowStateMachine/pongsBackedUp()``).
-///
-/// ```swift
-/// var backlog = PongBacklog(limit: 2)
-/// backlog.answer(a)   // a: write it
-/// backlog.answer(b)   // b: write it
-/// backlog.answer(c)   // nil: held back
-/// backlog.answer(d)   // nil: d replaces c
-/// backlog.sent()      // d: write it now
-/// ```
+/// Pongs written but not yet on the socket, and the one held back beyond ``limit``. RFC 6455 §5.5.3 lets an
+/// endpoint answer only the most recent ping, so a peer that pings and never reads cannot make the connection
+/// queue a pong per ping: each new one replaces the held one, written once an earlier pong is sent.
 struct PongBacklog {
     /// Unsent pongs beyond which only the latest is kept.
     let limit: UInt32

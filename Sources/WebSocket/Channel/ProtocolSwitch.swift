@@ -3,14 +3,9 @@ import NIOCore
 /// The steps of switching a connection from HTTP/1.1 to WebSocket that the
 /// server's and the client's HTTP stage share.
 enum ProtocolSwitch {
-    /// Removes the HTTP handlers, then (once the decoder has left) runs
-    /// `install` to add the WebSocket handler, removes the HTTP stage at
-    /// `context` itself and calls `switched`; `failed` runs if a step throws.
-    ///
-    /// NIO's HTTP decoders also watch outbound writes and may leave the
-    /// pipeline only after the current read, so nothing may write WebSocket
-    /// frames through them: the WebSocket handler is added once they are gone.
-    /// Bytes the decoder hands on meanwhile must be buffered by the stage.
+    /// Removes the HTTP handlers, then runs `install`, removes the HTTP stage at `context` and calls `switched`
+    /// (`failed` if a step throws). The WebSocket handler is added only once NIO's HTTP decoders have left, since
+    /// they watch outbound writes; bytes handed on meanwhile must be buffered by the stage.
     static func replaceHTTPHandlers(
         context: ChannelHandlerContext,
         removing handlers: [any RemovableChannelHandler],

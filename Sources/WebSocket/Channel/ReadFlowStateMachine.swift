@@ -1,20 +1,6 @@
-/// When a connection reads its socket and when it flushes its writes, with
-/// no channel: ``WebSocketChannelHandler`` tells it the events of the
-/// pipeline and carries out the actions it returns.
-///
-/// A `read()` is held back while the receiver of messages is behind (a task
-/// consumer past the high watermark), while the receiver holds reading, and,
-/// when ``init(readsOnlyWhenWritable:)`` says so, while the channel is not
-/// writable; the held-back read is made once none of these holds any more.
-/// Writes made during a read burst (`channelRead` up to `channelReadComplete`)
-/// are flushed once at its end. Once the connection closes, bytes still
-/// arriving are ignored.
-///
-/// ```swift
-/// var flow = ReadFlowStateMachine(readsOnlyWhenWritable: true)
-/// flow.read(channelWritable: false)                      // .doNothing: the read is held back
-/// flow.channelWritabilityChanged(channelWritable: true)  // .read: make it now
-/// ```
+/// When a connection reads its socket and flushes its writes, with no channel (``WebSocketChannelHandler``
+/// feeds it events). A `read()` is held while the receiver is behind or holds reading, or (when configured) the
+/// channel is not writable; writes of a read burst are flushed once at its end.
 struct ReadFlowStateMachine {
     /// Whether to ask the channel for a read now.
     enum ReadAction: Hashable {
@@ -114,11 +100,8 @@ struct ReadFlowStateMachine {
         return resume(channelWritable: channelWritable)
     }
 
-    /// The peer sends pings without reading their pongs (``PongBacklog``
-    /// holds one back): on the server, reads wait until
-    /// ``pongsCaughtUp(channelWritable:)``, so that the flood stalls the
-    /// sender, not the server. A client reads on, for the same reason as
-    /// ``init(readsOnlyWhenWritable:)``.
+    /// The peer pings without reading the pongs: on the server, reads wait until
+    /// ``pongsCaughtUp(channelWritable:)`` so the flood stalls the sender; a client reads on.
     mutating func pongsBackedUp() {
         if readsOnlyWhenWritable { holds.insert(.pongsBackedUp) }
     }

@@ -1,15 +1,8 @@
 import NIOCore
 
-/// Carries out the decisions of ``WebSocketConnectionStateMachine`` on a
-/// channel: decodes frames as bytes arrive, hands messages to its
-/// ``WebSocketDelivery`` (a task's sequence, or an event-loop handler),
-/// answers pings, runs the close handshake, keepalive and idle timers, and
-/// writes outbound messages. Its ``ReadFlowStateMachine`` decides when it
-/// reads the socket and when it flushes.
-///
-/// Each delivery mode installs it with an `install` of its own:
-/// ``TaskDelivery``'s returns a ``WebSocketConnection``, ``EventLoopDelivery``'s
-/// a ``WebSocketOutbound``.
+/// Carries out the decisions of ``WebSocketConnectionStateMachine`` on a channel and hands messages to its
+/// ``WebSocketDelivery``; its ``ReadFlowStateMachine`` decides when it reads and flushes. Each delivery mode
+/// installs it with its own `install` (``TaskDelivery``, ``EventLoopDelivery``).
 final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexHandler, RemovableChannelHandler,
     WebSocketOutboundTarget, EventLoopTimerOwner, EventLoopWriteBatchMember
 {
@@ -62,10 +55,8 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
         assert(timerSlot == nil, "a WebSocket handler went away with its timer armed")
     }
 
-    /// Makes a connection's handler, delivering to `delivery`, and its
-    /// outbound writer. The mode's `install` then completes the delivery
-    /// and calls ``add(to:after:options:)``. A server's connection is in
-    /// `registry` from then until it ends.
+    /// Makes a connection's handler, delivering to `delivery`, and its outbound writer; the mode's `install` then
+    /// calls ``add(to:after:options:)``. A server's connection stays in `registry` until it ends.
     static func make(
         on channel: any Channel, role: WebSocketRole, configuration: WebSocketConfiguration,
         options: WebSocketChannelOptions, subprotocol: String?, compression: PerMessageDeflateParameters?,
@@ -365,10 +356,8 @@ final class WebSocketChannelHandler<Delivery: WebSocketDelivery>: ChannelDuplexH
 
     // MARK: Timers
 
-    /// Keeps one timer at the machine's next deadline, in its event loop's
-    /// ``EventLoopTimers``. A timer that fires before the (moved) deadline
-    /// is harmless: the machine answers `doNothing` and the timer is
-    /// re-armed, so activity never reschedules.
+    /// Keeps one timer at the machine's next deadline, in the loop's ``EventLoopTimers``. A timer firing before a
+    /// moved deadline is harmless (the machine answers `doNothing` and it is re-armed), so activity never reschedules.
     private func rearmTimer() {
         guard let context else { return }
         let deadline = machine.nextDeadline

@@ -4,10 +4,8 @@ public import NIOCore
 /// the protocol: buffering in both directions and the handshake deadline.
 /// (The protocol's limits and timers are in ``WebSocketConfiguration``.)
 public struct WebSocketChannelOptions: Hashable, Sendable {
-    /// Received messages a task may fall behind by before the connection stops
-    /// reading from the socket. Default 16: enough to absorb a burst without a
-    /// stall, small enough that a slow consumer holds little memory (at most
-    /// this many messages of up to ``WebSocketConfiguration/maxMessageSize``).
+    /// Received messages a task may fall behind by before the connection stops reading the socket. Default 16,
+    /// which bounds what a slow consumer holds (this many messages of up to the maximum message size).
     public var inboundHighWatermark: Int
     /// Reading resumes when the backlog falls to this many messages. Default 4.
     public var inboundLowWatermark: Int
@@ -18,21 +16,14 @@ public struct WebSocketChannelOptions: Hashable, Sendable {
     /// The connection is writable again once the backlog falls below this.
     /// Default 64 KiB.
     public var outboundLowWatermark: Int
-    /// Outbound bytes waiting for the socket above which the connection is
-    /// closed with 1008 (policy violation), whatever queued them: messages,
-    /// pongs, error replies. Default 8 MiB: 32 times the high-water mark, so
-    /// a sender that respects ``WebSocketOutbound/isWritable`` never gets
-    /// near it, while a peer that stops reading costs at most this much.
-    /// A server connection also stops reading while it is not writable, so
-    /// a client cannot make it queue replies faster than it takes them.
+    /// Outbound bytes waiting for the socket above which the connection is closed with 1008, whatever queued them.
+    /// Default 8 MiB (32 times the high-water mark), so a sender respecting ``WebSocketOutbound/isWritable``
+    /// never reaches it, while a peer that stops reading costs at most this much.
     public var maxOutboundBytes: Int
     /// How long a client waits for TCP, TLS and the 101 response. Default 10 s.
     public var handshakeTimeout: TimeAmount
-    /// The local address a client connection binds before it connects;
-    /// default `nil`: the system chooses. One source address has about
-    /// 28,000 ephemeral ports towards one server address, so a load
-    /// generator that opens more spreads them over several (127.0.0.2, …).
-    /// On Linux an IPv4 address with port 0 takes its port at connect.
+    /// The local address a client connection binds before it connects; default `nil`: the system chooses. A load
+    /// generator spreads connections over several addresses (about 28,000 ports each towards one server address).
     public var localAddress: SocketAddress?
     /// What stamps received messages (``WebSocketReceivedMessage/receivedAt``).
     /// Default the continuous clock; tests in this package substitute one

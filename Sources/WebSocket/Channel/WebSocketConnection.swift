@@ -1,9 +1,7 @@
 public import NIOCore
 
-/// An open WebSocket connection as a task sees it: the messages it receives
-/// and the writer it sends with. Both server routes and
-/// ``WebSocketClient/connect(url:subprotocols:configuration:tlsConfiguration:headers:group:)``
-/// hand out this type.
+/// An open WebSocket connection as a task sees it: the messages it receives and the writer it sends with,
+/// handed out by server routes and ``WebSocketClient``.
 ///
 /// ```swift
 /// let connection = try await WebSocketClient.connect(url: "ws://127.0.0.1:8080/echo")

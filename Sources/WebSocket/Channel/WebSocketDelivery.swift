@@ -1,17 +1,11 @@
-/// Where a connection's received messages go: the part in which its two
-/// delivery modes differ. ``WebSocketChannelHandler`` holds one and calls it
-/// on the connection's event loop.
-///
-/// - ``TaskDelivery``: a backpressured `AsyncSequence` a task iterates.
-/// - ``EventLoopDelivery``: a ``WebSocketEventLoopHandler`` called in place.
+/// Where a connection's received messages go: ``TaskDelivery`` (an `AsyncSequence` a task iterates) or
+/// ``EventLoopDelivery`` (a handler called in place). ``WebSocketChannelHandler`` calls it on its event loop.
 protocol WebSocketDelivery: SendableMetatype {
     /// The connection is open: its handler is in the pipeline.
     func connectionOpened(_ outbound: WebSocketOutbound)
 
-    /// Hands on a message; the answer says whether the receiver can take more
-    /// for now. (`mutating` so that the handler calls it in place: a call of a
-    /// non-mutating method copies the delivery out of the handler, and with it
-    /// retains and releases the receiver, for every message.)
+    /// Hands on a message; the answer says whether the receiver can take more for now. `mutating` so the handler
+    /// calls it in place, without copying the delivery (and retaining the receiver) per message.
     mutating func deliver(_ message: WebSocketReceivedMessage, outbound: WebSocketOutbound) -> WebSocketDeliveryOutcome
 
     /// The connection closed with `status`: ends the delivery and lets go of

@@ -1,11 +1,6 @@
-/// Callbacks that serve a WebSocket route on the connection's event loop,
-/// with no task per connection or message: the hot path.
-///
-/// Every method runs on the connection's event loop and must not block.
-/// Reply through the ``WebSocketOutbound``: writes made during a callback
-/// are flushed together when the current read burst ends. A handler that
-/// cannot take more messages for now (its own backlog is full) calls
-/// ``WebSocketOutbound/holdReading()``, then ``WebSocketOutbound/resumeReading()``.
+/// Callbacks that serve a WebSocket route on the connection's event loop, with no task per connection or
+/// message: the hot path. Every method runs on that loop and must not block; writes made during a callback are
+/// flushed when the read burst ends, and a handler whose backlog is full calls ``WebSocketOutbound/holdReading()``.
 ///
 /// ```swift
 /// struct Echo: WebSocketEventLoopHandler {
@@ -19,10 +14,8 @@ public protocol WebSocketEventLoopHandler: Sendable {
     func webSocketOpened(_ outbound: WebSocketOutbound)
     /// A complete message arrived.
     func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage)
-    /// A complete message arrived, with the time it arrived (see
-    /// ``WebSocketReceivedMessage/receivedAt``), for handlers that measure
-    /// rates or keep messages for later. Default: calls
-    /// ``webSocket(_:received:)-(_,WebSocketMessage)`` with the message.
+    /// A complete message arrived, with its arrival time (``WebSocketReceivedMessage/receivedAt``), for handlers
+    /// that measure rates. Default: calls ``webSocket(_:received:)-(_,WebSocketMessage)``.
     func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketReceivedMessage)
     /// The connection closed; `status` is the peer's close status, or
     /// `abnormalClosure` (1006) when TCP dropped without one. Default: nothing.

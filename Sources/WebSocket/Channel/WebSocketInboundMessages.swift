@@ -1,15 +1,8 @@
 public import NIOCore
 
-/// The messages a WebSocket connection receives, as an `AsyncSequence`.
-///
-/// The sequence ends when the connection closes (by either side, or when
-/// TCP drops); ``WebSocketConnection/closeStatus`` then says how. Reading is
-/// backpressured: when the consumer falls behind by more than the configured
-/// number of messages, the connection stops reading from the socket (TCP
-/// flow control then slows the peer) and resumes once the consumer catches up.
-///
-/// Only one task may iterate it. ``AsyncIterator/nextReceived()`` also
-/// gives the time each message arrived, for consumers that measure rates.
+/// The messages a WebSocket connection receives, as an `AsyncSequence` that ends when the connection closes
+/// (``WebSocketConnection/closeStatus`` says how). Backpressured: a consumer too far behind stops socket reads
+/// until it catches up. Only one task may iterate it.
 public struct WebSocketInboundMessages: AsyncSequence, Sendable {
     /// Each element is one complete message.
     public typealias Element = WebSocketMessage

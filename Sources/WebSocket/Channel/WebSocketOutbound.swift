@@ -1,18 +1,10 @@
 public import NIOCore
 import Synchronization
 
-/// The sending side of a WebSocket connection, usable from any thread or task.
-///
-/// The `async` methods suit tasks; the `write` methods suit event-loop code
-/// and fan-out: they are synchronous, never create a task, and when called
-/// on the connection's event loop they write directly (otherwise they hop
-/// with one `eventLoop.execute`).
-///
-/// Backpressure: ``isWritable`` turns `false` when more than the configured
-/// high-water mark of bytes waits for the socket, and `true` again below the
-/// low-water mark; ``waitUntilWritable()`` suspends until then, and the
-/// `async` send methods wait for it themselves. The `write` methods never
-/// wait: a fan-out loop should check ``isWritable`` and skip or coalesce.
+/// The sending side of a WebSocket connection, usable from any thread or task. The `async` methods suit
+/// tasks; the `write` methods are synchronous, never create a task, and write directly on the connection's
+/// event loop (elsewhere they hop once). ``isWritable`` is `false` above the high-water mark until below the
+/// low-water mark: the `async` sends wait for it, the `write` methods never do (fan-out checks it and skips).
 ///
 /// ```swift
 /// try await outbound.send(text: "hello")
@@ -76,10 +68,8 @@ public final class WebSocketOutbound: Sendable {
         try await whenWritable().get()
     }
 
-    /// Succeeds once the outbound buffer is below the low-water mark; fails
-    /// with ``WebSocketSendError/closing(_:)`` if the connection closes first.
-    /// The future form of ``waitUntilWritable()``, for event-loop code that
-    /// must not start a task (a fan-out engine waiting for a slow consumer).
+    /// The future form of ``waitUntilWritable()``, for event-loop code that must not start a task; fails with
+    /// ``WebSocketSendError/closing(_:)`` if the connection closes first.
     public func whenWritable() -> EventLoopFuture<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         execute { $0.waitUntilWritable(promise) }
@@ -127,10 +117,8 @@ public final class WebSocketOutbound: Sendable {
         execute { $0.close(status: WebSocketCloseStatus(code: code, reason: reason), promise: promise) }
     }
 
-    /// Stops reading from the socket until ``resumeReading()``: for an
-    /// event-loop handler whose own backlog of received messages is full
-    /// (TCP flow control then slows the peer). Messages of the read being
-    /// handled are still delivered, and pings and closes wait with the rest.
+    /// Stops reading from the socket until ``resumeReading()`` (TCP flow control then slows the peer), for an
+    /// event-loop handler whose backlog is full. Messages of the current read are still delivered.
     public func holdReading() {
         execute { $0.holdReading() }
     }

@@ -1,9 +1,5 @@
-/// A received message and the time it arrived, as
-/// ``WebSocketInboundMessages/AsyncIterator/nextReceived()`` returns it.
-///
-/// A task consumer may handle a message long after it arrived (it was busy,
-/// or the process stalled); ``receivedAt`` lets it measure what happened on
-/// the wire, not in its own schedule, e.g. for a rate limit.
+/// A received message and the time it arrived (``WebSocketInboundMessages/AsyncIterator/nextReceived()``), so a
+/// task consumer that handles it late can still measure what happened on the wire, e.g. for a rate limit.
 ///
 /// ```swift
 /// var messages = connection.inbound.makeAsyncIterator()
@@ -15,10 +11,8 @@
 public struct WebSocketReceivedMessage: Hashable, Sendable {
     /// The message.
     public var message: WebSocketMessage
-    /// When the message arrived: the time, on the connection's event loop,
-    /// at which the socket read that completed it was handled (for a
-    /// fragmented message, the read of its last frame). Messages read
-    /// together carry the same instant. The continuous clock measures it.
+    /// When the message arrived: the continuous-clock time at which the event loop handled the read that completed
+    /// it (for a fragmented message, its last frame); messages read together share it.
     public var receivedAt: ContinuousClock.Instant
 
     /// A message received at `receivedAt`.

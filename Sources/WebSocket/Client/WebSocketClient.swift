@@ -18,21 +18,14 @@ import Darwin
 /// print(connection.closeStatus ?? "open")
 /// ```
 ///
-/// Frames are masked with a fresh key each (RFC 6455 §5.3); permessage-deflate
-/// is offered when ``WebSocketConfiguration/compression`` is set.
+/// Each frame is masked with a fresh key (RFC 6455 §5.3); permessage-deflate is offered when
+/// ``WebSocketConfiguration/compression`` is set.
 public enum WebSocketClient {
-    /// Connects, performs the opening handshake and returns the open connection.
+    /// Connects, performs the opening handshake and returns the open connection. `subprotocols` are most
+    /// preferred first; `tlsConfiguration` (for `wss://`) defaults to the system roots.
     ///
-    /// - Parameters:
-    ///   - url: `ws://host[:port]/path` or `wss://…`.
-    ///   - subprotocols: offered subprotocols, most preferred first.
-    ///   - configuration: limits, timers, compression offer.
-    ///   - options: buffering and the handshake timeout.
-    ///   - tlsConfiguration: for `wss://`; default trusts the system roots.
-    ///   - headers: extra request headers (authorization, `Origin`).
-    ///   - group: the event loops to use; default NIO's shared singleton group.
-    /// - Throws: ``WebSocketHandshakeError`` (bad URL, rejected or invalid
-    ///   response) or ``WebSocketClientError`` (TCP/TLS failure, timeout).
+    /// - Throws: ``WebSocketHandshakeError`` (bad URL, rejected or invalid response) or ``WebSocketClientError``
+    ///   (TCP/TLS failure, timeout).
     public static func connect(
         url: String,
         subprotocols: [String] = [],
@@ -50,24 +43,9 @@ public enum WebSocketClient {
         }
     }
 
-    /// Connects and performs the opening handshake like
-    /// ``connect(url:subprotocols:configuration:options:tlsConfiguration:headers:group:)``,
-    /// but hands every received message to `eventLoopHandler` on the
-    /// connection's event loop instead of to a task: no task and no async
-    /// sequence per connection, which is what lets one process hold many
-    /// thousands of connections (a load generator).
-    ///
-    /// ```swift
-    /// struct Printer: WebSocketEventLoopHandler {
-    ///     func webSocket(_ outbound: WebSocketOutbound, received message: WebSocketMessage) {
-    ///         print(message.text ?? "")
-    ///     }
-    /// }
-    /// let outbound = try await WebSocketClient.connect(url: "ws://127.0.0.1:8080/chat", eventLoopHandler: Printer())
-    /// outbound.write(.text("hello"))
-    /// ```
-    ///
-    /// `webSocketOpened` runs before this returns, on the event loop.
+    /// Connects like ``connect(url:subprotocols:configuration:options:tlsConfiguration:headers:group:)`` but hands
+    /// every message to `eventLoopHandler` on the connection's event loop: no task per connection, so one process
+    /// can hold many thousands (a load generator). `webSocketOpened` runs on the event loop before this returns.
     public static func connect(
         url: String,
         subprotocols: [String] = [],
@@ -148,11 +126,9 @@ public enum WebSocketClient {
         }
     }
 
-    /// `bootstrap` binding `address` before it connects. On Linux an IPv4
-    /// address with port 0 takes its port at connect, for the whole 4-tuple
-    /// (`IP_BIND_ADDRESS_NO_PORT`): a bare bind searches for a port no socket
-    /// on the address holds, which slowed 19,500 connects from one address 2.6x.
-    /// A kernel without the option (before Linux 4.2) binds as before.
+    /// `bootstrap` binding `address` before it connects. On Linux an IPv4 address with port 0 takes its port at
+    /// connect (`IP_BIND_ADDRESS_NO_PORT`), so connects from one address need no free-port search; a kernel
+    /// without the option (before Linux 4.2) binds as usual.
     private static func bind(_ bootstrap: ClientBootstrap, to address: SocketAddress) -> ClientBootstrap {
         #if os(Linux)
         if case .v4 = address, address.port == 0 {

@@ -2,26 +2,13 @@ public import NIOCore
 
 /// Parses WebSocket frames (RFC 6455 §5.2) from bytes that may hold partial frames.
 ///
-/// The decoder is a value with no hidden state: ``decode(from:messageBytesReceived:maxMessageSize:)``
-/// either consumes one whole frame from the buffer's readable bytes, or
-/// returns `nil` and consumes nothing when more bytes are needed, or throws.
-/// Feeding the same bytes in any chunking therefore gives the same frames and
-/// the same error. Each check runs as soon as the bytes it needs are present:
-/// a frame whose header declares more than ``maxFrameSize`` fails with 1009
-/// before any of its payload is buffered.
-///
-/// Checks, per frame: reserved bits not in ``allowedReservedBits`` (1002);
-/// RSV1 on a control or continuation frame when RSV1 is allowed (RFC 7692
-/// §6, 1002); reserved opcodes (1002); control frames fragmented or longer
-/// than 125 bytes (1002); masking by role (a server requires masked frames, a
-/// client rejects them, 1002); a 64-bit length with its top bit set (1002).
-/// Non-minimal length encodings are accepted, as RFC 6455 allows.
-/// Fragmentation rules across frames are the connection's job
-/// (``WebSocketConnectionStateMachine``).
-///
-/// A masked payload is unmasked into a new buffer in one pass (see
-/// ``WebSocketMaskingKey/unmasked(_:)``); an unmasked payload is a slice of
-/// the input, without a copy.
+/// ``decode(from:messageBytesReceived:maxMessageSize:)`` consumes one whole frame, or returns `nil` and consumes
+/// nothing, or throws, so any chunking of the same bytes gives the same frames and error. Each check runs as soon
+/// as its bytes are present: a header declaring more than ``maxFrameSize`` fails (1009) before its payload is
+/// buffered. Per frame it rejects (1002) reserved bits not allowed, RSV1 on a control or continuation frame
+/// (RFC 7692 §6), reserved opcodes, fragmented or over-125-byte control frames, wrong masking for the role and a
+/// 64-bit length with its top bit set; non-minimal lengths are accepted, as RFC 6455 allows. Fragmentation across
+/// frames is ``WebSocketConnectionStateMachine``'s job. An unmasked payload is a slice of the input, not a copy.
 ///
 /// ```swift
 /// let decoder = FrameDecoder(role: .server, maxFrameSize: 1 << 20)
@@ -39,10 +26,7 @@ public struct FrameDecoder: Sendable {
 
     /// Creates a decoder for the endpoint playing `role`.
     ///
-    /// - Parameters:
-    ///   - maxFrameSize: the payload limit per frame; see
-    ///     ``WebSocketConfiguration/maxFrameSize`` for the default's reasoning.
-    ///   - allowedReservedBits: none unless an extension was negotiated.
+    /// - Parameter allowedReservedBits: none unless an extension was negotiated.
     public init(
         role: WebSocketRole,
         maxFrameSize: Int = WebSocketConfiguration.defaultMaxFrameSize,
@@ -53,18 +37,14 @@ public struct FrameDecoder: Sendable {
         self.allowedReservedBits = allowedReservedBits
     }
 
-    /// Decodes the next frame from the readable bytes of `buffer`.
+    /// Decodes the next frame from the readable bytes of `buffer`, consuming it whole on success.
     ///
     /// - Parameters:
-    ///   - buffer: bytes received so far; a whole frame is consumed on success.
-    ///   - messageBytesReceived: payload bytes of the current message already
-    ///     received in earlier frames (0 for a new message).
-    ///   - maxMessageSize: a text, binary or continuation frame that would
-    ///     take the message past this size fails with
-    ///     ``WebSocketProtocolError/messageTooLarge(length:limit:)`` (1009)
-    ///     before its payload is buffered. Control frames are not counted.
-    /// - Returns: the frame with its payload unmasked, or `nil` when the
-    ///   buffer does not yet hold a whole frame.
+    ///   - messageBytesReceived: payload bytes of the current message in earlier frames (0 for a new message).
+    ///   - maxMessageSize: a data frame taking the message past this fails with
+    ///     ``WebSocketProtocolError/messageTooLarge(length:limit:)`` (1009) before its payload is buffered;
+    ///     control frames do not count.
+    /// - Returns: the frame, unmasked, or `nil` when no whole frame is buffered yet.
     /// - Throws: ``WebSocketProtocolError``; the buffer is then left as it was.
     public func decode(
         from buffer: inout ByteBuffer,
@@ -98,11 +78,8 @@ public struct FrameDecoder: Sendable {
         )
     }
 
-    /// The checked header of the frame at the start of `buffer`, or `nil`
-    /// while the header itself is incomplete. It runs every header check of
-    /// ``decode(from:messageBytesReceived:maxMessageSize:)``, so a caller can
-    /// look at a frame whose payload is still arriving (to fail fast on
-    /// invalid UTF-8).
+    /// The checked header of the frame at the start of `buffer`, or `nil` while it is incomplete; runs every header
+    /// check of ``decode(from:messageBytesReceived:maxMessageSize:)`` so a caller can fail fast on invalid UTF-8.
     func header(
         in buffer: ByteBuffer,
         messageBytesReceived: Int,

@@ -1,12 +1,7 @@
 public import NIOCore
 
-/// Writes WebSocket frames (RFC 6455 §5.2) into a `ByteBuffer`.
-///
-/// The role decides masking: a server writes every frame unmasked (any
-/// ``WebSocketFrame/maskingKey`` is ignored, as RFC 6455 §5.1 forbids server
-/// masking); a client masks every frame with the frame's own key, or with a
-/// fresh key from its ``WebSocketMaskingKeyGenerator`` when the frame has
-/// none. The payload is masked while it is copied, in one pass.
+/// Writes WebSocket frames (RFC 6455 §5.2) into a `ByteBuffer`. A server never masks (§5.1 forbids it); a client
+/// masks every frame with its own key, or a fresh one from its ``WebSocketMaskingKeyGenerator``, while copying.
 ///
 /// ```swift
 /// var encoder = FrameEncoder(role: .client)

@@ -1,14 +1,8 @@
 public import NIOCore
 
-/// An incremental UTF-8 validator for text that arrives in pieces.
-///
-/// It is a finite automaton over the well-formed byte sequences of the
-/// Unicode standard (table 3-7): no overlong forms, no surrogates
-/// (U+D800–U+DFFF), nothing above U+10FFFF. It fails at the first byte that
-/// cannot continue a valid sequence, so the connection rejects a text
-/// message (close code 1007) with the frame that carries its first bad
-/// byte, without waiting for the rest of the message. Runs of ASCII are
-/// checked eight bytes at a time.
+/// An incremental UTF-8 validator for text that arrives in pieces: an automaton over the well-formed sequences of
+/// Unicode table 3-7 (no overlong forms, surrogates or values above U+10FFFF). It fails at the first byte that
+/// cannot continue a valid sequence, so a bad text message fails (1007) with the frame that carries that byte.
 ///
 /// ```swift
 /// var validator = UTF8Validator()
@@ -27,10 +21,8 @@ public struct UTF8Validator: Sendable {
     /// Whether the bytes so far end on a character boundary (and are valid).
     public var isAtCharacterBoundary: Bool { state == Self.accept }
 
-    /// Checks the next bytes of the text.
-    ///
-    /// - Throws: ``WebSocketProtocolError/invalidUTF8(offset:)`` with the
-    ///   index (counted over everything fed so far) of the first invalid byte.
+    /// Checks the next bytes of the text; throws ``WebSocketProtocolError/invalidUTF8(offset:)`` with the index,
+    /// over everything fed so far, of the first invalid byte.
     public mutating func validate(_ buffer: ByteBuffer) throws(WebSocketProtocolError) {
         let failure = buffer.withUnsafeReadableBytes { run(over: $0) }
         if let failure { throw .invalidUTF8(offset: failure) }
@@ -43,10 +35,8 @@ public struct UTF8Validator: Sendable {
         if let failure = run(over: bytes) { throw .invalidUTF8(offset: failure) }
     }
 
-    /// Checks that the text ends on a character boundary.
-    ///
-    /// - Throws: ``WebSocketProtocolError/truncatedUTF8(length:)`` when the
-    ///   last sequence is incomplete.
+    /// Checks that the text ends on a character boundary; throws ``WebSocketProtocolError/truncatedUTF8(length:)``
+    /// otherwise.
     public func finish() throws(WebSocketProtocolError) {
         guard state == Self.accept else { throw .truncatedUTF8(length: bytesValidated) }
     }

@@ -1,9 +1,5 @@
-/// The status code of a close frame (RFC 6455 §7.4, IANA registry).
-///
-/// Codes RFC 6455 names have their own cases; every other value, including
-/// application codes 3000–4999, is ``unknown(_:)``. Build codes from numbers
-/// with ``init(code:)`` so that, say, 1000 becomes ``normalClosure`` rather
-/// than `unknown(1000)`.
+/// The status code of a close frame (RFC 6455 §7.4, IANA registry). Codes the RFC names have their own cases,
+/// others (application codes 3000–4999 too) are ``unknown(_:)``; ``init(code:)`` maps 1000 to ``normalClosure``.
 ///
 /// ```swift
 /// let code = WebSocketCloseCode(code: 4001)   // .unknown(4001)
@@ -88,10 +84,8 @@ public enum WebSocketCloseCode: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the code may appear in a close frame: 1000–1003, 1007–1014 and
-    /// 3000–4999. A received close frame with any other code is a protocol
-    /// error (1002); 1004–1006 and 1015 are reserved, 0–999 unused, 1016–2999
-    /// reserved for future RFCs, 5000 and above undefined.
+    /// Whether the code may appear in a close frame: 1000–1003, 1007–1014 and 3000–4999; a received close frame
+    /// with any other code is a protocol error (1002).
     public var isValidOnWire: Bool {
         switch code {
         case 1000...1003, 1007...1014, 3000...4999: true

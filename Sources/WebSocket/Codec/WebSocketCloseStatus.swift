@@ -19,15 +19,12 @@ public struct WebSocketCloseStatus: Hashable, Sendable, CustomStringConvertible 
         self.reason = reason
     }
 
-    /// Parses and validates a received close frame's payload.
+    /// Parses and validates a received close frame's payload; an empty one gives
+    /// ``WebSocketCloseCode/noStatusReceived``.
     ///
-    /// An empty payload gives ``WebSocketCloseCode/noStatusReceived``.
-    ///
-    /// - Throws: ``WebSocketProtocolError/closePayloadTooShort`` for a 1-byte
-    ///   payload, ``WebSocketProtocolError/invalidCloseCode(_:)`` for a code
-    ///   that may not be sent (see ``WebSocketCloseCode/isValidOnWire``), and
-    ///   ``WebSocketProtocolError/invalidUTF8(offset:)`` (offset within the
-    ///   reason) or ``WebSocketProtocolError/truncatedUTF8(length:)`` for a bad reason.
+    /// - Throws: ``WebSocketProtocolError/closePayloadTooShort`` for 1 byte,
+    ///   ``WebSocketProtocolError/invalidCloseCode(_:)`` for a code not ``WebSocketCloseCode/isValidOnWire``,
+    ///   and a UTF-8 error for a bad reason.
     public init(parsing payload: ByteBuffer) throws(WebSocketProtocolError) {
         var payload = payload
         guard payload.readableBytes > 0 else {

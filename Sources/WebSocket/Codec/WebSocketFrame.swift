@@ -1,11 +1,7 @@
 public import NIOCore
 
-/// One WebSocket frame (RFC 6455 §5.2).
-///
-/// A frame decoded by ``FrameDecoder`` always holds its payload **unmasked**;
-/// ``maskingKey`` then records the key the peer masked it with (or `nil`).
-/// A frame given to ``FrameEncoder`` holds its payload unmasked too; the
-/// encoder applies ``maskingKey`` while writing the bytes.
+/// One WebSocket frame (RFC 6455 §5.2). Its payload is always unmasked: ``maskingKey`` records the peer's key
+/// after ``FrameDecoder``, and is applied by ``FrameEncoder`` while writing.
 ///
 /// ```swift
 /// let hello = WebSocketFrame(opcode: .text, payload: ByteBuffer(string: "Hello"))

@@ -1,9 +1,7 @@
 public import NIOCore
 
-/// The 32-bit key a client masks its frames with (RFC 6455 §5.3).
-///
-/// Byte `i` of a payload is XORed with byte `i % 4` of the key. Masking and
-/// unmasking are the same operation.
+/// The 32-bit key a client masks its frames with (RFC 6455 §5.3): byte `i` of a payload is XORed with byte
+/// `i % 4` of the key, so masking and unmasking are the same operation.
 ///
 /// ```swift
 /// let key = WebSocketMaskingKey(0x37, 0xfa, 0x21, 0x3d)
@@ -37,11 +35,8 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         UInt8(truncatingIfNeeded: rawValue >> (24 - 8 * (index & 3)))
     }
 
-    /// A key drawn from `generator`.
-    ///
-    /// RFC 6455 §5.3 asks for keys an attacker cannot predict; the system
-    /// generator (the default) is a cryptographic source. ``FrameEncoder``
-    /// uses a faster seeded generator, see ``WebSocketMaskingKeyGenerator``.
+    /// A key drawn from `generator`. RFC 6455 §5.3 asks for keys an attacker cannot predict: the default system
+    /// generator is cryptographic (``FrameEncoder`` uses ``WebSocketMaskingKeyGenerator``).
     public static func random(using generator: inout some RandomNumberGenerator) -> WebSocketMaskingKey {
         WebSocketMaskingKey(rawValue: generator.next())
     }
@@ -58,10 +53,8 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         return String(repeating: "0", count: 8 - hex.count) + hex
     }
 
-    /// Masks or unmasks the readable bytes of `buffer` in place.
-    ///
-    /// - Parameter offset: the position of the buffer's first readable byte
-    ///   within the frame's payload, for data masked in pieces (default 0).
+    /// Masks or unmasks the readable bytes of `buffer` in place; `offset` is their position in the frame's
+    /// payload, for data masked in pieces.
     public func unmask(_ buffer: inout ByteBuffer, offset: Int = 0) {
         buffer.withUnsafeMutableReadableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -69,10 +62,8 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Returns a masked (or unmasked) copy of the readable bytes of `buffer`.
-    ///
-    /// This makes one pass that reads, XORs and writes, so it costs about as
-    /// much as copying the bytes and never copies a shared buffer first.
+    /// Returns a masked (or unmasked) copy of the readable bytes of `buffer`, in one pass that never copies a
+    /// shared buffer first.
     public func unmasked(_ buffer: ByteBuffer) -> ByteBuffer {
         buffer.withUnsafeReadableBytes { unmasked($0) }
     }
@@ -94,11 +85,8 @@ public struct WebSocketMaskingKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// XORs `count` bytes from `source` into `target` (which may be the same
-    /// memory), starting at key position `offset % 4`.
-    ///
-    /// Works 32 bytes per step as four unaligned 64-bit words, then 8 bytes
-    /// per step, then byte by byte for the tail; no alignment is assumed.
+    /// XORs `count` bytes from `source` into `target` (which may be the same memory), from key position
+    /// `offset % 4`; assumes no alignment.
     package func xor(from source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int, offset: Int) {
         let phase = offset & 3
         // The key repeated twice, rotated to start at `phase`, in memory order.

@@ -1,11 +1,6 @@
-/// A fast source of masking keys for a client's frames.
-///
-/// It is a wyrand generator (a 64-bit multiply-xorshift) seeded from the
-/// system's cryptographic random source when created and re-seeded every
-/// 65,536 keys. Its keys are not predictable without the seed, which is what
-/// RFC 6455 §5.3 asks for (masking protects intermediaries against
-/// cache poisoning by scripted clients; it is not encryption), and drawing one
-/// costs a few nanoseconds instead of a system call.
+/// A fast source of masking keys for a client's frames: wyrand, seeded from the system's cryptographic source
+/// and re-seeded every 65,536 keys. Its keys are unpredictable without the seed, which is what RFC 6455 §5.3
+/// asks for (masking guards intermediaries against cache poisoning; it is not encryption).
 public struct WebSocketMaskingKeyGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
     private var drawsUntilReseed: Int

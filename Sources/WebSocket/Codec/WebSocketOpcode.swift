@@ -1,8 +1,5 @@
-/// The 4-bit opcode of a WebSocket frame (RFC 6455 §5.2).
-///
-/// Opcodes 0x3–0x7 and 0xB–0xF are reserved; a frame that carries one is a
-/// protocol error (close code 1002), so they are representable here only so
-/// that the decoder can report them.
+/// The 4-bit opcode of a WebSocket frame (RFC 6455 §5.2). Reserved opcodes (0x3–0x7, 0xB–0xF) are a protocol
+/// error (1002), representable only so the decoder can report them.
 public struct WebSocketOpcode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The opcode's 4-bit value.
     public let rawValue: UInt8

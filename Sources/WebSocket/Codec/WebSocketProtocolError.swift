@@ -1,7 +1,5 @@
-/// A violation of RFC 6455 / RFC 7692 by the peer, found while reading.
-///
-/// Each error names the offending value, and ``closeCode`` is the one place
-/// that decides which close code fails the connection for it.
+/// A violation of RFC 6455 / RFC 7692 by the peer, found while reading; ``closeCode`` is the one place that
+/// decides which close code fails the connection for it.
 ///
 /// ```swift
 /// do { _ = try decoder.decode(from: &buffer) }
@@ -76,10 +74,8 @@ public struct WebSocketProtocolError: Error, Hashable, Sendable, CustomStringCon
     /// More pings arrived in one second than the configured limit (given).
     public static func tooManyPings(limit: Int) -> Self { Self(.tooManyPings(limit: limit)) }
 
-    /// The close code that fails the connection for this error: 1009 for
-    /// sizes over a limit, 1007 for invalid UTF-8 or undecodable compressed
-    /// data, 1008 for a peer over the ping limit, 1002 for every other
-    /// protocol violation.
+    /// The close code that fails the connection: 1009 for sizes over a limit, 1007 for invalid UTF-8 or compressed
+    /// data, 1008 for too many pings, 1002 for every other violation.
     public var closeCode: WebSocketCloseCode {
         switch base {
         case .tooManyPings:

@@ -1,8 +1,5 @@
-/// A set of the three reserved header bits (RFC 6455 §5.2), with the values
-/// they have in the first header byte.
-///
-/// A bit that no negotiated extension claims must be zero; the decoder fails
-/// a frame carrying one with close code 1002.
+/// The three reserved header bits (RFC 6455 §5.2), valued as in the first header byte. A bit no negotiated
+/// extension claims must be zero, else the decoder fails the frame with 1002.
 public struct WebSocketReservedBits: OptionSet, Hashable, Sendable {
     /// The bits, as they appear in the first header byte.
     public let rawValue: UInt8

@@ -1,38 +1,23 @@
-/// Negotiation of the permessage-deflate extension (RFC 7692 §7.1), as
-/// strings in and out for the opening handshake.
+/// Negotiation of the permessage-deflate extension (RFC 7692 §7.1), as strings in and out for the handshake.
 ///
-/// Server side:
 /// ```swift
-/// let offers = request.headers["Sec-WebSocket-Extensions"]       // [String], maybe several
+/// // Server:
 /// if let (header, parameters) = try PerMessageDeflate.negotiate(offers: offers, configuration: config) {
 ///     response.headers.add(name: "Sec-WebSocket-Extensions", value: header)
-///     // WebSocketConnectionStateMachine(role: .server, configuration: ..., deflate: parameters)
 /// }
-/// ```
-/// Client side:
-/// ```swift
-/// request.headers.add(name: "Sec-WebSocket-Extensions", value: PerMessageDeflate.clientOffer(configuration: config))
-/// // on the 101 response, if it has the header:
+/// // Client: send clientOffer(configuration:), then, when the 101 response has the header:
 /// let parameters = try PerMessageDeflate.acceptResponse(responseHeader, offered: config)
 /// ```
 public enum PerMessageDeflate {
     /// The extension's registered name.
     public static let extensionName = "permessage-deflate"
 
-    /// Chooses the first permessage-deflate offer the server can accept.
+    /// Chooses the first permessage-deflate offer the server can accept; offers that break RFC 7692 §7 or that the
+    /// configuration cannot meet are declined one by one, as §5 requires.
     ///
-    /// Offers that break RFC 7692 §7 (unknown or repeated parameters, bad
-    /// values) or that the configuration cannot meet (it limits the
-    /// client's window but the offer lacks `client_max_window_bits`) are
-    /// declined one by one, as §5 requires; other extensions are ignored.
-    ///
-    /// - Parameters:
-    ///   - headerValues: every `Sec-WebSocket-Extensions` value of the request.
-    ///   - configuration: the server's wishes (see ``PerMessageDeflateConfiguration``).
-    /// - Returns: the response header value and the agreed parameters, or
-    ///   `nil` to decline compression (send no extensions header).
-    /// - Throws: ``WebSocketExtensionError/malformedHeader(_:position:expected:)``
-    ///   when a header value does not parse (answer HTTP 400).
+    /// - Returns: the response header value and the agreed parameters, or `nil` to send no extensions header.
+    /// - Throws: ``WebSocketExtensionError/malformedHeader(_:position:expected:)`` when a value does not parse
+    ///   (answer HTTP 400).
     public static func negotiate(
         offers headerValues: [String],
         configuration: PerMessageDeflateConfiguration
@@ -45,11 +30,8 @@ public enum PerMessageDeflate {
         return nil
     }
 
-    /// The offer a client sends: its configured flags and window bits, and
-    /// always `client_max_window_bits` so that the server may limit the
+    /// The offer a client sends; it always includes `client_max_window_bits` so the server may limit the
     /// client's window.
-    ///
-    /// For the default configuration: `permessage-deflate; server_no_context_takeover; client_no_context_takeover; client_max_window_bits`.
     public static func clientOffer(configuration: PerMessageDeflateConfiguration) -> String {
         var parts = [extensionName]
         if configuration.serverNoContextTakeover { parts.append("server_no_context_takeover") }
@@ -59,18 +41,11 @@ public enum PerMessageDeflate {
         return parts.joined(separator: "; ")
     }
 
-    /// Checks the server's response to ``clientOffer(configuration:)``.
+    /// Checks the server's response to ``clientOffer(configuration:)``; call it only when the response has a
+    /// `Sec-WebSocket-Extensions` header (without one, compression is off).
     ///
-    /// Call it only when the response has a `Sec-WebSocket-Extensions`
-    /// header; without one, compression is off.
-    ///
-    /// - Parameters:
-    ///   - headerValue: the response's `Sec-WebSocket-Extensions` value.
-    ///   - configuration: the configuration the offer was made from.
-    /// - Returns: the agreed parameters.
-    /// - Throws: ``WebSocketExtensionError`` when the response names another
-    ///   extension or several, has unknown, repeated or invalid parameters,
-    ///   or a window larger than offered: the client must then fail the connection.
+    /// - Throws: ``WebSocketExtensionError`` for another or several extensions, bad parameters or a window larger
+    ///   than offered: the client must then fail the connection.
     public static func acceptResponse(
         _ headerValue: String,
         offered configuration: PerMessageDeflateConfiguration

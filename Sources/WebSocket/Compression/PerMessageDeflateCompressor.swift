@@ -1,20 +1,10 @@
 import CompressNIO
 public import NIOCore
 
-/// Compresses whole messages for permessage-deflate (RFC 7692 §7.2.1).
-///
-/// Each message is deflated as raw DEFLATE with a sync flush, and the
-/// trailing empty block `0x00 0x00 0xFF 0xFF` is removed. With context
-/// takeover the compressor's window carries over from message to message
-/// (better ratios for similar messages); without it the compressor resets
-/// after every message, so its output depends on that message alone.
-///
-/// Window bits must be 9–15: zlib cannot compress with a 256-byte window,
-/// so a side that negotiated 8 bits for its own compression sends its
-/// messages uncompressed instead (RFC 7692 lets any message be uncompressed).
-///
-/// It wraps a zlib stream, so it is a non-`Sendable` class: one per
-/// connection, used on that connection's event loop.
+/// Compresses whole messages for permessage-deflate (RFC 7692 §7.2.1): raw DEFLATE with a sync flush, without
+/// the trailing `0x00 0x00 0xFF 0xFF`. Without context takeover it resets after every message.
+/// Window bits are 9–15: zlib cannot use 8, so a side with 8 sends uncompressed, as RFC 7692 allows.
+/// It wraps a zlib stream, so it is not `Sendable`: one per connection, on that connection's event loop.
 ///
 /// ```swift
 /// let compressor = try PerMessageDeflateCompressor(windowBits: 15, noContextTakeover: true)
@@ -27,15 +17,10 @@ public final class PerMessageDeflateCompressor {
     public let noContextTakeover: Bool
     private let zlib: ZlibCompressor
 
-    /// Creates a compressor.
+    /// Creates a compressor with `windowBits` 9–15 and zlib levels 1–9.
     ///
-    /// - Parameters:
-    ///   - windowBits: 9–15.
-    ///   - noContextTakeover: reset after every message.
-    ///   - compressionLevel: zlib level 1–9 (default 6).
-    ///   - memoryLevel: zlib memory level 1–9 (default 8).
-    /// - Throws: ``WebSocketSendError/compressionFailed(_:)`` when an argument
-    ///   is out of range or zlib cannot allocate its state.
+    /// - Throws: ``WebSocketSendError/compressionFailed(_:)`` when an argument is out of range or zlib cannot
+    ///   allocate its state.
     public init(windowBits: Int, noContextTakeover: Bool, compressionLevel: Int = 6, memoryLevel: Int = 8)
         throws(WebSocketSendError)
     {

@@ -1,31 +1,17 @@
-/// What this endpoint asks for and accepts when negotiating permessage-deflate,
-/// and how it compresses.
-///
-/// The same value serves both roles:
-/// - A **server** puts `server_no_context_takeover` / `client_no_context_takeover`
-///   in its response when the matching flag is set (RFC 7692 lets a server add
-///   both unasked), answers with at most ``serverMaxWindowBits``, and asks the
-///   client for at most ``clientMaxWindowBits`` (declining offers that cannot
-///   limit the client's window when that is set).
-/// - A **client** puts the flags and window bits in its offer, and always
-///   offers `client_max_window_bits` so the server may limit its window.
+/// What this endpoint asks for and accepts when negotiating permessage-deflate, and how it compresses. A server
+/// adds the no-context-takeover flags that are set (RFC 7692 allows it unasked) and limits the windows; a client
+/// offers them and always `client_max_window_bits`.
 ///
 /// ```swift
 /// var compression = PerMessageDeflateConfiguration()
 /// compression.minimumMessageSize = 1024   // compress only messages of 1 KiB and more
 /// ```
 public struct PerMessageDeflateConfiguration: Hashable, Sendable {
-    /// Whether the server resets its compressor after each message. Default
-    /// `true`: a server then keeps no compression state between messages
-    /// (a zlib compressor with a 32 KiB window holds about 256 KiB), and can
-    /// compress a broadcast once for every connection
-    /// (``WebSocketPreparedMessage``); the cost is a worse ratio for series
-    /// of similar small messages.
+    /// Whether the server resets its compressor after each message. Default `true`: no compression state between
+    /// messages, and a broadcast is compressed once for all (``WebSocketPreparedMessage``), at some cost in ratio.
     public var serverNoContextTakeover: Bool
-    /// Whether the client resets its compressor after each message. Default
-    /// `true`: a server then keeps no inflate state between messages (zlib's
-    /// inflater holds about 40 KiB with a 32 KiB window), so idle connections
-    /// stay small; client messages are mostly small actions, so little ratio is lost.
+    /// Whether the client resets its compressor after each message. Default `true`: the server then keeps no
+    /// inflate state between messages, so idle connections stay small.
     public var clientNoContextTakeover: Bool
     /// The largest window the server compresses with, 2^n bytes (8–15).
     /// Default `nil`: not constrained, which means 15 (32 KiB), zlib's best.

@@ -1,17 +1,9 @@
 import CompressNIO
 public import NIOCore
 
-/// Inflates permessage-deflate messages (RFC 7692 §7.2.2), bounded by a size limit.
-///
-/// Feed a message's frames in order with ``inflate(_:into:isFinal:limit:)``;
-/// the last call appends the `0x00 0x00 0xFF 0xFF` tail the sender removed.
-/// Output is produced in chunks of at most 16 KiB and the limit is checked
-/// before each chunk is kept, so a small message that would inflate to
-/// gigabytes (a "deflate bomb") stops with 1009 once it would pass the
-/// limit, never holding more than the limit plus one chunk. Without context takeover the
-/// inflater resets after each message.
-///
-/// A non-`Sendable` class wrapping a zlib stream: one per connection.
+/// Inflates permessage-deflate messages (RFC 7692 §7.2.2) in chunks of at most 16 KiB, checking the limit before
+/// keeping each, so a deflate bomb fails with 1009 holding at most the limit plus one chunk.
+/// It wraps a zlib stream, so it is not `Sendable`: one per connection.
 public final class PerMessageDeflateDecompressor {
     /// The window size the peer compresses with, 2^n bytes (8–15).
     public let windowBits: Int
@@ -21,10 +13,8 @@ public final class PerMessageDeflateDecompressor {
     private static let chunkSize = 16 * 1024
     private static let tail = ByteBuffer(bytes: [0x00, 0x00, 0xFF, 0xFF])
 
-    /// Creates a decompressor for a peer compressing with at most 2^`windowBits` bytes of window.
-    ///
-    /// - Throws: ``WebSocketProtocolError/invalidCompressedData(_:)`` when
-    ///   `windowBits` is outside 8–15 or zlib cannot allocate its state.
+    /// Creates a decompressor for a peer compressing with at most 2^`windowBits` bytes of window; throws
+    /// ``WebSocketProtocolError/invalidCompressedData(_:)`` outside 8–15 or when zlib cannot allocate its state.
     public init(windowBits: Int, noContextTakeover: Bool) throws(WebSocketProtocolError) {
         guard (8...15).contains(windowBits) else { throw .invalidCompressedData("window bits \(windowBits) outside 8-15") }
         self.windowBits = windowBits
@@ -36,16 +26,11 @@ public final class PerMessageDeflateDecompressor {
         }
     }
 
-    /// Inflates one frame's compressed payload, appending to `output`.
+    /// Inflates one frame's (unmasked) payload, appending to `output`; with `isFinal` it also inflates the
+    /// `0x00 0x00 0xFF 0xFF` tail the sender removed.
     ///
-    /// - Parameters:
-    ///   - payload: the frame's (unmasked) payload.
-    ///   - output: the message so far; inflated bytes are appended.
-    ///   - isFinal: whether this is the message's last frame.
-    ///   - limit: the largest `output.readableBytes` allowed.
-    /// - Throws: ``WebSocketProtocolError/messageTooLarge(length:limit:)``
-    ///   once the output passes `limit`; ``WebSocketProtocolError/invalidCompressedData(_:)``
-    ///   for data zlib rejects.
+    /// - Throws: ``WebSocketProtocolError/messageTooLarge(length:limit:)`` once `output` passes `limit`,
+    ///   ``WebSocketProtocolError/invalidCompressedData(_:)`` for data zlib rejects.
     public func inflate(
         _ payload: ByteBuffer,
         into output: inout ByteBuffer,

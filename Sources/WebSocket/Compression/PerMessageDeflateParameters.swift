@@ -1,9 +1,5 @@
-/// The permessage-deflate settings two endpoints agreed on (RFC 7692 §7.1).
-///
-/// The values are neutral: they describe both directions, whichever side
-/// reads them. ``PerMessageDeflate/negotiate(offers:configuration:)`` (server)
-/// and ``PerMessageDeflate/acceptResponse(_:offered:)`` (client) produce them;
-/// ``WebSocketConnectionStateMachine`` takes them.
+/// The permessage-deflate settings two endpoints agreed on (RFC 7692 §7.1), describing both directions whichever
+/// side reads them: ``PerMessageDeflate`` produces them, ``WebSocketConnectionStateMachine`` takes them.
 public struct PerMessageDeflateParameters: Hashable, Sendable, CustomStringConvertible {
     /// The server resets its compressor after every message.
     public var serverNoContextTakeover: Bool

@@ -1,8 +1,5 @@
-/// A `Sec-WebSocket-Extensions` header that does not parse, or a
-/// permessage-deflate response a client must refuse (RFC 7692 §5).
-///
-/// During the opening handshake, a server answers a header that does not
-/// parse with HTTP 400; a client fails the connection on any of these.
+/// A `Sec-WebSocket-Extensions` header that does not parse (a server answers 400), or a permessage-deflate
+/// response a client must refuse by failing the connection (RFC 7692 §5).
 public struct WebSocketExtensionError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Base: Hashable, Sendable {
         case malformedHeader(String, position: Int, expected: String)

@@ -33,13 +33,8 @@ public struct WebSocketExtensionOffer: Hashable, Sendable, CustomStringConvertib
         self.parameters = parameters
     }
 
-    /// Parses every element of one or more header values, in order.
-    ///
-    /// Accepts the grammar of RFC 6455 §9.1 with optional whitespace around
-    /// `,`, `;` and `=`, empty list elements, and quoted-string values (whose
-    /// unescaped content must be a token).
-    ///
-    /// - Throws: ``WebSocketExtensionError/malformedHeader(_:position:expected:)``.
+    /// Parses every element of one or more header values, in order: RFC 6455 §9.1 with optional whitespace, empty
+    /// elements and quoted-string values (whose content must be a token). Throws `malformedHeader`.
     public static func parse(_ headerValues: [String]) throws(WebSocketExtensionError) -> [WebSocketExtensionOffer] {
         var offers: [WebSocketExtensionOffer] = []
         for header in headerValues {

@@ -1,7 +1,5 @@
-/// A connection's permessage-deflate: the parameters negotiated in the
-/// handshake and the zlib streams it holds right now. Kept out of line by
-/// ``WebSocketConnectionStateMachine``: a connection without compression
-/// has none.
+/// A connection's permessage-deflate: the negotiated parameters and the zlib streams it holds now; kept out of
+/// line by ``WebSocketConnectionStateMachine``, so a connection without compression has none.
 struct ConnectionCompression {
     /// The negotiated parameters.
     let parameters: PerMessageDeflateParameters

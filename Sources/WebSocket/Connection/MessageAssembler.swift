@@ -31,10 +31,8 @@ struct MessageAssembler {
         self.maxMessageSize = maxMessageSize
     }
 
-    /// Takes a text, binary or continuation frame; returns the message it completes, if any.
-    ///
-    /// `decompressor` must be given for a frame of a compressed message
-    /// (the decoder accepts RSV1 only when permessage-deflate was negotiated).
+    /// Takes a text, binary or continuation frame; returns the message it completes, if any. `decompressor` is
+    /// required for a frame of a compressed message.
     mutating func receive(
         _ frame: WebSocketFrame,
         decompressor: PerMessageDeflateDecompressor?

@@ -1,8 +1,5 @@
-/// A value kept in a heap box of its own, so that its holder stores one
-/// pointer instead of the value: for state that an idle connection never
-/// uses (the close handshake's statuses, a message still arriving,
-/// compression), which would otherwise widen every connection's handler.
-/// Copies share the box until one of them changes (copy on write).
+/// A value in a copy-on-write heap box, so its holder stores one pointer: for state an idle connection never
+/// uses, which would otherwise widen every connection's handler.
 struct OutOfLine<Value> {
     private final class Box {
         var value: Value

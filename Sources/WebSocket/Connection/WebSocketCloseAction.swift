@@ -6,11 +6,8 @@ public struct WebSocketCloseAction: Hashable, Sendable {
     /// A close frame to write and flush first; `nil` when there is none to
     /// send (ours went out earlier, or a timeout expired).
     public var frame: ByteBuffer?
-    /// `true`: close the TCP connection once ``frame`` is written (or at
-    /// once without a frame). `false`: keep reading; the peer's close frame
-    /// or its closing of TCP ends things, and
-    /// ``WebSocketConnectionStateMachine/nextDeadline`` is when to give up
-    /// (``WebSocketConfiguration/closeTimeout``).
+    /// `true`: close TCP once ``frame`` is written (at once without a frame). `false`: keep reading until the peer
+    /// closes, giving up at ``WebSocketConnectionStateMachine/nextDeadline``.
     public var closeConnection: Bool
     /// The protocol violation that made this endpoint fail the connection, if that is why.
     public var error: WebSocketProtocolError?

@@ -1,10 +1,7 @@
 public import NIOCore
 
-/// Limits, timers and compression settings of one WebSocket connection.
-///
-/// Every field has a default chosen for a server holding many connections
-/// of small JSON messages; a client receiving large snapshots may raise
-/// ``maxMessageSize``.
+/// Limits, timers and compression of one WebSocket connection; the defaults suit a server holding many
+/// connections of small JSON messages (a client receiving large snapshots may raise ``maxMessageSize``).
 ///
 /// ```swift
 /// var configuration = WebSocketConfiguration()
@@ -16,21 +13,14 @@ public struct WebSocketConfiguration: Hashable, Sendable {
     /// The default of ``maxFrameSize``: 1 MiB.
     public static let defaultMaxFrameSize = 1 << 20
 
-    /// The largest payload one received frame may declare. Default 1 MiB:
-    /// a frame is buffered whole before it is handled, so this bounds what a
-    /// peer can make us hold per frame, while leaving room for any normal
-    /// message to fit in one frame. Larger frames fail with 1009 as soon as
-    /// their header arrives.
+    /// The largest payload one received frame may declare. Default 1 MiB: a frame is buffered whole, so this bounds
+    /// what a peer can make this endpoint hold; a larger frame fails with 1009 as soon as its header arrives.
     public var maxFrameSize: Int
-    /// The largest message, after reassembly and after inflating, that may
-    /// be received. Default 4 MiB: large state snapshots fit, and one
-    /// connection cannot make the server hold more than that. Larger
-    /// messages fail with 1009 as soon as the running total passes it.
+    /// The largest message that may be received, after reassembly and inflating. Default 4 MiB; a larger one fails
+    /// with 1009 as soon as the running total passes it.
     public var maxMessageSize: Int
-    /// How long to wait for the peer's close frame after sending ours (and,
-    /// for a client, for the server to close TCP after the handshake) before
-    /// closing the connection anyway. Default 5 s: enough for a peer across
-    /// the world to flush and answer, short enough to free resources quickly.
+    /// How long to wait for the peer's close frame after sending one (for a client, also for the server to close
+    /// TCP) before closing anyway. Default 5 s.
     public var closeTimeout: TimeAmount
     /// How long after the last received byte a ping is sent; `nil` sends
     /// none. Default 30 s: below the 60 s idle cut of common proxies and
@@ -40,11 +30,8 @@ public struct WebSocketConfiguration: Hashable, Sendable {
     /// (close code 1001, then ``closeTimeout``); `nil` never. Default 90 s:
     /// three missed ping intervals, so only a dead peer hits it.
     public var idleTimeout: TimeAmount?
-    /// The most pings the peer may send in one second (counted in whole
-    /// seconds); one more fails the connection with 1008. `nil`: no
-    /// limit. Default 100: keepalive pings come every few seconds at most,
-    /// while a peer sending pings as fast as it can would keep the event
-    /// loop it shares with other connections busy answering them.
+    /// The most pings the peer may send per (whole) second; one more fails the connection with 1008. `nil`: no
+    /// limit. Default 100, so a ping flood cannot keep a shared event loop busy.
     public var maxPingsPerSecond: Int?
     /// permessage-deflate settings; `nil` never negotiates compression.
     /// Default: on, with the defaults of ``PerMessageDeflateConfiguration``.

@@ -1,25 +1,7 @@
 public import NIOCore
 
-/// What a channel handler must do after asking ``WebSocketConnectionStateMachine``
-/// something. One enum serves reads, timers and closing, so the handler
-/// needs a single `perform(_:)`.
-///
-/// ```swift
-/// func perform(_ action: WebSocketConnectionAction, context: ChannelHandlerContext) {
-///     switch action {
-///     case .doNothing: break
-///     case .deliver(let message): context.fireChannelRead(wrapInboundOut(message))
-///     case .write(let bytes), .pong(let bytes): context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
-///     case .close(let close):
-///         if let frame = close.frame {
-///             let written = context.writeAndFlush(wrapOutboundOut(frame))
-///             if close.closeConnection { written.whenComplete { _ in context.close(promise: nil) } }
-///         } else if close.closeConnection {
-///             context.close(promise: nil)
-///         }
-///     }
-/// }
-/// ```
+/// What a channel handler must do after asking ``WebSocketConnectionStateMachine`` something; one enum for
+/// reads, timers and closing, so the handler needs a single `perform(_:)`.
 public enum WebSocketConnectionAction: Hashable, Sendable {
     /// Nothing to do (a frame was consumed, a pong arrived, a timer was early).
     case doNothing

@@ -1,21 +1,13 @@
 public import NIOCore
 
 extension WebSocketConnectionStateMachine {
-    /// Encodes a message into frames to write.
+    /// Encodes a message into frames, returned as one buffer to write. With permessage-deflate, a message of at
+    /// least ``PerMessageDeflateConfiguration/minimumMessageSize`` bytes is compressed (RSV1 on its first frame
+    /// only) unless this side's window was negotiated down to 8 bits, which zlib cannot produce.
     ///
-    /// With permessage-deflate negotiated, a message of at least
-    /// ``PerMessageDeflateConfiguration/minimumMessageSize`` bytes is
-    /// compressed (RSV1 on its first frame only), unless this side's window
-    /// was negotiated down to 8 bits, which zlib cannot produce.
-    ///
-    /// - Parameters:
-    ///   - message: the text or binary message.
-    ///   - fragmentSize: split the (compressed) payload into frames of at
-    ///     most this many bytes; `nil` sends one frame.
-    /// - Returns: the bytes of all frames, to write in one go.
-    /// - Throws: ``WebSocketSendError/closing(_:)`` after this endpoint sent
-    ///   or received a close frame; ``WebSocketSendError/invalidFragmentSize(_:)``;
-    ///   ``WebSocketSendError/compressionFailed(_:)``.
+    /// - Parameter fragmentSize: the largest (compressed) payload per frame; `nil` sends one frame.
+    /// - Throws: ``WebSocketSendError/closing(_:)`` once a close frame was sent or received,
+    ///   ``WebSocketSendError/invalidFragmentSize(_:)``, ``WebSocketSendError/compressionFailed(_:)``.
     public mutating func send(_ message: WebSocketMessage, fragmentSize: Int? = nil) throws(WebSocketSendError)
         -> ByteBuffer
     {
@@ -47,16 +39,9 @@ extension WebSocketConnectionStateMachine {
         return output
     }
 
-    /// The bytes to write for a message prepared once for many connections.
-    ///
-    /// A server uses the prepared frame as is: the compressed one when this
-    /// connection negotiated `server_no_context_takeover` and a window at
-    /// least as large as the one it was compressed with, else the plain one.
-    /// When the server keeps its compression context (context takeover),
-    /// the message is compressed again for this connection, because the
-    /// peer's inflater window must follow this connection's own compressor.
-    /// A client always encodes the message anew, since its frames need
-    /// their own masking keys.
+    /// The bytes to write for a message prepared once for many connections. A server reuses the compressed frame
+    /// only with `server_no_context_takeover` and a window at least as large; with context takeover it compresses
+    /// again, since the peer's window follows this connection's compressor. A client always encodes anew (masking).
     ///
     /// - Throws: as ``send(_:fragmentSize:)``.
     public mutating func send(_ prepared: WebSocketPreparedMessage) throws(WebSocketSendError) -> ByteBuffer {
@@ -75,28 +60,22 @@ extension WebSocketConnectionStateMachine {
         return prepared.uncompressedFrame
     }
 
-    /// Encodes a ping; the peer answers with a pong carrying the same payload.
-    ///
-    /// - Throws: ``WebSocketSendError/controlPayloadTooLong(_:)`` above 125
-    ///   bytes, ``WebSocketSendError/closing(_:)`` once closing.
+    /// Encodes a ping; the peer answers with a pong carrying the same payload. Throws
+    /// ``WebSocketSendError/controlPayloadTooLong(_:)`` above 125 bytes, ``WebSocketSendError/closing(_:)`` once
+    /// closing.
     public mutating func sendPing(_ payload: ByteBuffer = ByteBuffer()) throws(WebSocketSendError) -> ByteBuffer {
         guard state == .open else { throw .closing(state) }
         guard payload.readableBytes <= 125 else { throw .controlPayloadTooLong(payload.readableBytes) }
         return encoder.encode(WebSocketFrame(opcode: .ping, payload: payload))
     }
 
-    /// Starts the close handshake: returns the close frame to write; then
-    /// keep reading until the peer's close arrives (or ``nextDeadline``
-    /// passes, see ``timerFired(now:)``). No data frame may be sent afterwards.
+    /// Starts the close handshake and returns the close frame to write; keep reading until the peer's close
+    /// arrives or ``nextDeadline`` passes. No data frame may be sent afterwards.
     ///
-    /// - Parameters:
-    ///   - status: the code and reason to send; the reason is cut to 123
-    ///     bytes. ``WebSocketCloseCode/noStatusReceived`` sends an empty close payload.
-    ///   - now: the current time, from which the close timeout runs.
-    /// - Returns: the action, or ``WebSocketConnectionAction/doNothing`` when
-    ///   a close frame was already sent or received.
-    /// - Throws: ``WebSocketSendError/invalidCloseCode(_:)`` for a code that
-    ///   may not be sent.
+    /// - Parameter status: the reason is cut to 123 bytes; ``WebSocketCloseCode/noStatusReceived`` sends an
+    ///   empty payload.
+    /// - Returns: ``WebSocketConnectionAction/doNothing`` when a close frame was already sent or received.
+    /// - Throws: ``WebSocketSendError/invalidCloseCode(_:)`` for a code that may not be sent.
     public mutating func close(_ status: WebSocketCloseStatus, now: NIODeadline = .now()) throws(WebSocketSendError)
         -> WebSocketConnectionAction
     {

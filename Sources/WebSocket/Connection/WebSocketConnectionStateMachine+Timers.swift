@@ -1,14 +1,9 @@
 public import NIOCore
 
 extension WebSocketConnectionStateMachine {
-    /// When the handler's timer should next fire, or `nil` for no timer.
-    ///
-    /// While open: the earlier of the next keepalive ping (``WebSocketConfiguration/pingInterval``
-    /// after the last received byte or the last ping) and the idle timeout
-    /// (``WebSocketConfiguration/idleTimeout`` after the last received
-    /// byte). While closing, or closed and waiting for the server to close
-    /// TCP (client): the close timeout. Re-read it after every call into
-    /// the machine and re-arm the timer when it changed.
+    /// When the handler's timer should next fire, or `nil`: while open, the earlier of the next keepalive ping and
+    /// the idle timeout; while closing (or, for a client, waiting for TCP to close), the close timeout. Re-read it
+    /// after every call into the machine.
     public var nextDeadline: NIODeadline? {
         switch state {
         case .open:
@@ -25,11 +20,8 @@ extension WebSocketConnectionStateMachine {
         }
     }
 
-    /// Decides what the timer armed at ``nextDeadline`` calls for:
-    /// - the close timeout passed: close TCP (``WebSocketCloseAction/closeConnection``);
-    /// - the idle timeout passed: start the close handshake with 1001 "idle timeout";
-    /// - a keepalive ping is due: write it;
-    /// - otherwise (the timer was early, or activity moved the deadline): nothing.
+    /// Decides what the timer armed at ``nextDeadline`` calls for: closing TCP after the close timeout, a close
+    /// handshake with 1001 after the idle timeout, a due ping, or nothing when the timer was early.
     public mutating func timerFired(now: NIODeadline = .now()) -> WebSocketConnectionAction {
         if let closeDeadline, now >= closeDeadline {
             self.closeDeadline = nil

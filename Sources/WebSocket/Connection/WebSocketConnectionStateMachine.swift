@@ -1,33 +1,14 @@
 public import NIOCore
 
-/// The logic of one WebSocket connection, with no channel: frame parsing,
-/// reassembly, UTF-8 and size checks, permessage-deflate, ping/pong, the
-/// close handshake, keepalive and idle decisions. A channel handler feeds it
-/// bytes and timer ticks and carries out the ``WebSocketConnectionAction``s
-/// it returns.
+/// The logic of one WebSocket connection, with no channel: framing, reassembly, UTF-8 and size checks,
+/// permessage-deflate, ping/pong, the close handshake, keepalive and idle decisions.
 ///
-/// How a handler drives it:
-/// 1. Create it after the HTTP upgrade with the role, the configuration and
-///    the negotiated permessage-deflate parameters (`nil` when none).
-/// 2. `channelRead`: append the bytes to a cumulation buffer, then call
-///    ``read(from:now:)`` in a loop until it returns `nil` (more bytes
-///    needed) and perform each action. Stop reading after a ``WebSocketConnectionAction/close(_:)``
-///    whose `closeConnection` is `true`.
-/// 3. Outbound: ``send(_:fragmentSize:)`` (or ``send(_:)-(WebSocketPreparedMessage)``
-///    for a broadcast, ``sendPing(_:)``) returns bytes to write;
-///    ``close(_:now:)`` starts the close handshake.
-/// 4. Timers: after every call, (re)arm one timer at ``nextDeadline`` (none
-///    when it is `nil`); when it fires call ``timerFired(now:)`` and perform
-///    the action. This covers keepalive pings, the idle timeout and the close timeout.
-/// 5. `channelInactive`: call ``connectionClosed()`` for the status to report.
-///
-/// It holds zlib streams when compression is on, so it is not `Sendable`:
-/// keep it on the connection's event loop, and do not copy it. A zlib
-/// stream is created when a compressed message starts and, for a direction
-/// without context takeover, released when it ends, so an idle connection
-/// holds no compression state (a compressor takes about 256 KiB, an inflater
-/// about 40 KiB); with context takeover the stream lives as long as the
-/// connection, as the shared window requires.
+/// A handler calls ``read(from:now:)`` until it returns `nil` and performs each action (stopping after a
+/// ``WebSocketConnectionAction/close(_:)`` that closes the connection), writes the bytes ``send(_:fragmentSize:)``
+/// returns, re-arms one timer at ``nextDeadline`` after every call (calling ``timerFired(now:)`` when it fires),
+/// and calls ``connectionClosed()`` on `channelInactive`.
+/// It holds zlib streams, so it is not `Sendable`: keep it on the connection's event loop and do not copy it.
+/// Without context takeover a stream exists only while a compressed message is in progress.
 ///
 /// ```swift
 /// var machine = WebSocketConnectionStateMachine(role: .server, configuration: .init(), deflate: nil)
@@ -54,11 +35,8 @@ public struct WebSocketConnectionStateMachine {
         set { changeClosing { $0.sent = newValue } }
     }
 
-    // What an idle open connection never uses is kept out of line (one
-    // pointer each, `nil` until needed), since every connection's handler
-    // holds this machine: the close handshake, compression, and the UTF-8
-    // progress of a text frame still arriving (the assembler keeps a
-    // fragmented message the same way).
+    // Kept out of line (`nil` until needed) because every connection holds this machine and an idle one
+    // never uses them.
     private var closing: OutOfLine<WebSocketCloseRecord>?
     private var compression: OutOfLine<ConnectionCompression>?
     private var partialTextProgress: OutOfLine<PartialText>?
@@ -109,10 +87,7 @@ public struct WebSocketConnectionStateMachine {
     /// Creates the machine for a connection that has just been upgraded.
     ///
     /// - Parameters:
-    ///   - role: this endpoint's role.
-    ///   - configuration: limits and timers.
-    ///   - deflate: the permessage-deflate parameters negotiated in the
-    ///     handshake, or `nil`. RSV1 is accepted only when this is set.
+    ///   - deflate: the negotiated permessage-deflate parameters, or `nil`; RSV1 is accepted only when set.
     ///   - now: the time of the upgrade; idle and ping timers start from it.
     public init(
         role: WebSocketRole,
@@ -133,15 +108,11 @@ public struct WebSocketConnectionStateMachine {
         self.lastReceived = now
     }
 
-    /// Decodes and handles the next frame in `buffer`.
+    /// Decodes and handles the next frame in `buffer`, consuming one whole frame per call.
     ///
-    /// - Parameters:
-    ///   - buffer: received bytes; one whole frame is consumed per call.
-    ///   - now: the current time; unread bytes in `buffer` count as activity
-    ///     for the idle and ping timers, even when they are not a whole frame yet.
-    /// - Returns: `nil` when the buffer holds no whole frame (wait for more
-    ///   bytes), otherwise the action to perform. Once the connection is
-    ///   ``WebSocketConnectionState/closed`` the bytes are discarded and `nil` returned.
+    /// - Parameter now: unread bytes count as activity for the idle and ping timers, even before a whole frame.
+    /// - Returns: the action to perform, or `nil` when no whole frame is buffered; once
+    ///   ``WebSocketConnectionState/closed``, the bytes are discarded and `nil` returned.
     public mutating func read(from buffer: inout ByteBuffer, now: NIODeadline = .now()) -> WebSocketConnectionAction? {
         guard state != .closed else {
             buffer.moveReaderIndex(to: buffer.writerIndex)
@@ -168,10 +139,8 @@ public struct WebSocketConnectionStateMachine {
         }
     }
 
-    /// Validates the UTF-8 of an uncompressed text frame whose payload is
-    /// still arriving, so that invalid text fails the connection (1007) as
-    /// soon as it arrives rather than when the frame is complete. Only the
-    /// bytes that arrived since the last call are checked.
+    /// Checks the UTF-8 of an uncompressed text frame still arriving (only the new bytes), so invalid text
+    /// fails the connection (1007) before the frame is complete.
     private mutating func checkPartialText(in buffer: ByteBuffer) throws(WebSocketProtocolError) {
         guard
             let header = try decoder.header(
@@ -198,10 +167,8 @@ public struct WebSocketConnectionStateMachine {
         partialText = progress
     }
 
-    /// Reports the end of the TCP connection; returns the close status to
-    /// give the application: the peer's, or the one this endpoint failed the
-    /// connection with, or ``WebSocketCloseCode/abnormalClosure`` (1006) when
-    /// the connection dropped before any close frame.
+    /// Reports the end of the TCP connection; returns the status for the application: the peer's, the one
+    /// this endpoint failed with, or ``WebSocketCloseCode/abnormalClosure`` (1006) when no close frame came.
     public mutating func connectionClosed() -> WebSocketCloseStatus {
         state = .closed
         closeDeadline = nil

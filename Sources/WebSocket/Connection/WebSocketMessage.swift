@@ -1,9 +1,7 @@
 public import NIOCore
 
-/// A whole WebSocket data message: text (valid UTF-8) or binary.
-///
-/// Received messages keep their bytes in a `ByteBuffer` (a single unmasked
-/// frame is delivered without a copy); read text with ``text``.
+/// A whole WebSocket data message: text (valid UTF-8) or binary, its bytes in a `ByteBuffer` (a single
+/// unmasked frame is delivered without a copy).
 ///
 /// ```swift
 /// let message = WebSocketMessage.text("{\"type\":\"hello\"}")

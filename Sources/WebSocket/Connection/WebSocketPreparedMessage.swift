@@ -1,18 +1,9 @@
 public import NIOCore
 
-/// A server message encoded once, to be written unchanged to many connections.
-///
-/// It holds the message's unmasked frame bytes, and, when a compressor is
-/// given and the message is large enough, its compressed frame bytes too.
-/// ``WebSocketConnectionStateMachine/send(_:)-(WebSocketPreparedMessage)``
-/// picks the right one per connection:
-/// - no permessage-deflate: the plain frame;
-/// - permessage-deflate with `server_no_context_takeover` (the default of
-///   ``PerMessageDeflateConfiguration``) and a window at least as large as
-///   the compressor's: the compressed frame, compressed once for everyone;
-/// - permessage-deflate with server context takeover: compression per
-///   connection is unavoidable, since each peer's inflater window follows
-///   that connection's own history.
+/// A server message encoded once, to be written unchanged to many connections. It holds the plain frame and,
+/// with a compressor and a large enough message, a compressed one;
+/// ``WebSocketConnectionStateMachine/send(_:)-(WebSocketPreparedMessage)`` picks per connection (with server
+/// context takeover each connection compresses anew, since its peer's window follows its own history).
 ///
 /// ```swift
 /// let compressor = try PerMessageDeflateCompressor(windowBits: 15, noContextTakeover: true)
@@ -34,13 +25,10 @@ public struct WebSocketPreparedMessage: Hashable, Sendable {
     /// Encodes `message` for server-to-client delivery.
     ///
     /// - Parameters:
-    ///   - message: the message.
-    ///   - compressor: a compressor without context takeover, so the
-    ///     output depends on this message alone; `nil` for no compressed form.
-    ///   - minimumSizeToCompress: messages below this many bytes get no
-    ///     compressed form (default 256, as ``PerMessageDeflateConfiguration/minimumMessageSize``).
-    /// - Throws: ``WebSocketSendError/compressionFailed(_:)``, also when the
-    ///   compressor keeps context between messages.
+    ///   - compressor: one without context takeover, so the output depends on this message alone; `nil` for
+    ///     no compressed form.
+    ///   - minimumSizeToCompress: smaller messages get no compressed form (default 256).
+    /// - Throws: ``WebSocketSendError/compressionFailed(_:)``, also when the compressor keeps context.
     public init(
         _ message: WebSocketMessage,
         compressor: PerMessageDeflateCompressor? = nil,

@@ -1,7 +1,5 @@
-/// Why this endpoint could not send something it was asked to send.
-///
-/// These are local mistakes or states, not peer violations: the connection
-/// is not failed because of them.
+/// Why this endpoint could not send something: a local mistake or state, not a peer violation, so the
+/// connection is not failed for it.
 public struct WebSocketSendError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Base: Hashable, Sendable {
         case closing(WebSocketConnectionState)

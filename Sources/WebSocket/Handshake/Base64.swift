@@ -1,7 +1,5 @@
-/// Standard base64 (RFC 4648 §4, with `=` padding) for the handshake's short
-/// values: the 16-byte `Sec-WebSocket-Key` and the 20-byte SHA-1 accept value.
-///
-/// Kept here so that the module needs no Foundation.
+/// Standard base64 (RFC 4648 §4, padded) for the handshake's key and accept values, so the module needs no
+/// Foundation.
 enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 

@@ -1,8 +1,6 @@
 public import NIOHTTP1
 
-/// Why a client's opening handshake failed: the server refused it or
-/// answered with something that is not a valid RFC 6455 §4.1 response.
-///
+/// Why a client's opening handshake failed: the server refused it or gave an invalid RFC 6455 §4.1 response.
 /// Each error names the value that was wrong.
 public struct WebSocketHandshakeError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Base: Equatable {

@@ -1,10 +1,7 @@
 public import NIOHTTP1
 
-/// Why the server refused an opening handshake, as the HTTP response it sends:
-/// a status, extra headers and a short plain-text reason in the body.
-///
-/// The body is meant for a human reading a client's error message, e.g.
-/// `400 Bad Request: Sec-WebSocket-Key "abc" is not base64 of 16 bytes`.
+/// Why the server refused an opening handshake, as its HTTP response: a status, extra headers and a plain-text
+/// reason for a human, e.g. `400 Bad Request: Sec-WebSocket-Key "abc" is not base64 of 16 bytes`.
 public struct WebSocketHandshakeRejection: Error, Sendable, Equatable, CustomStringConvertible {
     /// The response status (400, 403, 405, 426 or 431).
     public var status: HTTPResponseStatus

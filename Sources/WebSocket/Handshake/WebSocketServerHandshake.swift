@@ -15,17 +15,13 @@ public struct WebSocketServerHandshake: Sendable {
     /// a WebSocket; returning `false` rejects it with 403.
     public typealias OriginCheck = @Sendable (_ origin: String?) -> Bool
 
-    /// Subprotocols this endpoint speaks, most preferred first. The server
-    /// picks the first of these that the client offered; when the client
-    /// offers none of them the connection opens without a subprotocol
-    /// (RFC 6455 §4.2.2 leaves the decision to the client).
+    /// Subprotocols this endpoint speaks, most preferred first; the first the client offered is picked, and with
+    /// none in common the connection opens without one (RFC 6455 §4.2.2 leaves the decision to the client).
     public var subprotocols: [String]
     /// The origin check; `nil` accepts every origin (non-browser clients send none).
     public var originCheck: OriginCheck?
-    /// Whether a client that offers subprotocols, none of them in
-    /// ``subprotocols``, is refused with 400 instead of opening without one.
-    /// Default `false` (RFC 6455 lets the client decide); a protocol that
-    /// must not be spoken by mistake (StateSync's `statesync.v1`) sets it.
+    /// Whether a client offering only unknown subprotocols is refused with 400 instead of opening without one.
+    /// Default `false`; a protocol that must not be spoken by mistake (`statesync.v1`) sets it.
     public var rejectsUnknownSubprotocols: Bool
 
     /// Creates a handshake policy.

@@ -5,16 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Pauses accepting when `accept` fails for lack of resources (out of
-/// descriptors: `EMFILE`, `ENFILE`; out of buffers or memory), and resumes
-/// after a while: the pending connections wait in the listen backlog.
-///
-/// Installed on the listening channel. NIO's own `AcceptBackoffHandler`
-/// does not help here: it delays the listener's next `read()` request, but
-/// after an accept that failed before any connection was accepted, the
-/// listener still has its read pending and stays registered for readability,
-/// so the event loop retries `accept` at once, forever (a core spun). Turning
-/// `autoRead` off unregisters the listener; turning it on registers it again.
+/// Pauses accepting when `accept` fails for lack of resources (`EMFILE`, `ENFILE`, memory) and resumes later;
+/// pending connections wait in the listen backlog. It turns `autoRead` off, which unregisters the listener: NIO's
+/// `AcceptBackoffHandler` only delays the next `read()`, so the loop would keep retrying `accept` at once.
 final class AcceptBackoff: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel

@@ -1,10 +1,7 @@
 public import NIOCore
 
-/// What per-address limits count a client by: its IPv4 address, or for IPv6
-/// its /64 network (one host usually holds a whole /64, so counting single
-/// IPv6 addresses would let it open as many as it likes). An IPv4 address
-/// mapped into IPv6 (`::ffff:a.b.c.d`, a dual-stack listener) counts as the
-/// IPv4 address.
+/// What per-address limits count a client by: its IPv4 address, or its IPv6 /64 (one host usually holds a
+/// whole /64); an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) counts as the IPv4 address.
 ///
 /// ```swift
 /// let key = ClientAddressKey(try SocketAddress(ipAddress: "2001:db8::1", port: 443))

@@ -1,10 +1,8 @@
 import NIOCore
 import Synchronization
 
-/// Counts a server's open TCP connections, in all and per client address
-/// (``ClientAddressKey``), and admits a new one only below both limits.
-/// A connection that is admitted is counted until its channel closes; one
-/// that is refused is not counted (it is answered 503 and closed).
+/// Counts a server's open TCP connections, in all and per ``ClientAddressKey``, and admits a new one only below
+/// both limits; it stays counted until its channel closes, while a refused one (503) is never counted.
 final class ConnectionAdmission: Sendable {
     /// Why a connection was refused: the 503 it gets.
     struct Refusal: Sendable, Equatable {

@@ -1,10 +1,8 @@
 import NIOCore
 import Synchronization
 
-/// The open WebSocket connections of a server, so that shutdown can close
-/// them with 1001 and wait for them. A connection's handler adds it when it
-/// is installed and removes it when the connection ends (no callback on the
-/// channel's close future: that took about 120 bytes per connection).
+/// The open WebSocket connections of a server, so shutdown can close them with 1001 and wait. A connection's
+/// handler adds it when installed and removes it when it ends, with no close-future callback per connection.
 final class ConnectionRegistry: Sendable {
     private struct State {
         var open: [ObjectIdentifier: WebSocketOutbound] = [:]

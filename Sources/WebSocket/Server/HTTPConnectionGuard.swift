@@ -1,22 +1,10 @@
 import NIOCore
 import NIOHTTP1
 
-/// Keeps an HTTP connection from holding a descriptor or memory without
-/// using it: the first stage of every accepted connection's pipeline (after
-/// TLS), until the WebSocket upgrade removes it.
-///
-/// - A request (head and body) must be complete within the request timeout
-///   of its first byte, or of the accept for a connection's first request;
-///   otherwise the answer is `408 Request Timeout` and the connection closes
-///   (a connection that sent nothing at all is closed without an answer).
-/// - Between requests on a kept-alive connection, the connection may stay
-///   silent for the keep-alive timeout; then it is closed without a word.
-/// - While a response is being produced or streamed, no timer runs.
-/// - Nothing is read while the channel is not writable: a client that
-///   pipelines requests without reading the answers stalls itself.
-///
-/// ``HTTPServerHandler`` reports where each request stands; the WebSocket
-/// upgrade removes this stage (the WebSocket has timers of its own).
+/// Keeps an HTTP connection from holding a descriptor or memory without using it: the first pipeline stage
+/// (after TLS) until the WebSocket upgrade removes it. A request must complete within the request timeout (else
+/// 408 and close), an idle kept-alive connection closes after the keep-alive timeout, no timer runs while a
+/// response is produced, and nothing is read while the channel is not writable (a pipelining client stalls itself).
 final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

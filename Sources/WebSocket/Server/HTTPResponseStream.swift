@@ -1,15 +1,10 @@
 public import NIOCore
 public import NIOHTTP1
 
-/// The response of a route made with ``HTTPRoute/init(path:methods:streamHandler:)``,
-/// written over time: Server-Sent Events, a long poll. The handler calls
-/// ``start(status:headers:)`` once, then ``write(_:)`` as often as it likes
-/// (each part is flushed; HTTP/1.1 sends them chunked), and ``finish()``
-/// when done; the connection closes after a streamed response.
-///
-/// Every method may be called from any thread; calls take effect on the
-/// connection's event loop in the order they were made. Backpressure: a
-/// writer checks ``isWritable`` and waits with ``whenWritable(_:)``.
+/// The response of a route made with ``HTTPRoute/init(path:methods:streamHandler:)``, written over time (Server-Sent
+/// Events, a long poll): ``start(status:headers:)`` once, ``write(_:)`` (each part flushed), then ``finish()``.
+/// Callable from any thread, taking effect on the event loop in call order; a writer checks ``isWritable`` and
+/// waits with ``whenWritable(_:)``.
 ///
 /// ```swift
 /// HTTPRoute(path: "/ticks", streamHandler: { request, stream in

@@ -1,19 +1,10 @@
 public import NIOCore
 public import NIOHTTP1
 
-/// A plain HTTP endpoint served next to the WebSocket routes on the same
-/// port, e.g. `GET /health`.
-///
-/// A handler made with ``init(path:methods:handler:)`` runs on the
-/// connection's event loop and must not block; it gets the request head and
-/// body and returns the whole response. One made with
-/// ``init(path:methods:asyncHandler:)`` may suspend (read a database, ask
-/// another task): the connection answers requests in order, so requests
-/// pipelined behind it wait for its response; one made with
-/// ``init(path:methods:requestHandler:)`` is the same with the peer's
-/// address. One made with ``init(path:methods:streamHandler:)`` writes its
-/// response over time (Server-Sent Events) through an ``HTTPResponseStream``,
-/// and the connection closes after it.
+/// A plain HTTP endpoint served next to the WebSocket routes on the same port, e.g. `GET /health`. A `handler`
+/// runs on the event loop and must not block; an `asyncHandler` may suspend, and requests pipelined behind it
+/// wait (answers stay in order); a `streamHandler` writes through an ``HTTPResponseStream``, then the
+/// connection closes.
 ///
 /// ```swift
 /// HTTPRoute(path: "/health") { _, _ in HTTPRouteResponse(status: .ok, body: "ok\n") }
@@ -37,10 +28,8 @@ public struct HTTPRoute: Sendable {
         case streaming(StreamHandler)
     }
 
-    /// The path served (the query string is ignored when matching). A
-    /// segment written `{name}` matches any one non-empty segment, whose
-    /// value the handler finds in ``HTTPRouteRequest/pathParameters``;
-    /// routes without one are matched first.
+    /// The path served (the query is ignored). A `{name}` segment matches any one non-empty segment, found in
+    /// ``HTTPRouteRequest/pathParameters``; routes without one are matched first.
     public var path: String
     /// The methods served; others get 405. Default `[.GET, .HEAD]`.
     public var methods: [HTTPMethod]
@@ -70,10 +59,9 @@ public struct HTTPRoute: Sendable {
         self.responder = .deferred(requestHandler)
     }
 
-    /// A route whose response `streamHandler` writes over time through the
-    /// ``HTTPResponseStream`` it is given (it must call
-    /// ``HTTPResponseStream/start(status:headers:)`` first). Requests
-    /// pipelined behind it are not answered: the connection closes after it.
+    /// A route whose `streamHandler` writes the response over time, calling
+    /// ``HTTPResponseStream/start(status:headers:)`` first. The connection closes after it, so pipelined requests
+    /// are not answered.
     public init(path: String, methods: [HTTPMethod] = [.GET], streamHandler: @escaping StreamHandler) {
         self.path = path
         self.methods = methods

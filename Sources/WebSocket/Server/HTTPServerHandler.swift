@@ -1,13 +1,9 @@
 import NIOCore
 import NIOHTTP1
 
-/// The per-connection HTTP/1.1 stage of the server: routes each request to a
-/// plain ``HTTPRoute`` (or 404), or performs the WebSocket upgrade.
-///
-/// On a successful upgrade it writes the 101 response, removes the HTTP
-/// handlers, installs the WebSocket handler after itself, and finally leaves
-/// the pipeline, handing on every byte that arrived after the request head
-/// (a client may send its first frames in the same packet as the request).
+/// The per-connection HTTP/1.1 stage of the server: routes each request to an ``HTTPRoute`` (or 404), or performs
+/// the WebSocket upgrade, then leaves the pipeline handing on every byte after the request head (a client may
+/// send its first frames in the same packet).
 final class HTTPServerHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart

@@ -4,9 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// This process's open-file limit (`ulimit -n`): every connection, a
-/// server's or a client's, holds a descriptor, so it bounds how many a
-/// process can have open.
+/// This process's open-file limit (`ulimit -n`), which bounds how many connections it can have open.
 ///
 /// ```swift
 /// let limit = OpenFileLimit.raise(atLeast: 30_000)   // the soft limit now in force
@@ -20,10 +18,8 @@ public enum OpenFileLimit {
         return count(limit.rlim_cur)
     }
 
-    /// Raises the soft limit to the hard limit, and both to `needed` when
-    /// that is higher and the process may (it needs `CAP_SYS_RESOURCE`; the
-    /// kernel caps it at `fs.nr_open`). Children started after inherit it.
-    /// Returns the soft limit now in force (0 when the system does not say).
+    /// Raises the soft limit to the hard limit, and both to `needed` when higher and allowed (`CAP_SYS_RESOURCE`,
+    /// capped at `fs.nr_open`); children inherit it. Returns the soft limit in force (0 when the system does not say).
     @discardableResult
     public static func raise(atLeast needed: Int = 0) -> Int {
         var limit = rlimit()

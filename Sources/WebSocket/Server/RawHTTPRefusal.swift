@@ -1,10 +1,8 @@
 import NIOCore
 import NIOHTTP1
 
-/// Writes a refusal as raw HTTP/1.1 bytes, below the HTTP codec, and closes
-/// the connection once it is written. For the stages that answer before (or
-/// instead of) a decoded request: an oversized head (431), a request that
-/// did not arrive in time (408).
+/// Writes a refusal as raw HTTP/1.1 bytes below the HTTP codec and closes the connection once written, for
+/// stages that answer before a decoded request: an oversized head (431), a request too late (408).
 enum RawHTTPRefusal {
     static func writeAndClose(_ rejection: WebSocketHandshakeRejection, context: ChannelHandlerContext) {
         var buffer = context.channel.allocator.buffer(capacity: 256)

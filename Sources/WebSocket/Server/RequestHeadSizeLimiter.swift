@@ -1,13 +1,9 @@
 import NIOCore
 import NIOHTTP1
 
-/// Sits in front of the HTTP decoder and refuses a request head that grows
-/// past the configured size with `431 Request Header Fields Too Large`.
-///
-/// It counts bytes while a head is expected; ``HTTPServerHandler`` disarms it
-/// when a head arrives and re-arms it when the request ends. The check runs
-/// after the decoder has seen the bytes, so a head that completes inside the
-/// same read is never refused.
+/// Sits in front of the HTTP decoder and answers 431 to a request head growing past the limit. Armed while a
+/// head is expected (``HTTPServerHandler`` disarms and re-arms it); it checks after the decoder saw the bytes,
+/// so a head completing in the same read is never refused.
 final class RequestHeadSizeLimiter: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer

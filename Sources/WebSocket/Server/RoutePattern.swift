@@ -1,9 +1,5 @@
-/// The path of an ``HTTPRoute`` as segments, some of which may be
-/// parameters written `{name}`: `/api/stores/{store}/state` serves
-/// `/api/stores/team-42/state` with `store` = `team-42`.
-///
-/// A parameter matches exactly one non-empty segment, as sent (not
-/// percent-decoded); every other segment must be equal.
+/// The path of an ``HTTPRoute`` as segments: `/api/stores/{store}/state` serves `/api/stores/team-42/state` with
+/// `store` = `team-42`. A parameter matches one non-empty segment as sent (not percent-decoded).
 struct RoutePattern: Sendable {
     private enum Segment: Sendable {
         case literal(Substring)

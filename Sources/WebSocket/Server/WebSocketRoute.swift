@@ -1,13 +1,7 @@
-/// A WebSocket endpoint: a path, its handshake policy, its connection
-/// configuration and the code that serves each connection.
-///
-/// Two kinds of handlers exist. A ``Handler/task(_:)`` handler is `async`
-/// and reads messages from ``WebSocketConnection/inbound``, one task per
-/// connection. An ``Handler/eventLoop(_:)`` handler (shared by every
-/// connection) or ``Handler/eventLoopPerConnection(_:)`` handler (one per
-/// connection) is called on the connection's event loop for every message
-/// with no task hop, for hot paths such as echo and fan-out, and for
-/// connections that must cost little memory while idle.
+/// A WebSocket endpoint: a path, its handshake policy, its connection configuration and the code that serves
+/// each connection. A ``Handler/task(_:)`` handler reads ``WebSocketConnection/inbound`` in one task per
+/// connection; an event-loop handler is called on the connection's event loop for every message, with no task
+/// hop, for hot paths (echo, fan-out) and connections that must be cheap while idle.
 ///
 /// ```swift
 /// WebSocketRoute(path: "/chat", handshake: .init(subprotocols: ["chat.v1"])) { connection in
@@ -24,10 +18,8 @@ public struct WebSocketRoute: Sendable {
         case task(@Sendable (WebSocketConnection) async throws -> Void)
         /// Called on the connection's event loop for every event.
         case eventLoop(any WebSocketEventLoopHandler)
-        /// Makes one handler per connection, on its event loop, as the
-        /// connection opens (before ``WebSocketEventLoopHandler/webSocketOpened(_:)``):
-        /// for handlers that keep the connection's state, with no task.
-        /// The handler is released when the connection closes.
+        /// Makes one handler per connection on its event loop as it opens (before
+        /// ``WebSocketEventLoopHandler/webSocketOpened(_:)``); the handler is released when the connection closes.
         case eventLoopPerConnection(@Sendable (WebSocketOutbound) -> any WebSocketEventLoopHandler)
     }
 

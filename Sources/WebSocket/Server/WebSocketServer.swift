@@ -4,8 +4,8 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A WebSocket server on SwiftNIO: one listening port serving plain HTTP
-/// routes and any number of WebSocket paths, optionally over TLS.
+/// A WebSocket server on SwiftNIO: one listening port serving plain HTTP routes and any number of WebSocket
+/// paths, optionally over TLS.
 ///
 /// ```swift
 /// let server = WebSocketServer(
@@ -20,10 +20,9 @@ import Synchronization
 /// }
 /// ```
 ///
-/// ``run()`` binds, serves, and returns after ``shutdown()`` (or when its
-/// task is cancelled): it stops accepting, closes every open WebSocket with
-/// 1001 (going away), waits up to the grace period for their close
-/// handshakes, drops what is left, and waits for all handler tasks.
+/// ``run()`` binds and serves until ``shutdown()`` or cancellation; it then stops accepting, closes each
+/// WebSocket with 1001, waits up to the grace period for their close handshakes, drops the rest, and waits
+/// for all handler tasks.
 public final class WebSocketServer: Sendable {
     private enum Phase {
         case idle

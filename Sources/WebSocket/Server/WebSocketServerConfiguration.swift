@@ -2,9 +2,7 @@ public import NIOHTTP1
 public import NIOCore
 public import NIOSSL
 
-/// How a ``WebSocketServer`` listens and accepts.
-///
-/// Every field has a default; a zero-argument `WebSocketServerConfiguration()`
+/// How a ``WebSocketServer`` listens and accepts. Every field has a default: `WebSocketServerConfiguration()`
 /// listens on `127.0.0.1` with an OS-chosen port and no TLS.
 public struct WebSocketServerConfiguration: Sendable {
     /// The address to bind. Default `127.0.0.1`: nothing is exposed to the
@@ -21,13 +19,9 @@ public struct WebSocketServerConfiguration: Sendable {
     /// a burst of connects is drained in few event-loop turns instead of one
     /// connection per turn (NIO's default is 4).
     public var acceptsPerRead: UInt
-    /// The read buffer a new connection starts with, in bytes; it doubles
-    /// while reads fill it (up to 64 KiB) and shrinks back when they do not.
-    /// Each connection keeps its buffer between reads, so this is what an
-    /// idle connection holds. Default 256: a client library's upgrade request
-    /// and its messages fit (a browser's larger request takes a read more,
-    /// and grows the buffer); 512 cost 19,500 idle connections 5 MB more, and
-    /// NIO's default of 2,048 costs 10,000 of them 15 MB more than 512.
+    /// The read buffer a new connection starts with, in bytes; it doubles while reads fill it (up to 64 KiB)
+    /// and shrinks back. An idle connection keeps it, so the default is small: 256, enough for a client
+    /// library's upgrade request.
     public var initialReadBufferSize = 256
     /// The largest request head (request line and headers) accepted, in
     /// bytes. Default 16 KiB, well above what browsers send, small enough that
@@ -42,47 +36,27 @@ public struct WebSocketServerConfiguration: Sendable {
     public var shutdownGracePeriod: TimeAmount
     /// TLS for `wss://`; `nil` (the default) serves plain `ws://`.
     public var tls: TLSConfiguration?
-    /// How long a client has to send a whole HTTP request (head and body),
-    /// counted from the accept for a connection's first request and from
-    /// its first byte for later ones; then it gets 408 and is closed.
-    /// Default 10 s: a request is a few hundred bytes, sent at once by any
-    /// real client even on a slow network, while a client that trickles
-    /// bytes (slowloris) holds a descriptor for at most this long.
+    /// How long a client has to send a whole HTTP request (from the accept, or from the first byte of a later
+    /// request) before it gets 408 and is closed. Default 10 s, which bounds how long a slowloris client holds
+    /// a descriptor.
     public var requestTimeout: TimeAmount
-    /// How long a kept-alive HTTP connection may stay silent between
-    /// requests before it is closed. Default 30 s: long enough for a page
-    /// and its polling to reuse a connection, shorter than the 60 s idle cut
-    /// of common proxies, so an idle socket is released by the server first.
+    /// How long a kept-alive HTTP connection may stay silent between requests before it is closed. Default 30 s,
+    /// below the 60 s idle cut of common proxies, so the server releases an idle socket first.
     public var keepAliveTimeout: TimeAmount
-    /// Open TCP connections (HTTP and WebSocket alike) above which a new one
-    /// is answered `503 Service Unavailable` and closed. Default 16,384:
-    /// room for 10,000 WebSocket clients (the project's load target) and
-    /// their HTTP traffic; keep it below the process's open-file limit
-    /// (`ulimit -n`) minus what the server needs for its own files.
+    /// Open TCP connections (HTTP and WebSocket) above which a new one is answered 503 and closed. Default 16,384;
+    /// keep it below the open-file limit (`ulimit -n`) minus the server's own files.
     public var maxConnections: Int
-    /// Open TCP connections from one client address (IPv6: one /64 network)
-    /// above which a new one from there is answered 503 and closed. Default
-    /// 1,024: far above one person's tabs and devices, and above an office
-    /// behind one NAT address, while one host cannot take more than a
-    /// sixteenth of ``maxConnections``. Raise it for load generators.
+    /// Open TCP connections from one client address (IPv6: one /64) above which a new one is answered 503 and
+    /// closed. Default 1,024, a sixteenth of the default ``maxConnections``; raise it for load generators.
     public var maxConnectionsPerAddress: Int
-    /// How long the listener stops accepting after `accept` failed (out of
-    /// descriptors: `EMFILE`, `ENFILE`; out of memory). Default 100 ms: the
-    /// pending connections wait in the backlog instead of the event loop
-    /// retrying `accept` in a busy loop, and service resumes within a tenth
-    /// of a second once descriptors are free again.
+    /// How long the listener stops accepting after `accept` failed (`EMFILE`, `ENFILE`, out of memory), so the
+    /// event loop does not retry in a busy loop. Default 100 ms.
     public var acceptBackoff: TimeAmount
-    /// Called (on the listener's event loop) each time accepting pauses for
-    /// lack of resources, with the failed `accept`'s error (`EMFILE`: this
-    /// process's open-file limit; `ENFILE`: the system's). Default `nil`. A
-    /// server logs and counts it: otherwise a full descriptor table only
-    /// shows as clients that cannot connect.
+    /// Called on the listener's event loop each time accepting pauses for lack of resources, with the `accept`
+    /// error. Default `nil`; log and count it, or a full descriptor table only shows as failing clients.
     public var acceptPaused: (@Sendable (IOError) -> Void)?
-    /// Looks at every request head before it is routed, plain HTTP requests
-    /// and WebSocket upgrades alike: a response refuses the request with it
-    /// (the connection then closes). Default `nil`: every request is routed.
-    /// A server uses it for policies that hold for every endpoint, such as
-    /// allowed `Host` names or `Origin`s.
+    /// Looks at every request head (HTTP and upgrades) before routing; a returned response refuses the request
+    /// and closes the connection. For server-wide policies such as allowed `Host`s or `Origin`s. Default `nil`.
     public var requestFilter: (@Sendable (HTTPRequestHead) -> HTTPRouteResponse?)?
 
     /// Creates a configuration; every argument has the default documented on its property.
