@@ -1,9 +1,6 @@
-/// An error from a ``Journal``: opening its storage, writing a batch, or
-/// reading history. Messages name the storage (a path, a server) and the
-/// storage's own error; no case belongs to one back end.
-///
-/// A struct wrapping a private enum, so that cases can be added without
-/// breaking callers; compare by ``description`` or by the `is…` properties.
+/// An error from a ``Journal`` (opening, writing, reading); messages name the
+/// storage and its own error. A struct over a private enum, so cases can be added
+/// without breaking callers: compare by ``description`` or the `is…` properties.
 public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Base: Sendable, Hashable {
         case cannotCreateDirectory(path: String, reason: String)

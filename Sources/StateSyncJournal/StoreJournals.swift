@@ -1,18 +1,13 @@
 public import Logging
 
-/// The journals of a server's stores from one storage they share (one
-/// database keyed by store, `statesync serve --postgres`): a journal per
-/// store, opened when the store opens and closed when it closes, while what
-/// they share (connections, a listener) stays open until ``close()``.
+/// The journals of a server's stores from one storage they share (one database
+/// keyed by store, `statesync serve --postgres`): a journal per store, opened and
+/// closed with the store, while what they share stays open until ``close()``.
+/// Store names follow the protocol (1 to 64 of `a`–`z`, `0`–`9`, `.`, `_`, `-`);
+/// the storage keys them as it likes, as long as no two names share a key.
 ///
-/// Stores are named as in the protocol (`main`, `team-42`: 1 to 64 of
-/// `a`–`z`, `0`–`9`, `.`, `_`, `-`); how a name is keyed in the storage is
-/// the storage's business, as long as no two names share a key.
-///
-/// The server calls ``open(_:logger:writeFailed:)`` at most once per store
-/// at a time, closes each journal it opened before calling
-/// ``remove(_:)`` for that store, and calls ``close()`` once, after every
-/// journal it opened is closed.
+/// The server opens a store at most once at a time, closes its journal before
+/// ``remove(_:)``, and calls ``close()`` once, after every journal is closed.
 ///
 /// ```swift
 /// // A server opens them when it starts and closes them after its stores:
@@ -21,11 +16,8 @@ public import Logging
 /// }
 /// ```
 public protocol StoreJournals: Sendable {
-    /// Opens the journal of `store`, creating the store when it does not
-    /// exist; `writeFailed` is called on each failed write attempt (each
-    /// retry too), for `statesync_journal_write_failures_total`.
-    ///
-    /// - Throws: ``JournalError``: the storage cannot be reached, or failed.
+    /// Opens the journal of `store`, creating the store when missing; `writeFailed`
+    /// runs on each failed write attempt, for `statesync_journal_write_failures_total`.
     func open(_ store: String, logger: Logger, writeFailed: @escaping @Sendable () -> Void) async throws -> any Journal
 
     /// Whether `store` exists, as far as this server knows now (another
@@ -33,10 +25,8 @@ public protocol StoreJournals: Sendable {
     /// asks under a lock.
     func exists(_ store: String) -> Bool
 
-    /// The names of the stores that exist, as far as this server knows
-    /// now, in any order. May read the storage (SQLite reads its file, to
-    /// keep no name in memory): the server asks for listings and at start,
-    /// never under a lock.
+    /// The names of the stores that exist as far as this server knows, in any order.
+    /// May read the storage, so the server never asks under a lock.
     func names() -> [String]
 
     /// How many stores exist, as far as this server knows now: what a
@@ -44,10 +34,8 @@ public protocol StoreJournals: Sendable {
     /// default counts ``names()``.
     var storeCount: Int { get }
 
-    /// Up to `limit` names of the stores that exist, in ascending order,
-    /// after `after` (from the first when `nil`): one page of a listing,
-    /// which a storage reads without going through every name. The
-    /// default sorts ``names()``.
+    /// Up to `limit` store names after `after` (from the first when `nil`), in
+    /// ascending order: one page of a listing. The default sorts ``names()``.
     func names(after: String?, limit: Int) async -> [String]
 
     /// Why the storage every store shares has failed for good, if it has
@@ -55,10 +43,8 @@ public protocol StoreJournals: Sendable {
     /// whichever store met it. `nil` by default.
     var failure: String? { get }
 
-    /// The secret with which the servers sharing this storage prove to each
-    /// other that they do (a cluster: one forwards to another the writes
-    /// of a store that other one writes), or `nil` when the storage is not
-    /// shared. `nil` by default.
+    /// The secret by which the servers sharing this storage prove it to each other
+    /// (one forwards writes to another), or `nil` when not shared (the default).
     var clusterSecret: String? { get }
 
     /// Records `address` (`host:port`) as where the other servers sharing
@@ -66,10 +52,8 @@ public protocol StoreJournals: Sendable {
     /// Does nothing by default.
     func advertise(address: String)
 
-    /// Deletes everything `store` holds, at once (in one transaction where
-    /// the storage has them). The server closed its journal first.
-    ///
-    /// - Throws: ``JournalError``: the storage failed; nothing was deleted.
+    /// Deletes everything `store` holds at once (one transaction where possible),
+    /// after the server closed its journal; when it throws, nothing was deleted.
     func remove(_ store: String) async throws
 
     /// Closes what the journals share; the server calls it once, after

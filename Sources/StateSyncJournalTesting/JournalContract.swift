@@ -45,10 +45,8 @@ public struct JournalContractCase: Sendable, CustomStringConvertible {
         self.body = body
     }
 
-    /// Runs the case on journals `open` returns, and closes each of them
-    /// afterwards, also when the case failed (closing twice is allowed).
-    ///
-    /// - Throws: ``JournalContractViolation``, or the journal's own error.
+    /// Runs the case on journals `open` returns and closes each afterwards, also when it failed;
+    /// throws ``JournalContractViolation`` or the journal's own error.
     public func run(_ open: @escaping JournalFactory) async throws {
         let opened = Mutex<[any Journal]>([])
         let tracking: JournalFactory = { retention in

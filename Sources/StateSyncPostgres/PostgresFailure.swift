@@ -1,11 +1,8 @@
 import PostgresNIO
 import StateSyncJournal
 
-/// Turns postgres-nio's errors into ``JournalError``s that say what failed.
-///
-/// `PSQLError.description` is deliberately generic (it may otherwise leak
-/// query data); the server's own message and SQLSTATE, or the connection
-/// error, are what an operator needs, so those are used.
+/// Turns postgres-nio's errors into ``JournalError``s with the server's message and
+/// SQLSTATE (`PSQLError.description` is deliberately generic, so it is not used).
 enum PostgresFailure {
     /// `error` while the journal did `operation` against `server`.
     static func journalError(_ error: any Error, server: String, operation: String) -> JournalError {
@@ -13,13 +10,9 @@ enum PostgresFailure {
         return .postgres(server, operation, message(error))
     }
 
-    /// Whether `error` came from the server answering (the statement was
-    /// refused, the connection still stood) rather than from the connection.
-    /// The server ending the session (SQLSTATE class 57P: terminated by
-    /// `pg_terminate_backend`, shut down, crashed; 25P03: left idle in a
-    /// transaction past ``PostgresSessionBounds/idleInTransactionTimeout``)
-    /// or a connection exception (class 08) is a lost connection, even when
-    /// its message arrives as the answer to a statement.
+    /// Whether `error` is the server's answer (a refused statement, the connection still
+    /// standing). SQLSTATE class 57P (session ended), 25P03 (idle in transaction past
+    /// ``PostgresSessionBounds/idleInTransactionTimeout``) and class 08 are a lost connection.
     static func isServerAnswer(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError, error.code == .server else { return false }
         let state = sqlState(of: error)

@@ -2,22 +2,10 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// Taking turns. A writer whose compare-and-set fails does not roll back
-/// at once: it locks the store row (`SELECT … FOR UPDATE`, which queues it
-/// behind the writer that moved the head), reads the head, and keeps that
-/// transaction open while its engine catches up and sequences the refused
-/// actions again; their group is then written in the same transaction,
-/// whose compare-and-set cannot fail since nobody else could move the head.
-/// So with every node writing, the nodes take turns in the order
-/// PostgreSQL queues their locks, instead of the last winner winning again
-/// while the others are still catching up (which starved them).
-///
-/// The turn is bounded: a group that does not come within
-/// ``heldTurnLimit`` (or does not start right after the locked head) rolls
-/// the transaction back, and the session's
-/// `idle_in_transaction_session_timeout` (``PostgresSessionBounds``) ends
-/// it should this process stop (SIGSTOP) while holding it. Correctness does not rest on the turn:
-/// every group still goes through the compare-and-set.
+/// Taking turns: a writer whose compare-and-set fails keeps its transaction, locks
+/// the store row (`SELECT … FOR UPDATE`, queued behind the winner) and writes the redone
+/// group in it, so nodes write in PostgreSQL's lock order instead of the last winner
+/// starving the others. The turn ends after ``heldTurnLimit``; the compare-and-set still guards every group.
 extension PostgresGroupStorage {
     /// A transaction holding the store row's lock at `head`, on
     /// `connection`, of the writer slot `lease` (kept while the turn is held).
@@ -28,10 +16,8 @@ extension PostgresGroupStorage {
         var deadline: ContinuousClock.Instant
     }
 
-    /// Keeps the transaction open on `connection`, holding the store row at
-    /// `head`, for the refused group's redo (see "Taking turns"); returns
-    /// the turn's deadline, at which the writer wakes to end it if nothing
-    /// came. The turn keeps `lease` until it ends.
+    /// Keeps the transaction on `connection` open, holding the store row at `head`, for
+    /// the refused group's redo; returns the deadline at which the writer wakes to end it.
     func hold(_ connection: TimedConnection, of lease: PostgresWriterPool.Lease, at head: UInt64) -> ContinuousClock.Instant {
         let deadline = ContinuousClock.now + heldTurnLimit
         heldTurn.withLock { $0 = HeldTurn(lease: lease, connection: connection, head: head, deadline: deadline) }

@@ -5,109 +5,35 @@ import StateSyncJournal
 import Synchronization
 
 /// The transaction of a ``PostgresJournal``'s group commit, for the shared
-/// ``GroupCommitWriter`` (which also writes SQLite's): what one group's
-/// transaction does and how it can fail, on a writer connection the node's
-/// stores share (``PostgresWriterPool``), leased for the transaction only.
+/// ``GroupCommitWriter``, on a writer connection leased from ``PostgresWriterPool``
+/// for the transaction only.
 ///
-/// Batches appended while a group is being committed wait and are
-/// committed together in the next transaction, so one round trip to
-/// PostgreSQL's WAL flush covers everything that arrived meanwhile.
+/// **One total order.** Each group's transaction starts with a compare-and-set,
+/// `UPDATE statesync_stores SET head_revision = <group's last> WHERE store_id = <store>
+/// AND head_revision = <last seen>`, then inserts the journal rows. History cannot fork:
+/// - The `UPDATE` locks the store row until the transaction ends; under READ COMMITTED
+///   a concurrent `UPDATE` waits, re-checks its `WHERE`, and changes no row if the head
+///   moved, so its group is refused (``JournalError/isRevisionGap``) and writes nothing.
+/// - Entries run contiguously from the old head + 1 to the new head, and
+///   `PRIMARY KEY (store_id, revision)` stores each revision once.
+/// - A head *behind* what this writer saw committed means lost commits (a failover):
+///   the group fails for good and ``PostgresHistoryLoss`` starts the store's new epoch.
+/// - The `RETURNING` sends the group's `NOTIFY` (``PostgresHeadWatcher``), which
+///   PostgreSQL delivers only at `COMMIT`.
 ///
-/// **One total order.** Each group is one transaction that starts with a
-/// compare-and-set on the store's head revision:
+/// **Exactly once across nodes.** Outcome rows go in with `ON CONFLICT DO NOTHING
+/// RETURNING`: fewer rows back means another node stored a pair first, so the
+/// transaction rolls back and fails with ``JournalError/isOutcomeConflict``. The
+/// primary key makes an insert wait for a concurrent one's transaction to end.
 ///
-/// ```sql
-/// UPDATE statesync_stores SET head_revision = <last revision of the group>
-///  WHERE store_id = <store> AND head_revision = <revision this writer last saw>
-/// ```
-///
-/// and then inserts the group's journal rows. Why no two writers can fork
-/// history, whatever their timing (a node paused for seconds included):
-/// - The `UPDATE` takes the store row's lock until the transaction ends.
-///   A concurrent writer's `UPDATE` of the same row waits for that lock and,
-///   under READ COMMITTED, then re-checks its `WHERE` against the row as
-///   the first transaction left it (PostgreSQL's re-evaluation of updated
-///   rows). If the first committed, the head moved, the condition is false,
-///   zero rows change, and the second writer's group is refused and writes
-///   nothing (``JournalError/isRevisionGap``); if the first rolled back, the
-///   second proceeds from the unchanged head. So exactly one transaction
-///   moves the head from a given value, and it is the one whose journal rows
-///   start right after that value.
-/// - The group's entries are contiguous (``GroupCommitQueue`` checks it when
-///   they are enqueued), start at the old head + 1 and end at the new head,
-///   so committed revisions are contiguous across all writers.
-/// - `PRIMARY KEY (store_id, revision)` is a second, independent guard: a
-///   revision can be stored once, whatever a buggy writer might try.
-/// - A head found *behind* the revision this writer saw committed means the
-///   database lost commits (a failover to a replica that was behind): the
-///   group is rolled back and fails for good, and ``PostgresHistoryLoss``
-///   starts the store's new epoch and stops it on this node.
-/// - A refused writer learns the head from the same transaction; its
-///   ``PostgresJournal/lastRevision`` moves there, and it must read the
-///   entries it missed (``PostgresJournal/entries(from:through:)``) and
-///   replay them before it sequences again.
-/// - The compare-and-set's `RETURNING` sends the group's one `NOTIFY`
-///   (``PostgresHeadWatcher``): PostgreSQL delivers it at `COMMIT` and
-///   drops it on rollback, so a notification announces only a committed head.
-///
-/// **Ack means committed.** A completion reports success only after
-/// `COMMIT` returned. When the connection fails during `COMMIT`, whether the
-/// transaction committed is unknown: the completion reports
-/// ``JournalError/isCommitOutcomeUnknown`` (never success), so nothing is
-/// acknowledged; a client that retries the same `(clientId, id)` finds the
-/// outcome in `statesync_outcomes` if it did commit. A statement the server
-/// refuses is final for this journal: every later append fails, as with
-/// ``SQLiteJournal``, and the node's ``PostgresNodeFailure`` records it.
-///
-/// **Taking turns.** A refused writer keeps the store row locked while
-/// its engine redoes the refused group (PostgresGroupStorage+Turns.swift).
-///
-/// **Exactly once across nodes.** A node does not ask PostgreSQL whether
-/// each new `(clientId, id)` pair was decided elsewhere before applying it
-/// (one read per action); the group's transaction checks instead. Its
-/// outcome rows go in with `ON CONFLICT DO NOTHING RETURNING`, and when
-/// fewer rows come back than were sent, another node had already stored
-/// an outcome for a pair (the client sent it to two nodes, say after a
-/// failover): the transaction rolls back, writes nothing, and the group
-/// fails with ``JournalError/isOutcomeConflict``; the engine then looks
-/// the pairs up and answers those from their stored outcome. The check
-/// cannot miss a pair decided concurrently: under `PRIMARY KEY (store_id,
-/// client_id, action_id)` an insert of a pair that another transaction has
-/// inserted and not yet ended waits for it, then conflicts if it committed
-/// and goes in if it rolled back, so one outcome of a pair is ever stored.
-///
-/// **Bounded waits.** Every session starts with ``PostgresSessionBounds``:
-/// a node stopped inside a group's transaction (SIGSTOP, a long pause) has
-/// its session ended by PostgreSQL after the idle timeout, which frees the
-/// store's row for the other nodes; resumed, it finds its connection lost
-/// (below). A statement that waits for the row past the lock timeout fails,
-/// and the group is written again after the backoff, like a lost connection.
-///
-/// **A lost connection** (the server restarted, the backend was terminated
-/// or ended for idling in a transaction, no answer within the deadline) is reconnected, with a backoff from
-/// ``PostgresJournal/Configuration/firstRetryDelay`` doubling up to
-/// ``PostgresJournal/Configuration/maximumRetryDelay`` (the writer's
-/// retry of a ``GroupCommitFailure/retryable(_:reason:)``); meanwhile
-/// ``PostgresJournal/writeFault`` says so (`/health` answers 503, the engine
-/// refuses new actions with `unavailable`). Why this never applies a batch
-/// twice nor leaves a hole in the revisions:
-/// - Lost *before* `COMMIT` was sent: the transaction cannot have committed
-///   (PostgreSQL rolls back a transaction whose session ends without
-///   `COMMIT`), so the same group is written again on the new connection.
-///   Its compare-and-set still checks the head in the database: if another
-///   node wrote meanwhile, the group is refused as above, never forked.
-/// - Lost *during* `COMMIT`: the outcome is unknown, so the group is never
-///   written again by this writer; its completion and those of everything
-///   queued after it (built on revisions that may not exist) fail. The
-///   writer then re-reads the store's head revision on the new connection
-///   before any further compare-and-set, and continues from there: from the
-///   group's last revision if it landed, from the old head if it did not,
-///   or from another node's later head. Without that re-read the next
-///   compare-and-set would start from a revision this node only assumed.
-///   The group's outcomes (`statesync_outcomes`) were in the same
-///   transaction as its journal rows, so a client's retry of one of its
-///   `(clientId, id)` finds either both (and is answered with the original
-///   revision) or neither (and is applied once).
+/// **A lost connection** is reconnected with the journal's backoff while
+/// ``PostgresJournal/writeFault`` says so. Lost before `COMMIT`: nothing committed,
+/// and the group is written again (the compare-and-set still guards it). Lost during
+/// `COMMIT`: the outcome is unknown (``JournalError/isCommitOutcomeUnknown``, never
+/// acked), the group and everything after it fail, and the writer re-reads the head
+/// before going on. Outcomes share the journal rows' transaction, so a retry finds
+/// both or neither. Taking turns: PostgresGroupStorage+Turns.swift; bounded waits:
+/// ``PostgresSessionBounds``.
 final class PostgresGroupStorage: GroupCommitStorage {
     /// The node's writer connections, shared by its stores: each group
     /// leases one for its transaction (see ``PostgresWriterPool``).

@@ -4,33 +4,13 @@ import PostgresNIO
 import StateSyncJournal
 import Synchronization
 
-/// How a node learns that other nodes moved the heads of the stores it has
-/// open, for all of them at once: a hint, never the truth (each store's
-/// engine then reads the entries). One per node (``PostgresStores``).
-///
-/// - **LISTEN/NOTIFY**: each group commit sends one `NOTIFY` on
-///   ``channel`` inside its transaction (so only a committed group is
-///   announced), with the payload `"<head> <store id>"`; creating and
-///   deleting a store send `"+ <store id>"` and `"- <store id>"` (the
-///   node's list of stores, ``PostgresStoreCatalog``). The watcher listens
-///   on one connection, named ``applicationName`` in `pg_stat_activity`,
-///   and routes each head to the journals of that store open on this node.
-///   A notification arrives within milliseconds, but one can be lost:
-///   PostgreSQL does not queue them for a listener whose connection
-///   dropped. A dropped listener is reconnected with the journals'
-///   backoff, and a poll and a reload of the stores follow each reconnect.
-/// - **Polling**: every ``PostgresJournal/Configuration/pollInterval`` the
-///   heads of every followed store are read in one query on the node's
-///   reader connection, the safety net for whatever the notifications missed.
-///
-/// Either way a store's hint fires only for a head past its journal's
-/// ``PostgresJournal/lastRevision`` (this node's own commits are not news).
-/// A notified head behind it is stale news, but a polled head behind the
-/// journal's revision as it was before the poll, or a polled epoch that is
-/// not the journal's, means the store lost history this node saw committed
-/// (``PostgresHistoryLoss``): the journal's engine is then woken with a
-/// hint, to find its reads refused. The watcher starts with the first
-/// journal that follows and runs until ``stop()``.
+/// How a node learns that other nodes moved the heads of its open stores: a hint,
+/// never the truth (each engine then reads the entries). One per node.
+/// Each group commit `NOTIFY`s ``channel`` with `"<head> <store id>"` (creating and
+/// deleting a store: `"+ <id>"`, `"- <id>"`); notifications are lost while the listener
+/// reconnects, so the heads are also polled every ``PostgresJournal/Configuration/pollInterval``.
+/// A hint fires only for a head past the journal's revision; a polled head behind it,
+/// or another epoch, is lost history (``PostgresHistoryLoss``). Runs until ``stop()``.
 final class PostgresHeadWatcher: Sendable {
     /// The channel of the head and store notifications.
     static let channel = "statesync_head"

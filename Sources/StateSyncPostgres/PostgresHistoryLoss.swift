@@ -3,27 +3,12 @@ import PostgresNIO
 import StateSyncJournal
 import Synchronization
 
-/// The stores of a node whose history in PostgreSQL is no longer the one
-/// the node serves: the database failed over to a replica that was behind
-/// (or was restored from an older backup), so a store's head revision is
-/// lower than the node's; or the store's epoch changed (another node found
-/// that, or the store was deleted and created again). Writing or following
-/// such a store under the epoch the node serves would fork what its
-/// clients saw, silently.
-///
-/// So, as SQLite's `--on-damaged-journal new-epoch` does at start, the
-/// store's history starts again under a new epoch: the node that finds the
-/// head behind its own sets a new epoch in the store's row (once, whichever
-/// node comes first), so that every node that opens the store from then on
-/// serves what is left under it and clients start over with a snapshot.
-/// The node's engines hold the lost history's state, so the node itself
-/// serves and writes the store no more until it restarts: its journal of
-/// the store fails every read and append with
-/// ``JournalError/isHistoryLost``, the loss is logged as `critical`, and,
-/// for a head gone back (the database lost commits), it is recorded as the
-/// node's failure (``PostgresNodeFailure``: `/health` answers 503
-/// `failed`, for every store of the node, as its stores share the database).
-/// A changed epoch stops only that store's journal on this node.
+/// The stores of a node whose history in PostgreSQL is no longer the one it serves
+/// (a failover to a replica that was behind lowered the head, or the epoch changed):
+/// serving them on would silently fork what clients saw. The node that finds the head
+/// behind sets a new epoch in the store's row (once), so later openers serve what is
+/// left; this node's journal fails with ``JournalError/isHistoryLost`` until a restart,
+/// and a head gone back also fails the node (``PostgresNodeFailure``).
 final class PostgresHistoryLoss: Sendable {
     /// What is known of one store's loss.
     private struct Loss {
@@ -81,10 +66,8 @@ final class PostgresHistoryLoss: Sendable {
         }
     }
 
-    /// The store `storeID` has the epoch `found` in the database, not the
-    /// `epoch` this node serves: another node found its history went back
-    /// and started a new epoch, or it was deleted and created again.
-    /// Records the loss for that store.
+    /// The store `storeID` has the epoch `found` in the database, not the `epoch` this
+    /// node serves (a new epoch, or deleted and created again): records the loss.
     func epochChanged(store storeID: String, epoch: String, found: String, head: UInt64) {
         _ = record(storeID, damage: "its epoch in PostgreSQL is \(found), not the epoch \(epoch) this node serves "
             + "(its history went back, or it was deleted and created again)", seen: nil, head: head, failingTheNode: false)

@@ -3,13 +3,9 @@ public import StateSyncCore
 import StateSyncJournal
 
 extension PostgresJournal {
-    /// The sessions in this store's `statesync_presence` whose node is not
-    /// among the live nodes (see ``SharedJournal/sessionsOfDepartedNodes()``):
-    /// a node journals no leave for its sessions in a store other than the
-    /// one of its heartbeat when it stops or dies, so whichever node opens
-    /// the store next has them leave. None for the store of the heartbeat
-    /// (``PostgresPresence`` claims those), or without a node; a failed read
-    /// is logged and finds none (the next opening looks again).
+    /// The sessions in this store's `statesync_presence` whose node is not live: a node
+    /// that stops leaves its sessions in stores other than its heartbeat's, so the next
+    /// opener has them leave. A failed read finds none (the next opening looks again).
     public func sessionsOfDepartedNodes() async -> [SessionInfo] {
         guard let nodeStoreID, nodeStoreID != configuration.storeID else { return [] }
         do {

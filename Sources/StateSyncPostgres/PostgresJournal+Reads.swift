@@ -4,12 +4,9 @@ public import StateSyncJournal
 import StateSyncCore
 
 extension PostgresJournal {
-    /// Stores `snapshot`, then drops the entries and snapshots beyond the
-    /// retention (see ``Journal/saveSnapshot(_:)``). The revision must be
-    /// committed already (at most ``lastRevision``): the engine saves only
-    /// published, hence committed, revisions. The statements run one by one
-    /// in the order a crash leaves harmless (the snapshot before what it
-    /// makes unnecessary), so they need no transaction.
+    /// Stores `snapshot` (at most ``lastRevision``), then applies the retention. The
+    /// statements run in an order a crash leaves harmless (the snapshot first), so they
+    /// need no transaction.
     public func saveSnapshot(_ snapshot: JournalSnapshot) async throws {
         try checkOpen()
         guard snapshot.revision <= lastRevision else {
@@ -70,11 +67,8 @@ extension PostgresJournal {
         }
     }
 
-    /// The committed entries `from...through`, in order (see
-    /// ``Journal/entries(from:through:)``). Every committed entry of the
-    /// store is read, including those another node wrote past this node's
-    /// ``lastRevision``: that is how a refused writer catches up. Entries
-    /// dropped by retention are missing, as with ``SQLiteJournal``.
+    /// The committed entries `from...through`, in order, including other nodes' past
+    /// ``lastRevision`` (how a refused writer catches up); retention may drop some.
     public func entries(from: UInt64, through: UInt64) async throws -> [JournalEntry] {
         let lower = Int64(clamping: from)
         let upper = Int64(clamping: through)

@@ -4,35 +4,14 @@ import PostgresNIO
 public import StateSyncJournal
 import Synchronization
 
-/// A ``Journal`` in PostgreSQL, shared by every `statesync serve --postgres`
-/// node of a store: the journal, the snapshots and the exactly-once outcomes
-/// are rows keyed by ``Configuration/storeID``, and the store's epoch and
-/// head revision live in the database, not in a node.
-///
-/// PostgreSQL decides the order: each group commit is one transaction that
-/// moves the store's head revision with a compare-and-set and inserts the
-/// rows, so a node with a stale view (another node wrote meanwhile, or it
-/// was paused) has its batch refused with ``JournalError/isRevisionGap``
-/// and forks nothing (``PostgresGroupStorage`` explains why the scheme is
-/// correct). A completion reports success only after `COMMIT` returned;
-/// a commit whose outcome is unknown is never reported as a success.
-///
-/// A server of many stores opens one journal per store from one
-/// ``PostgresStores``, whose connections they share (a bounded set of
-/// writers, one reader, one LISTEN, one heartbeat); a journal opened alone
-/// (``open(location:configuration:logger:writeFailed:)``) has its own: one
-/// writer, one reader, one to LISTEN once it follows, and one for the
-/// heartbeat when ``Configuration/node`` is set (``PostgresPresence``). The
-/// schema is created or migrated when they open (``PostgresSchema``).
-///
-/// A lost connection (PostgreSQL restarted, the backend terminated) is
-/// opened again: the writer retries with a backoff while ``writeFault``
-/// says why (``PostgresGroupStorage`` explains why no batch is written
-/// twice), and a failed read opens a new connection for the next one.
-///
-/// Other nodes' writes are followed (``follow(hint:)``): the node's LISTEN
-/// connection hears the notification each group commit sends, and the
-/// heads are polled as a safety net (``PostgresHeadWatcher``).
+/// A ``Journal`` in PostgreSQL, shared by every `statesync serve --postgres` node of
+/// a store: journal, snapshots and exactly-once outcomes are rows keyed by
+/// ``Configuration/storeID``, and the store's epoch and head revision live in the database.
+/// Each group commit moves the head with a compare-and-set, so a node with a stale
+/// view has its batch refused with ``JournalError/isRevisionGap`` and forks nothing
+/// (``PostgresGroupStorage`` says why); success is reported only after `COMMIT` returned.
+/// Journals of many stores share one ``PostgresStores``'s connections; one opened alone
+/// has its own. Other nodes' writes are followed through ``PostgresHeadWatcher``.
 ///
 /// ```swift
 /// let journal = try await PostgresJournal.open(
@@ -49,18 +28,12 @@ public final class PostgresJournal: SharedJournal {
         /// ``SQLiteJournal`` (applied when a snapshot is saved). Default:
         /// ``JournalRetention``'s defaults.
         public var retention: JournalRetention
-        /// How long a statement may wait for PostgreSQL's answer before the
-        /// journal gives up on its connection and opens another (a write is
-        /// then retried, and a `COMMIT` that timed out has an unknown
-        /// outcome). Default
-        /// 10 s: healthy statements take milliseconds, and a lost connection
-        /// must not hold a node's answers forever (see ``TimedConnection``).
+        /// How long a statement may wait for PostgreSQL's answer before the journal drops
+        /// its connection (a write is retried; a timed-out `COMMIT` has an unknown outcome).
+        /// Default 10 s, so a lost connection cannot hold a node's answers forever.
         public var statementTimeout: Duration
-        /// How long each statement that opens the journal may take: creating
-        /// or migrating the schema (DDL that may wait for another node's
-        /// migration or rewrite a large table), creating the store,
-        /// registering the node. Default 60 s; later statements are bounded
-        /// by ``statementTimeout``.
+        /// How long each statement that opens the journal may take (schema DDL that may wait
+        /// for another node's migration, store creation, node registration). Default 60 s.
         public var openTimeout: Duration = .seconds(60)
         /// How long the writer waits before connecting again after it lost
         /// its connection; each further failed attempt waits twice as long,
@@ -68,34 +41,23 @@ public final class PostgresJournal: SharedJournal {
         public var firstRetryDelay: Duration
         /// The longest wait between two attempts to reconnect. Default 2 s.
         public var maximumRetryDelay: Duration
-        /// This server as a node of a cluster: presence kept per node with a
-        /// heartbeat (``PostgresPresence``), on a connection of its own. Default
-        /// `nil`: no presence is kept per node (a tool reading the journal,
-        /// one server alone); `statesync serve --postgres` sets it.
+        /// This server as a node of a cluster: presence kept per node with a heartbeat
+        /// (``PostgresPresence``). Default `nil` (a tool, one server alone); `serve --postgres` sets it.
         public var node: PostgresNode?
-        /// How often the store's head is read to learn of other nodes'
-        /// writes that no notification announced (a lost notification, a
-        /// LISTEN connection that dropped). Default 1 s: the worst delay
-        /// before a node follows others when notifications fail, for one
-        /// tiny query per node per interval.
+        /// How often the store's head is polled for writes no notification announced: the
+        /// worst follow delay when notifications fail. Default 1 s.
         public var pollInterval: Duration
         /// How long a node whose batch another node refused keeps the
         /// store locked for its redo (see `PostgresGroupStorage+Turns.swift`).
         /// Default 200 ms: a catch-up and a redo take a few milliseconds.
         public var heldTurnLimit: Duration = .milliseconds(200)
-        /// How long PostgreSQL lets the node's sessions sit idle inside a
-        /// transaction or wait for a lock, and how it detects a node gone
-        /// from the network (see ``PostgresSessionBounds``): what bounds the
-        /// other nodes' wait for a node stopped inside a group commit.
-        /// Default: ``PostgresSessionBounds``'s defaults (5 s idle, 8 s lock wait).
+        /// How long PostgreSQL lets the node's sessions idle in a transaction or wait for a
+        /// lock, and how it detects a node gone: what bounds other nodes' wait for a stopped
+        /// node. Default: ``PostgresSessionBounds``'s (5 s idle, 8 s lock wait).
         public var sessionBounds = PostgresSessionBounds()
-        /// Which clientIds' exactly-once outcomes the store keeps: its
-        /// ``OutcomeRetention/maxClients`` and ``OutcomeRetention/window``,
-        /// applied to the shared tables in every group commit
-        /// (``JournalBatch/outcomeTrims`` keep the engine's per-client
-        /// share). Give every node the engine's `outcomeRetention`, as
-        /// `statesync serve` does. Default: ``OutcomeRetention``'s defaults,
-        /// the engine's.
+        /// Which clientIds' outcomes the store keeps (``OutcomeRetention/maxClients`` and
+        /// ``OutcomeRetention/window``), applied in every group commit: give every node the
+        /// engine's `outcomeRetention`, as `statesync serve` does. Default: the engine's defaults.
         public var outcomeRetention = OutcomeRetention()
 
         /// A configuration with the documented defaults.
@@ -134,18 +96,9 @@ public final class PostgresJournal: SharedJournal {
     /// The ``PostgresLeases``' token for this journal once it watches its writer.
     private let watchingWriter = Mutex<Int?>(nil)
 
-    /// Connects to `location`, creates or migrates the schema, and creates
-    /// the store ``Configuration/storeID`` when it does not exist yet: a
-    /// journal alone, with connections of its own (one writer, one reader,
-    /// LISTEN once it follows, the heartbeat with a ``Configuration/node``).
-    /// A server of many stores opens them from one ``PostgresStores`` instead.
-    ///
-    /// - Parameters:
-    ///   - writeFailed: called on each failed write attempt (each reconnect
-    ///     attempt too); `statesync serve` counts them in
-    ///     `statesync_journal_write_failures_total`.
-    /// - Throws: ``JournalError``: the server cannot be reached or refused
-    ///   the login, or the schema is newer than this code.
+    /// Connects to `location`, creates or migrates the schema and the store
+    /// ``Configuration/storeID``: a journal alone, with its own connections (a server of
+    /// many stores uses ``PostgresStores``). `writeFailed` runs on each failed write attempt.
     public static func open(
         location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger,
         writeFailed: @escaping @Sendable () -> Void = {}
@@ -188,10 +141,8 @@ public final class PostgresJournal: SharedJournal {
     /// node left.
     public var lastRevision: UInt64 { writer.durableRevision }
 
-    /// Why writes are failing while the writer reconnects (the engine refuses
-    /// new actions meanwhile), or failed for good, this journal's or another
-    /// store's of the node (``PostgresNodeFailure``), or `nil` (see
-    /// ``Journal/writeFault``); `/health` answers 503 for either.
+    /// Why writes are failing while the writer reconnects, or failed for good, this
+    /// journal's or another store's of the node (``PostgresNodeFailure``), or `nil`.
     public var writeFault: JournalWriteFault? { writer.fault ?? stores.failure.fault }
 
     /// This node's presence in the cluster when ``Configuration/node`` is
@@ -210,10 +161,8 @@ public final class PostgresJournal: SharedJournal {
     /// went back in PostgreSQL (``PostgresHistoryLoss``); `nil` while it did not.
     var historyLost: JournalError? { stores.historyLoss.error(of: configuration.storeID) }
 
-    /// Follows the store through the node's ``PostgresHeadWatcher`` (LISTEN
-    /// plus polling every ``Configuration/pollInterval``): `hint` gets each
-    /// head past ``lastRevision`` it learns of (see ``SharedJournal/follow(hint:)``).
-    /// ``close()`` stops it; a second call does nothing.
+    /// Follows the store through the node's ``PostgresHeadWatcher``: `hint` gets each head
+    /// past ``lastRevision`` it learns of. ``close()`` stops it; a second call does nothing.
     public func follow(hint: @escaping @Sendable (UInt64) -> Void) {
         let writer = writer
         following.withLock { token in
@@ -223,11 +172,8 @@ public final class PostgresJournal: SharedJournal {
         }
     }
 
-    /// Takes part in the store's lease (``PostgresLeases``) when the node
-    /// keeps leases (``Configuration/node`` is set): `change` hears which
-    /// node writes the store (see ``SharedJournal/watchWriter(_:)``).
-    /// Without a node it is never called. ``close()`` stops it and gives
-    /// the lease up; a second call does nothing.
+    /// Takes part in the store's lease (``PostgresLeases``) when ``Configuration/node`` is
+    /// set, else `change` is never called. ``close()`` stops it and gives the lease up.
     public func watchWriter(_ change: @escaping @Sendable (StoreWriter) -> Void) {
         watchingWriter.withLock { token in
             guard token == nil, !writerIsClosed, let leases = stores.leases else { return }
@@ -249,18 +195,14 @@ public final class PostgresJournal: SharedJournal {
         writer.caughtUp(through: revision)
     }
 
-    /// Queues `batch` for the next group commit (see ``Journal/append(_:completion:)``).
-    /// The completion runs on the writer's task, after `COMMIT` returned or
-    /// failed; a refused batch (another node moved the head) fails with
-    /// ``JournalError/isRevisionGap`` and the journal stays usable.
+    /// Queues `batch` for the next group commit; the completion runs on the writer's task
+    /// after `COMMIT`, and a refused batch fails with ``JournalError/isRevisionGap``.
     public func append(_ batch: JournalBatch, completion: @escaping @Sendable (Result<Void, JournalError>) -> Void) {
         writer.enqueue(.batch(batch, completion))
     }
 
-    /// Waits for pending writes and stops following (see
-    /// ``Journal/close()``); the shared connections stay open for the other
-    /// stores, unless this journal was opened alone: then its node leaves
-    /// the cluster and its connections close.
+    /// Waits for pending writes and stops following; the shared connections stay open
+    /// unless this journal was opened alone: then its node leaves and they close.
     public func close() async throws {
         let wasOpen: Bool
         do {

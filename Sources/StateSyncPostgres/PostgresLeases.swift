@@ -4,29 +4,12 @@ import StateSyncJournal
 import Synchronization
 
 /// One writer per store among a cluster's nodes: a lease row per store in
-/// `statesync_leases`, timed on PostgreSQL's clock (`now()`), so that no
-/// two nodes' clocks need agree. One per node (``PostgresStores``), for
-/// every store the node has open.
-///
-/// Every ``PostgresNode/leaseRenewal`` the node runs one statement for all
-/// its open stores: it renews the leases it holds, takes those nobody
-/// holds or whose holder let them expire (the term goes up by one), and
-/// reads who holds the others. A store's journal is told when its writer
-/// changes (``SharedJournal/watchWriter(_:)``). A node that closes a store
-/// gives its lease up at once, so another node with it open takes it at
-/// its next renewal; a node that dies loses its leases at expiry.
-///
-/// The lease decides who should write, not who can: a holder that lost its
-/// lease without knowing (paused past the expiry) may still send a batch,
-/// and the compare-and-set on the store's head (``PostgresGroupStorage``)
-/// refuses it if the new holder wrote meanwhile, as it refuses any batch
-/// written on a stale view. So a node counts a lease as its own only until
-/// its last renewal's start plus ``PostgresNode/leaseDuration`` by its own
-/// clock, which is never later than PostgreSQL's expiry; past that without
-/// a renewal the writer is ``StoreWriter/unknown``.
-///
-/// The statements run on a connection of their own, whose deadline is the
-/// lease's duration: a renewal that cannot finish in time is late anyway.
+/// `statesync_leases`, timed on PostgreSQL's clock (`now()`), so nodes' clocks need not
+/// agree. Every ``PostgresNode/leaseRenewal`` one statement renews the node's leases,
+/// takes free or expired ones (the term goes up) and reads who holds the others.
+/// The lease decides who should write, not who can (the compare-and-set still refuses
+/// stale batches); a node counts a lease as its own only until its last renewal's start
+/// plus ``PostgresNode/leaseDuration`` by its own clock, never later than PostgreSQL's expiry.
 final class PostgresLeases: Sendable {
     private struct State {
         /// What each watched store's journals are told, by watch token.

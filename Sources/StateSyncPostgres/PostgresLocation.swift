@@ -1,11 +1,8 @@
-/// Where a ``PostgresJournal`` connects, parsed from a URL of the form
-/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`postgresql://` too),
-/// the form `statesync serve --postgres` and `STATESYNC_POSTGRES_URL` take.
-///
-/// The port defaults to 5432 and the database to the user's name, as with
-/// `psql`. Connections are unencrypted: TLS to PostgreSQL is not supported
-/// yet, so a URL asking for it (`sslmode=require`, `verify-ca`,
-/// `verify-full`) is refused rather than silently served in the clear.
+/// Where a ``PostgresJournal`` connects, parsed from
+/// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (or `postgresql://`), as
+/// `statesync serve --postgres` and `STATESYNC_POSTGRES_URL` take it. The port defaults
+/// to 5432 and the database to the user's name. TLS is not supported: a URL asking for
+/// it (`sslmode=require`, `verify-ca`, `verify-full`) is refused, not served in the clear.
 ///
 /// ```swift
 /// let location = try PostgresLocation(url: "postgres://statesync@127.0.0.1:5432/statesync")

@@ -1,10 +1,6 @@
-/// One `statesync serve` node of a cluster on a ``PostgresJournal``: its
-/// id and how it proves it is alive (see ``PostgresPresence``).
-///
-/// A node that dies without saying so has its sessions removed from
-/// presence within ``expiry`` + ``heartbeatInterval`` (20 s by default, and
-/// the time to commit `sessionLeft`): its heartbeat stops, and the first
-/// live node to notice the heartbeat is older than ``expiry`` claims it.
+/// One `statesync serve` node of a cluster on a ``PostgresJournal``: its id and how it
+/// proves it is alive (``PostgresPresence``). A dead node's sessions leave presence within
+/// ``expiry`` + ``heartbeatInterval`` (20 s by default), claimed by the first live node to notice.
 public struct PostgresNode: Sendable, Hashable {
     /// The node's id: random at each start, so a restarted process is a new
     /// node and its previous incarnation expires like any dead node.
@@ -14,28 +10,19 @@ public struct PostgresNode: Sendable, Hashable {
     /// Default 5 s: one small `UPDATE` per node every 5 s costs PostgreSQL
     /// nothing, and it leaves room for three missed beats within the expiry.
     public var heartbeatInterval: Duration
-    /// How old a heartbeat may be before its node is declared dead. Default
-    /// 15 s: three heartbeats, so a node whose PostgreSQL connection is
-    /// re-opened (a few seconds of backoff at most) is not declared dead,
-    /// and a dead node's sessions are gone from presence within 20 s, inside
-    /// the 30 s the cluster promises. Must be longer than ``heartbeatInterval``.
+    /// How old a heartbeat may be before its node is declared dead; longer than
+    /// ``heartbeatInterval``. Default 15 s: three heartbeats, so a reconnecting node is not
+    /// declared dead and a dead node's sessions go within the 30 s the cluster promises.
     public var expiry: Duration
-    /// Where the other nodes reach this one (`host:port` of its listener),
-    /// recorded with each store lease it holds (``PostgresLeases``), so
-    /// that they can send it the writes of the stores it holds. Default
-    /// `nil`: none advertised.
+    /// Where the other nodes reach this one (`host:port`), recorded with its store leases
+    /// so that they can send it the writes of those stores. Default `nil`: none advertised.
     public var address: String?
-    /// How long a store's lease lasts past its last renewal, on PostgreSQL's
-    /// clock: a node that dies holding it loses it this long after its last
-    /// renewal, and another node with the store open takes it within a
-    /// quarter of it more (it tries every ``leaseRenewal``). Default 1.2 s,
-    /// so the stores of a dead node have a new writer within 1.5 s.
+    /// How long a store's lease lasts past its last renewal, on PostgreSQL's clock.
+    /// Default 1.2 s, so a dead node's stores have a new writer within 1.5 s.
     public var leaseDuration: Duration = .milliseconds(1_200)
 
-    /// How often the node renews its leases and tries to take those of
-    /// the stores it has open that nobody holds: a quarter of
-    /// ``leaseDuration``, so three renewals in a row may fail before a
-    /// lease is lost.
+    /// How often the node renews its leases and tries for free ones: a quarter of
+    /// ``leaseDuration``, so three renewals in a row may fail before a lease is lost.
     public var leaseRenewal: Duration { leaseDuration / 4 }
 
     /// A node with the documented defaults.

@@ -1,11 +1,8 @@
 import StateSyncJournal
 import Synchronization
 
-/// The first write PostgreSQL refused on any store of a node (a read-only
-/// database, a full disk, a canceled statement): that store's journal
-/// failed for good, and since the node's stores share one database, every
-/// store's journal reports it (``PostgresJournal/writeFault``), so that
-/// `/health` answers 503 whichever store's write was refused.
+/// The first write PostgreSQL refused on any store of a node: the stores share one
+/// database, so every store's journal reports it and `/health` answers 503.
 final class PostgresNodeFailure: Sendable {
     private let first = Mutex<JournalWriteFault?>(nil)
 

@@ -3,29 +3,13 @@ import PostgresNIO
 import StateSyncCore
 import StateSyncJournal
 
-/// Which clientIds' outcomes a store keeps in PostgreSQL: decided in each
-/// group commit's transaction from the shared tables, never from one
-/// node's view of its clientIds, so that every node applies the same rule
-/// to the same rows (the numbers are ``OutcomeRetention``'s).
-///
-/// - Every clientId with outcomes has a row in `statesync_outcome_clients`
-///   saying when a batch last recorded one of its outcomes, whichever node
-///   wrote it, by PostgreSQL's clock (one clock for every node).
-/// - When a group records a clientId new to the store and the store then
-///   has more than ``OutcomeRetention/maxClients``, the least recently
-///   used clientIds unused for longer than ``OutcomeRetention/window`` are
-///   forgotten (their row and all their outcomes), down to that number. A
-///   clientId used within the window stays, whichever node it dispatched through.
-/// - A batch's ``JournalBatch/forgottenClients`` (one node's view) are
-///   ignored. Its ``JournalBatch/outcomeTrims`` keep the clientId's most
-///   recent outcomes in the table, whichever node recorded them: only the
-///   clientId's own dispatches push its outcomes out.
-///
-/// The bound: clientIds unused for the window leave as soon as a new one
-/// comes while the store is over ``OutcomeRetention/maxClients``; those
-/// used within it are at most what the nodes admitted, each node at most
-/// ``OutcomeRetention/maxClients`` (its engine refuses more with
-/// `too_many_clients`).
+/// Which clientIds' outcomes a store keeps in PostgreSQL, decided in each group commit's
+/// transaction from the shared tables, never from one node's view, with
+/// ``OutcomeRetention``'s numbers. `statesync_outcome_clients` holds each clientId's last
+/// use by PostgreSQL's clock; when a new clientId puts the store over
+/// ``OutcomeRetention/maxClients``, the least recently used ones idle past
+/// ``OutcomeRetention/window`` are forgotten, down to that number. ``JournalBatch/forgottenClients``
+/// are ignored; ``JournalBatch/outcomeTrims`` apply whichever node recorded the outcomes.
 enum PostgresOutcomeClients {
     /// Applies the rule after `batches` recorded their outcomes, in their transaction.
     static func retain(

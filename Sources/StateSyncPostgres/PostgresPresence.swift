@@ -4,62 +4,16 @@ import StateSyncCore
 import StateSyncJournal
 import Synchronization
 
-/// Presence across the nodes of a cluster, kept in PostgreSQL: a node's
-/// heartbeat in `statesync_nodes`, and which node owns each present
-/// session in `statesync_presence` (written with the journal, see
-/// ``PresenceRows``).
-///
-/// - A node registers its row when its stores open (``PostgresStores``), before it serves,
-///   and renews its `heartbeat_at` every ``PostgresNode/heartbeatInterval``
-///   (PostgreSQL's `now()`: one clock for every node, no skew between them).
-/// - At each beat it also looks for dead nodes: a row whose heartbeat is
-///   older than ``PostgresNode/expiry``. **Exactly one** live node claims
-///   each, in one transaction: `DELETE … RETURNING` of the node's row takes
-///   its row lock, so a second claimer waits, then finds the row gone
-///   (READ COMMITTED re-checks a locked row) and claims nothing; the same
-///   transaction adopts the sessions of every node no longer in
-///   `statesync_nodes` (`UPDATE … SET node_id = me`), whose row locks again
-///   let one claimer only adopt each session (a waiting claimer re-checks
-///   the row, now owned by a live node, and skips it).
-/// - The claimer then journals `sessionLeft` for each adopted session
-///   through its engine, like any leave, so every node converges through
-///   the journal; the commit of each `sessionLeft` deletes its row. Should
-///   the claimer die before that commit, the adopted rows are its own and
-///   are adopted again when it expires; should the commit be lost (refused
-///   or failed), the rows adopted more than a heartbeat ago are left again
-///   at the next beat.
-/// - A clean shutdown journals `sessionLeft` for its own sessions (the
-///   server asks ``ownSessions()``) and deletes its node row when the
-///   node's stores close; a row a last batch still wrote is adopted by a live
-///   node at its next beat, without waiting for an expiry.
-/// - A node declared dead while it was alive (paused, or cut off from
-///   PostgreSQL, for longer than the expiry) finds its row gone at its next
-///   beat: the claim that deleted it adopted its session rows in the same
-///   transaction. It registers again, then at each beat reads the rows of
-///   its own sessions (their ids start with its node id). While another
-///   node holds any of them, it waits: that node's `sessionLeft` is not
-///   committed yet, and would undo a `sessionJoined` ordered before it.
-///   Once none is held, its engine journals `sessionJoined` for each live
-///   session without a row (the engine's `announceSessions(except:)`), and
-///   that commit writes the rows as a normal join does, owned by this node.
-///   Ownership stays single: the rows of a registered node are never
-///   adopted, and this node writes its rows back only after the claimer's
-///   leave removed them. It checks again at each beat until one finds
-///   nothing to announce.
-/// - A claimer's retried `sessionLeft` (its first commit was slower than a
-///   heartbeat) can land after that: it removes a session this node has
-///   announced again, at any later time. This node's engine sees it as it
-///   follows the journal (the engine's `liveSessionsRemovedElsewhere`
-///   grows), and the next beat announces the session again as above.
-///
-/// All of this is about the store whose row holds the heartbeat (`main`):
-/// in the other stores, the sessions of departed nodes leave when a node
-/// opens the store (``PostgresJournal/sessionsOfDepartedNodes()``).
-///
-/// Bounds: `statesync_nodes` holds one row per live node (a dead node's row
-/// is deleted when it is claimed); `statesync_presence` one per present
-/// session. The journal entries presence adds are bounded by the
-/// journal's retention, like every entry.
+/// Presence across the nodes of a cluster, kept in PostgreSQL: each node's heartbeat in
+/// `statesync_nodes` (PostgreSQL's `now()`, one clock), and each present session's owning
+/// node in `statesync_presence` (written with the journal, ``PresenceRows``).
+/// At each beat a node claims nodes silent past ``PostgresNode/expiry``: `DELETE … RETURNING`
+/// takes the row's lock, so exactly one claimer (READ COMMITTED re-checks) adopts their
+/// sessions in that transaction and journals their `sessionLeft`; adopted rows whose leave
+/// did not commit are left again a beat later. A node declared dead while alive registers
+/// again and, once no other node holds its sessions' rows, announces them again.
+/// This covers the heartbeat's store (`main`); other stores use
+/// ``PostgresJournal/sessionsOfDepartedNodes()`` (docs/cluster.md, "Presence across nodes").
 final class PostgresPresence: ClusterPresence {
     let nodeID: String
     private let node: PostgresNode
@@ -80,11 +34,8 @@ final class PostgresPresence: ClusterPresence {
         self.logger = logger
     }
 
-    /// Inserts this node's row on `opening` (the presence connection, bounded
-    /// by the journal's open timeout); called before the server serves, so that no
-    /// session row of this node ever exists without its node row.
-    ///
-    /// - Throws: what PostgreSQL answered (a node with this id is alive).
+    /// Inserts this node's row on `opening` before the server serves, so that no session row
+    /// of this node exists without its node row; throws when a node with this id is alive.
     func register(on opening: TimedConnection) async throws {
         try await opening.run(
             "INSERT INTO statesync_nodes (store_id, node_id) VALUES (\(store), \(nodeID))", logger: logger)
@@ -171,11 +122,8 @@ final class PostgresPresence: ClusterPresence {
         return true
     }
 
-    /// After this node registered again: once no other node holds a row of
-    /// its sessions, has `announce` journal `sessionJoined` for its live
-    /// sessions that have none (see the type's comment). Returns whether to
-    /// look again at the next beat: a row was still held, or sessions were
-    /// announced.
+    /// After registering again: once no other node holds a row of its sessions, has
+    /// `announce` rejoin its live sessions without one. Returns whether to look again next beat.
     private func restoreSessions(_ announce: @Sendable (_ present: Set<String>) async -> Int) async throws -> Bool {
         let rows = try await connection.run("""
             SELECT session_id, node_id FROM statesync_presence
@@ -190,10 +138,8 @@ final class PostgresPresence: ClusterPresence {
         return await announce(Set(rows.map(\.0))) > 0
     }
 
-    /// Claims the dead nodes and adopts their sessions (see the type's
-    /// comment for why exactly one node does), plus the sessions this node
-    /// adopted earlier whose `sessionLeft` did not commit: the sessions to
-    /// leave now.
+    /// Claims the dead nodes and adopts their sessions, plus those adopted earlier whose
+    /// `sessionLeft` did not commit: the sessions to leave now.
     private func claimDeadSessions() async throws -> [SessionInfo] {
         let expiry = node.expiry.inSeconds
         let open = try await connection.connection()

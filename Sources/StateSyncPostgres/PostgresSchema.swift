@@ -2,41 +2,13 @@ import Logging
 import PostgresNIO
 import StateSyncJournal
 
-/// The StateSync tables in PostgreSQL and their versions.
-///
-/// `statesync_schema` holds one row, the version the tables are at. Opening
-/// a journal migrates the tables up to ``version`` in one transaction under
-/// an advisory lock, so nodes starting together migrate once; a database at
-/// a newer version than this code knows is refused. A migration is only
-/// ever appended to ``migrations``, never edited.
-///
-/// Every table is keyed by a `store_id`, so one database holds every store
-/// of a cluster (``PostgresStores/storeID(of:)`` names them).
-///
-/// - `statesync_stores`: one row per store: its epoch, its head revision
-///   (the compare-and-set target of every append, see ``PostgresJournal``),
-/// - `statesync_journal`: the accepted actions, `(store_id, revision)` unique,
-/// - `statesync_snapshots`: full states at revisions,
-/// - `statesync_outcomes`: the remembered `(clientId, actionId)` outcomes,
-///   `seq` ordering each clientId's for its per-client retention.
-///
-/// Migration 2 (presence across nodes, see ``PostgresPresence``):
-/// - `statesync_nodes`: the live nodes, one row each with its heartbeat,
-/// - `statesync_presence`: the sessions whose `sessionJoined` is committed
-///   and whose `sessionLeft` is not, with the node that owns each.
-///
-/// Migration 3 (outcome retention decided by the shared table, see
-/// ``PostgresOutcomeClients``):
-/// - `statesync_outcome_clients`: the clientIds with outcomes, one row each
-///   with when a batch last recorded one (PostgreSQL's clock); an older
-///   database's clientIds count as used when it migrates.
-///
-/// Migration 4 (one writer per store, see ``PostgresLeases``):
-/// - `statesync_leases`: which node writes each store, until when on
-///   PostgreSQL's clock, where the other nodes reach it, and the lease's
-///   term (one more at each change of holder);
-/// - `statesync_cluster`: one row, the secret with which the nodes prove
-///   to each other that they share the database (``PostgresStores/clusterSecret``).
+/// The StateSync tables in PostgreSQL and their versions. `statesync_schema` holds the
+/// version; opening a journal migrates up to ``version`` in one transaction under an
+/// advisory lock (nodes starting together migrate once), and refuses a newer database.
+/// Migrations are only ever appended to ``migrations``, never edited. Every table is keyed
+/// by `store_id` (``PostgresStores/storeID(of:)``): stores, journal, snapshots, outcomes
+/// (1); nodes and presence (2, ``PostgresPresence``); outcome clients (3,
+/// ``PostgresOutcomeClients``); leases and the cluster secret (4, ``PostgresLeases``).
 enum PostgresSchema {
     /// The version this code reads and writes.
     static let version = migrations.count

@@ -5,12 +5,9 @@ import PostgresNIO
 import StateSyncCore
 import StateSyncJournal
 
-/// The SQL of a ``PostgresJournal``'s writes, each a few statements however
-/// large the batch: rows go in as arrays expanded by `unnest`, so a group
-/// commit costs the same number of round trips for one action or a thousand.
-///
-/// postgres-nio encodes arrays without `NULL` elements, so optional ids are
-/// sent as text plus a "present" flag and turned back into `NULL` in SQL.
+/// The SQL of a ``PostgresJournal``'s writes: rows go in as arrays expanded by `unnest`,
+/// so a group commit costs the same round trips for one action or a thousand. Optional
+/// ids go as text plus a "present" flag, since postgres-nio arrays hold no `NULL`.
 enum PostgresStatements {
     /// Inserts the journal rows of `entries` (the caller's transaction has
     /// already moved the head over their revisions).
@@ -26,11 +23,8 @@ enum PostgresStatements {
             """, logger: logger)
     }
 
-    /// Records each accepted pair and rejection of a batch (which
-    /// clientIds' outcomes stay is ``PostgresOutcomeClients``'s rule).
-    /// Returns how many of the batch's pairs already had an outcome
-    /// (decided by another node: the first outcome of a pair stays, and the
-    /// caller must roll the transaction back).
+    /// Records each accepted pair and rejection of a batch; returns how many pairs already
+    /// had an outcome (decided by another node: the caller must roll the transaction back).
     static func record(_ batch: JournalBatch, store: String, on connection: TimedConnection, logger: Logger) async throws -> Int {
         let accepted = batch.entries.compactMap { entry -> (String, String, Int64)? in
             guard let client = entry.meta.clientID, let action = entry.actionID else { return nil }

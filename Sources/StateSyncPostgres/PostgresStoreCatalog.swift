@@ -2,20 +2,12 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// The stores in a database as one node knows them (`statesync_stores`'
-/// ids), so that a server can ask whether a store exists, or list them,
-/// without a round trip under its lock.
-///
-/// Loaded when the node opens, then kept current by the node's own
-/// creations and deletions, the other nodes' (their `NOTIFY`, see
-/// ``PostgresHeadWatcher``), and a reload whenever the LISTEN connection
-/// (re)connects. So it lags another node's creation by a notification's
-/// delay, or by a lost LISTEN connection's reconnect.
-///
-/// Names map to ids one to one (``PostgresStores/storeID(of:)``): `main`
-/// is `default` (the id of the one store before there were several, so
-/// that existing databases keep their data), every other store `store:NAME`
-/// (no store name holds a `:`, so a store *named* `default` is `store:default`).
+/// The stores in a database as one node knows them (`statesync_stores`' ids), so that a
+/// server asks whether a store exists without a round trip under its lock. Loaded at open,
+/// kept current by this node's changes, other nodes' `NOTIFY` (``PostgresHeadWatcher``) and
+/// a reload on each LISTEN reconnect, so it lags another node's creation by that much.
+/// Names map to ids one to one (``PostgresStores/storeID(of:)``): `main` is `default`, so
+/// existing databases keep their data, every other store `store:NAME` (names hold no `:`).
 final class PostgresStoreCatalog: Sendable {
     /// The id of the store `main`.
     static let mainID = "default"

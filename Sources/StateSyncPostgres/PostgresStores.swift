@@ -4,29 +4,13 @@ import PostgresNIO
 public import StateSyncJournal
 import Synchronization
 
-/// Every store of one `statesync serve --postgres` node in one PostgreSQL
-/// database: the node-level part of the cluster's storage, opened once,
-/// from which a ``PostgresJournal`` per store is opened and closed cheaply
-/// (``open(_:logger:writeFailed:)``, a ``StoreJournals``).
-///
-/// A store's rows are keyed by its id (``storeID(of:)``) in every table.
-/// The connections do not grow with the stores open:
-/// - ``Configuration/writerConnections`` writer connections (default 4),
-///   shared by the stores' group commits: a store's transaction leases one
-///   for its duration (``PostgresWriterPool``);
-/// - one reader, for every store's reads and snapshots, and the polls;
-/// - one LISTEN connection, whose notifications (each names its store) go
-///   to the open stores' journals (``PostgresHeadWatcher``), opened when
-///   the first journal follows;
-/// - one for the node's heartbeat when ``PostgresJournal/Configuration/node``
-///   is set (``PostgresPresence``; the node row belongs to `main`);
-/// - one for the node's store leases then too (``PostgresLeases``), opened
-///   when the first journal watches its writer.
-///
-/// Each connection is opened again when lost, starts with the session
-/// bounds (``PostgresJournal/Configuration/sessionBounds``), and every
-/// statement has a deadline (``PostgresJournal/Configuration/statementTimeout``). Closing a
-/// store's journal leaves them open; ``close()`` closes them, once every
+/// Every store of one `statesync serve --postgres` node in one PostgreSQL database: the
+/// node-level storage, opened once, from which a ``PostgresJournal`` per store is opened
+/// and closed cheaply (a ``StoreJournals``). Rows are keyed by ``storeID(of:)``, and the
+/// connections do not grow with the stores: ``Configuration/writerConnections`` writers
+/// leased per group commit (``PostgresWriterPool``), one reader, one LISTEN, and with a
+/// node one for the heartbeat and one for leases. Each reconnects when lost, starts with
+/// the session bounds and has a statement deadline; ``close()`` closes them once every
 /// journal is closed.
 ///
 /// ```swift
@@ -40,17 +24,12 @@ import Synchronization
 public final class PostgresStores: StoreJournals {
     /// How a node's stores are kept and how many connections they share.
     public struct Configuration: Sendable, Hashable {
-        /// What every store's journal keeps and how long it waits (retention,
-        /// deadlines, backoff, polling, the cluster node). Its
-        /// ``PostgresJournal/Configuration/storeID`` is not used: each
-        /// store's id comes from its name (``PostgresStores/storeID(of:)``).
+        /// What every store's journal keeps and how long it waits; its
+        /// ``PostgresJournal/Configuration/storeID`` is unused (ids come from store names).
         public var journal: PostgresJournal.Configuration
-        /// The writer connections the stores' group commits share (at least
-        /// 1). Default 4: a group commit holds one for a round trip or two,
-        /// so four let four stores commit at once, more than a node's cores
-        /// keep busy; with the reader, LISTEN, heartbeat and lease connections a
-        /// node holds at most 8, so a dozen nodes stay well within
-        /// PostgreSQL's default `max_connections` (100).
+        /// The writer connections the stores' group commits share (at least 1). Default 4: a
+        /// commit holds one for a round trip or two; a node then holds at most 8 connections,
+        /// so a dozen nodes fit PostgreSQL's default `max_connections` (100).
         public var writerConnections: Int
 
         /// A configuration with the documented defaults.
@@ -69,11 +48,9 @@ public final class PostgresStores: StoreJournals {
     let presence: PostgresPresence?
     /// The node's store leases when it is a node (``PostgresJournal/Configuration/node``).
     let leases: PostgresLeases?
-    /// The secret every node of the database reads (`statesync_cluster`,
-    /// made by the first node to open it): a node proves with it to
-    /// another that it shares the database, and so may send it the writes
-    /// of the stores it holds. Anyone who can read the database is trusted
-    /// as a node anyway.
+    /// The secret every node of the database reads (`statesync_cluster`, made by the first),
+    /// proving to another node that this one shares the database and may send it writes.
+    /// Anyone who can read the database is trusted as a node anyway.
     public let clusterSecret: String?
 
     /// Records `address` (`host:port`) as where the other nodes reach this
@@ -93,13 +70,8 @@ public final class PostgresStores: StoreJournals {
     private let logger: Logger
     private let closed = Mutex(false)
 
-    /// Connects to `location`, creates or migrates the schema, creates the
-    /// store `main` when it does not exist, registers the node when
-    /// ``PostgresJournal/Configuration/node`` is set, and reads the list of
-    /// stores.
-    ///
-    /// - Throws: ``JournalError``: the server cannot be reached or refused
-    ///   the login, or the schema is newer than this code.
+    /// Connects to `location`, creates or migrates the schema and the store `main`, registers
+    /// the node when ``PostgresJournal/Configuration/node`` is set, and reads the store list.
     public static func open(
         location: PostgresLocation, configuration: Configuration = Configuration(), logger: Logger
     ) async throws -> PostgresStores {
@@ -221,13 +193,9 @@ public final class PostgresStores: StoreJournals {
         catalog.names()
     }
 
-    /// Deletes every row of `store` in one transaction: its journal,
-    /// snapshots, outcomes and their clientIds, presence, lease and its row; `main` is refused. It
-    /// must be closed on this node; another node that has it open is not
-    /// detected (its next write fails).
-    ///
-    /// - Throws: ``JournalError``: nothing was deleted (or, when the
-    ///   connection dropped during `COMMIT`, it is not known whether it was).
+    /// Deletes every row of `store` in one transaction (`main` is refused). It must be closed
+    /// on this node; another node with it open is not detected (its next write fails). When it
+    /// throws, nothing was deleted, or a lost `COMMIT` left that unknown.
     public func remove(_ store: String) async throws {
         let id = Self.storeID(of: store)
         guard id != PostgresStoreCatalog.mainID else {

@@ -4,17 +4,9 @@ import StateSyncJournal
 import Synchronization
 
 /// The writer connections a node's stores share for their group commits
-/// (``PostgresStores/Configuration/writerConnections``): however many
-/// stores are open, the node holds at most that many, and a store's
-/// transaction holds one only while it runs (or while it keeps a turn, see
-/// `PostgresGroupStorage+Turns.swift`, at most its held-turn limit).
-///
-/// Each slot is a ``ReconnectingConnection``: opened on first use, opened
-/// again when lost, every statement bounded. A store waiting for a slot
-/// waits for a transaction of another store to end, which its statements'
-/// deadlines bound. A connection goes back to the pool outside any
-/// transaction: the storage rolls back or drops what it leased before it
-/// gives it back.
+/// (``PostgresStores/Configuration/writerConnections``): a store's transaction holds one
+/// only while it runs or keeps a turn. Slots are ``ReconnectingConnection``s, and one goes
+/// back outside any transaction (the storage rolls back or drops it first).
 final class PostgresWriterPool: Sendable {
     /// A slot taken by one transaction until ``PostgresWriterPool/giveBack(_:)``.
     struct Lease: Sendable {

@@ -3,25 +3,14 @@ import PostgresNIO
 import StateSyncCore
 import StateSyncJournal
 
-/// Keeps `statesync_presence` equal to the committed journal's presence:
-/// the writer calls ``record(_:store:node:on:logger:)`` in the transaction
-/// that inserts the entries, so a session's row exists exactly while its
-/// `sessionJoined` is committed and its `sessionLeft` is not, whatever the
-/// moment a node dies at. This is why ownership is kept in a table written
-/// with the journal rather than beside it (a write before or after the
-/// commit would leave a window where a crash loses a session or keeps a
-/// stale one): the claim of a dead node (``PostgresPresence``) then finds
-/// every session it must remove, and no other.
-///
-/// A `sessionJoined` row belongs to the node that journaled it (a node only
-/// journals its own sessions' joins); a `sessionLeft` deletes the row
-/// whichever node journaled it (its own, or a dead node's it adopted).
+/// Keeps `statesync_presence` equal to the committed journal's presence: the writer calls
+/// ``record(_:store:node:on:logger:)`` in the entries' transaction, so a session's row
+/// exists exactly while its `sessionJoined` is committed and its `sessionLeft` is not, and
+/// a dead node's claim (``PostgresPresence``) finds every session to remove and no other.
+/// A join's row belongs to the node that journaled it; a leave deletes it whichever node did.
 enum PresenceRows {
-    /// The net presence change of `entries`, in journal order: for each
-    /// session named, its name when it is present at the end, else `nil`.
-    ///
-    /// Only server commands (no action id) are read: clients' dispatches,
-    /// the bulk of the journal, are never parsed here.
+    /// The net presence change of `entries`, in journal order: each named session's name when
+    /// present at the end, else `nil`. Only server commands are parsed, never clients' dispatches.
     static func changes(in entries: [JournalEntry]) -> [String: String?] {
         var changes: [String: String?] = [:]
         for entry in entries where entry.actionID == nil {

@@ -3,16 +3,10 @@ import NIOCore
 import PostgresNIO
 import Synchronization
 
-/// A ``TimedConnection`` that is replaced when it is lost: a statement that
-/// fails for want of a connection (the server restarted, the backend was
-/// terminated, no answer within the deadline) drops the connection and
-/// rethrows, and the next statement connects again.
-///
-/// It never retries a statement itself: only the caller knows whether one
-/// may be sent twice (the writer's `COMMIT` may not, see
-/// ``PostgresGroupStorage``). A connection already known to be closed is
-/// replaced before a statement is sent on it, since postgres-nio 1.33.2
-/// would leave that statement unanswered until the deadline.
+/// A ``TimedConnection`` replaced when lost: a statement that fails for want of a
+/// connection drops it and rethrows, and the next one connects again. It never retries a
+/// statement (only the caller knows whether one may be sent twice; `COMMIT` may not); a
+/// connection known closed is replaced first, as postgres-nio 1.33.2 would hang on it.
 final class ReconnectingConnection: Sendable {
     private let connector: PostgresConnector
     private let role: String
@@ -100,20 +94,16 @@ final class ReconnectingConnection: Sendable {
         try await open.close()
     }
 
-    /// A connection released without ``close()`` (its journal was never
-    /// closed: a caller's error path) is closed here, without waiting, and
-    /// said in the log, instead of staying open (postgres-nio's debug
-    /// builds stop the process on a connection released open).
+    /// A connection released without ``close()`` (a caller's error path) is closed here
+    /// without waiting, with a warning: postgres-nio's debug builds stop on one released open.
     deinit {
         guard let open = current.withLock({ $0 }), !open.connection.isClosed else { return }
         logger.warning("a PostgreSQL connection was released without being closed: closing it", metadata: ["role": "\(role)"])
         Self.discard(open)
     }
 
-    /// Closes a lost connection without waiting for it (closing may not
-    /// finish on a connection whose server is gone), keeping it alive until
-    /// closing ends: postgres-nio requires a connection closed before it is
-    /// released.
+    /// Closes a lost connection without waiting (its server may be gone), keeping it alive
+    /// until closing ends: postgres-nio requires a connection closed before it is released.
     private static func discard(_ connection: TimedConnection) {
         let closing: EventLoopFuture<Void> = connection.connection.close()
         closing.whenComplete { _ in withExtendedLifetime(connection) {} }

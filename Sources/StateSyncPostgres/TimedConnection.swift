@@ -2,18 +2,10 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// A PostgreSQL connection whose every statement has a deadline.
-///
-/// postgres-nio 1.33.2 can leave a statement waiting forever: a statement
-/// sent on an idle connection whose server process was terminated
-/// (`pg_terminate_backend`, a restarted server) is never answered nor
-/// failed, even after `close()` (seen on this machine, every time, with
-/// PostgreSQL 15). So the wait is bounded here, on the connection's event
-/// loop: past ``timeout`` the statement fails with ``TimedOut``, and the
-/// journal treats that as a lost connection (an unknown outcome when the
-/// statement was `COMMIT`). A statement for a connection already closed (its
-/// session ended, say by `idle_in_transaction_session_timeout` while this
-/// process was stopped) is not sent: it fails at once with ``Closed``.
+/// A PostgreSQL connection whose every statement has a deadline: postgres-nio 1.33.2 can
+/// leave a statement on a connection whose backend was terminated unanswered forever. Past
+/// ``timeout`` it fails with ``TimedOut`` (a lost connection; an unknown outcome for
+/// `COMMIT`); on a connection already closed it fails at once with ``Closed``, unsent.
 struct TimedConnection: Sendable {
     /// A statement got no answer within the deadline.
     struct TimedOut: Error, CustomStringConvertible {

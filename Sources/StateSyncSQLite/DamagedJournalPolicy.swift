@@ -1,8 +1,6 @@
 import StateSyncJournal
-/// What opening an ``SQLiteJournal`` does when the journal ends before the
-/// revision recorded as durable (acknowledged history was lost: a damaged
-/// or missing write-ahead log, a restored older file). `statesync serve
-/// --on-damaged-journal refuse|new-epoch`.
+/// What opening an ``SQLiteJournal`` does when it ends before the revision recorded as
+/// durable (acknowledged history lost). `statesync serve --on-damaged-journal refuse|new-epoch`.
 public enum DamagedJournalPolicy: String, Sendable, Hashable, CaseIterable {
     /// Do not open: ``JournalError/isDamaged``, with what was found. The
     /// default, since serving the older history under the same epoch would

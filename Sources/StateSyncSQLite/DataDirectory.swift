@@ -5,12 +5,9 @@ import Darwin
 #endif
 import StateSyncJournal
 
-/// The data directory of a journal file: created when missing, checked for
-/// write access, and held with an exclusive `flock` on a lock file of the
-/// file's own (``JournalFileKind/lockFileName``: `statesync.lock` for
-/// `main`'s journal, `stores.lock` for the other stores') so that two
-/// servers never share one journal file. The lock is released by
-/// ``unlock()`` or by the kernel when the process dies (even by SIGKILL).
+/// The data directory of a journal file: created when missing, checked for write access,
+/// and held with an exclusive `flock` on the file's lock file (``JournalFileKind/lockFileName``)
+/// so two servers never share it; released by ``unlock()`` or the kernel when the process dies.
 final class DataDirectory: Sendable {
     /// The directory path as given.
     let path: String
@@ -37,19 +34,12 @@ final class DataDirectory: Sendable {
         lockDescriptor = descriptor
     }
 
-    /// How long a held lock is waited for before the directory counts as in use.
-    ///
-    /// A lock can outlive its owner's `close` for a moment: a process that is
-    /// exiting (a quick restart), or a child process forked by another thread
-    /// and not yet exec'd, which shares the descriptor until its `exec`. A
-    /// second server that really holds the directory is still reported after
-    /// this short wait.
+    /// How long a held lock is waited for before the directory counts as in use: a lock can
+    /// outlive its owner for a moment (an exiting process, a forked child not yet exec'd).
     static let lockPatience: Duration = .seconds(2)
 
-    /// Takes the exclusive lock, retrying while it is held for up to
-    /// ``lockPatience``; returns the `errno` of the last attempt on failure.
-    /// Runs on a background thread (the journal opens there), so the short
-    /// waits between attempts block no event loop.
+    /// Takes the exclusive lock, retrying for up to ``lockPatience``; returns the last `errno`
+    /// on failure. Runs on a background thread, so the waits block no event loop.
     private static func lock(_ descriptor: Int32) -> Int32? {
         let deadline = ContinuousClock.now + lockPatience
         while true {

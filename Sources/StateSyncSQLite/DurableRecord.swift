@@ -5,31 +5,13 @@ import Darwin
 #endif
 import StateSyncJournal
 
-/// `statesync.durable`, beside the journal file: the epoch and the highest
-/// revision the journal has reported durable (and acknowledged) so far
-/// (`stores.durable`, beside the file the other stores share: its epoch and
-/// its count of committed transactions, see ``JournalFileKind``).
-/// On opening, a journal that ends before it (or has another epoch) lost
-/// acknowledged history: ``SQLiteJournal`` refuses it, or starts a new epoch
-/// when told to (``DamagedJournalPolicy``).
-///
-/// **Why outside the database.** Damage to the write-ahead log (or a lost
-/// or replaced `-wal` file) rolls the database back to an older, consistent
-/// state: a record kept inside it would roll back with it and agree.
-///
-/// **Why it never gives a false alarm.** The writer records a revision only
-/// after SQLite's commit of it returned, which is after its fsync
-/// (`synchronous = FULL`). SQLite never loses a committed transaction
-/// unless its files are damaged, and retention never deletes the newest
-/// entry; so an intact journal always ends at or after the recorded
-/// revision. A crash between the commit and the record leaves an older
-/// record (weaker, still true); a torn write of the record itself (power
-/// loss) fails its checksum and the record is ignored with a warning.
-///
-/// **Cost.** One `pwrite` of 128 bytes into the page cache per group
-/// commit, without an fsync of its own (the file is fsynced at a clean
-/// close): it survives a crash of the process, which is when a damaged
-/// log would otherwise go unnoticed; after a power loss it may be older.
+/// `statesync.durable` beside the journal file: the epoch and the highest revision reported
+/// durable (`stores.durable`: the stores' file's count of committed transactions). A journal
+/// that ends before it at open lost acknowledged history (``DamagedJournalPolicy``).
+/// It lives outside the database because WAL damage rolls the database back, and a record
+/// inside would roll back with it. No false alarm: a revision is recorded only after its
+/// fsynced commit, and retention keeps the newest entry; a torn record fails its checksum.
+/// One unsynced 128-byte `pwrite` per group commit: it survives a crash of the process.
 final class DurableRecord: Sendable {
     /// The record's fixed size: each write replaces it whole.
     private static let size = 128

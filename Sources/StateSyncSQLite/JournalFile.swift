@@ -3,12 +3,9 @@ import GRDB
 import Logging
 import StateSyncJournal
 
-/// A journal file opened for writing, with what is held beside it: its
-/// data directory's lock, its durable record (``DurableMarker``), its GRDB
-/// pool (one writer, two readers, WAL, `synchronous = FULL`), its epoch and
-/// the count its record follows. Both kinds of file open this way
-/// (``JournalFileKind``): `main`'s (``SQLiteJournal``) and the stores'
-/// (``SQLiteStores``).
+/// A journal file opened for writing, with its data directory's lock, durable record
+/// (``DurableMarker``), GRDB pool (one writer, two readers, WAL, `synchronous = FULL`),
+/// epoch and counted value; both ``JournalFileKind``s open this way.
 struct JournalFile: Sendable {
     /// The file's path.
     let path: String
@@ -19,12 +16,8 @@ struct JournalFile: Sendable {
     /// The file's last revision (one store) or committed transactions (the stores').
     let count: UInt64
 
-    /// Opens (or creates) the file `fileName` of `kind` in `directory`,
-    /// taking its lock; a file behind its durable record follows `policy`.
-    ///
-    /// - Throws: ``JournalError``: the directory cannot be created or is not
-    ///   writable, another server holds the file, it is not a StateSync
-    ///   journal of that kind, or it is damaged and `policy` is ``DamagedJournalPolicy/refuse``.
+    /// Opens (or creates) the file `fileName` of `kind` in `directory`, taking its lock; a
+    /// file behind its durable record follows `policy`.
     static func open(
         directory path: String, fileName: String, kind: JournalFileKind, policy: DamagedJournalPolicy, logger: Logger
     ) throws -> JournalFile {
@@ -65,10 +58,8 @@ struct JournalFile: Sendable {
     /// The file's epoch.
     var epoch: String { marker.epoch }
 
-    /// The page cache of each connection, in KiB (SQLite's default is
-    /// 2,000): with a writer and two readers, a file holds at most 1.5 MiB
-    /// of cached pages, however many stores it holds; the operating
-    /// system's cache keeps the file's pages anyway.
+    /// The page cache of each connection, in KiB (SQLite's default is 2,000): a file holds at
+    /// most 1.5 MiB of cached pages, however many stores it holds.
     static let pageCacheKiB = 512
 
     /// A pool on `path` whose writer commits with `synchronous = FULL` (GRDB
@@ -77,10 +68,8 @@ struct JournalFile: Sendable {
         var options = GRDB.Configuration()
         options.label = label
         options.maximumReaderCount = 2
-        // `temp_store = MEMORY` keeps the savepoints' statement journals in
-        // memory: the stores' combined transaction (a savepoint per store)
-        // spilled them to a temporary file past 64 KiB, three page writes in
-        // four of its whole transaction.
+        // `temp_store = MEMORY` keeps the savepoints' statement journals in memory: the stores'
+        // combined transaction would otherwise spill them to a temporary file past 64 KiB.
         options.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB); PRAGMA temp_store = MEMORY") }
         let pool = try DatabasePool(path: path, configuration: options)
         try pool.writeWithoutTransaction { db in

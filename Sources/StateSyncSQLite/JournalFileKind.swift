@@ -1,16 +1,10 @@
 import GRDB
 
-/// The two kinds of journal file in a data directory: `main`'s, a file of
-/// one store (``SQLiteJournal``), and the file every other store shares
-/// (``SQLiteStores``). Each has its own lock and durable record beside it,
-/// so that neither depends on the other being open, and its own schema
-/// version (the same `application_id`).
-///
-/// The durable record of each counts what can only grow while the file is
-/// intact: the last revision of a one-store file, the number of committed
-/// transactions of the shared one (a row of its meta table, incremented by
-/// each of its transactions), since a store's revisions alone do not grow
-/// when another store deletes it.
+/// The two kinds of journal file in a data directory: `main`'s (``SQLiteJournal``) and the
+/// one every other store shares (``SQLiteStores``), each with its own lock, durable record
+/// and schema version. The record counts what only grows while the file is intact: the last
+/// revision, or for the shared file its committed transactions (a deleted store's
+/// revisions go with it).
 enum JournalFileKind: Sendable, Hashable {
     /// `statesync.sqlite`: the journal of one store, `main`.
     case oneStore

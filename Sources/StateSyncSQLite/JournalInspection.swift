@@ -2,11 +2,8 @@ import Foundation
 import GRDB
 import StateSyncJournal
 
-/// A read-only look at a journal file: its epoch and the count its durable
-/// record follows (``JournalFileKind/durableCount(_:)``), read without
-/// writing anything (a read-only connection never checkpoints, so a damaged
-/// write-ahead log stays as it was found, for `statesync verify` or an
-/// operator to examine).
+/// A read-only look at a journal file: its epoch and the count its durable record follows.
+/// A read-only connection never checkpoints, so a damaged log stays as found for `statesync verify`.
 struct JournalInspection: Sendable {
     /// The file's epoch.
     var epoch: String
@@ -33,10 +30,8 @@ struct JournalInspection: Sendable {
         }
     }
 
-    /// Why the journal file at `path` is behind `record` (see ``DurableRecord``):
-    /// `nil` when it is not (or nothing was recorded). Reads the record
-    /// before the journal, so that a server writing meanwhile can only make
-    /// the journal further ahead.
+    /// Why the journal file at `path` is behind `record` (``DurableRecord``), or `nil`. Reads
+    /// the record first, so a server writing meanwhile can only put the journal further ahead.
     static func damage(path: String, recordPath: String, kind: JournalFileKind) throws -> JournalDamage? {
         guard case .mark(let mark) = DurableRecord.read(path: recordPath), mark.revision > 0 else { return nil }
         let damage = { (found: String) in JournalDamage(recorded: mark, counted: kind.counted, found: found) }

@@ -1,26 +1,12 @@
 import GRDB
 import StateSyncJournal
 
-/// The tables of a StateSync journal file and the checks that tell a fresh
-/// file, one of ours, and a foreign one apart. A file of one store
-/// (``JournalFileKind/oneStore``) has the tables below; the file the other
-/// stores share has them keyed by store (``StoresSchema``).
-///
-/// - `statesync_meta(key, value)`: the epoch.
-/// - `journal(revision, time_bits, client_id, action_id, action, schema_version)`: accepted
-///   actions; `revision` is the rowid, so revisions are unique and reads by
-///   range are index seeks. `time_bits` is the IEEE 754 bit pattern of
-///   `Meta.time.timeIntervalSinceReferenceDate`, which round-trips exactly
-///   (integer nanoseconds would not: a `Double` near 2026 has ~119 ns steps
-///   that a decimal nanosecond count does not map back to bit for bit).
-/// - `outcomes(seq, client_id, action_id, revision, code, message)`: one row
-///   per pair, `seq` in insertion order for each clientId's retention.
-/// - `snapshots(revision, state, schema_version)`: the last few full states.
-///   `schema_version` is the app's (`StateSyncApp.schemaVersion`) that wrote the row.
-///
-/// The file is marked with `PRAGMA application_id` (`"SSyn"`) and
-/// `PRAGMA user_version` (the schema version of its ``JournalFileKind``); a
-/// file of the version before is brought to it when opened.
+/// The tables of a StateSync journal file and the checks that tell a fresh file, one of
+/// ours and a foreign one apart (the stores' file: ``StoresSchema``). `statesync_meta` holds
+/// the epoch; `journal.revision` is the rowid; `time_bits` is the IEEE 754 bit pattern of
+/// `Meta.time`, which round-trips exactly where nanoseconds would not; `outcomes.seq` orders
+/// each clientId's outcomes for retention. Files are marked with `application_id` `"SSyn"`
+/// and `user_version`; a file of the version before is upgraded on open.
 enum JournalSchema {
     /// `PRAGMA application_id` of a StateSync journal: the bytes "SSyn".
     static let applicationID: Int32 = 0x5353_796E

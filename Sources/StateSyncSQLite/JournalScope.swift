@@ -1,14 +1,8 @@
 import GRDB
 
-/// Which rows of a journal file a statement reads or writes: all of them
-/// (a file of one store, ``SQLiteJournal`` alone), or one store's in the
-/// file every store other than `main` shares (``SQLiteStores``), whose
-/// tables lead with a `store_id` column.
-///
-/// It renders the `store_id` column and predicate into the SQL and puts the
-/// store's id first in the arguments: the SQL text differs between the two
-/// kinds of file but never from one store to another, so each statement is
-/// prepared and cached once per connection, not once per store.
+/// Which rows of a journal file a statement reads or writes: all (``SQLiteJournal`` alone)
+/// or one store's in the file the other stores share (``SQLiteStores``). The SQL differs by
+/// kind of file, never by store (the id is an argument), so each statement is cached once.
 ///
 /// ```swift
 /// let sql = "SELECT max(revision) FROM journal\(scope.whereClause)"
@@ -33,12 +27,8 @@ struct JournalScope: Sendable, Hashable {
     /// `?, `, to put before the values of an `INSERT`, or nothing.
     var placeholder: String { storeID == nil ? "" : "?, " }
 
-    /// `values` with the store's id first (as many times as the SQL names it).
-    ///
-    /// `values` is an array literal at each call site, which GRDB's own
-    /// `ExpressibleByArrayLiteral` turns into arguments: its initializer
-    /// from a `Sequence` is generic and not specialized across modules,
-    /// and cost an entry's write about a fifth more (`journal-benchmarks`).
+    /// `values` with the store's id first (as many times as the SQL names it). Call sites pass
+    /// an array literal: GRDB's generic `Sequence` initializer is not specialized across modules.
     func arguments(_ values: StatementArguments = []) -> StatementArguments {
         guard let storeID else { return values }
         return [storeID] + values

@@ -1,18 +1,9 @@
 import GRDB
 import StateSyncJournal
 
-/// The SQL of the remembered outcomes' per-clientId retention (see
-/// ``OutcomeRetention`` and ``JournalBatch``): dropping a forgotten
-/// clientId's outcomes, trimming one to its most recent, and listing the
-/// clientIds for the engine's table after a restart. Each reads one
-/// clientId's rows through the `UNIQUE (client_id, action_id)` index
-/// (`UNIQUE (store_id, client_id, action_id)` in the stores' file; a
-/// trim sorts at most twice ``OutcomeRetention/perClient`` rows by `seq`,
-/// once every that many of the clientId's outcomes). An index on
-/// `(client_id, seq)` was tried and left out: it costs every insert and
-/// delete, and the reopened-journal benchmark measured 0.77 of the
-/// throughput with it (2026-11-25; the run is in the git history of
-/// BENCHMARKS.md).
+/// The SQL of the outcomes' per-clientId retention (``OutcomeRetention``, ``JournalBatch``):
+/// forgetting, trimming and listing clientIds, each through the `UNIQUE (client_id,
+/// action_id)` index. There is no `(client_id, seq)` index: it would cost every insert and delete.
 extension JournalStatements {
     /// Drops every outcome of `clients` (before the batch's own are recorded).
     static func forgetOutcomes(of clients: [String], in db: Database, scope: JournalScope) throws {

@@ -2,14 +2,9 @@ import GRDB
 import StateSyncJournal
 
 extension JournalStatements {
-    /// After a snapshot: deletes the entries beyond `retention` (by
-    /// revisions and by bytes behind the newest snapshot) and thins the
-    /// snapshots before the kept entries (see ``RetentionPlan``). Runs in
-    /// the snapshot's transaction, so a crash leaves all of it or none.
-    ///
-    /// The newest entry is never deleted (entries are kept from a snapshot
-    /// at or below the newest snapshot, itself at or below the newest
-    /// entry), so the journal's last revision survives trimming.
+    /// After a snapshot: deletes the entries beyond `retention` and thins the snapshots before
+    /// the kept entries (``RetentionPlan``), in the snapshot's transaction. The newest entry is
+    /// never deleted, so the journal's last revision survives.
     static func applyRetention(_ retention: JournalRetention, in db: Database, scope: JournalScope) throws {
         let snapshots = try snapshotRevisions(db, scope: scope)
         guard let newest = snapshots.last else { return }
@@ -25,11 +20,8 @@ extension JournalStatements {
         }
     }
 
-    /// The newest revision at or below `newest` whose entry, with the
-    /// entries after it up to `newest`, holds more than `budget` bytes of
-    /// actions (0 when everything above `above` fits). Reads only the
-    /// entries above `above` (those the revision limit keeps), newest
-    /// first, and stops at the first one past the budget.
+    /// The newest revision at or below `newest` from which the entries up to `newest` exceed
+    /// `budget` bytes (0 when all above `above` fit); reads newest first and stops there.
     private static func bytesCutoff(
         _ db: Database, scope: JournalScope, newest: UInt64, above: UInt64, budget: Int
     ) throws -> UInt64 {

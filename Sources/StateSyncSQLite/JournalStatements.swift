@@ -3,17 +3,13 @@ import GRDB
 import StateSyncCore
 import StateSyncJournal
 
-/// The SQL a journal runs, as synchronous functions on a GRDB `Database`,
-/// each on the rows of one ``JournalScope`` (a file of one store, or one
-/// store of the shared file): the writer calls ``write(_:into:scope:retention:)``
-/// inside one transaction, the readers call the others.
+/// The SQL a journal runs, as synchronous functions on a GRDB `Database` over one
+/// ``JournalScope``: the writer calls ``write(_:into:scope:retention:)`` in one transaction.
 enum JournalStatements {
     // MARK: Writing
 
-    /// Writes every batch and snapshot of a group (inside the caller's
-    /// transaction), then, after a snapshot, trims the journal and older
-    /// snapshots to their retention. (Outcomes are trimmed per clientId as
-    /// each batch says.)
+    /// Writes every batch and snapshot of a group inside the caller's transaction; after a
+    /// snapshot, trims the journal and older snapshots to their retention.
     static func write(
         _ group: [GroupCommitQueue.Work], into db: Database, scope: JournalScope, retention: JournalRetention
     ) throws {

@@ -29,16 +29,10 @@ public struct JournalVerification: Sendable, Hashable {
 }
 
 extension SQLiteJournal {
-    /// Checks the data directory `directory` without changing anything: the
-    /// file opens read-only (no checkpoint runs, no lock is taken, so a
-    /// running server's directory can be checked too).
-    ///
-    /// Checks that the file is a StateSync journal, SQLite's `quick_check`,
-    /// that the kept entries have no gap, that the newest snapshot has every
-    /// entry after it (what recovery replays; the app schema versions found
-    /// are reported with it), and that the journal is not
-    /// behind the revision recorded as durable (``DurableRecord``). The
-    /// other stores' file is checked by ``SQLiteStores/verify(directory:fileName:)``.
+    /// Checks `directory` read-only and without its lock, so a running server's can be checked:
+    /// that the file is a StateSync journal, `quick_check`, no gap in the kept entries, every
+    /// entry after the newest snapshot, and no loss behind ``DurableRecord``. The other stores'
+    /// file: ``SQLiteStores/verify(directory:fileName:)``.
     public static func verify(directory: String, fileName: String = "statesync.sqlite") -> JournalVerification {
         JournalVerification.checking(directory: directory, fileName: fileName, kind: .oneStore) { db, report in
             try report.checkEntries(db, scope: .wholeFile)
@@ -47,11 +41,8 @@ extension SQLiteJournal {
 }
 
 extension JournalVerification {
-    /// Checks the file `fileName` of `kind` in `directory` read-only: the
-    /// durable record, the log, the schema, `quick_check`, what `entries`
-    /// checks in it, and damage. `nil` when the file and its record are
-    /// both missing and `kind` is the stores' (no store other than `main`
-    /// was ever created).
+    /// Checks the file `fileName` of `kind` in `directory` read-only (record, log, schema,
+    /// `quick_check`, `entries`, damage); `nil` when the stores' file and record never existed.
     static func checking(
         directory: String, fileName: String, kind: JournalFileKind,
         entries: (Database, inout JournalVerification) throws -> Void

@@ -3,12 +3,9 @@ import Logging
 import StateSyncJournal
 
 /// The transaction of an ``SQLiteJournal``'s group commit, for the shared
-/// ``GroupCommitWriter``: for `main`'s file, one `BEGIN IMMEDIATE … COMMIT`
-/// (one fsync) on GRDB's writer connection for the whole group, then the
-/// durable record; for a store of the stores' file, the group's part of the
-/// next transaction that file's ``SQLiteCommitCombiner`` writes for every
-/// store. A full or failing disk (`SQLITE_FULL`, `SQLITE_IOERR`) is
-/// retryable; any other failure is final.
+/// ``GroupCommitWriter``: for `main`'s file one `BEGIN IMMEDIATE … COMMIT` (one fsync), then
+/// the durable record; for a store, its part of the stores' file's next combined
+/// transaction (``SQLiteCommitCombiner``). Only a full or failing disk is retryable.
 struct SQLiteGroupStorage: GroupCommitStorage {
     /// Where a group is committed.
     enum Target: Sendable {
@@ -85,10 +82,8 @@ struct SQLiteGroupStorage: GroupCommitStorage {
         }
     }
 
-    /// Writes the row of a store closed before any commit, unsynced (the
-    /// next synced commit makes it durable). When that fails the store,
-    /// which holds nothing else, is not in the file after a restart: the
-    /// warning says so, and the journal still closes.
+    /// Writes the row of a store closed before any commit, unsynced (the next synced commit
+    /// makes it durable); when that fails, the store, empty, is gone after a restart.
     private func write(_ creation: PendingStoreRow, with combiner: SQLiteCommitCombiner) async {
         do {
             try await combiner.commit(waitsForSync: true) { try creation.insert(into: $0) }

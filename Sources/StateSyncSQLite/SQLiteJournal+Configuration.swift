@@ -1,9 +1,7 @@
 public import StateSyncJournal
 extension SQLiteJournal {
-    /// Where an ``SQLiteJournal`` lives, how much history it keeps, and what
-    /// it does with a damaged journal and failing writes. (How many outcomes
-    /// it remembers is the engine's ``OutcomeRetention``, carried out through
-    /// each ``JournalBatch``.)
+    /// Where an ``SQLiteJournal`` lives, how much history it keeps, and what it does with a
+    /// damaged journal and failing writes (outcomes follow the engine's ``OutcomeRetention``).
     ///
     /// ```swift
     /// var configuration = SQLiteJournal.Configuration(directory: "/var/lib/statesync")
@@ -20,15 +18,11 @@ extension SQLiteJournal {
         /// How many entries and snapshots are kept behind the newest
         /// snapshot (see ``JournalRetention``; its defaults).
         public var retention: JournalRetention
-        /// What opening does when the journal ends before the revision
-        /// recorded as durable (see ``DamagedJournalPolicy``). Default
-        /// ``DamagedJournalPolicy/refuse``: a journal that lost acknowledged
-        /// history must not be served silently.
+        /// What opening does when the journal ends before the revision recorded as durable.
+        /// Default ``DamagedJournalPolicy/refuse``: lost acknowledged history is never served silently.
         public var damagedJournal: DamagedJournalPolicy
-        /// How long a failing write waits before its first retry; each
-        /// further retry waits twice as long, up to ``maximumRetryDelay``.
-        /// Default 50 ms: a disk that was full for a moment costs little
-        /// latency.
+        /// How long a failing write waits before its first retry, doubling up to
+        /// ``maximumRetryDelay``. Default 50 ms.
         public var firstRetryDelay: Duration
         /// The longest wait between retries of a failing write. Default 2 s:
         /// writes resume at most ~2 s after space is freed, and a journal

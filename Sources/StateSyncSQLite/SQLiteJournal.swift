@@ -4,57 +4,14 @@ public import Logging
 public import StateSyncJournal
 
 /// A ``Journal`` in one SQLite file under a data directory (default
-/// `./statesync-data/statesync.sqlite`), held with an exclusive lock so that
-/// two servers never share it.
-///
-/// **Durability.** The file is in WAL mode with `PRAGMA synchronous = FULL`:
-/// each commit appends the transaction to the write-ahead log and fsyncs it
-/// once, so one `append` (one transaction) costs one fsync, and the
-/// completion runs only after that fsync returned. (A rollback journal with
-/// FULL costs two to three fsyncs per commit; WAL with NORMAL does not fsync
-/// at commit and would break "ack means durable".) Checkpoints copy the log
-/// into the database now and then (SQLite's default: every 1,000 pages) and
-/// fsync both files; they run on the writer after a commit.
-///
-/// **Failing writes.** A write that fails because the disk is full or
-/// failing (SQLite's `SQLITE_FULL` or `SQLITE_IOERR`) is retried with
-/// exponential backoff (``Configuration/firstRetryDelay`` up to
-/// ``Configuration/maximumRetryDelay``) until it succeeds: its batch, and
-/// everything appended meanwhile, waits, and ``writeFault`` says why, so the
-/// server can report it and refuse new actions. Nothing is acknowledged
-/// before it is durable, and writes resume on their own once space is
-/// freed. Each attempt rewrites the whole transaction. Any other failure is
-/// final, as is a failing write while closing.
-///
-/// **Stores.** This is `main`'s journal, a file of its own; every other
-/// store of a server is a journal of the same type opened from
-/// ``SQLiteStores``, its rows keyed by store in one shared file.
-///
-/// **Damage.** ``DurableRecord`` keeps the last durable revision beside the
-/// file; opening a journal that ends before it follows
-/// ``Configuration/damagedJournal``. A clean ``close()`` checkpoints the log
-/// into the database and truncates it, so a stopped server leaves no log to
-/// damage.
-///
-/// **Group commit.** The shared ``GroupCommitWriter`` runs it: a batch passed
-/// to ``append(_:completion:)`` while an earlier group is being written
-/// waits, and all batches waiting then are committed together in one
-/// transaction on GRDB's writer connection (``SQLiteGroupStorage``): the
-/// sequencer never waits, and one fsync covers everything that arrived
-/// during the previous one. Reads run on a
-/// separate pool of read-only connections and never wait for the writer.
-///
-/// **Why GRDB and not sqlite-nio.** GRDB's `DatabasePool` is a synchronous
-/// API on a dedicated serial writer queue plus concurrent WAL readers: the
-/// exact shape of a group-commit writer, with cached prepared statements and
-/// direct `PRAGMA` control. It links the system `libsqlite3`. sqlite-nio runs
-/// each statement as an `EventLoopFuture` hop through an `NIOThreadPool`
-/// (one hop per insert in a batch) and compiles its own copy of the SQLite
-/// amalgamation. Build cost on the 2-core VM (2026-11-21, under load) is a
-/// wash: GRDB ~100 s debug and ~100 s release; sqlite-nio's amalgamation
-/// ~15 s debug and ~125 s release (plus SwiftNIO, which the server builds
-/// anyway). Note that GRDB's pool sets `synchronous = NORMAL` when it
-/// enables WAL; this type sets FULL afterwards and checks that it holds.
+/// `./statesync-data/statesync.sqlite`), locked so that two servers never share it:
+/// `main`'s journal (other stores come from ``SQLiteStores``). WAL with `synchronous = FULL`
+/// (GRDB's pool sets NORMAL; this sets FULL and checks it): one fsync per commit, and
+/// completions run after it. The shared ``GroupCommitWriter`` commits waiting batches
+/// together on GRDB's serial writer; reads use its concurrent WAL readers. A full or failing
+/// disk is retried with backoff while ``writeFault`` says why; other failures are final.
+/// ``DurableRecord`` detects a damaged file at open (``Configuration/damagedJournal``); a
+/// clean ``close()`` checkpoints and truncates the log.
 ///
 /// ```swift
 /// let journal = try await SQLiteJournal.open(
@@ -77,20 +34,9 @@ public final class SQLiteJournal: Journal {
     /// The row of a store this open created, until a commit writes it.
     private let creation: PendingStoreRow?
 
-    /// Opens (or creates) the journal in `configuration.directory`, taking
-    /// its lock. Runs on a background thread: opening reads the file.
-    ///
-    /// - Parameters:
-    ///   - configuration: where the journal lives and what it keeps.
-    ///   - logger: gets `info` when the journal opens and closes, `trace`
-    ///     per committed group, `error` when a write fails, and `critical`
-    ///     when a damaged journal starts a new epoch.
-    ///   - writeFailures: counts failed write attempts (each retry too);
-    ///     `statesync serve` passes `statesync_journal_write_failures_total`.
-    /// - Throws: ``JournalError``: the directory cannot be created or is not
-    ///   writable, another server holds it, the file is not a StateSync
-    ///   journal, or it is damaged (``JournalError/isDamaged``) and the
-    ///   policy is ``DamagedJournalPolicy/refuse``.
+    /// Opens (or creates) the journal in `configuration.directory` on a background thread,
+    /// taking its lock; `writeFailures` counts failed write attempts. A damaged file
+    /// (``JournalError/isDamaged``) throws under ``DamagedJournalPolicy/refuse``.
     public static func open(
         configuration: Configuration = Configuration(), logger: Logger, writeFailures: CoreMetrics.Counter? = nil
     ) async throws -> SQLiteJournal {

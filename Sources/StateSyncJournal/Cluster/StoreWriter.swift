@@ -1,12 +1,9 @@
-/// Which node of a cluster writes a shared store (see
-/// ``SharedJournal/watchWriter(_:)``): one writer per store, so that nodes
-/// do not refuse each other's group commits. Knowing it is an optimization,
-/// never what keeps history linear: the compare-and-set on the store's head
-/// revision still refuses any batch written on a stale view, whoever sends it.
+/// Which node of a cluster writes a shared store (``SharedJournal/watchWriter(_:)``):
+/// one per store, so nodes do not refuse each other's group commits. An optimization
+/// only: the compare-and-set on the store's head still keeps history linear.
 public enum StoreWriter: Sendable, Hashable {
-    /// Nobody is known to write the store (no lease yet, or this node
-    /// cannot reach the storage to renew or read one): a node writes for
-    /// its own sessions, as every node did before leases.
+    /// Nobody is known to write the store (no lease yet, or the storage is
+    /// unreachable): a node writes for its own sessions.
     case unknown
     /// This node holds the store's lease: it writes the store.
     case this

@@ -1,9 +1,7 @@
 import DequeModule
 
-/// The remembered outcomes of a ``MemoryJournal``, grouped by clientId as
-/// the SQLite journal's index groups them: the first outcome of a pair
-/// stays, and a clientId's outcomes leave only when a batch forgets the
-/// clientId or trims it to its most recent.
+/// A ``MemoryJournal``'s remembered outcomes by clientId: a pair's first outcome
+/// stays, and outcomes leave only when a batch forgets or trims the clientId.
 struct ClientOutcomes: Sendable {
     private struct Client: Sendable {
         var outcomes: [String: JournalOutcome] = [:]

@@ -2,17 +2,10 @@ import DequeModule
 import StateSyncCore
 import Synchronization
 
-/// A ``Journal`` that keeps everything in memory, for `statesync serve
-/// --memory`, tests and demos: the same rules as ``SQLiteJournal`` (no
-/// revision gaps, first outcome of a pair wins, each clientId's outcomes
-/// forgotten and trimmed only as batches say, journal and snapshot
-/// retention), nothing on disk, and bounded memory (the outcomes as the
-/// engine's ``OutcomeRetention`` bounds them).
-///
-/// `append` validates and stores the batch under a lock and calls its
-/// completion **before returning**, on the caller's thread: there is no disk
-/// to wait for. The epoch is new for every instance, since the history does
-/// not outlive the process.
+/// A ``Journal`` kept in memory, for `statesync serve --memory`, tests and demos:
+/// the same rules as ``SQLiteJournal``, nothing on disk, and bounded memory.
+/// `append` calls its completion before returning, on the caller's thread; the
+/// epoch is new for every instance, as the history dies with the process.
 ///
 /// ```swift
 /// let journal = MemoryJournal()
@@ -21,14 +14,9 @@ import Synchronization
 public final class MemoryJournal: Journal {
     /// How much history a ``MemoryJournal`` keeps.
     public struct Configuration: Sendable, Hashable {
-        /// How many entries and snapshots are kept: as ``SQLiteJournal``
-        /// keeps them when a snapshot is stored, and besides, as entries are
-        /// appended, never more than ``JournalRetention/bytes`` over all kept
-        /// entries (counting each entry's action, ids and 64 bytes of
-        /// bookkeeping), so that a `--memory` server's memory stays bounded
-        /// however large the actions and however rare the snapshots. Dropped
-        /// entries make ``MemoryJournal/entries(from:through:)`` throw.
-        /// Default: ``JournalRetention``'s defaults.
+        /// Entries and snapshots are kept as ``SQLiteJournal`` keeps them, and never more
+        /// than ``JournalRetention/bytes`` of entries (action, ids and 64 bytes each);
+        /// dropped entries make ``MemoryJournal/entries(from:through:)`` throw.
         public var retention: JournalRetention
 
         /// A configuration with the documented defaults.
@@ -192,10 +180,8 @@ extension MemoryJournal.Storage {
         }
     }
 
-    /// After a snapshot, as ``SQLiteJournal`` does (see ``RetentionPlan``):
-    /// drops the entries beyond the window behind the newest snapshot, by
-    /// revisions and by bytes, from the snapshot at or below its start, and
-    /// thins the snapshots before the kept entries.
+    /// After a snapshot, as ``SQLiteJournal`` does (see ``RetentionPlan``): drops the
+    /// entries beyond the window, by revisions and bytes, and thins older snapshots.
     fileprivate mutating func applyRetention(_ retention: JournalRetention) {
         let revisions = snapshots.map(\.revision)
         guard let newest = revisions.last else { return }

@@ -1,18 +1,10 @@
-/// What one `append` writes in one transaction with one fsync: the actions
-/// accepted since the previous batch, in revision order, and the rejections
-/// decided in the same period.
+/// What one `append` writes in one transaction: the actions accepted since the
+/// previous batch, in revision order, and the rejections decided meanwhile.
 ///
-/// Every entry with both a client id and an action id also records the
-/// outcome `.accepted(revision:)` for its pair; each rejection records
-/// `.rejected(code:message:)`. When a pair appears twice, the first outcome
-/// stays (a repeated dispatch gets the original answer). The engine keeps
-/// each clientId's share of outcomes (``OutcomeRetention``) with two more
-/// instructions: ``forgottenClients`` lose every outcome *before* the
-/// batch's own are recorded, and each clientId of ``outcomeTrims`` keeps
-/// only its most recent outcomes *after* them. No other outcome is ever
-/// dropped. A ``SharedJournal`` ignores ``forgottenClients``: one server's
-/// view of the clientIds must not drop outcomes another server's clients
-/// use, so it forgets clientIds by a rule of its own over what it stores.
+/// Each entry with client and action ids records `.accepted(revision:)` for its
+/// pair, each rejection `.rejected(code:message:)`; a pair's first outcome stays.
+/// ``forgottenClients`` apply before the batch's outcomes are recorded,
+/// ``outcomeTrims`` after; no other outcome is ever dropped.
 ///
 /// ```swift
 /// var batch = JournalBatch()

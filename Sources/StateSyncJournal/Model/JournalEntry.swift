@@ -1,13 +1,8 @@
 public import StateSyncCore
 
-/// One accepted action as the journal stores it: the action's JSON bytes, the
-/// ``Meta`` fixed when it was accepted, and the client's action id.
-///
-/// The journal treats `action` as opaque JSON: it may be an application action
-/// (`{"type":"addTodo","title":"Milk"}`) or a system action or envelope written
-/// by the server itself (presence changes). `meta.revision` is the revision the
-/// action produced; a journal only takes entries whose revisions follow its
-/// last one without gaps.
+/// One accepted action as the journal stores it: the action's opaque JSON bytes
+/// (an application or a system action), the ``Meta`` fixed when it was accepted,
+/// and the client's action id.
 ///
 /// ```swift
 /// let entry = JournalEntry(
@@ -17,11 +12,8 @@ public import StateSyncCore
 /// )
 /// ```
 public struct JournalEntry: Sendable, Hashable {
-    /// The metadata the reducer saw: revision, client id and acceptance time.
-    ///
-    /// `meta.time` comes back from a journal bit for bit (the `Date`'s
-    /// `timeIntervalSinceReferenceDate` is stored as its IEEE 754 bit
-    /// pattern), so a replay passes reducers exactly the same `Meta`.
+    /// The metadata the reducer saw; `meta.time` comes back bit for bit (stored as
+    /// its IEEE 754 bit pattern), so a replay passes reducers the same `Meta`.
     public var meta: Meta
     /// The id the client gave the action in `dispatch`; `nil` for system
     /// actions. With `meta.clientID` it names the `(clientId, actionId)` pair

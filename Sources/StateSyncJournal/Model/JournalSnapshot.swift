@@ -1,8 +1,5 @@
-/// The full state document at a revision, as UTF-8 JSON bytes.
-///
-/// The caller decides when to take one (every N revisions, and at clean
-/// shutdown); a journal keeps every one over its kept entries and a few
-/// exponentially sparser older ones (``JournalRetention``).
+/// The full state document at a revision, as UTF-8 JSON bytes; the caller
+/// decides when to take one, the journal which to keep (``JournalRetention``).
 public struct JournalSnapshot: Sendable, Hashable {
     /// The revision whose state this is (0 is the initial state).
     public var revision: UInt64

@@ -1,11 +1,6 @@
-/// Why a journal's writes are failing: right now, while it retries them
-/// (what `/health` reports as `storage_failing` and what a dispatch refused
-/// meanwhile is told), or for good (``isFinal``: `/health` reports `failed`
-/// until the server restarts).
-///
-/// It names the kind of failure, never a path: it reaches clients (the
-/// `unavailable` rejection) and load balancers. The full error, with the
-/// path and SQLite's message, goes to the server's log.
+/// Why a journal's writes are failing: now, while it retries them (`/health`
+/// `storage_failing`), or for good (``isFinal``: `failed` until a restart).
+/// It names no path, since it reaches clients; the log has the full error.
 public struct JournalWriteFault: Sendable, Hashable {
     /// The failure in a few words, without paths: "the disk is full" or
     /// "a disk I/O error".

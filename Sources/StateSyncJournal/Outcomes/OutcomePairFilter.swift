@@ -1,16 +1,7 @@
-/// The `(clientId, actionId)` pairs a journal remembered when the engine
-/// started, as a Bloom filter: a pair it does not contain certainly has no
-/// outcome from before the start, so after a restart a new pair is decided
-/// in memory instead of looked up in the journal.
-///
-/// It may say "maybe" for a pair it was not given (about 0.07 % of them,
-/// with ``bitsPerPair`` 16 and ``hashCount`` 7): that pair is looked up,
-/// as every pair was before. It never says "no" for a pair it was given.
-///
-/// Memory: two bytes per pair, so bounded by the journal's outcomes (at
-/// most about twice ``OutcomeRetention/perClient`` × ``OutcomeRetention/maxClients``
-/// rows: 40 MB at the defaults' 20 million). The bits are hashed with the
-/// process's `Hasher` seed: a filter is built and read in one process.
+/// The `(clientId, actionId)` pairs a journal remembered when the engine started, as
+/// a Bloom filter, so that after a restart a new pair is decided without a lookup.
+/// It never says "no" for a pair it was given; a false "maybe" (about 0.07 %) is looked
+/// up. Two bytes per pair; hashed with the process's `Hasher` seed, so one process only.
 public struct OutcomePairFilter: Sendable {
     /// Bits per pair. 16 keeps false positives below 0.1 %.
     static let bitsPerPair = 16
@@ -47,10 +38,8 @@ public struct OutcomePairFilter: Sendable {
     }
 }
 
-/// A pair's bit positions: a SplitMix64 sequence seeded with the pair's
-/// hash, so that each is drawn on its own. (Double hashing's positions are
-/// fixed by two values modulo the filter's size: in a small filter two
-/// pairs shared all of them about once in 2,048.)
+/// A pair's bit positions: a SplitMix64 sequence seeded with the pair's hash, so each
+/// is drawn on its own (double hashing made pairs share all positions in small filters).
 private struct BitPositions {
     private var state: UInt64
 

@@ -1,10 +1,6 @@
 /// The writer's bookkeeping as a plain state machine (no I/O): it validates
-/// revisions when work is enqueued, hands the writer everything pending as
-/// one group, records a write fault while a failing group is retried, and
-/// turns the journal into a failed state after a failed write it gives up on.
-///
-/// The owner keeps it behind a lock, performs the returned actions (start a
-/// drain, write a group, run completions) outside the lock.
+/// revisions on enqueue, hands out pending work as one group, and records faults.
+/// The owner keeps it behind a lock and performs the returned actions outside it.
 package struct GroupCommitQueue: Sendable {
     package typealias Completion = @Sendable (Result<Void, JournalError>) -> Void
 
@@ -74,11 +70,9 @@ package struct GroupCommitQueue: Sendable {
     package enum Next {
         /// Commit these in one transaction.
         case write([Work])
-        /// Nothing is pending: let the storage end what it holds
-        /// (``GroupCommitStorage/idle(closing:)``, `closing` once the queue
-        /// is closed), then ask ``endDrain()``. The drain still counts as
-        /// running meanwhile, so no other drain starts beside the storage's
-        /// idle work.
+        /// Nothing is pending: let the storage end what it holds (`closing` once the
+        /// queue is closed), then call ``endDrain()``. The drain still counts as running
+        /// meanwhile, so no other drain starts beside the storage's idle work.
         case idle(closing: Bool)
     }
 
@@ -125,12 +119,9 @@ package struct GroupCommitQueue: Sendable {
         if let last = group.lastEntryRevision { durableRevision = last }
     }
 
-    /// Another writer moved the shared store's head to `head` (see
-    /// ``Journal``, "Shared"): the group just refused and everything pending
-    /// were built on a stale view, so they are returned to fail with
-    /// ``JournalError/isRevisionGap``, and the queue continues from `head`.
-    /// Unlike ``failed(_:)`` the journal stays usable: its writer catches up
-    /// and appends again.
+    /// Another writer moved the shared store's head to `head`: the refused group and
+    /// everything pending were built on a stale view and are returned to fail with
+    /// ``JournalError/isRevisionGap``. The journal stays usable and continues from `head`.
     package mutating func refused(head: UInt64) -> [Work] {
         acceptedRevision = head
         durableRevision = head
@@ -139,10 +130,8 @@ package struct GroupCommitQueue: Sendable {
         return pending
     }
 
-    /// The owner applied every entry through `revision`, other writers'
-    /// included (``Journal/caughtUp(through:)``): the next batch continues
-    /// after it. Ignored while work of the owner's is pending or in
-    /// flight, which already fixes where the next batch starts.
+    /// The owner applied every entry through `revision` (``SharedJournal/caughtUp(through:)``):
+    /// the next batch continues after it, unless the owner's own work is pending or in flight.
     package mutating func caughtUp(through revision: UInt64) {
         guard pending.isEmpty, acceptedRevision == durableRevision, failure == nil else { return }
         acceptedRevision = revision

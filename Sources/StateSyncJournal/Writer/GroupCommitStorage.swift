@@ -1,12 +1,8 @@
-/// What a storage back end does for the ``GroupCommitWriter``: write one
-/// group of work in one transaction, and say how it went. The writer owns
-/// the queue, the retries, the fault reporting and the completions; a back
-/// end owns only its transaction.
+/// What a storage back end does for the ``GroupCommitWriter``: write one group in one
+/// transaction and say how it went. The writer owns queue, retries, faults and completions.
 package protocol GroupCommitStorage: Sendable {
-    /// Writes `group` in one transaction. `seen` is the revision the
-    /// group's first entry must follow (the last one committed or read).
-    ///
-    /// - Throws: ``GroupCommitFailure``; any other error is final.
+    /// Writes `group` in one transaction; `seen` is the revision its first entry must
+    /// follow. Throws ``GroupCommitFailure``; any other error is final.
     func commit(_ group: [GroupCommitQueue.Work], after seen: UInt64) async throws -> GroupCommitOutcome
 
     /// The store's head revision as the storage has it now, read after a
@@ -28,10 +24,8 @@ package protocol GroupCommitStorage: Sendable {
 package enum GroupCommitOutcome: Sendable {
     /// The group is durable.
     case committed
-    /// Another writer had moved the store's head to `head` first: nothing
-    /// was written. When `holdUntil` is set, the storage keeps a turn for
-    /// the group sequenced again until then, and the writer wakes at that
-    /// deadline to let the storage end it (``GroupCommitStorage/idle(closing:)``).
+    /// Another writer had moved the store's head to `head` first: nothing was written.
+    /// With `holdUntil`, the storage keeps a turn until then and the writer wakes to let it end it.
     case refused(head: UInt64, holdUntil: ContinuousClock.Instant?)
     /// Another writer had decided `pairs` of the group's `(clientId, id)`
     /// pairs: nothing was written, and the head is unchanged.

@@ -1,23 +1,12 @@
 package import Logging
 import Synchronization
 
-/// The one group-commit writer of every stored journal (SQLite, PostgreSQL):
-/// a task that commits everything appended while the previous group was
-/// being written as one transaction of its ``GroupCommitStorage``, retries
-/// a failing group with a backoff while ``fault`` says why, logs when
-/// writes resume, and fails every later append after a final error.
-///
-/// Batches appended while a group is written wait and go together in the
-/// next one, so one fsync (or one round trip to PostgreSQL's WAL flush)
-/// covers everything that arrived meanwhile. Completions run on the
-/// writer's task, in the order of the appends, and only once their group
-/// is durable ("ack means durable").
-///
-/// A drain runs on a task of its own only while there is work (an idle
-/// journal holds no task), started by the append that finds the queue
-/// idle; at most one drain runs at a time (``GroupCommitQueue`` decides).
-/// The owner ends the writer with ``close()``, which waits for what is
-/// pending.
+/// The one group-commit writer of every stored journal (SQLite, PostgreSQL): it
+/// commits everything appended while the previous group was written as one
+/// transaction of its ``GroupCommitStorage``, retries a failing group with a backoff
+/// while ``fault`` says why, and fails every later append after a final error.
+/// Completions run on the writer's task, in append order, once their group is
+/// durable. A drain task runs only while there is work, at most one at a time.
 package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
     private let queue: Mutex<GroupCommitQueue>
     private let storage: Storage
@@ -93,15 +82,9 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
         }
     }
 
-    /// Writes `group` and runs its completions; writes it again after a
-    /// backoff while its failure is retryable.
-    ///
-    /// A group's first retryable failure is retried at once, without a
-    /// fault: a connection the storage dropped meanwhile (a node resumed
-    /// after a pause longer than PostgreSQL's idle-in-transaction bound) is
-    /// opened again by the retry, and the actions arriving meanwhile are not
-    /// refused as `unavailable` for a failure nobody would see twice. A
-    /// second failure reports the fault and backs off.
+    /// Writes `group` and runs its completions, again after a backoff while the failure
+    /// is retryable. The first retryable failure is retried at once, without a fault:
+    /// a connection the storage dropped meanwhile (a paused node) reopens on the retry.
     private func commit(_ group: [GroupCommitQueue.Work]) async {
         let seen = queue.withLock { $0.durableRevision }
         var retriedAtOnce = false
@@ -192,11 +175,9 @@ package final class GroupCommitWriter<Storage: GroupCommitStorage>: Sendable {
         return true
     }
 
-    /// The outcome of `group`'s commit is unknown: the writer reads the
-    /// store's head (retrying while that fails), the queue continues from
-    /// there, and `group` and everything queued after it fail (they are
-    /// never written again). Their completions wait for the read, so an
-    /// append made after they report is checked against the stored head.
+    /// The outcome of `group`'s commit is unknown: reads the store's head (retrying),
+    /// continues from there, and fails `group` and everything after it. The completions
+    /// wait for the read, so a later append is checked against the stored head.
     private func readHead(afterUnknown group: [GroupCommitQueue.Work], error: JournalError) async {
         logger.error("the outcome of a commit is unknown: reading the store's head", metadata: ["error": "\(error)"])
         while true {

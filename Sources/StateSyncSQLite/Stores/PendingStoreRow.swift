@@ -1,11 +1,9 @@
 import GRDB
 import Synchronization
 
-/// The catalog row of a store its open created, not yet in the file: it is
-/// written in the store's first commit (inside that commit's savepoint, so
-/// no entry of the store is ever stored without it), or, when the journal
-/// closes without having written anything, in a transaction of its own.
-/// Opening a new store thus waits for no write.
+/// The catalog row of a store its open created, not yet in the file: written in the store's
+/// first commit's savepoint (so no entry exists without it), or alone when the journal closes
+/// without writing. Opening a new store thus waits for no write.
 final class PendingStoreRow: Sendable {
     let name: String
     let id: Int64

@@ -3,36 +3,13 @@ import Logging
 import StateSyncJournal
 import Synchronization
 
-/// The one writer of the stores' file (``SQLiteStores``): every change
-/// pending from every store (each store's group commit, a store's row, a
-/// store deleted) is written in ONE `BEGIN IMMEDIATE … COMMIT`, so one fsync
-/// covers all the stores that wrote meanwhile.
-///
-/// Each change runs inside a `SAVEPOINT` of its own: a change that fails
-/// for a reason of its own (a revision that is already stored) is rolled
-/// back alone and gets its error, while the others commit. A transaction
-/// that fails as a whole (`BEGIN` or `COMMIT` failing, a full or failing
-/// disk inside any change) fails every change with the same error, a
-/// retryable ``GroupCommitFailure`` when the disk is full or failing
-/// (classified as ``SQLiteGroupStorage`` does). Each transaction also
-/// counts itself in the file's meta table, and the count goes to the
-/// durable record after the commit (``JournalFileKind``).
-///
-/// **Changes that may wait for the next fsync.** A transaction of only
-/// such changes (the row of a store closed before its first write, see
-/// ``PendingStoreRow``) commits with
-/// `synchronous = NORMAL`: written to the log, not synced, and not
-/// counted, so that losing it in an OS crash is not taken for damage. The
-/// next counted commit's fsync makes it durable with the log before it; a
-/// process crash never loses it (the log is written). What it costs at
-/// worst is an empty store whose creation an OS crash undid.
-///
-/// **No task of its own.** The caller whose change arrives while no
-/// transaction is being written leads: it writes the transaction on GRDB's
-/// writer queue (taking every change pending when the queue runs it), then
-/// hands the lead to the first change that arrived meanwhile, whose caller
-/// writes the next one. So nothing runs while no store writes, and no
-/// caller writes more than one transaction beyond its own.
+/// The one writer of the stores' file (``SQLiteStores``): every pending change of every store
+/// goes in one `BEGIN IMMEDIATE … COMMIT`, one fsync. Each change runs in its own `SAVEPOINT`,
+/// so one failing for its own reason rolls back alone; a whole-transaction failure fails all
+/// (retryable for a full or failing disk). Each synced transaction is counted in the meta
+/// table and the durable record. A transaction of only changes that may wait for the next
+/// fsync (``PendingStoreRow``) commits with `synchronous = NORMAL`, uncounted. No task of its
+/// own: the caller that finds no transaction running leads, then hands the lead on.
 final class SQLiteCommitCombiner: Sendable {
     /// One store's change, run inside the combined transaction.
     typealias Change = @Sendable (Database) throws -> Void
@@ -88,14 +65,9 @@ final class SQLiteCommitCombiner: Sendable {
     /// changes up in one).
     var pendingCount: Int { state.withLock { $0.pending.count } }
 
-    /// Writes `change` in the next combined transaction and returns once
-    /// that transaction is durable, or, when `waitsForSync` (and every
-    /// change of the transaction does), once it is written to the log for
-    /// the next synced commit to make durable.
-    ///
-    /// - Throws: the change's own ``JournalError`` (it alone was rolled
-    ///   back), or the transaction's failure: a retryable
-    ///   ``GroupCommitFailure`` for a full or failing disk, else a ``JournalError``.
+    /// Writes `change` in the next combined transaction and returns once it is durable, or,
+    /// when every change has `waitsForSync`, written to the log. Throws the change's own
+    /// ``JournalError``, or the transaction's failure (retryable for a full or failing disk).
     func commit(waitsForSync: Bool = false, _ change: @escaping Change) async throws {
         var id: UInt64 = 0
         let signal = await withCheckedContinuation { (continuation: CheckedContinuation<Signal, Never>) in

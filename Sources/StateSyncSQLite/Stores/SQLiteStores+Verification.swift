@@ -26,12 +26,9 @@ public struct StoresVerification: Sendable, Hashable {
 }
 
 extension SQLiteStores {
-    /// Checks the stores' file of the data directory `directory` without
-    /// changing anything (read-only, no lock taken): the file as
-    /// ``SQLiteJournal/verify(directory:fileName:)`` checks `main`'s, its
-    /// count of commits against its durable record, and each store's
-    /// entries and snapshots. A directory with neither the file nor its
-    /// record (no store other than `main` was created) is intact.
+    /// Checks the stores' file of `directory` read-only, without its lock: the file as
+    /// ``SQLiteJournal/verify(directory:fileName:)`` checks `main`'s, its commit count against its
+    /// durable record, and each store's entries and snapshots. No file and no record is intact.
     public static func verify(directory: String, fileName: String = "stores.sqlite") -> StoresVerification {
         var stores: [StoresVerification.Store] = []
         let file = JournalVerification.checking(directory: directory, fileName: fileName, kind: .stores) { db, _ in

@@ -3,25 +3,13 @@ import GRDB
 public import StateSyncJournal
 import Synchronization
 
-/// Every store of a server other than `main` in one SQLite file of its data
-/// directory, `stores.sqlite` (WAL, `synchronous = FULL`, like `main`'s
-/// journal): a ``StoreJournals`` from which an ``SQLiteJournal`` per store
-/// is opened and closed cheaply, their rows keyed by store.
-///
-/// What the stores share, opened once: the file's lock (`stores.lock`, so
-/// that it never depends on `main`'s journal being open), its durable
-/// record (`stores.durable`, see ``JournalFileKind``), GRDB's pool (one
-/// writer, two readers: every store's reads go through them), and one
-/// writer for all of them (``SQLiteCommitCombiner``): each store's journal
-/// keeps its own ``GroupCommitWriter`` (its ordering, gap checks, retries
-/// and faults), whose groups meet in one transaction, one fsync, for every
-/// store that wrote meanwhile. An open store costs its journal object and
-/// its writer, no file descriptor and no connection.
-///
-/// The list of stores (``exists(_:)``, ``names()``) is kept in memory,
-/// loaded when the file opens; creating a store is one row in the next
-/// combined transaction. A file behind its durable record is damaged:
-/// refused, or every store gets a new epoch (``DamagedJournalPolicy``).
+/// Every store of a server other than `main` in one SQLite file of its data directory,
+/// `stores.sqlite` (WAL, `synchronous = FULL`): a ``StoreJournals`` from which an
+/// ``SQLiteJournal`` per store is opened and closed cheaply, its rows keyed by store.
+/// The stores share the file's own lock and durable record, GRDB's pool, and one writer
+/// (``SQLiteCommitCombiner``): each journal keeps its own ``GroupCommitWriter``, whose groups
+/// meet in one transaction, one fsync. An open store holds no file descriptor or connection.
+/// A file behind its durable record is refused, or every store gets a new epoch.
 ///
 /// ```swift
 /// let stores = try await SQLiteStores.open(
@@ -59,13 +47,9 @@ public final class SQLiteStores: StoreJournals {
     private let closed = Mutex(false)
     private let logger: Logger
 
-    /// Opens (or creates) the stores' file in the data directory, taking
-    /// its lock, and reads the list of stores. Runs on a background thread.
-    ///
-    /// - Throws: ``JournalError``: the directory cannot be created or is
-    ///   not writable, another server holds the file, it is not a StateSync
-    ///   stores' file, or it is damaged (``JournalError/isDamaged``) and the
-    ///   policy is ``DamagedJournalPolicy/refuse``.
+    /// Opens (or creates) the stores' file in the data directory on a background thread,
+    /// taking its lock, and reads the list of stores; a damaged file (``JournalError/isDamaged``)
+    /// throws under ``DamagedJournalPolicy/refuse``.
     public static func open(configuration: Configuration = Configuration(), logger: Logger) async throws -> SQLiteStores {
         let file = try await JournalFile.onBackgroundThread {
             try JournalFile.open(
@@ -157,19 +141,14 @@ public final class SQLiteStores: StoreJournals {
         catalog.withLock { $0.count }
     }
 
-    /// One page of the names, in ascending order after `after` (see
-    /// ``StoreJournals/names(after:limit:)``): one read of the names' index
-    /// on a reader connection, whatever the number of stores; empty when
-    /// the read fails.
+    /// One page of the names in ascending order after `after`: one read of the names' index,
+    /// whatever the number of stores; empty when the read fails.
     public func names(after: String?, limit: Int) async -> [String] {
         (try? await pool.read { try StoresSchema.names($0, after: after, limit: limit) }) ?? []   // as names()
     }
 
-    /// Deletes every row of `store`, its catalog row included, in one
-    /// transaction; a store that does not exist is nothing to delete. Its
-    /// journal must be closed.
-    ///
-    /// - Throws: ``JournalError``: nothing was deleted.
+    /// Deletes every row of `store`, its catalog row included, in one transaction (nothing when
+    /// it does not exist); its journal must be closed. When it throws, nothing was deleted.
     public func remove(_ store: String) async throws {
         guard exists(store),
               let id = try await read("delete the store \(store)", { try StoresSchema.row(ofStore: store, in: $0)?.id })
@@ -179,25 +158,16 @@ public final class SQLiteStores: StoreJournals {
         logger.info("store deleted", metadata: ["store": "\(store)"])
     }
 
-    /// Checkpoints the log into the file and truncates it, closes the file
-    /// and releases its lock; call once every journal opened here is
-    /// closed. A second call does nothing.
-    ///
-    /// - Throws: ``JournalError``: the checkpoint or closing failed.
+    /// Checkpoints and truncates the log, closes the file and releases its lock; call once,
+    /// after every journal opened here is closed (a second call does nothing).
     public func close() async throws {
         guard closed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
         try await file.close(logger: logger).get()
     }
 
-    /// The bytes the rows of each of `stores` hold, by name; a store that
-    /// does not exist is left out, and all are when the read fails: the
-    /// length of each entry's action, client and action ids, of each
-    /// snapshot's state, and of each outcome's ids, code and message, plus
-    /// 16 bytes per row for its numbers. SQLite's own overhead (pages,
-    /// indexes, the log) is not counted. One read on a reader connection
-    /// for them all (a listing's page), bounded by their retention (it
-    /// scans their rows); the caller is suspended meanwhile, no thread of
-    /// Swift's concurrency pool is held.
+    /// The bytes the rows of each of `stores` hold, by name: ids, actions, states and outcome
+    /// texts, plus 16 bytes a row, without SQLite's own overhead. One read for all, bounded by
+    /// their retention; missing stores are left out, and all are when the read fails.
     public func storedBytes(of stores: [String]) async -> [String: Int] {
         let existing = stores.filter(exists)
         guard !existing.isEmpty else { return [:] }

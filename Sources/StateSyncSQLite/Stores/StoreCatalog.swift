@@ -1,20 +1,9 @@
-/// Which stores the stores' file holds, as this server knows them: the
-/// 64-bit hash of each existing store's name (8 bytes a store, however long
-/// its name, so that a server that has created a million stores does not
-/// hold a million names), loaded when the file opens and kept current by
-/// its own creations and deletions (it is the file's only writer), so that
-/// a server can ask whether a store exists without reading the file.
-/// Names and ids stay in the file.
-///
-/// The hashes are Swift's, seeded at random for each process, so no one
-/// can choose a name that collides with another; two names colliding by
-/// chance (about 1 in 10^7 with a million stores) would make the newer one
-/// look existing, which ``SQLiteStores`` answers by creating it when it
-/// opens.
-///
-/// A store being created has its id reserved (ids are never used twice),
-/// and exists from then on; its row is written with its journal's first
-/// commit (``PendingStoreRow``).
+/// Which stores the stores' file holds, as this server (its only writer) knows them: the
+/// 64-bit hash of each name, 8 bytes a store, so a million stores hold no million names.
+/// The hashes are Swift's, seeded per process, so no one can choose a colliding name; a chance
+/// collision makes a new name look existing, which ``SQLiteStores`` answers by creating it.
+/// A store being created has its id reserved (never reused); its row is written with its
+/// journal's first commit (``PendingStoreRow``).
 struct StoreCatalog: Sendable {
     private var existing: Set<Int>
     private var nextID: Int64

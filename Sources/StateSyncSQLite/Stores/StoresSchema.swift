@@ -1,19 +1,10 @@
 import GRDB
 import StateSyncJournal
 
-/// The tables of `stores.sqlite`, the file every store other than `main`
-/// shares (``SQLiteStores``), beside the meta table every journal file has
-/// (``JournalSchema``):
-///
-/// - `stores(id, name, epoch)`: the catalog, one row per store; `id` keys
-///   the store's rows in the other tables.
-/// - `journal`, `outcomes`, `snapshots`: as in a file of one store, with
-///   a leading `store_id` (primary keys `(store_id, revision)`, outcomes
-///   unique on `(store_id, client_id, action_id)`). `journal` is a
-///   `WITHOUT ROWID` table: its rows live in the primary key's b-tree, so an
-///   insert writes one b-tree, not a table and an index.
-/// - `statesync_meta` has, beside the file's epoch, `commits`: the number of
-///   transactions committed, which the durable record follows.
+/// The tables of `stores.sqlite` (``SQLiteStores``), beside ``JournalSchema``'s meta table:
+/// `stores(id, name, epoch)`, the catalog; `journal`, `outcomes` and `snapshots` as in a
+/// one-store file with a leading `store_id` (`journal` is `WITHOUT ROWID`, so an insert writes
+/// one b-tree); and `commits` in `statesync_meta`, which the durable record follows.
 enum StoresSchema {
     /// The tables of a new file.
     static let tables = """
