@@ -1,17 +1,11 @@
 public import StateSyncCore
 
-/// The board of docs/PROTOCOL.md, the server's built-in default app:
-/// the server's `SyncEngine<Board>` serves it.
+/// The board of docs/PROTOCOL.md, the server's built-in default app.
 ///
-/// Its reducer reports the one top-level field each command may change, and
-/// each field maps to the pointer of its coding key, so an action re-encodes
-/// only that field (`/todos`, `/counters`, `/chat` or `/presence`), and a
-/// counter or presence change only that entry (`/counters/hits`).
-///
-/// Its one effect rolls dice: a `postMessage` of `/roll` or `/roll N` (see
-/// ``effects``). How many todos and counters it holds and how long a
-/// counter name or todo id may be are a server's limits, not the reducer's:
-/// install ``BoardLimitsMiddleware`` (as `statesync serve` does).
+/// Its reducer reports the one top-level field (or counter or presence entry) each command may
+/// change, so an action re-encodes only that. Its one effect rolls dice (``effects``). Counts
+/// and lengths are a server's limits, not the reducer's: install ``BoardLimitsMiddleware``
+/// (as `statesync serve` does).
 ///
 /// ```swift
 /// let engine = try await SyncEngine<Board>(journal: MemoryJournal())

@@ -2,10 +2,8 @@ import Foundation
 import StateSyncClient
 import StateSyncCore
 
-/// The end of a soak run: waits until every writer's last dispatch is
-/// answered, reads the server's state, then compares every client's mirror
-/// with it (all clients at once, again every half second) until all match or
-/// the timeout passes.
+/// The end of a soak run: once every writer's last dispatch is answered, compares every client's
+/// mirror with the server's state every half second until all match or the timeout passes.
 struct Convergence: Sendable {
     /// One client as the comparison sees it.
     private struct Client: Sendable {

@@ -4,12 +4,9 @@ import StateSyncProtocol
 import Synchronization
 import WebSocket
 
-/// A slow reader: a raw protocol connection subscribed to every counter
-/// (`/counters`, changed by every writer) that pauses after each message it
-/// reads. Its socket buffer fills, so the server sees a slow consumer and
-/// must coalesce instead of queueing. It keeps its own mirror (snapshot,
-/// then patches whose `base` must be the revision it holds), disconnects at
-/// random and resumes with `since`, as a client does after a drop.
+/// A raw protocol connection subscribed to `/counters` that pauses after each message, so the
+/// server sees a slow consumer and must coalesce. It checks its own mirror (`base` chaining),
+/// disconnects at random and resumes with `since`.
 final class SlowReader: Sendable {
     /// The mirror and the subscription it belongs to.
     private struct Mirror {
@@ -56,10 +53,8 @@ final class SlowReader: Sendable {
         mirror.withLock { ($0.subscribed, $0.value) }
     }
 
-    /// One connection: hello, subscribe (with `since` once a revision is
-    /// known), then read slowly until it closes. A watcher beside the reading
-    /// closes it at the random disconnect (while loading) or when the run is
-    /// finished, whether or not messages are arriving.
+    /// One connection: hello, subscribe (with `since` once known), read slowly until it closes; a
+    /// watcher closes it at the random disconnect or when the run finishes, even if nothing arrives.
     private func session(on connection: WebSocketConnection, _ phase: SoakPhase) async {
         let outbound = connection.outbound
         send(.hello(clientID: clientID, token: nil, name: clientID), on: outbound)

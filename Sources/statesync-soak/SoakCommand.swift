@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
 
-/// `statesync-soak`: many clients against a `statesync serve` that is
-/// SIGKILLed and restarted again and again; at the end every mirror must equal
-/// the server's state and every acked action must be in it. Exit status 1
-/// when a check fails. RELIABILITY.md "Soak" has the recorded runs;
-/// `scripts/soak` runs it against a release build.
+/// `statesync-soak`: many clients against a `statesync serve` SIGKILLed and restarted again and
+/// again; every mirror must end equal to the server's state and every acked action be in it
+/// (exit 1 otherwise). RELIABILITY.md, "Soak" has the recorded runs.
 @main
 struct SoakCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,10 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Where the run stands, read by every client's loop: loading (random
-/// disconnects, slow reading, dispatching), stopping (no new disruption;
-/// writers finish their last dispatch; slow readers catch up) and finished
-/// (every loop closes its connection and returns).
+/// Where the run stands, read by every client's loop: loading (disruptions and dispatches),
+/// stopping (writers finish, slow readers catch up) and finished (every loop closes and returns).
 final class SoakPhase: Sendable {
     private let stoppingFlag = Atomic<Bool>(false)
     private let finishedFlag = Atomic<Bool>(false)

@@ -1,15 +1,9 @@
 import StateSyncClient
 import StateSyncCore
 
-/// A writer: a `StateSyncClient` that increments its own counter
-/// (`/counters/<name>`) one action at a time and counts the acks. Its mirror
-/// subscribes to that counter. A random disconnect closes the client
-/// between dispatches and starts a new one with the same `clientId`; a
-/// server kill leaves dispatches unanswered, which the client re-sends with
-/// their ids after it reconnects.
-///
-/// At the end, the counter must be its value at the start plus the acks:
-/// an acked action lost would make it smaller, one applied twice larger.
+/// A `StateSyncClient` that increments its own counter one action at a time and reconnects with
+/// the same `clientId` after disconnects and server kills. The counter must end at its start
+/// value plus the acks: smaller means an acked action lost, larger one applied twice.
 actor SoakWriter {
     /// The counter's name, `soak-w<index>`.
     nonisolated let name: String

@@ -1,15 +1,8 @@
 import ArgumentParser
 
-/// The `statesync` command. Subcommands: `serve` (the server), the client
-/// commands `get`, `watch`, `dispatch` and `mirror`, `stores` (lists and
-/// deletes a server's stores), `bench` (load tests) and `verify` (checks a
-/// data directory).
-///
-/// Exit codes: 0 success (including a clean shutdown on SIGTERM/SIGINT),
-/// 1 a runtime failure (port in use, data directory locked, bad TLS files,
-/// no server to connect to, a rejected action), 2 a usage error (unknown
-/// flag, bad value, an action that is not JSON, a configuration file or
-/// `STATESYNC_*` variable that `serve` refuses).
+/// The `statesync` command, with the subcommands of `configuration` (docs/cli.md).
+/// Exit codes: 0 success (a clean shutdown on SIGTERM/SIGINT too), 1 a runtime failure,
+/// 2 a usage error (an unknown flag, a bad value, a configuration `serve` refuses).
 @main
 struct StateSync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,11 +1,9 @@
 import NIOCore
 import WebSocket
 
-/// `/broadcast`: every text message goes to every `/broadcast` client, the
-/// sender included (wsbench's semantics).
-///
-/// Members are grouped by event loop; a message is encoded once and makes
-/// one hop to each other loop, where it is written to that loop's members.
+/// `/broadcast`: every text message goes to every `/broadcast` client, the sender included
+/// (wsbench's semantics). Encoded once, a message makes one hop to each other event loop,
+/// which writes it to its members.
 struct BroadcastHandler: WebSocketEventLoopHandler {
     /// The members of one event loop, touched only on that loop.
     typealias LoopMembers = NIOLoopBoundBox<[ObjectIdentifier: WebSocketOutbound]>

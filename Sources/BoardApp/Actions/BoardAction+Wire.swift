@@ -1,14 +1,9 @@
 public import StateSyncCore
 
 extension BoardAction: WireAction {
-    /// Reads an action from its dispatched object. Unknown fields are
-    /// ignored; `increment`'s `by` defaults to 1 and must be an integral
-    /// number. It reads the server's `rolled` too (the journal reads its
-    /// actions back with this), which the reducer refuses from a client.
-    ///
-    /// - Throws: ``Rejection`` `invalid_action` naming the unknown type
-    ///   (`unknown action type "fly"`), the missing field (`action addTodo
-    ///   needs field "title" (a string)`) or the mistyped one.
+    /// Reads an action from its dispatched object; unknown fields are ignored, `increment`'s `by`
+    /// defaults to 1 and must be integral. Reads `rolled` too (journal replay needs it), which the
+    /// reducer refuses from a client. Throws ``Rejection`` `invalid_action` naming the bad type or field.
     public init(wireValue object: JSONObject) throws(Rejection) {
         let fields = try ActionFields(object)
         switch fields.type {

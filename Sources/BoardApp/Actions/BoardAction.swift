@@ -1,9 +1,8 @@
-/// What a client may dispatch to the board (docs/PROTOCOL.md, "Actions").
+/// What a client may dispatch to the board (docs/PROTOCOL.md, "Example application").
 ///
-/// On the wire each is a JSON object with a string `type` and its fields
-/// beside it: `{"type":"increment","counter":"hits","by":2}`; see
-/// ``init(wireValue:)``. The values are checked by ``BoardReducer``, not
-/// here, so that a journal replay runs exactly the same checks.
+/// On the wire each is a JSON object with a string `type` and its fields beside it (see
+/// ``init(wireValue:)``). ``BoardReducer`` checks the values, not this type, so that a journal
+/// replay runs exactly the same checks.
 ///
 /// ```swift
 /// let action = try BoardAction(wireValue: ["type": "addTodo", "title": "Milk"])   // .addTodo(title: "Milk")
@@ -30,9 +29,8 @@ public enum BoardAction: Sendable, Hashable {
     /// Appends `text` to the chat as said by the dispatching session
     /// (version 1 called it `say`: ``BoardMigrations`` upcasts it).
     case postMessage(text: String)
-    /// `by` rolled `result` on a die with `sides` sides: appended to the chat
-    /// as said by `dice`. Only the server dispatches it (as a
-    /// ``SessionCommand/system(_:)`` command, from ``Board/effects``); a
+    /// `by` rolled `result` on a die with `sides` sides: appended to the chat as said by `dice`.
+    /// Only the server dispatches it (a ``SessionCommand/system(_:)`` from ``Board/effects``); a
     /// client's is rejected `forbidden`. Not in ``types``.
     case rolled(by: String, sides: Int64, result: Int64)
 

@@ -1,11 +1,5 @@
-/// A `/roll` chat command: `/roll` (a six-sided die) or `/roll N` with N
-/// from 2 to ``BoardRules/maxDiceSides``, surrounding whitespace ignored.
-/// Any other text is plain chat.
-///
-/// ```swift
-/// DiceCommand(" /roll 20 ")?.sides   // 20
-/// DiceCommand("/roll 1")              // nil: said as it is
-/// ```
+/// A `/roll` chat command: `/roll` (six sides) or `/roll N` with N from 2 to
+/// ``BoardRules/maxDiceSides``, surrounding whitespace ignored; other text is plain chat.
 struct DiceCommand: Equatable {
     /// The sides of the die to roll.
     let sides: Int64

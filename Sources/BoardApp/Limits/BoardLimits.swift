@@ -1,23 +1,8 @@
 public import StateSyncCore
 
-/// The limits a server puts on what clients may add to the board: how many
-/// todos and counters it holds, and how long a counter name or a todo id a
-/// client may send. `statesync serve` sets them with `--max-todos`,
-/// `--max-counters`, `--max-counter-name-length` and
-/// `--max-todo-id-length`; ``BoardLimitsMiddleware`` enforces them.
-///
-/// They are admission rules, not reducer rules: the reducer accepts any
-/// count and any name, so a journal written under one set of limits replays
-/// the same under another. Lowering a limit keeps what the board already
-/// holds (existing todos and counters still change) and refuses what would
-/// go beyond it. Lengths count Unicode scalars, as ``BoardRules`` explains.
-///
-/// ```swift
-/// var limits = BoardLimits()
-/// limits.maxTodos = 500
-/// try limits.check(.addTodo(title: "Milk"), in: board)
-/// // limit_reached: the board holds 500 todos, its limit: remove some first
-/// ```
+/// The limits a server puts on how many todos and counters clients add and how long a counter
+/// name or todo id is; ``BoardLimitsMiddleware`` enforces them. They are admission rules, not
+/// reducer rules, so a journal replays the same under any limits; lowering one keeps what is held.
 public struct BoardLimits: Sendable, Equatable {
     /// The most todos the board holds; `addTodo` beyond it is rejected
     /// `limit_reached`. Default 10,000 (a list far longer than anyone

@@ -1,16 +1,8 @@
 public import StateSyncCore
 
-/// Middleware that applies ``BoardLimits`` to every client and system
-/// action before the reducer; the server's lifecycle commands (presence)
-/// pass. Install it first, so that the actions it refuses reach no other
-/// middleware's ``Middleware/willReduce(_:state:meta:)``:
-///
-/// ```swift
-/// let server = StateSyncServer<Board>(middleware: [BoardLimitsMiddleware(BoardLimits())])
-/// ```
-///
-/// Journal replay does not run middleware, so limits changed between runs
-/// never change what a journal replays to.
+/// Applies ``BoardLimits`` to every client and system action before the reducer; lifecycle
+/// commands pass. Install it first, so refused actions reach no other middleware. Journal
+/// replay runs no middleware, so changed limits never change what a journal replays to.
 public struct BoardLimitsMiddleware: Middleware {
     /// The board's state.
     public typealias State = BoardState

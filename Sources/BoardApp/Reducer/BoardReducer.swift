@@ -1,37 +1,13 @@
 public import StateSyncCore
 
-/// The board's reducer: applies ``BoardAction``s sent by sessions and the
-/// server's session lifecycle commands, exactly as docs/PROTOCOL.md's table
-/// says.
+/// The board's reducer: applies ``BoardAction``s sent by sessions and the server's session
+/// lifecycle commands, as the table of docs/PROTOCOL.md, "Example application" says.
 ///
-/// | command | effect | rejects |
-/// |---|---|---|
-/// | `addTodo` | append `{"id":"t<rev>",title,"done":false,"priority":"normal"}` | `invalid_action`: empty or over 200 characters |
-/// | `toggleTodo` | flip `done` | `not_found` |
-/// | `renameTodo` | set the title | `invalid_action` (title, checked first), `not_found` |
-/// | `removeTodo` | remove it | `not_found` |
-/// | `clearCompleted` | remove done todos | — |
-/// | `increment` | add `by` (from 0 for a new counter) | `invalid_action`: empty name, abs(by) over 1,000,000, or a result beyond Int64 |
-/// | `resetCounter` | set to 0 | — |
-/// | `setPriority` | set the priority | `not_found` |
-/// | `postMessage` | append `{from: session name, text, at}`, keep the last 100 | `invalid_action`: empty or over 500 characters |
-/// | `rolled` (client) | — | `forbidden`: only the server rolls dice |
-/// | `system(rolled)` | append `{from: "dice", text: "<by> rolled <result> (1-<sides>)", at}`, keep the last 100 | `invalid_action`: sides not 2…1,000,000 or result not 1…sides |
-/// | `system(action)` | as `action` dispatched by the session `{id: "server", name: "server"}` | as `action` |
-/// | `sessionJoined` | `presence[id] = {name, since}` | — |
-/// | `sessionLeft` | remove `presence[id]` | — |
-/// | `serverStarted` | empty `presence` | — |
-///
-/// Every check runs before any change, so a rejection leaves the state as
-/// it was (the ``Reducer`` contract). Ids, times and names come from
-/// ``Meta`` and ``SessionInfo`` only; see ``BoardRules`` for how lengths are
-/// counted and ``BoardTime`` for the time format. The limits a server adds
-/// before the reducer (todo and counter counts, counter name and todo id
-/// lengths) are ``BoardLimits``: the reducer takes any count, so replay
-/// never depends on them. The footprint names the one todo, counter or
-/// presence entry an action changed (so the server re-encodes that entry
-/// only), or else the one top-level field that may have changed
-/// (`clearCompleted`, chat, `serverStarted`).
+/// Every check runs before any change, so a rejection leaves the state as it was (the
+/// ``Reducer`` contract). Ids, times and names come from ``Meta`` and ``SessionInfo`` only.
+/// Counts and id lengths are ``BoardLimits``, checked before the reducer, so replay never depends
+/// on them. The footprint names the one todo, counter or presence entry an action changed, else
+/// the one top-level field that may have changed.
 ///
 /// ```swift
 /// let store = Store(initialState: BoardState(), reducer: BoardReducer())

@@ -1,22 +1,8 @@
 public import StateSyncCore
 
-/// The board's fixed rules (docs/PROTOCOL.md, "Example application") and
-/// the checks that enforce them. The limits a server may change (how many
-/// todos and counters, how long a counter name or todo id) are
-/// ``BoardLimits``.
-///
-/// Lengths count **Unicode scalars** (`String.unicodeScalars.count`), not
-/// `Character`s: grapheme breaking changes with Unicode versions, so a count
-/// of `Character`s could accept an action on one server build and reject it
-/// on the next, breaking journal replay; scalars never change, cost O(n)
-/// without Unicode tables, and match what Python's `len` counts. An `"é"`
-/// written as `e` + U+0301 is therefore two characters here.
-///
-/// ```swift
-/// try BoardRules.checkTitle("Milk")                         // fine
-/// try BoardRules.checkTitle(String(repeating: "x", count: 201))
-/// // invalid_action: title is 201 characters long; the limit is 200
-/// ```
+/// The board's fixed rules (docs/PROTOCOL.md, "Example application") and their checks; the limits
+/// a server may change are ``BoardLimits``. Lengths count Unicode scalars, not `Character`s:
+/// grapheme breaking changes between Unicode versions, and replay must not.
 public enum BoardRules {
     /// The longest todo title, in Unicode scalars: 200.
     public static let maxTitleLength = 200

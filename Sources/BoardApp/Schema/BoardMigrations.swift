@@ -1,17 +1,8 @@
 public import StateSyncCore
 
-/// How the board's stored history of older app schema versions becomes
-/// today's (``Board/schemaVersion``), one step per version: the worked
-/// example of docs/versions.md.
-///
-/// Version 2 gave todos a ``TodoPriority`` (with the new action
-/// `setPriority`) and renamed the chat action `say` to `postMessage`: a
-/// version 1 todo becomes `normal`, and a `say` that version 1 journaled, or
-/// that a version 1 client sends, is applied as `postMessage`.
-///
-/// The steps work on JSON, so they need none of version 1's Swift types,
-/// and they are deterministic: the same stored history migrates to the same
-/// bytes on every node and every run.
+/// Steps that bring the board's stored history of older app schema versions to today's
+/// (``Board/schemaVersion``), as docs/versions.md walks through. They work on JSON (no old Swift
+/// types) and are deterministic: the same history migrates to the same bytes on every node.
 public enum BoardMigrations {
     /// Every step, oldest first: ``Board/migrations``.
     public static let all: SchemaMigrations = [fromVersion1]

@@ -1,15 +1,5 @@
-/// The state of the `board` example application (docs/PROTOCOL.md), the
-/// server's built-in default.
-///
-/// Its `Codable` form is exactly the protocol's JSON shape (with
-/// `JSONValueEncoder`, objects come out with sorted keys):
-///
-/// ```
-/// {"chat":[{"at":"2026-11-21T10:00:00Z","from":"alice","text":"hi"}],
-///  "counters":{"hits":3},
-///  "presence":{"s-91":{"name":"alice-laptop","since":"2026-11-21T09:58:00Z"}},
-///  "todos":[{"done":false,"id":"t1","title":"Milk"}]}
-/// ```
+/// The state of the `board` example application (docs/PROTOCOL.md), the server's built-in
+/// default. Its `Codable` form is exactly the protocol's JSON shape.
 ///
 /// ```swift
 /// let json = try JSONValueEncoder().encode(BoardState())

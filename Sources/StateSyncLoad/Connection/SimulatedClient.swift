@@ -4,11 +4,9 @@ import StateSyncProtocol
 import Synchronization
 import WebSocket
 
-/// One simulated client, living on its connection's event loop: says
-/// hello, subscribes, checks that every patch chains on the last (`base`,
-/// read by ``PatchScanner`` without parsing the patch's ops),
-/// hands patches to the loop's recorder for latency matching and, for a
-/// writer, dispatches on a schedule and records each answer.
+/// One simulated client on its connection's event loop: subscribes, checks that
+/// each patch chains on the last (`base`, via ``PatchScanner``), records latencies
+/// and, for a writer, dispatches on a schedule.
 final class SimulatedClient {
     private struct Subscription {
         var id: String
@@ -268,15 +266,9 @@ final class SimulatedClient {
 
     // MARK: Writing
 
-    /// Dispatches `rate` actions per second from `start` until `end`
-    /// (monotonic nanoseconds), on a schedule that does not drift.
-    ///
-    /// The writers take turns: writer k of n starts k/n of its period late,
-    /// so that together they send at an even pace rather than all at the
-    /// same instant (1,000 writers at 1 action/s each are 1,000 actions a
-    /// second, not a burst of 1,000 every second). A writer ticks once per
-    /// action (at most every 1 ms, at least every second), so the ticks of
-    /// the run grow with its rate, not with its number of writers.
+    /// Dispatches `rate` actions per second from `start` until `end` (monotonic
+    /// nanoseconds) on a schedule that does not drift; writer k of n starts k/n of a
+    /// period late, so that together the writers send at an even pace.
     func startWriting(rate: Double, start: UInt64, end: UInt64, loop: any EventLoop) {
         guard let writer, rate > 0 else { return }
         shared.counters.writing.add(1, ordering: .releasing)

@@ -1,8 +1,7 @@
 import StateSyncCore
 
-/// A writer's unanswered actions by sequence number, and the oldest of
-/// them. Answers are matched by id, not by position: the server answers
-/// the dispatches it reduces in order, but a session-level refusal (a rate
+/// A writer's unanswered actions by sequence number, and the oldest of them.
+/// Answers are matched by id, not position: a session-level refusal (a rate
 /// limit) may overtake the answer of an earlier dispatch.
 struct WriterQueue {
     struct Outstanding {

@@ -1,11 +1,7 @@
 import Synchronization
 
-/// The send time of the oldest unanswered action, over all writers: every
-/// action sent before it has been answered (acked or rejected).
-///
-/// Each writer reports the send time of its oldest unanswered action (see
-/// ``WriterQueue``). A `Mutex` guards the table; writers touch it when they
-/// send into an empty queue and when an answer arrives.
+/// The send time of the oldest unanswered action over all writers: every action
+/// sent before it has been answered. A `Mutex` guards the table.
 final class AnswerWatermark: Sendable {
     /// "Nothing outstanding".
     static let clear = UInt64.max

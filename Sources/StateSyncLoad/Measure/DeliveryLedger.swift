@@ -14,13 +14,9 @@ struct PendingPatch {
     var node: Int
 }
 
-/// What the run learns from acks: which revision each of its actions got,
-/// when it was sent, and which path it changed. Subscribers match received
-/// patches against it to measure dispatch → delivery latency, and tell a
-/// delivery on the writer's own node from one on another node of a cluster.
-///
-/// Shared by every event loop; a `Mutex` guards it (held for one ack, or
-/// for one batch of matches).
+/// The revision, send time and changed path of each of the run's actions, to match
+/// received patches for latency and tell same-node from cross-node deliveries.
+/// Shared by every event loop; a `Mutex` guards it (held for one ack or one batch).
 final class DeliveryLedger: Sendable {
     private struct Entry {
         var rev: UInt64
@@ -73,12 +69,9 @@ final class DeliveryLedger: Sendable {
         }
     }
 
-    /// Matches the patches of `pending` that arrived before `watermark`
-    /// (every action sent before it has been answered, so the ledger knows
-    /// all of theirs): `sample` gets the latency of each of the run's
-    /// actions a patch carries to a subscription it concerns, and whether
-    /// the subscriber is on the writer's node (always, with one URL). Matched patches
-    /// leave `pending`. Returns the number of deliveries found.
+    /// Matches the patches of `pending` that arrived before `watermark` (the ledger knows
+    /// every action sent earlier): `sample` gets each delivery's latency and whether it is
+    /// on the writer's node. Removes matched patches; returns the deliveries found.
     func match(_ pending: inout [PendingPatch], before watermark: UInt64, sample: (_ nanoseconds: UInt64, _ sameNode: Bool) -> Void) -> Int {
         guard !pending.isEmpty else { return 0 }
         var deliveries = 0

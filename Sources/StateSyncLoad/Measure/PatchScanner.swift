@@ -11,19 +11,9 @@ package struct PatchHeader: Equatable, Sendable {
     package var store: String? = nil
 }
 
-/// Reads a `patch`'s header by scanning its bytes, without building the
-/// JSON value of the message (its `ops` are skipped, not parsed): at
-/// 10,000 subscribers the generator reads 10,000 copies of every patch,
-/// and a full parse of each was a fifth of its CPU.
-///
-/// Only the top-level members are read, so a key or value inside `ops`
-/// (a string holding `"rev":9`, an object with a `type`) is never taken
-/// for the message's own. Whenever the scanner is unsure it answers `nil`
-/// and the caller decodes the message fully: for anything but a patch, for
-/// escapes in a key, the type or the id, for a number that is not a plain
-/// unsigned integer, and for a repeated member. It is not a validator: on
-/// a well-formed message it agrees with the full decoder, but a malformed
-/// `ops` (which the server never sends) is not noticed.
+/// Reads a `patch`'s top-level header by scanning its bytes, leaving `ops` unparsed
+/// (every subscriber reads every patch). Answers `nil` when unsure, and the caller
+/// decodes fully. Not a validator: a malformed `ops` goes unnoticed.
 package enum PatchScanner {
     /// The header of `bytes` when they are a `patch` message the scanner
     /// can read; `nil` otherwise (then decode the message fully).

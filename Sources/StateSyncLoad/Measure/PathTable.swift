@@ -1,10 +1,6 @@
-/// The JSON Pointers of a run (subscription paths and action paths) as
-/// small integers, with what the ledger asks of them: do two paths overlap
-/// (one is inside the other, so a change at one is a change at the other),
-/// and how many subscriptions must hear a change at a path.
-///
-/// Paths are pointer texts (`/counters/c7`); an escaped `/` is `~1`, so
-/// splitting the text at `/` gives the tokens.
+/// The run's JSON Pointers (subscription and action paths) as small integers: do two
+/// paths overlap, and how many subscriptions hear a change at a path. An escaped `/`
+/// is `~1`, so splitting a pointer's text at `/` gives its tokens.
 struct PathTable {
     /// A path's id: its index in the tables below.
     typealias ID = Int32

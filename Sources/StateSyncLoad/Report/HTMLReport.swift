@@ -67,10 +67,8 @@ public enum HTMLReport {
             """
     }
 
-    /// With several URLs (the nodes of a cluster), the deliveries to
-    /// subscribers of the writer's own node against those of another node,
-    /// and the ratio of their p99s (what cluster figures are judged by);
-    /// nothing with one URL.
+    /// With several URLs (a cluster), same-node against cross-node deliveries and the
+    /// ratio of their p99s; nothing with one URL.
     static func nodeSplit(_ result: LoadResult) -> String {
         guard let same = result.sameNodeDeliveryLatency, let cross = result.crossNodeDeliveryLatency else { return "" }
         let rows = [("same node", same), ("other node", cross)].map { name, summary in

@@ -1,8 +1,5 @@
-/// Everything a load run measured; `--json` writes it as is.
-///
-/// Latencies are in milliseconds, rates per second of the run phase (the
-/// time writers dispatch; answers and deliveries that arrive in the drain
-/// after it count too).
+/// Everything a load run measured; `--json` writes it as is. Latencies are in ms,
+/// rates per second of the run phase (deliveries in the drain after it count too).
 public struct LoadResult: Codable, Sendable {
     /// What ran.
     public var scenario: ScenarioSummary

@@ -1,8 +1,7 @@
 extension LoadResult {
-    /// What happened when every connection was dropped at once and every
-    /// client reconnected, resuming with `since` (see
-    /// ``LoadScenario/reconnectStormAt``). Its gaps and its late deliveries
-    /// are in the run's counts and histograms.
+    /// What happened when every connection was dropped and every client resumed with
+    /// `since` (see ``LoadScenario/reconnectStormAt``); its gaps and late deliveries are
+    /// in the run's counts and histograms.
     public struct ReconnectStorm: Codable, Sendable, Equatable {
         /// Seconds into the measured run when the connections were dropped.
         public var atSeconds: Double

@@ -8,11 +8,9 @@ public enum ResultText {
     /// RESULT clients=1000 actions_per_s=100.0 deliveries_per_s=100000.0 ack_p99_ms=2.10 delivery_p99_ms=12.40 gaps=0 errors=0
     /// ```
     ///
-    /// With several URLs (a cluster), `same_node_p99_ms=… cross_node_p99_ms=…`
-    /// follow `delivery_p99_ms`; over stores (`--stores N`), `stores=N
-    /// slowest_store_p99_ms=…`; after a reconnect storm, `storm_converged_s=…`
-    /// (`none` when some client never resumed) and, with the server
-    /// measured, `storm_rss_ratio=…` (its peak over its memory before the drop).
+    /// A cluster adds `same_node_p99_ms`, `cross_node_p99_ms`; `--stores N`, `stores`,
+    /// `slowest_store_p99_ms`; a reconnect storm, `storm_converged_s` (`none` when a
+    /// client never resumed) and, with the server measured, `storm_rss_ratio`.
     public static func summaryLine(_ result: LoadResult) -> String {
         var more = ""
         if let same = result.sameNodeDeliveryLatency, let cross = result.crossNodeDeliveryLatency {

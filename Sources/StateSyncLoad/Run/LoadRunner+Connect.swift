@@ -112,10 +112,8 @@ extension LoadRunner {
             options: options, group: loop, eventLoopHandler: handler)
     }
 
-    /// No compression (it would cost both sides a zlib context per
-    /// connection and measure zlib instead of the store), no pings of our
-    /// own (the server's keep connections alive), and no idle cut: a
-    /// subscriber may hear nothing for a whole run.
+    /// No compression (it would measure zlib, not the store), no pings of its own (the
+    /// server's keep connections alive), no idle cut (a subscriber may hear nothing).
     static var connectionConfiguration: WebSocketConfiguration {
         WebSocketConfiguration(pingInterval: nil, idleTimeout: nil, compression: nil)
     }

@@ -14,10 +14,8 @@ struct MeasuredRun: Sendable {
 }
 
 extension LoadRunner {
-    /// Starts the writers, samples the timeline every second while they
-    /// write and while the last answers and deliveries drain, then matches
-    /// what is left. Sets off the reconnect storm when it is due, and waits
-    /// for it to converge before the drain.
+    /// Starts the writers, samples the timeline every second through the run and the
+    /// drain, then matches what is left; a due reconnect storm converges before the drain.
     func measure(
         shared: RunShared, loops: RunLoops, clients: [ConnectedClient], phase: PhaseClock, probe: ServerProbe?
     ) async throws -> MeasuredRun {

@@ -19,10 +19,9 @@ struct StormOutcome: Sendable {
 }
 
 extension LoadRunner {
-    /// Drops every connection at once, then opens them again (paced as the
-    /// ramp-up is) and waits until every client that reconnected has
-    /// resumed each of its subscriptions; samples the server's memory
-    /// meanwhile. Clients that cannot reconnect are abandoned.
+    /// Drops every connection at once, reopens them (paced as the ramp-up) and waits
+    /// until every reconnected client has resumed its subscriptions, sampling server
+    /// memory meanwhile. Clients that cannot reconnect are abandoned.
     func reconnectStorm(
         _ clients: [ConnectedClient], at seconds: Double, shared: RunShared, probe: ServerProbe?
     ) async -> StormOutcome {

@@ -6,15 +6,11 @@ import WebSocket
 
 /// Runs a ``LoadScenario`` against a StateSync server and measures it.
 ///
-/// All connections live on a few event loops (one per core by default):
-/// each simulated client is a ``WebSocketEventLoopHandler``, with no task
-/// or thread of its own, so one process holds tens of thousands.
-///
-/// The run: open every connection (at most ``LoadScenario/connectConcurrency``
-/// handshakes at once), say hello and subscribe; when all are subscribed,
-/// writers dispatch at the scenario's rate for its duration; then the run
-/// waits (up to ``LoadScenario/drainTimeout``) for the last answers and
-/// deliveries, and closes every connection.
+/// All connections live on a few event loops (one per core by default): each
+/// simulated client is a ``WebSocketEventLoopHandler``, with no task or thread of
+/// its own. The run opens every connection (at most ``LoadScenario/connectConcurrency``
+/// handshakes at once) and subscribes; writers then dispatch at the scenario's rate
+/// for its duration, and the run waits up to ``LoadScenario/drainTimeout`` for the rest.
 ///
 /// ```swift
 /// let runner = LoadRunner(scenario: LoadScenario(url: "ws://127.0.0.1:8080/sync", clients: 1_000, rate: 100))
@@ -34,10 +30,8 @@ public struct LoadRunner: Sendable {
         self.serverPID = serverPID
     }
 
-    /// Runs the scenario; `progress` is called every 200 ms (from a task).
-    /// Throws ``LoadScenarioError`` for an inconsistent scenario and
-    /// ``LoadRunError`` when no client can connect; other failures (some
-    /// refused connections, errors, gaps) are in the result.
+    /// Runs the scenario; `progress` is called every 200 ms (from a task). Throws ``LoadScenarioError``
+    /// for an inconsistent scenario, ``LoadRunError`` when no client connects; other failures are in the result.
     public func run(progress: @escaping @Sendable (LoadProgress) -> Void) async throws -> LoadResult {
         try scenario.validate()
         let startedAt = ISO8601DateFormatter().string(from: Date())

@@ -1,18 +1,9 @@
 import StateSyncCore
 import Foundation
 
-/// The action each writer dispatches: a JSON object template (see
-/// ``Template`` for the placeholders) and the state path it changes.
-///
-/// The path tells the load generator which subscribers must receive each
-/// action, so it can count every expected delivery and match latencies.
-/// For the board app's `increment` it is derived (`/counters/<counter>`);
-/// for other actions give it, or the whole state (`""`) is assumed.
-///
-/// ```swift
-/// let action = try ActionTemplate(#"{"type":"increment","counter":"c{n}","by":1}"#)
-/// action.path.description   // "/counters/c{n}"
-/// ```
+/// The action each writer dispatches: a JSON object ``Template`` and the state path
+/// it changes, from which the generator counts the expected deliveries. For `increment`
+/// the path is derived (`/counters/<counter>`); otherwise give it, or `""` is assumed.
 public struct ActionTemplate: Sendable, Hashable {
     /// The board app's `increment` of counter `hits`: a one-field change.
     public static let incrementHits = ActionTemplate(

@@ -2,17 +2,12 @@ public import NIOCore
 import WebSocket
 
 extension LoadScenario {
-    /// Clients one loopback source address takes: about a third of the
-    /// 28,231 ports of Linux's default ephemeral range (32768–60999). The
-    /// kernel's search for a free port slows as the range fills (19,500
-    /// clients from one address connected at half the rate of two); 10,000
-    /// connect as fast from one address as from two.
+    /// Clients one loopback source address takes: about a third of Linux's default
+    /// ephemeral range (32768–60999), as the kernel's free-port search slows when it fills.
     public static let clientsPerSourceAddress = 10_000
 
-    /// When every URL is on loopback and the clients need more ports than
-    /// one address has, spreads them over 127.0.0.1, 127.0.0.2, … (all of
-    /// 127.0.0.0/8 is the loopback interface on Linux). Leaves
-    /// ``sourceAddresses`` as they are when given.
+    /// When every URL is on loopback and the clients need more ports than one address
+    /// has, spreads them over 127.0.0.1, 127.0.0.2, …; given ``sourceAddresses`` stay.
     public mutating func spreadOverLoopback() {
         guard sourceAddresses.isEmpty, clients > Self.clientsPerSourceAddress,
               urls.allSatisfy({ (try? WebSocketURL($0))?.host.hasPrefix("127.") ?? false })

@@ -15,10 +15,8 @@ import StateSyncProtocol
 /// scenario.action = try ActionTemplate(#"{"type":"increment","counter":"c{n}","by":1}"#)
 /// ```
 public struct LoadScenario: Sendable {
-    /// The servers' sync endpoints: one, or the nodes of a cluster, over
-    /// which the clients are spread in turn (client *i* connects to
-    /// `urls[i % urls.count]`). Default `["ws://127.0.0.1:8080/sync"]`,
-    /// where `statesync serve` listens by default.
+    /// The servers' sync endpoints (one, or a cluster's nodes); client *i* connects
+    /// to `urls[i % urls.count]`. Default `["ws://127.0.0.1:8080/sync"]`.
     public var urls: [String]
 
     /// The first of ``urls``; setting it makes it the only one.
@@ -58,32 +56,23 @@ public struct LoadScenario: Sendable {
     public var maxOutstandingPerWriter: Int
     /// Prefix of every client's `clientId` and name; default `bench`.
     public var clientPrefix: String
-    /// Ends every client's `clientId`: random for each scenario, so that a
-    /// second run against the same server is not taken for the first one
-    /// sending its dispatches again (exactly-once would answer them with
-    /// their old outcomes and apply nothing).
+    /// Ends every client's `clientId`; random per scenario, so that exactly-once
+    /// does not take a second run against the same server for the first resending.
     public var runID = String(UInt32.random(in: .min ... .max), radix: 16)
     /// Stores the clients are spread over: 0 (the default) puts every client
     /// in `main`; N puts client *i* (writers included) in the store
     /// `bench-(i % N)`, whose revisions, deliveries and gaps are its own.
     public var stores: Int = 0
-    /// Local addresses the clients connect from, in turn (client *i* from
-    /// `sourceAddresses[i % count]`); empty (the default): the system
-    /// chooses. One address has about 28,000 ephemeral ports towards one
-    /// server address; ``spreadOverLoopback()`` fills this in for a loopback
-    /// server and more clients than that.
+    /// Local addresses the clients connect from, in turn; empty (the default): the
+    /// system chooses. ``spreadOverLoopback()`` fills it in when one address lacks ports.
     public var sourceAddresses: [String] = []
     /// Connections started per second at most during the ramp-up (besides
     /// ``connectConcurrency``). Default 20,000: twice the connect rate a
     /// server is expected to sustain, so that a run measures the server.
     public var connectRate: Double = 20_000
-    /// When, into the measured run, every connection is dropped at once
-    /// (closed without a close handshake, as a network outage or a load
-    /// balancer's restart drops them) and every client reconnects: `hello`
-    /// with the same `clientId`, each subscription resumed with `since` its
-    /// last revision, the unanswered dispatches sent again (exactly-once
-    /// answers those already applied). `nil` (the default): no storm. See
-    /// ``LoadResult/ReconnectStorm``.
+    /// When, into the measured run, every connection is dropped without a close handshake
+    /// and every client reconnects with its `clientId`, resumes with `since` and resends
+    /// unanswered dispatches. `nil` (the default): no storm. See ``LoadResult/ReconnectStorm``.
     public var reconnectStormAt: Duration? = nil
 
     /// A scenario; every argument has the default documented on its property.

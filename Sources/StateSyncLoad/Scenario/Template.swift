@@ -1,18 +1,6 @@
-/// A text with placeholders, filled in for each client or each action.
-///
-/// Placeholders:
-/// - `{i}`: the client's index (`0..<clients`), e.g. `/counters/c{i}` gives
-///   every client its own counter;
-/// - `{n}`: a random number in `0..<clients`, drawn anew for each action,
-///   e.g. `"counter":"c{n}"` increments a random client's counter;
-/// - `{seq}`: the writer's action sequence number (from 1).
-///
-/// Any other text, braces included, is kept as written.
-///
-/// ```swift
-/// let path = try Template("/counters/c{i}")
-/// path.render(client: 7, random: 0, sequence: 0)   // "/counters/c7"
-/// ```
+/// A text with placeholders, filled in for each client or action: `{i}` the client's
+/// index (`0..<clients`), `{n}` a random number in `0..<clients` drawn per action,
+/// `{seq}` the writer's action sequence number (from 1). Other text is kept as written.
 public struct Template: Sendable, Hashable, CustomStringConvertible {
     enum Part: Sendable, Hashable {
         case literal(String)

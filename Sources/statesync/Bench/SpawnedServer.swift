@@ -2,13 +2,9 @@ import Foundation
 import ProcessSpawning
 import StateSyncServer
 
-/// A `statesync serve` child process started by `bench --spawn-server`:
-/// this same executable, on an OS-chosen loopback port, in memory or on a
-/// data directory. Stopped with SIGTERM (a clean shutdown) at the end.
-/// Every client connects from loopback: the server's limits
-/// per address (connections, joins) are raised to the number of clients,
-/// and its store limits (creations per address, resident stores) to the
-/// number of stores the run spreads them over.
+/// A `statesync serve` child of `bench --spawn-server` on an OS-chosen loopback port,
+/// stopped with SIGTERM. Every client connects from loopback, so its per-address and
+/// store limits are raised to the run's numbers of clients and stores.
 final class SpawnedServer {
     private let process: SpawnedChild
     /// What the child printed on stderr.

@@ -1,19 +1,8 @@
 import StateSyncCore
 
-/// Reads the action of `statesync dispatch` from its arguments: either one
-/// JSON object (an argument starting with `{`), or the short form
-/// `TYPE KEY=VALUE…`, where TYPE is letters, digits and `_-.:`.
-///
-/// In the short form each VALUE is read as JSON when it parses as JSON
-/// (numbers, `true`, `false`, `null`, `"quoted strings"`, arrays, objects)
-/// and as a plain string otherwise:
-///
-/// ```
-/// addTodo title=Milk                 {"type":"addTodo","title":"Milk"}
-/// increment counter=hits by=-3       {"type":"increment","counter":"hits","by":-3}
-/// postMessage 'text=hello world'     {"type":"postMessage","text":"hello world"}
-/// renameTodo id=t3 'title="42"'      {"type":"renameTodo","id":"t3","title":"42"}  (quoted: a string)
-/// ```
+/// Reads the action of `statesync dispatch`: one JSON object (an argument starting with
+/// `{`) or the short form `TYPE KEY=VALUE…` (TYPE: letters, digits, `_-.:`), each VALUE
+/// read as JSON when it parses as JSON, else as a string (docs/cli.md, the short form).
 struct ActionArguments {
     /// Why the arguments are not an action, with the offending argument.
     struct ParseError: Error, CustomStringConvertible {

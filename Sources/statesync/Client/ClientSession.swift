@@ -18,10 +18,8 @@ enum ClientSession {
         }
     }
 
-    /// Runs `body` until it returns or SIGINT or SIGTERM arrives (a normal
-    /// end for a long-running command). When the client ends for good (the
-    /// server refused it on a reconnect), `withConnection` cancels the body
-    /// and reports why.
+    /// Runs `body` until it returns or SIGINT or SIGTERM arrives (a normal end); when the
+    /// server refuses the client for good, `withConnection` cancels the body and reports why.
     static func untilStopped(_ body: @escaping @Sendable () async throws -> Void) async throws {
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -3,14 +3,8 @@ import Foundation
 import StateSyncClient
 import WebSocket
 
-/// The options every client command shares: where the server is and who is
-/// asking. Include them with `@OptionGroup var connection: ConnectionOptions`.
-///
-/// ```
-/// statesync get /todos --url ws://10.0.0.5:8080/sync --token s3cret --name alice
-/// STATESYNC_URL=ws://10.0.0.5:8080/sync statesync watch /counters
-/// statesync mirror --url ws://10.0.0.5:8080/sync,ws://10.0.0.6:8080/sync   # a cluster: fails over
-/// ```
+/// The options every client command shares: where the server is and who is asking.
+/// Include them with `@OptionGroup var connection: ConnectionOptions` (docs/cli.md).
 struct ConnectionOptions: ParsableArguments {
     /// Where `statesync serve` listens by default.
     static let defaultURL = StateSyncClientConfiguration().url

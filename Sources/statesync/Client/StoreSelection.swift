@@ -1,14 +1,8 @@
 import ArgumentParser
 import StateSyncProtocol
 
-/// `--store NAME`, shared by the client commands: which store of the server
-/// they read, watch, dispatch to or mirror. Include it with
-/// `@OptionGroup var store: StoreSelection`.
-///
-/// ```
-/// statesync get /todos --store team-42
-/// statesync dispatch addTodo title=Milk --store team-42
-/// ```
+/// `--store NAME`, shared by the client commands: which store of the server they use.
+/// Include it with `@OptionGroup var store: StoreSelection`.
 struct StoreSelection: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The store to use: 1 to 64 of a-z 0-9 . _ -, starting with a-z or 0-9. A store that does not exist yet is created on first use when the role may create it.",

@@ -2,10 +2,8 @@ import BoardApp
 import StateSyncClient
 import StateSyncCore
 
-/// What both forms of `mirror` run: the client's connection, its status, one
-/// optimistic mirror of the whole board feeding the components (this
-/// terminal's own actions show at once, marked pending until acked), and a
-/// `stop` body whose end (quit, a signal) closes everything.
+/// What both forms of `mirror` run: the connection, its status, one optimistic mirror of
+/// the board feeding the components, and a `stop` body whose end closes everything.
 enum MirrorSession {
     /// A change of the client's status.
     enum StatusChange: Sendable {

@@ -2,13 +2,9 @@
 import Glibc
 #endif
 
-/// How many malloc arenas `serve` lets glibc make. glibc gives threads that
-/// allocate at the same time arenas of their own, up to eight per core, and
-/// a page freed in one arena is not given back while others on it are in
-/// use: a server whose stores open and close on many threads (Swift
-/// concurrency's, the SQLite queues') grew by about 90 bytes per store
-/// opened and closed, half of it spread over those arenas. Two per core keep
-/// the event loops and the pool from waiting on one another's allocations.
+/// How many malloc arenas `serve` lets glibc make: two per core, not glibc's eight, as a page
+/// freed in one arena is not given back while others on it are in use; two keep the event
+/// loops and the pool off each other's allocations (docs/operations.md, "Memory the process keeps").
 enum MallocArenas {
     /// The cap for `cores` cores; `nil` when the environment sets
     /// `MALLOC_ARENA_MAX` (glibc then follows it).

@@ -6,13 +6,8 @@ import StateSyncCore
 /// How `statesync stores` prints the stores: a table with aligned
 /// columns, or JSON objects as the HTTP API lists them.
 enum StoreTable {
-    /// The table: a header line and one line per store, each ending in a newline.
-    ///
-    /// ```
-    /// NAME     OPEN  REV   SESSIONS  BYTES
-    /// main     yes   1042  3         1.8 MiB
-    /// team-42  no    -     0         92.0 KiB
-    /// ```
+    /// The table: a header line (`NAME OPEN REV SESSIONS BYTES`) and one line per store,
+    /// each ending in a newline.
     static func text(_ stores: [StoreInfo]) -> String {
         let rows = [["NAME", "OPEN", "REV", "SESSIONS", "BYTES"]] + stores.map { store in
             [store.name.rawValue, store.open ? "yes" : "no", store.revision.map(String.init) ?? "-", String(store.sessions),

@@ -1,14 +1,7 @@
 import ArgumentParser
 
-/// `statesync stores`: the stores of a running server, listed (the
-/// default) or deleted, through its HTTP API (an admin token when the
-/// server requires tokens).
-///
-/// ```
-/// statesync stores --token admin-token
-/// statesync stores --json
-/// statesync stores delete team-42 --token admin-token
-/// ```
+/// `statesync stores`: lists (the default) or deletes a running server's stores through
+/// its HTTP API (an admin token when the server requires tokens).
 struct Stores: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the stores of a running server, or delete one.",

@@ -1,15 +1,9 @@
 import BoardApp
 import StateSyncClient
 
-/// One independent component of the `mirror` view: it observes one slice of
-/// the board and shows it, either as a panel of the full-screen view or as
-/// one plain line (`todos: [ ] t3 Milk`) when stdout is not a terminal.
-///
-/// A component is a value made from its slice alone, so the view redraws a
-/// panel exactly when its slice changed and never consults the rest of the state.
-/// Slices are read from the optimistic mirror's view: the prediction (with
-/// this terminal's own actions applied at once) and, where a panel marks
-/// what is still pending, the confirmed state.
+/// One independent component of the `mirror` view (a panel, or a plain line when stdout is
+/// not a terminal), made from its slice alone so it is redrawn exactly when the slice changes.
+/// Slices come from the optimistic mirror's prediction; pending marks from its confirmed state.
 protocol BoardPanel: Sendable {
     /// The slice's type.
     associatedtype Slice: Equatable & Sendable

@@ -1,11 +1,8 @@
 import StateSyncClient
 import StateSyncProtocol
 
-/// The top line: which server (and store, unless `main`), whether the
-/// mirror is live, at which revision.
-///
-/// `StateSync mirror · ws://127.0.0.1:8080/sync · online · rev 12`
-/// `StateSync mirror · ws://127.0.0.1:8080/sync · store team-42 · online · rev 3`
+/// The top line: server, store (unless `main`), whether the mirror is live, and revision,
+/// as in `StateSync mirror · ws://127.0.0.1:8080/sync · online · rev 12`.
 struct StatusBar: Sendable, Hashable {
     /// The server's URL.
     var url: String

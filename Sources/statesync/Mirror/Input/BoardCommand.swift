@@ -1,17 +1,8 @@
 import BoardApp
 import StateSyncCore
 
-/// A line typed on the `mirror` command line.
-///
-/// ```
-/// add Milk and eggs      addTodo          rename t3 Oat milk   renameTodo
-/// toggle t3  (or 3)      toggleTodo       rm t3                removeTodo
-/// clear                  clearCompleted   inc hits [N]         increment (N may be negative)
-/// dec hits [N]           increment by -N  reset hits           resetCounter
-/// say hello everyone     postMessage      prio t3 high         setPriority (low, normal, high)
-/// {"type":…}             any action as JSON
-/// help                   quit (or q, exit, Ctrl-C, Ctrl-D)
-/// ```
+/// A line typed on the `mirror` command line: an action to dispatch, `help` or `quit`
+/// (the commands are listed in ``summary`` and docs/cli.md).
 enum BoardCommand: Sendable, Equatable {
     /// Dispatch this action.
     case dispatch(JSONObject)

@@ -1,12 +1,5 @@
-/// Where each part of the `mirror` view goes on a terminal of a given size.
-///
-/// ```
-/// row 1          status bar: URL, connection, revision
-/// rows 2…n-2     the panels: todos and chat on the left, counters and
-///                presence on the right (stacked when narrower than 72 columns)
-/// row n-1        message line: results of commands, rejections, errors
-/// row n          command line
-/// ```
+/// Where each part of the `mirror` view goes: the status bar on row 1, the panels on rows
+/// 2…n-2 (two columns, stacked when narrower), the message line on n-1, the command line on n.
 struct Layout: Sendable, Hashable {
     /// The terminal size it was made for.
     let size: TerminalSize

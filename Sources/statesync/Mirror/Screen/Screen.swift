@@ -1,9 +1,5 @@
-/// The full-screen `mirror` view: it holds what each part shows and draws
-/// only the part that changed (a panel, the status bar, the message line or
-/// the command line); a resize redraws everything.
-///
-/// Output goes through `write` in one piece per change, ending with the
-/// cursor on the command line.
+/// The full-screen `mirror` view: redraws only the part that changed (everything on a
+/// resize), writing each change in one piece that ends with the cursor on the command line.
 actor Screen {
     private var layout: Layout
     private var panels: [PanelID: any BoardPanel] = [:]

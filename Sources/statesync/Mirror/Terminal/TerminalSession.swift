@@ -1,11 +1,8 @@
 import Glibc
 
-/// The terminal of the full-screen `mirror`: raw keyboard input (no echo, no
-/// line buffering, Ctrl-C read as a key), the alternate screen, and a
-/// ``restore()`` that puts everything back.
-///
-/// Only `main`'s task uses it; ``restore()`` is idempotent so that every way
-/// out (quit, Ctrl-C, SIGTERM, an error) can call it.
+/// The full-screen `mirror`'s terminal: raw keyboard input, the alternate screen, and
+/// ``restore()``. Only `main`'s task uses it; ``restore()`` is idempotent so that every
+/// way out (quit, Ctrl-C, SIGTERM, an error) can call it.
 final class TerminalSession {
     private var original: termios
     private var isRestored = false

@@ -1,8 +1,6 @@
-/// Why `statesync serve`'s configuration was refused: a value of the wrong
-/// type or out of its range, settings that contradict each other, or a
-/// configuration file that cannot be read. The message names the setting as
-/// the user gave it (`--port`, `STATESYNC_PORT` or `statesync.yaml's
-/// network.port`) and the value; `serve` prints it and exits 2.
+/// Why `statesync serve`'s configuration was refused (a wrong type or range, settings that
+/// contradict each other, an unreadable file); the message names the setting as the user
+/// gave it and its value, and `serve` exits 2.
 struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Base: Sendable, Equatable {
         case notConvertible(SettingOrigin, value: String, expected: String)

@@ -3,17 +3,8 @@ import Foundation
 import StateSyncCore
 import Yams
 
-/// The configuration file of `statesync serve --config FILE`, read once:
-/// every key it sets must be a setting's (a typo is refused, naming the
-/// key, never ignored), and swift-configuration's snapshot of it answers
-/// the values.
-///
-/// ```yaml
-/// network:
-///   port: 9000
-/// auth:
-///   restrictRead: ["/presence=admin"]
-/// ```
+/// The configuration file of `statesync serve --config FILE`, read once. Every key it sets
+/// must be a setting's: a typo is refused, never ignored (docs/configuration.md).
 struct ConfigurationFile: Sendable {
     /// The path it was read from, as given.
     let path: String

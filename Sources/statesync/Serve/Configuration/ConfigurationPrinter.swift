@@ -1,17 +1,9 @@
 import Configuration
 import StateSyncCore
 
-/// The text of `statesync serve --print-config`: every setting's effective
-/// value, section by section, in YAML or JSON, which `--config` reads back.
-/// Secrets are masked (tokens keep their roles, a PostgreSQL URL its user
-/// and host); settings not set are left out. In YAML, a comment says which
-/// value came from a flag, a variable or the file.
-///
-/// ```yaml
-/// network:
-///   host: "127.0.0.1"
-///   port: 9000  # --port
-/// ```
+/// The text of `statesync serve --print-config`: the effective value of every setting set, in
+/// YAML or JSON that `--config` reads back, secrets masked; in YAML a comment names a value's
+/// flag, variable or file (docs/configuration.md, `--print-config`).
 enum ConfigurationPrinter {
     /// One printed setting: its key within its section, its value as both formats write it, and where it came from.
     private struct Line {

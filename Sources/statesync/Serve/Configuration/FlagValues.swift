@@ -1,13 +1,7 @@
 import Configuration
 
-/// The settings given on `serve`'s command line, under their keys: the
-/// first source ``SettingsReader`` asks, so flags win over the environment
-/// and the file. Options left out are absent, not their defaults.
-///
-/// ```swift
-/// var flags = FlagValues()
-/// flags.set(ServeConfiguration.Network.Keys.port, port)   // an Int? option
-/// ```
+/// The settings given on `serve`'s command line, under their keys: the first source
+/// ``SettingsReader`` asks, so flags win. Options left out are absent, not their defaults.
 struct FlagValues: Sendable {
     /// The values given, as swift-configuration's in-memory provider holds them.
     private(set) var values: [AbsoluteConfigKey: ConfigValue] = [:]

@@ -1,7 +1,5 @@
-/// The known key an unknown one is probably a typo of, for the error that
-/// refuses it: the same name under another section (`network.maxMessageBytes`:
-/// `session.maxMessageBytes`), else the nearest within three edits
-/// (`network.prot`: `network.port`).
+/// The known key an unknown one is probably a typo of: the same name in another section,
+/// else the nearest within three edits (`network.prot`: `network.port`).
 enum KeySuggestion {
     /// The most edits (insertions, deletions, substitutions) a suggestion may be away.
     static let maxDistance = 3

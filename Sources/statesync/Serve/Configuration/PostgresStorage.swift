@@ -6,11 +6,8 @@ import StateSyncServer
 /// The storage of `serve --postgres URL`: every store's journal in one
 /// PostgreSQL database, from one ``PostgresStores`` per node.
 enum PostgresStorage {
-    /// The ``PostgresStores`` at `url` (called `name` in errors: `--postgres`,
-    /// `STATESYNC_POSTGRES_URL`) with the server's journal `retention` and
-    /// `pollInterval` and the engine's `outcomeRetention`, as the cluster
-    /// `node`, sharing `writerConnections`, every session within
-    /// `sessionBounds`, opened when the server starts.
+    /// The ``PostgresStores`` at `url` (`name` in errors) as cluster `node`, with the given
+    /// retentions, poll interval, writer connections and session bounds; opened at server start.
     static func storage(
         url: String, named name: String, retention: JournalRetention, outcomeRetention: OutcomeRetention, pollInterval: Duration,
         node: PostgresNode, writerConnections: Int, sessionBounds: PostgresSessionBounds

@@ -25,10 +25,8 @@ extension ServeConfiguration {
         /// store (the holder of its lease). Default `true`: one writer per
         /// store, so nodes do not fight over its head.
         var forwarding = true
-        /// Where the other nodes reach this one (`HOST:PORT`), recorded with
-        /// the leases it holds. Default none: the host and port it listens
-        /// on (`127.0.0.1` when bound to every address), which only nodes on
-        /// the same machine reach.
+        /// Where the other nodes reach this one (`HOST:PORT`), recorded with its leases. Default: the
+        /// host and port it listens on (`127.0.0.1` when bound to all), which only local nodes reach.
         var nodeAddress: String?
 
         /// The settings of this section.

@@ -1,11 +1,8 @@
 import StateSyncServer
 
 extension ServeConfiguration {
-    /// The server's configuration these settings give. This is where the
-    /// files they name are read (the tokens file, the TLS certificate and
-    /// key) and their entries parsed (tokens, read and action restrictions,
-    /// the PostgreSQL URL); errors name the setting as the user gave it,
-    /// and `serve` exits 1 with them.
+    /// The server's configuration these settings give: reads the files they name and parses their
+    /// entries; errors name the setting as the user gave it, and `serve` exits 1 with them.
     func serverConfiguration() throws(CommandFailure) -> StateSyncServerConfiguration {
         var configuration = StateSyncServerConfiguration()
         try network.apply(to: &configuration)

@@ -41,10 +41,8 @@ extension ServeConfiguration {
         /// The defaults.
         init() {}
 
-        /// The section as `settings` give it, each value checked. `memory`
-        /// and `postgresURL` given at the same level contradict each other;
-        /// given at different levels, the higher one wins (so `--memory`
-        /// ignores `STATESYNC_POSTGRES_URL`).
+        /// The section as `settings` give it, each value checked. `memory` and `postgresURL` given at
+        /// the same level contradict each other; at different levels the higher one wins.
         init(reading settings: inout SettingsReader) throws(ConfigurationError) {
             try settings.read(Keys.data, into: &data)
             let memory = try settings.given(Keys.memory)

@@ -1,13 +1,10 @@
 import Logging
 import StateSyncServer
 
-/// The effective configuration of `statesync serve`: the defaults, then a
-/// configuration file (`--config FILE` or `STATESYNC_CONFIG`), then the
-/// `STATESYNC_*` environment variables, then the flags, each level winning
-/// over the ones before it. Every value is checked as it is read, and an
-/// error names it as the user gave it; ``serverConfiguration()`` then builds
-/// the server's configuration from it. Keys, variables and flags are listed
-/// in docs/configuration.md.
+/// The effective configuration of `statesync serve`: the defaults, then a configuration file
+/// (`--config FILE` or `STATESYNC_CONFIG`), the `STATESYNC_*` variables and the flags, each
+/// winning over those before. Every value is checked as it is read, and an error names it as
+/// the user gave it. Keys, variables and flags are listed in docs/configuration.md.
 ///
 /// ```swift
 /// let configuration = try ServeConfiguration(
@@ -55,12 +52,8 @@ struct ServeConfiguration: Sendable {
     /// The defaults.
     init() {}
 
-    /// The configuration `flags`, `environment` and the file at `path` (else
-    /// at `$STATESYNC_CONFIG`, if set) give together.
-    ///
-    /// - Throws: ``ConfigurationError`` for an unreadable file, a key no
-    ///   setting has, a value of the wrong type or out of its range, or
-    ///   settings that contradict each other.
+    /// The configuration `flags`, `environment` and the file at `path` (else `$STATESYNC_CONFIG`)
+    /// give together. Throws ``ConfigurationError`` for a refused file, key or value.
     init(flags: FlagValues, environment: [String: String], file path: String?) throws(ConfigurationError) {
         var file: ConfigurationFile?
         if let path = path ?? environment[Self.fileVariable], !path.isEmpty {

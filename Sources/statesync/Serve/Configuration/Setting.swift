@@ -1,14 +1,7 @@
 import Configuration
 
-/// One setting of `statesync serve` and its three spellings: a key in a
-/// configuration file (`session.maxMessageBytes`), a flag
-/// (`--max-message-bytes`) and an environment variable
-/// (`STATESYNC_MAX_MESSAGE_BYTES`: `STATESYNC_` and the key's last part in
-/// upper snake case).
-///
-/// ```swift
-/// static let port = Setting<Int>("network.port", flag: "--port")
-/// ```
+/// One setting of `statesync serve` under its three spellings: a file key (`session.maxMessageBytes`),
+/// a flag (`--max-message-bytes`) and a variable (`STATESYNC_MAX_MESSAGE_BYTES`).
 struct Setting<Value: SettingValue>: Sendable {
     /// The setting's names, without its type.
     let name: SettingName

@@ -1,9 +1,5 @@
 /// A condition a setting's value must meet, and the error naming the
 /// setting as given when it does not.
-///
-/// ```swift
-/// try settings.read(Keys.port, into: &port, .between(0...65_535, "(a TCP port)"))
-/// ```
 struct SettingRule<Value: SettingValue>: Sendable {
     /// The error for `given`, or `nil` when it meets the rule.
     let check: @Sendable (Given<Value>) -> ConfigurationError?

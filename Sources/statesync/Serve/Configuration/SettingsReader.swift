@@ -1,16 +1,8 @@
 import Configuration
 
-/// Reads `serve`'s settings from swift-configuration providers, highest
-/// precedence first: the flags given (an `InMemoryProvider`), the
-/// `STATESYNC_*` environment variables (an `EnvironmentVariablesProvider`)
-/// and the configuration file (a `YAMLSnapshot` or `JSONSnapshot`); a
-/// setting none of them has keeps its default.
-///
-/// It asks the providers itself rather than through a `ConfigReader`,
-/// whose getters fall back to the default when a value has the wrong type
-/// and do not say which provider answered: here a value that is not of its
-/// setting's type is refused, and every value keeps its ``SettingOrigin``
-/// so that an error names the setting as the user gave it.
+/// Reads `serve`'s settings from swift-configuration providers, highest precedence first (flags,
+/// `STATESYNC_*` variables, the file). It asks them itself, not through a `ConfigReader`, so that
+/// a wrongly typed value is refused and every value keeps its ``SettingOrigin``.
 struct SettingsReader {
     /// One source of settings and what it calls them.
     private struct Layer {

@@ -2,22 +2,9 @@ import Foundation
 import StateSyncCore
 import StateSyncProtocol
 
-/// Reads the token → role table of `auth.tokens` and `auth.tokensFile`, the
-/// read restrictions of `auth.restrictRead` and the action restrictions of
-/// `auth.restrictAction`. Each entry's errors start with `name`: the
-/// setting as the user gave it (`--restrict-read`, `STATESYNC_RESTRICT_READ`).
-///
-/// A token entry is `TOKEN` (a writer) or `TOKEN=ROLE`. A tokens file holds
-/// one `TOKEN ROLE` pair per line (separated by spaces or tabs; ROLE is
-/// `reader`, `writer` or `admin`); blank lines and lines starting with `#`
-/// are ignored:
-///
-/// ```
-/// # statesync tokens
-/// s3cret-admin   admin
-/// team-token     writer
-/// dashboard      reader
-/// ```
+/// Reads the token → role table (`auth.tokens`, `auth.tokensFile`) and the restrictions of
+/// `auth.restrictRead` and `auth.restrictAction`; errors start with `name`, the setting as given.
+/// A token entry is `TOKEN` (a writer) or `TOKEN=ROLE`; a tokens file has `TOKEN ROLE` lines.
 enum TokensFile {
     /// The token and role of a `TOKEN` or `TOKEN=ROLE` entry. Errors do not quote the token.
     static func parseToken(_ entry: String, name: String) throws(CommandFailure) -> (String, Role) {

@@ -1,9 +1,7 @@
 import ArgumentParser
 
-/// An option group of `serve` whose options are settings (``Setting``).
-/// None has a default value of its own: an option left out must leave the
-/// environment's or the file's value in force, so each is optional and its
-/// help names its setting's default.
+/// An option group of `serve` whose options are settings (``Setting``). None has a default
+/// of its own, so an option left out leaves the environment's or the file's value in force.
 protocol SettingOptions: ParsableArguments {
     /// Adds the options given on the command line to `flags`.
     func add(to flags: inout FlagValues)
