@@ -9,29 +9,21 @@ import Synchronization
 /// (retryable for a full or failing disk). Each synced transaction is counted in the meta
 /// table and the durable record. A transaction of only changes that may wait for the next
 /// fsync (``PendingStoreRow``) commits with `synchronous = NORMAL`, uncounted. No task of its
-/// own: the caller that finds no transaction running leads, then hands the lead on.
+/// own: the pool's writer queue runs one transaction after another while changes wait.
 final class SQLiteCommitCombiner: Sendable {
     /// One store's change, run inside the combined transaction.
     typealias Change = @Sendable (Database) throws -> Void
 
-    private enum Signal: Sendable {
-        /// Write the next transaction (the change is in it).
-        case lead
-        /// The change's transaction ended so.
-        case done(Result<Void, any Error>)
-    }
-
     private struct Part: Sendable {
-        let id: UInt64
         let change: Change
         let waitsForSync: Bool
-        let signal: CheckedContinuation<Signal, Never>
+        let completion: CheckedContinuation<Result<Void, any Error>, Never>
     }
 
     private struct State {
         var pending: [Part] = []
-        var leading = false
-        var nextID: UInt64 = 0
+        /// Whether a transaction is queued on the writer or being written.
+        var writing = false
         /// The transactions committed to the file so far.
         var commits: UInt64
         /// Whether the writer's `synchronous` is `FULL` (as the pool opens it).
@@ -69,49 +61,33 @@ final class SQLiteCommitCombiner: Sendable {
     /// when every change has `waitsForSync`, written to the log. Throws the change's own
     /// ``JournalError``, or the transaction's failure (retryable for a full or failing disk).
     func commit(waitsForSync: Bool = false, _ change: @escaping Change) async throws {
-        var id: UInt64 = 0
-        let signal = await withCheckedContinuation { (continuation: CheckedContinuation<Signal, Never>) in
-            let leads = state.withLock { state in
-                id = state.nextID
-                state.nextID += 1
-                state.pending.append(Part(id: id, change: change, waitsForSync: waitsForSync, signal: continuation))
-                let leads = !state.leading
-                state.leading = true
-                return leads
+        let result = await withCheckedContinuation { (completion: CheckedContinuation<Result<Void, any Error>, Never>) in
+            let starts = state.withLock { state in
+                state.pending.append(Part(change: change, waitsForSync: waitsForSync, completion: completion))
+                defer { state.writing = true }
+                return !state.writing
             }
-            if leads { continuation.resume(returning: .lead) }
+            if starts { queueTransaction() }
         }
-        switch signal {
-        case .done(let result):
-            try result.get()
-        case .lead:
-            let result = await writeTransaction(leader: id)
-            let next = state.withLock { state in
-                if state.pending.isEmpty { state.leading = false }
-                return state.pending.first
-            }
-            next?.signal.resume(returning: .lead)
-            try result.get()
-        }
+        try result.get()
     }
 
-    /// Writes every pending change in one transaction on the writer queue,
-    /// completes every other caller's, and returns the leader's own result.
-    private func writeTransaction(leader: UInt64) async -> Result<Void, any Error> {
-        let written: [(Part, Result<Void, any Error>)] = await withCheckedContinuation { continuation in
-            pool.asyncWriteWithoutTransaction { db in
-                let parts = self.state.withLock { state in
-                    defer { state.pending.removeAll() }
-                    return state.pending
-                }
-                continuation.resume(returning: Array(zip(parts, self.write(parts, in: db))))
+    /// Queues a transaction on the writer of every change pending when it starts. The next
+    /// is queued before this one's callers resume, so the writer never waits for them.
+    private func queueTransaction() {
+        pool.asyncWriteWithoutTransaction { db in
+            let parts = self.state.withLock { state in
+                defer { state.pending.removeAll() }
+                return state.pending
             }
+            let results = self.write(parts, in: db)
+            let more = self.state.withLock { state in
+                state.writing = !state.pending.isEmpty
+                return state.writing
+            }
+            if more { self.queueTransaction() }
+            for (part, result) in zip(parts, results) { part.completion.resume(returning: result) }
         }
-        var own: Result<Void, any Error> = .success(())
-        for (part, result) in written {
-            if part.id == leader { own = result } else { part.signal.resume(returning: .done(result)) }
-        }
-        return own
     }
 
     /// Sets the writer's `synchronous` to `FULL` or `NORMAL` when it is not
