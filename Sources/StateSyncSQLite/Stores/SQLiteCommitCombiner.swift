@@ -64,8 +64,9 @@ final class SQLiteCommitCombiner: Sendable {
         let result = await withCheckedContinuation { (completion: CheckedContinuation<Result<Void, any Error>, Never>) in
             let starts = state.withLock { state in
                 state.pending.append(Part(change: change, waitsForSync: waitsForSync, completion: completion))
-                defer { state.writing = true }
-                return !state.writing
+                let starts = !state.writing
+                state.writing = true
+                return starts
             }
             if starts { queueTransaction() }
         }
