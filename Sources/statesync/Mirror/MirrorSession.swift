@@ -39,11 +39,7 @@ enum MirrorSession {
             group.addTask {
                 for await rev in await store.observeRev() { await onStatus(.rev(rev)) }
             }
-            group.addTask {
-                // One subscription of the whole state; every component observes a slice of it.
-                let board = try await store.mirror(Board.self, optimistic: true)
-                await BoardFeeds.run(board, show: onPanel)
-            }
+            group.addTask { try await feedBoard(store, show: onPanel) }
             group.addTask(operation: stop)
             defer { group.cancelAll() }
             do {
@@ -54,5 +50,18 @@ enum MirrorSession {
             }
             await client.close()
         }
+    }
+
+    /// Mirrors `store`'s board into the components: one subscription of the whole state, each
+    /// component observing a slice. A client closed before the first snapshot (the user left
+    /// while it connected) ends it as a close after it does, not as an error.
+    static func feedBoard(_ store: ClientStore, show: @escaping @Sendable (any BoardPanel) async -> Void) async throws {
+        let board: OptimisticMirror<Board>
+        do {
+            board = try await store.mirror(Board.self, optimistic: true)
+        } catch let error as StateSyncClientError where error == .closed {
+            return
+        }
+        await BoardFeeds.run(board, show: show)
     }
 }
