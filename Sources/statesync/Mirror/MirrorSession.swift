@@ -53,8 +53,8 @@ enum MirrorSession {
     }
 
     /// Mirrors `store`'s board into the components: one subscription of the whole state, each
-    /// component observing a slice. A client closed before the first snapshot (the user left
-    /// while it connected) ends it as a close after it does, not as an error.
+    /// component observing a slice. A client closed before the first snapshot came (the user
+    /// left while it connected) ends the feed as any later close does, not with an error.
     static func feedBoard(_ store: ClientStore, show: @escaping @Sendable (any BoardPanel) async -> Void) async throws {
         let board: OptimisticMirror<Board>
         do {
